@@ -1,0 +1,18 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+pub mod code;
+pub mod codeset;
+pub mod feedback;
+pub mod history;
+pub mod rules;
+pub mod space;
+pub mod strategy;
+
+pub use code::Code;
+pub use codeset::CodeSet;
+pub use feedback::{Feedback, FeedbackError};
+pub use history::{History, Repair, Turn};
+pub use rules::{CodeError, Preset, Rules, RulesError};
+pub use space::{CodeSpace, SpaceError};
+pub use strategy::{Knowledge, Strategy, StrategyError};

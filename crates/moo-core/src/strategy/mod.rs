@@ -1,0 +1,101 @@
+//! Strategies: how the code breaker picks its next guess.
+//!
+//! Every strategy implements one trait, [`Strategy`], and is found by name through one
+//! [registry](registry), which the CLI, the benchmark and the web server all share. One harness,
+//! [`play`], plays any strategy against a known secret.
+
+mod registry;
+mod simple;
+
+pub use registry::{by_name, describe, names};
+pub use simple::Simple;
+
+use crate::code::Code;
+use crate::codeset::CodeSet;
+use crate::history::History;
+use crate::space::CodeSpace;
+
+/// Why a strategy could not produce a guess.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StrategyError {
+    /// No code fits the feedback so far.
+    #[error("no code fits all the feedback given so far: one of the answers must be wrong")]
+    NoCandidates,
+    /// The name matches no registered strategy.
+    #[error("unknown strategy {name:?}: choose one of {known}")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The registered names, comma-separated.
+        known: String,
+    },
+    /// The strategy cannot play these rules.
+    #[error("strategy {name:?} cannot play {rules}: {reason}")]
+    Unsupported {
+        /// The strategy.
+        name: String,
+        /// The rules, described.
+        rules: String,
+        /// Why not.
+        reason: String,
+    },
+    /// The strategy gave up (for example a random strategy at its guess cap).
+    #[error("strategy {0:?} gave up")]
+    GaveUp(String),
+}
+
+/// What the code breaker knows when choosing a guess.
+#[derive(Debug, Clone, Copy)]
+pub struct Knowledge<'a> {
+    /// The code space of the game.
+    pub space: &'a CodeSpace,
+    /// The turns so far.
+    pub history: &'a History,
+    /// The codes still consistent with the history (never empty when a strategy is asked).
+    pub candidates: &'a CodeSet,
+}
+
+/// A code-breaking strategy.
+///
+/// Deterministic strategies answer the same knowledge with the same guess, which lets evaluation
+/// share work between secrets with a common prefix of play.
+pub trait Strategy: Send {
+    /// The registry name of the strategy.
+    fn name(&self) -> &str;
+
+    /// The next guess; it need not be a candidate.
+    fn next_guess(&mut self, knowledge: &Knowledge<'_>) -> Result<Code, StrategyError>;
+
+    /// Whether the guess depends only on the knowledge (no randomness, no hidden state).
+    fn is_deterministic(&self) -> bool {
+        true
+    }
+}
+
+/// Plays `strategy` against `secret` until it wins or `max_guesses` guesses are used; returns the
+/// history either way (it ends in a win unless the cap was hit).
+pub fn play(
+    strategy: &mut dyn Strategy,
+    space: &CodeSpace,
+    secret: &Code,
+    max_guesses: usize,
+) -> Result<History, StrategyError> {
+    let mut history = History::new();
+    let mut candidates = space.all();
+    let length = space.length();
+    while history.len() < max_guesses && !history.is_won(length) {
+        if candidates.is_empty() {
+            return Err(StrategyError::NoCandidates);
+        }
+        let guess = strategy.next_guess(&Knowledge {
+            space,
+            history: &history,
+            candidates: &candidates,
+        })?;
+        let feedback = guess.score(secret);
+        candidates = space.filter_code(&candidates, &guess, feedback);
+        history.push(guess, feedback);
+    }
+    Ok(history)
+}

@@ -1,0 +1,39 @@
+//! The one list of strategies, by name.
+
+use super::{Simple, Strategy, StrategyError};
+use crate::space::CodeSpace;
+
+/// A registered strategy: its name, a one-line description, and how to build it for a space.
+struct Entry {
+    name: &'static str,
+    about: &'static str,
+    build: fn(&CodeSpace) -> Result<Box<dyn Strategy>, StrategyError>,
+}
+
+const ENTRIES: &[Entry] = &[Entry {
+    name: "simple",
+    about: "guess the first code still possible, in alphabet order",
+    build: |_| Ok(Box::new(Simple)),
+}];
+
+/// The names of every registered strategy, in a stable order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ENTRIES.iter().map(|e| e.name)
+}
+
+/// The one-line description of a strategy.
+pub fn describe(name: &str) -> Option<&'static str> {
+    ENTRIES.iter().find(|e| e.name == name).map(|e| e.about)
+}
+
+/// Builds the strategy called `name` for `space`.
+pub fn by_name(name: &str, space: &CodeSpace) -> Result<Box<dyn Strategy>, StrategyError> {
+    let entry = ENTRIES
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| StrategyError::Unknown {
+            name: name.to_string(),
+            known: names().collect::<Vec<_>>().join(", "),
+        })?;
+    (entry.build)(space)
+}

@@ -1,0 +1,91 @@
+//! One module per subcommand, plus the flags they share.
+
+pub mod hint;
+pub mod play;
+pub mod solve;
+
+use std::fmt;
+
+use clap::{Args as ClapArgs, ValueEnum};
+use moo_core::{Preset, Rules};
+
+/// An error in how moo was called (bad flag values), reported with exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// A named game, as typed after `--game`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// Bulls and Cows: 4 distinct digits 0-9.
+    Bulls,
+    /// Mastermind: 4 pegs, colours 1-6, repeats allowed.
+    Mastermind,
+}
+
+impl From<GameName> for Preset {
+    fn from(g: GameName) -> Preset {
+        match g {
+            GameName::Bulls => Preset::Bulls,
+            GameName::Mastermind => Preset::Mastermind,
+        }
+    }
+}
+
+/// The rule flags every subcommand takes.
+#[derive(Debug, Clone, ClapArgs)]
+#[command(next_help_heading = "Rules")]
+pub struct RuleArgs {
+    /// The game to start from; the other rule flags change it.
+    #[arg(long, value_enum, default_value = "bulls")]
+    pub game: GameName,
+
+    /// Number of symbols in a code [default: 4].
+    #[arg(long, short = 'l', value_name = "N")]
+    pub length: Option<usize>,
+
+    /// The symbols codes are written with, in order [bulls: 0123456789, mastermind: 123456].
+    #[arg(long, short = 's', value_name = "STRING")]
+    pub symbols: Option<String>,
+
+    /// Allow a symbol to appear more than once in a code (on for mastermind).
+    #[arg(long, overrides_with = "distinct")]
+    pub repeats: bool,
+
+    /// Every symbol of a code differs (on for bulls).
+    #[arg(long, overrides_with = "repeats")]
+    pub distinct: bool,
+
+    /// The first symbol of the alphabet may not lead a code.
+    #[arg(long)]
+    pub no_leading_zero: bool,
+}
+
+impl RuleArgs {
+    /// The validated rules; invalid flag values are a usage error.
+    pub fn rules(&self) -> anyhow::Result<Rules> {
+        let base = Preset::from(self.game).rules();
+        let repeats = if self.repeats {
+            true
+        } else if self.distinct {
+            false
+        } else {
+            base.repeats()
+        };
+        let symbols = self.symbols.clone().unwrap_or_else(|| base.symbols());
+        Rules::new(
+            self.length.unwrap_or(base.length()),
+            &symbols,
+            repeats,
+            self.no_leading_zero,
+        )
+        .map_err(|e| UsageError(format!("invalid rules: {e}")).into())
+    }
+}

@@ -1,0 +1,85 @@
+//! `moo`: play, solve and study Bulls and Cows and Mastermind from the command line.
+
+mod cli;
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Bulls and Cows (MOO) and Mastermind: play, solve, get hints, benchmark strategies.
+#[derive(Debug, Parser)]
+#[command(name = "moo", version, about, propagate_version = true)]
+#[command(after_help = "Examples:
+  moo play                          guess the computer's secret (4 distinct digits)
+  moo solve                         think of a secret; the computer guesses it
+  moo solve --secret 4271           watch the computer solve a given secret
+  moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
+  moo play --game mastermind        4 pegs of colours 1-6, repeats allowed")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// You guess the computer's secret.
+    Play(cli::play::Args),
+    /// The computer guesses your secret; you type the feedback.
+    Solve(cli::solve::Args),
+    /// The best next guess and the codes left, from a game's history.
+    Hint(cli::hint::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with exit 0, usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(if err.is::<cli::UsageError>() { 2 } else { 1 })
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Play(args) => cli::play::run(args),
+        Command::Solve(args) => cli::solve::run(args),
+        Command::Hint(args) => cli::hint::run(args),
+    }
+}
+
+/// A reader of our output that went away (`moo ... | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Whether stderr is an interactive terminal (progress bars and prompts go there only then).
+#[allow(dead_code)]
+pub(crate) fn stderr_is_terminal() -> bool {
+    io::stderr().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
