@@ -15,4 +15,4 @@ pub use feedback::{Feedback, FeedbackError};
 pub use history::{History, Repair, Turn};
 pub use rules::{CodeError, Preset, Rules, RulesError};
 pub use space::{CodeSpace, SpaceError};
-pub use strategy::{Knowledge, Strategy, StrategyError};
+pub use strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};

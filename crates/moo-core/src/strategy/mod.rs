@@ -45,6 +45,36 @@ pub enum StrategyError {
     GaveUp(String),
 }
 
+/// Which codes a strategy may guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum GuessPool {
+    /// Any code of the space, even one already ruled out (it may split the candidates better).
+    #[default]
+    All,
+    /// Only codes still consistent with the feedback ("hard mode").
+    Consistent,
+}
+
+impl GuessPool {
+    /// Every pool, for listings and array indexes.
+    pub const ALL: [GuessPool; 2] = [GuessPool::All, GuessPool::Consistent];
+
+    /// The pool's position in [`GuessPool::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Options shared by every strategy; each uses those that apply to it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct StrategyOptions {
+    /// Which codes may be guessed.
+    pub guesses: GuessPool,
+    /// The seed of strategies that draw random numbers.
+    pub seed: u64,
+}
+
 /// What the code breaker knows when choosing a guess.
 #[derive(Debug, Clone, Copy)]
 pub struct Knowledge<'a> {

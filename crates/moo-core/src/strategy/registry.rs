@@ -1,19 +1,19 @@
 //! The one list of strategies, by name.
 
-use super::{Simple, Strategy, StrategyError};
+use super::{Simple, Strategy, StrategyError, StrategyOptions};
 use crate::space::CodeSpace;
 
 /// A registered strategy: its name, a one-line description, and how to build it for a space.
 struct Entry {
     name: &'static str,
     about: &'static str,
-    build: fn(&CodeSpace) -> Result<Box<dyn Strategy>, StrategyError>,
+    build: fn(&CodeSpace, &StrategyOptions) -> Result<Box<dyn Strategy>, StrategyError>,
 }
 
 const ENTRIES: &[Entry] = &[Entry {
     name: "simple",
     about: "guess the first code still possible, in alphabet order",
-    build: |_| Ok(Box::new(Simple)),
+    build: |_, _| Ok(Box::new(Simple)),
 }];
 
 /// The names of every registered strategy, in a stable order.
@@ -27,7 +27,11 @@ pub fn describe(name: &str) -> Option<&'static str> {
 }
 
 /// Builds the strategy called `name` for `space`.
-pub fn by_name(name: &str, space: &CodeSpace) -> Result<Box<dyn Strategy>, StrategyError> {
+pub fn by_name(
+    name: &str,
+    space: &CodeSpace,
+    options: &StrategyOptions,
+) -> Result<Box<dyn Strategy>, StrategyError> {
     let entry = ENTRIES
         .iter()
         .find(|e| e.name == name)
@@ -35,5 +39,5 @@ pub fn by_name(name: &str, space: &CodeSpace) -> Result<Box<dyn Strategy>, Strat
             name: name.to_string(),
             known: names().collect::<Vec<_>>().join(", "),
         })?;
-    (entry.build)(space)
+    (entry.build)(space, options)
 }
