@@ -3,11 +3,14 @@
 use super::{Simple, Strategy, StrategyError, StrategyOptions};
 use crate::space::CodeSpace;
 
+/// Builds a strategy for a space.
+type Builder = fn(&CodeSpace, &StrategyOptions) -> Result<Box<dyn Strategy>, StrategyError>;
+
 /// A registered strategy: its name, a one-line description, and how to build it for a space.
 struct Entry {
     name: &'static str,
     about: &'static str,
-    build: fn(&CodeSpace, &StrategyOptions) -> Result<Box<dyn Strategy>, StrategyError>,
+    build: Builder,
 }
 
 const ENTRIES: &[Entry] = &[Entry {
