@@ -3,6 +3,7 @@
 pub mod hint;
 pub mod play;
 pub mod solve;
+pub mod tree;
 
 use std::fmt;
 

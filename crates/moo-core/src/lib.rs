@@ -8,6 +8,7 @@ pub mod history;
 pub mod rules;
 pub mod space;
 pub mod strategy;
+pub mod tree;
 
 pub use code::Code;
 pub use codeset::CodeSet;
@@ -16,3 +17,4 @@ pub use history::{History, Repair, Turn};
 pub use rules::{CodeError, Preset, Rules, RulesError};
 pub use space::{CodeSpace, SpaceError};
 pub use strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
+pub use tree::{DecisionTree, Objective, SearchOptions, SearchOutcome, TreeError, TreeStats};

@@ -1,0 +1,500 @@
+//! Decision trees: a complete strategy written out as data, its verification, and the exact
+//! search that finds optimal ones.
+//!
+//! A strategy that is deterministic is nothing but a tree: the first guess at the root, one branch
+//! per feedback, the next guess below it. Writing it out lets anyone check a claimed optimum by
+//! replaying every secret ([`DecisionTree::verify`]) without trusting the search that made it, and
+//! lets `moo` ship the optimal Bulls and Cows strategy as a file instead of a minute of search.
+//!
+//! The JSON form is `{"rules": {...}, "root": NODE}` with
+//! `NODE = {"guess": "0123", "children": {"0B1C": NODE, ...}}`. The winning feedback ends the game
+//! and has no branch; a node without children is a guess that must be the secret. Parsing checks
+//! the syntax (legal codes, possible feedbacks); [`DecisionTree::verify`] checks the meaning.
+
+mod search;
+mod symmetry;
+
+pub use search::{search, Objective, Progress, SearchError, SearchOptions, SearchOutcome};
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::code::Code;
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
+use crate::rules::Rules;
+use crate::space::{CodeSpace, SpaceError};
+
+/// Why a tree was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TreeError {
+    /// The text is not JSON of the tree form.
+    #[error("not a decision tree: {0} (expected {{\"rules\": {{...}}, \"root\": {{\"guess\": ..., \"children\": {{...}}}}}})")]
+    Malformed(String),
+    /// A node's guess is not a legal code.
+    #[error("at {path}: {reason}")]
+    BadGuess {
+        /// Where, as the guesses and feedbacks leading there.
+        path: String,
+        /// Why the guess is illegal.
+        reason: String,
+    },
+    /// A branch key is not a possible feedback.
+    #[error("at {path}: branch {key:?} is not a possible feedback: {reason}")]
+    BadFeedback {
+        /// Where.
+        path: String,
+        /// The key as written.
+        key: String,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// A secret reaches a node whose guess does not end the game and has no branch for it.
+    #[error("at {path}: secret {secret} answers {feedback} to {guess} but the tree has no branch {feedback}")]
+    MissingBranch {
+        /// Where.
+        path: String,
+        /// A secret that gets stuck there.
+        secret: String,
+        /// The guess of the node.
+        guess: String,
+        /// The feedback without a branch.
+        feedback: Feedback,
+    },
+    /// A branch that no secret can reach.
+    #[error("at {path}: branch {feedback} after {guess} is never taken: no secret consistent with the feedback so far answers {feedback}")]
+    DeadBranch {
+        /// Where.
+        path: String,
+        /// The guess of the node.
+        guess: String,
+        /// The unreachable feedback.
+        feedback: Feedback,
+    },
+    /// The tree's rules allow too many codes to replay.
+    #[error("cannot replay the tree: {0}")]
+    Space(#[from] SpaceError),
+    /// The tree is for other rules than the game asked for.
+    #[error("the tree is for {tree}, not {wanted}")]
+    OtherRules {
+        /// The tree's rules, described.
+        tree: String,
+        /// The rules asked for, described.
+        wanted: String,
+    },
+}
+
+/// The index of a node in a [`DecisionTree`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    /// The position of the node in [`DecisionTree::nodes`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One guess of the strategy and where each answer leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The code to guess here.
+    pub guess: Code,
+    /// The next node for each non-winning feedback, in feedback-index order.
+    pub children: Vec<(Feedback, NodeId)>,
+}
+
+impl Node {
+    /// The node reached after `feedback`, if the tree has that branch.
+    pub fn child(&self, feedback: Feedback) -> Option<NodeId> {
+        self.children
+            .iter()
+            .find(|(f, _)| *f == feedback)
+            .map(|&(_, id)| id)
+    }
+}
+
+/// A complete deterministic strategy for one set of rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionTree {
+    rules: Rules,
+    /// Nodes in depth-first order; the root is first.
+    nodes: Vec<Node>,
+}
+
+/// What replaying every secret through a tree measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TreeStats {
+    /// How many secrets the rules allow.
+    pub secrets: u64,
+    /// Guesses summed over every secret (the winning guess counts).
+    pub total: u64,
+    /// `total / secrets`.
+    pub average: f64,
+    /// The most guesses any secret needs.
+    pub max: u32,
+    /// `histogram[k - 1]` secrets are solved with exactly `k` guesses.
+    pub histogram: Vec<u64>,
+}
+
+impl TreeStats {
+    fn from_histogram(histogram: Vec<u64>) -> TreeStats {
+        let secrets: u64 = histogram.iter().sum();
+        let total: u64 = histogram
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as u64 + 1) * c)
+            .sum();
+        TreeStats {
+            secrets,
+            total,
+            average: if secrets == 0 {
+                0.0
+            } else {
+                total as f64 / secrets as f64
+            },
+            max: histogram
+                .iter()
+                .rposition(|&c| c > 0)
+                .map_or(0, |i| i as u32 + 1),
+            histogram,
+        }
+    }
+}
+
+impl DecisionTree {
+    /// The rules the tree plays.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The root node (the first guess).
+    pub fn root(&self) -> &Node {
+        &self.nodes[0]
+    }
+
+    /// The root's id.
+    pub fn root_id(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// A node by id.
+    ///
+    /// # Panics
+    /// If the id comes from another tree and is out of range.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// Every node, root first, depth-first.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Reads a tree from its JSON form, checking the syntax (not yet that it solves every secret:
+    /// see [`DecisionTree::verify`]).
+    pub fn from_json(text: &str) -> Result<DecisionTree, TreeError> {
+        let raw: RawTree =
+            serde_json::from_str(text).map_err(|e| TreeError::Malformed(e.to_string()))?;
+        DecisionTree::from_raw(raw)
+    }
+
+    /// The JSON form, pretty-printed when `pretty`.
+    pub fn to_json(&self, pretty: bool) -> String {
+        let raw = self.to_raw();
+        let out = if pretty {
+            serde_json::to_string_pretty(&raw)
+        } else {
+            serde_json::to_string(&raw)
+        };
+        out.expect("a tree of strings always serializes")
+    }
+
+    /// Replays every secret of the rules through the tree: each guess must be legal (checked when
+    /// parsing), every secret must reach a winning guess, and every branch must be taken by some
+    /// secret. Returns the first problem found, in depth-first order.
+    pub fn verify(&self) -> Result<TreeStats, TreeError> {
+        let space = CodeSpace::new(self.rules.clone())?;
+        self.verify_in(&space)
+    }
+
+    /// [`DecisionTree::verify`] with a code space already built for the tree's rules.
+    pub fn verify_in(&self, space: &CodeSpace) -> Result<TreeStats, TreeError> {
+        if space.rules() != &self.rules {
+            return Err(TreeError::OtherRules {
+                tree: self.rules.describe(),
+                wanted: space.rules().describe(),
+            });
+        }
+        let mut histogram = Vec::new();
+        let mut path = Vec::new();
+        self.verify_node(space, NodeId(0), &space.all(), 1, &mut path, &mut histogram)?;
+        Ok(TreeStats::from_histogram(histogram))
+    }
+
+    fn verify_node(
+        &self,
+        space: &CodeSpace,
+        id: NodeId,
+        set: &CodeSet,
+        depth: usize,
+        path: &mut Vec<(Code, Feedback)>,
+        histogram: &mut Vec<u64>,
+    ) -> Result<(), TreeError> {
+        let node = self.node(id);
+        let length = space.length();
+        let guess = node.guess;
+        let parts = space.partition_code(&guess, set);
+        for (feedback, part) in &parts {
+            if feedback.is_win(length) {
+                if histogram.len() < depth {
+                    histogram.resize(depth, 0);
+                }
+                histogram[depth - 1] += part.len() as u64;
+            } else if node.child(*feedback).is_none() {
+                return Err(TreeError::MissingBranch {
+                    path: self.describe_path(path),
+                    secret: self
+                        .rules
+                        .format_code(&space.code(part.first().unwrap_or(0))),
+                    guess: self.rules.format_code(&guess),
+                    feedback: *feedback,
+                });
+            }
+        }
+        for &(feedback, child) in &node.children {
+            let Some((_, part)) = parts.iter().find(|(f, _)| *f == feedback) else {
+                return Err(TreeError::DeadBranch {
+                    path: self.describe_path(path),
+                    guess: self.rules.format_code(&guess),
+                    feedback,
+                });
+            };
+            path.push((guess, feedback));
+            self.verify_node(space, child, part, depth + 1, path, histogram)?;
+            path.pop();
+        }
+        Ok(())
+    }
+
+    fn describe_path(&self, path: &[(Code, Feedback)]) -> String {
+        describe_path(&self.rules, path)
+    }
+
+    /// Builds a tree from nodes listed depth-first, root first. Used by the search.
+    fn from_nodes(rules: Rules, nodes: Vec<Node>) -> DecisionTree {
+        DecisionTree { rules, nodes }
+    }
+
+    fn from_raw(raw: RawTree) -> Result<DecisionTree, TreeError> {
+        let mut nodes = Vec::new();
+        let mut path = Vec::new();
+        add_raw(&raw.rules, &raw.root, &mut path, &mut nodes)?;
+        Ok(DecisionTree {
+            rules: raw.rules,
+            nodes,
+        })
+    }
+
+    fn to_raw(&self) -> RawTree {
+        fn raw(tree: &DecisionTree, id: NodeId) -> RawNode {
+            let node = tree.node(id);
+            RawNode {
+                guess: tree.rules.format_code(&node.guess),
+                children: node
+                    .children
+                    .iter()
+                    .map(|&(f, c)| (f.to_string(), raw(tree, c)))
+                    .collect(),
+            }
+        }
+        RawTree {
+            rules: self.rules.clone(),
+            root: raw(self, NodeId(0)),
+        }
+    }
+}
+
+/// `0123 1B2C, 4567 0B1C` or `the root`.
+fn describe_path(rules: &Rules, path: &[(Code, Feedback)]) -> String {
+    if path.is_empty() {
+        return "the root".to_string();
+    }
+    let steps: Vec<String> = path
+        .iter()
+        .map(|(g, f)| format!("{} {f}", rules.format_code(g)))
+        .collect();
+    format!("the node after {}", steps.join(", "))
+}
+
+fn add_raw(
+    rules: &Rules,
+    raw: &RawNode,
+    path: &mut Vec<(Code, Feedback)>,
+    nodes: &mut Vec<Node>,
+) -> Result<NodeId, TreeError> {
+    let guess = rules
+        .parse_code(&raw.guess)
+        .map_err(|e| TreeError::BadGuess {
+            path: describe_path(rules, path),
+            reason: e.to_string(),
+        })?;
+    let length = rules.length();
+    let id = NodeId(nodes.len() as u32);
+    nodes.push(Node {
+        guess,
+        children: Vec::new(),
+    });
+    let mut children = Vec::with_capacity(raw.children.len());
+    for (key, child) in &raw.children {
+        let bad = |reason: String| TreeError::BadFeedback {
+            path: describe_path(rules, path),
+            key: key.clone(),
+            reason,
+        };
+        let feedback = Feedback::parse(key, length).map_err(|e| bad(e.to_string()))?;
+        if feedback.is_win(length) {
+            return Err(bad(format!(
+                "{feedback} wins the game, so it has no branch"
+            )));
+        }
+        if children.iter().any(|&(f, _)| f == feedback) {
+            return Err(bad(format!("{feedback} appears twice")));
+        }
+        path.push((guess, feedback));
+        let child_id = add_raw(rules, child, path, nodes)?;
+        path.pop();
+        children.push((feedback, child_id));
+    }
+    children.sort_by_key(|&(f, _)| f.index(length));
+    nodes[id.index()].children = children;
+    Ok(id)
+}
+
+impl Serialize for DecisionTree {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_raw().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for DecisionTree {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = RawTree::deserialize(deserializer)?;
+        DecisionTree::from_raw(raw).map_err(serde::de::Error::custom)
+    }
+}
+
+impl fmt::Display for DecisionTree {
+    /// The whole tree as indented text; see [`DecisionTree::render`] to stop at a depth.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(usize::MAX))
+    }
+}
+
+impl DecisionTree {
+    /// The top `depth` levels of guesses as indented text, one line per node:
+    /// `1B2C -> 4567 (37 secrets)`.
+    pub fn render(&self, depth: usize) -> String {
+        let space = CodeSpace::new(self.rules.clone()).ok();
+        let mut out = String::new();
+        let all = space.as_ref().map(|s| s.all());
+        self.render_node(
+            NodeId(0),
+            space.as_ref(),
+            all.as_ref(),
+            None,
+            0,
+            depth,
+            &mut out,
+        );
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn render_node(
+        &self,
+        id: NodeId,
+        space: Option<&CodeSpace>,
+        set: Option<&CodeSet>,
+        via: Option<Feedback>,
+        level: usize,
+        depth: usize,
+        out: &mut String,
+    ) {
+        use std::fmt::Write;
+        let node = self.node(id);
+        let indent = "  ".repeat(level);
+        let via = via.map_or(String::new(), |f| format!("{f} -> "));
+        let count = set.map_or(String::new(), |s| {
+            format!(
+                " ({} secret{})",
+                s.len(),
+                if s.len() == 1 { "" } else { "s" }
+            )
+        });
+        let _ = writeln!(
+            out,
+            "{indent}{via}{}{count}",
+            self.rules.format_code(&node.guess)
+        );
+        if level + 1 >= depth {
+            if !node.children.is_empty() {
+                let _ = writeln!(out, "{indent}  ... {} branches below", node.children.len());
+            }
+            return;
+        }
+        let parts = match (space, set) {
+            (Some(space), Some(set)) => Some(space.partition_code(&node.guess, set)),
+            _ => None,
+        };
+        for &(feedback, child) in &node.children {
+            let part = parts
+                .as_ref()
+                .and_then(|p| p.iter().find(|(f, _)| *f == feedback).map(|(_, s)| s));
+            self.render_node(child, space, part, Some(feedback), level + 1, depth, out);
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTree {
+    rules: Rules,
+    root: RawNode,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNode {
+    guess: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    children: BTreeMap<String, RawNode>,
+}
+
+impl CodeSpace {
+    /// Splits `set` by the feedback each member gives to `guess` (any code of the right length,
+    /// inside the space or not), in feedback-index order, leaving out empty parts.
+    pub fn partition_code(&self, guess: &Code, set: &CodeSet) -> Vec<(Feedback, CodeSet)> {
+        match self.index_of(guess) {
+            Some(g) => self.partition(g, set),
+            None => {
+                let length = self.length();
+                let mut parts: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+                for s in set.iter() {
+                    let f = guess.score(&self.code(s));
+                    parts.entry(f.index(length)).or_default().push(s as u32);
+                }
+                parts
+                    .into_iter()
+                    .map(|(i, p)| (Feedback::from_index(i, length), CodeSet::from_sorted(p)))
+                    .collect()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

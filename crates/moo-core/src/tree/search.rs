@@ -1,0 +1,911 @@
+//! The exact search for optimal decision trees: depth-first branch and bound on total guesses.
+//!
+//! `solve(S, limit, depth)` returns the cheapest tree for candidate set `S` if its total is below
+//! `limit`, or proves that none is. Every pruning step is a proven lower bound, so the result is
+//! optimal, not merely good:
+//!
+//! * Level filling: with `r` non-winning feedbacks, at most 1 secret is solved by the next guess,
+//!   `r` by the one after, `r^2` after that; a set of `n` needs at least `LB(n)` guesses in total
+//!   and `LEVELS(n)` guesses for its worst secret.
+//! * One-step lookahead: a guess costs `n + sum LB(|part|)` at least, computed from its actual
+//!   partition; guesses are tried cheapest bound first (a good upper bound comes early), and the
+//!   loop stops at the first guess whose bound reaches the best total found.
+//! * Children are solved largest first with the budget left after the others' lower bounds, so a
+//!   bad guess fails as soon as one part is too expensive.
+//! * Small sets close in O(n^2): if a candidate splits the others into singletons the set costs
+//!   `2n - 1`, which is the level bound.
+//! * Equivalent guesses are tried once: by the exact symmetries of the history
+//!   ([`Symmetry`]), and by identical partitions of `S` (same parts, same winning part).
+//! * Results are cached by candidate set (exact costs, and proven lower bounds from failed
+//!   searches), since a set's cost does not depend on how it was reached.
+//! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
+//!   so every thread prunes with it; ties go to the earliest guess in the order, as sequentially.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::symmetry::Symmetry;
+use super::{DecisionTree, Node, NodeId, TreeStats};
+use crate::feedback::Feedback;
+use crate::space::CodeSpace;
+use crate::strategy::GuessPool;
+
+/// What an optimal tree minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Objective {
+    /// The fewest guesses in total over all secrets (the best average); ties go to the smaller
+    /// worst case.
+    #[default]
+    Average,
+    /// The fewest guesses that always suffice; ties go to the fewest in total.
+    Worst,
+}
+
+impl Objective {
+    /// Every objective, for listings.
+    pub const ALL: [Objective; 2] = [Objective::Average, Objective::Worst];
+
+    /// The objective's position in [`Objective::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What to search for.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct SearchOptions {
+    /// What to minimise.
+    pub objective: Objective,
+    /// Only trees that solve every secret within this many guesses.
+    pub max_depth: Option<u32>,
+    /// Which codes may be guessed.
+    pub guesses: GuessPool,
+}
+
+impl SearchOptions {
+    /// Options for `objective`, with no depth limit and any code as a guess.
+    pub fn new(objective: Objective) -> SearchOptions {
+        SearchOptions {
+            objective,
+            ..SearchOptions::default()
+        }
+    }
+
+    /// Only trees that solve every secret within `max_depth` guesses (`None`: no limit).
+    pub fn with_max_depth(mut self, max_depth: Option<u32>) -> SearchOptions {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// Which codes may be guessed.
+    pub fn with_guesses(mut self, guesses: GuessPool) -> SearchOptions {
+        self.guesses = guesses;
+        self
+    }
+}
+
+/// Why the search could not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The space is too large for the precomputed score table the search relies on.
+    #[error("an exact search needs the score table, built only for at most {limit} codes; these rules allow {size}: use a shorter code or fewer symbols")]
+    TooLarge {
+        /// Codes in the space.
+        size: usize,
+        /// The most codes with a score table.
+        limit: usize,
+    },
+    /// A depth limit of zero allows no guess at all.
+    #[error("--max-depth must be at least 1")]
+    ZeroDepth,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum SearchOutcome {
+    /// An optimal tree and its statistics.
+    Found {
+        /// The tree.
+        tree: DecisionTree,
+        /// Its replayed statistics.
+        stats: TreeStats,
+    },
+    /// Proven: no strategy solves every secret within `max_depth` guesses.
+    Impossible {
+        /// The depth that is not enough.
+        max_depth: u32,
+    },
+}
+
+/// Live counters of a running search, readable from another thread (for progress display).
+#[derive(Debug, Default)]
+pub struct Progress {
+    nodes: AtomicU64,
+    memo: AtomicU64,
+    bound: AtomicU64,
+    solved: AtomicU64,
+}
+
+impl Progress {
+    /// A fresh set of counters.
+    pub fn new() -> Progress {
+        Progress {
+            bound: AtomicU64::new(u64::MAX),
+            ..Progress::default()
+        }
+    }
+
+    /// Candidate sets searched so far (cache hits and closed forms included).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Candidate sets in the cache.
+    pub fn cached(&self) -> u64 {
+        self.memo.load(Ordering::Relaxed)
+    }
+
+    /// The best total proven so far for the whole game, if one is known yet.
+    pub fn bound(&self) -> Option<u64> {
+        Some(self.bound.load(Ordering::Relaxed)).filter(|&b| b != u64::MAX)
+    }
+
+    /// How many of the first guess's parts have been solved exactly.
+    pub fn parts_solved(&self) -> u64 {
+        self.solved.load(Ordering::Relaxed)
+    }
+}
+
+/// No depth limit.
+const UNLIMITED: u8 = u8::MAX;
+/// No total limit.
+const INF: u32 = u32::MAX;
+/// Sets at least this large try their guesses in parallel.
+const PARALLEL_MIN: usize = 150;
+
+/// What the closed forms for small sets know.
+enum Small {
+    /// The set's optimal tree.
+    Exact(Sol),
+    /// A lower bound on its total.
+    AtLeast(u32),
+    /// Nothing (the set is too large).
+    Unknown,
+}
+
+/// An exact result for a set: its optimal total, the worst case of the tree found, and its first
+/// guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sol {
+    total: u32,
+    worst: u8,
+    guess: u32,
+}
+
+/// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
+/// limit. Runs on the current rayon pool; `progress` is updated as it goes.
+pub fn search(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    progress: &Progress,
+) -> Result<SearchOutcome, SearchError> {
+    if !space.has_table() {
+        return Err(SearchError::TooLarge {
+            size: space.len(),
+            limit: crate::space::TABLE_MAX_CODES,
+        });
+    }
+    if options.max_depth == Some(0) {
+        return Err(SearchError::ZeroDepth);
+    }
+    let ctx = Ctx::new(space, options.guesses, progress);
+    let root: Vec<u32> = (0..space.len() as u32).collect();
+    let sym = Symmetry::new(space.rules());
+    let cap = options
+        .max_depth
+        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
+    let found = match options.objective {
+        Objective::Average => {
+            let Some(mut best) = ctx.solve(&root, &sym, INF, cap) else {
+                return Ok(SearchOutcome::Impossible {
+                    max_depth: options.max_depth.unwrap_or(0),
+                });
+            };
+            // Among trees with this total, the smallest worst case: ask for the same total
+            // within one guess less until that is proven impossible.
+            let mut depth = cap;
+            while best.worst > ctx.levels(root.len()) {
+                match ctx.solve(&root, &sym, best.total + 1, best.worst - 1) {
+                    Some(s) => {
+                        depth = best.worst - 1;
+                        best = s;
+                    }
+                    None => break,
+                }
+            }
+            (best, depth)
+        }
+        Objective::Worst => {
+            // The first depth that admits a tree, proving each smaller one impossible.
+            let mut depth = ctx.levels(root.len());
+            loop {
+                if depth > cap {
+                    return Ok(SearchOutcome::Impossible {
+                        max_depth: u32::from(cap),
+                    });
+                }
+                if let Some(s) = ctx.solve(&root, &sym, INF, depth) {
+                    break (s, depth);
+                }
+                depth += 1;
+            }
+        }
+    };
+    let (sol, depth) = found;
+    progress
+        .bound
+        .store(u64::from(sol.total), Ordering::Relaxed);
+    let mut nodes = Vec::new();
+    ctx.build(&root, &sym, depth, sol, &mut nodes);
+    let tree = DecisionTree::from_nodes(space.rules().clone(), nodes);
+    let stats = tree
+        .verify_in(space)
+        .expect("the search builds trees that solve every secret");
+    debug_assert_eq!(stats.total, u64::from(sol.total));
+    Ok(SearchOutcome::Found { tree, stats })
+}
+
+/// A candidate guess at a node, with its proven lower bound.
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    guess: u32,
+    bound: u32,
+    member: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// A proven lower bound on the set's total (equal to the total when `exact`).
+    bound: u32,
+    exact: Option<Sol>,
+}
+
+struct Slot {
+    depth: u8,
+    set: Box<[u32]>,
+    entry: Entry,
+}
+
+type Shard = Mutex<HashMap<u64, Vec<Slot>, BuildHasherDefault<IdentityHasher>>>;
+
+/// Exact results and proven bounds by candidate set (and depth limit).
+struct Memo {
+    shards: Vec<Shard>,
+}
+
+impl Memo {
+    fn new() -> Memo {
+        Memo {
+            shards: (0..64).map(|_| Mutex::default()).collect(),
+        }
+    }
+
+    fn key(set: &[u32], depth: u8) -> u64 {
+        // FxHash-style mixing: fast, and collisions are resolved by comparing the sets.
+        let mut h = u64::from(depth).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for &x in set {
+            h = (h.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x517C_C1B7_2722_0A95);
+        }
+        h
+    }
+
+    fn shard(
+        &self,
+        key: u64,
+    ) -> std::sync::MutexGuard<'_, HashMap<u64, Vec<Slot>, BuildHasherDefault<IdentityHasher>>>
+    {
+        self.shards[(key >> 58) as usize]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, set: &[u32], depth: u8) -> Option<Entry> {
+        let key = Memo::key(set, depth);
+        let shard = self.shard(key);
+        shard
+            .get(&key)?
+            .iter()
+            .find(|s| s.depth == depth && &*s.set == set)
+            .map(|s| s.entry)
+    }
+
+    /// Records a result; exact results are never replaced, bounds only raised. Returns whether
+    /// a new slot was made.
+    fn put(&self, set: &[u32], depth: u8, entry: Entry) -> bool {
+        let key = Memo::key(set, depth);
+        let mut shard = self.shard(key);
+        let slots = shard.entry(key).or_default();
+        if let Some(slot) = slots
+            .iter_mut()
+            .find(|s| s.depth == depth && &*s.set == set)
+        {
+            if slot.entry.exact.is_none() {
+                if entry.exact.is_some() {
+                    slot.entry = entry;
+                } else {
+                    slot.entry.bound = slot.entry.bound.max(entry.bound);
+                }
+            }
+            return false;
+        }
+        slots.push(Slot {
+            depth,
+            set: set.into(),
+            entry,
+        });
+        true
+    }
+}
+
+/// The memo keys are already mixed hashes.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+struct Ctx<'a> {
+    space: &'a CodeSpace,
+    pool: GuessPool,
+    n_codes: usize,
+    slots: usize,
+    win: usize,
+    alphabet: usize,
+    /// `lb[n]`: the level-filling lower bound on the total of a set of `n`.
+    lb: Vec<u32>,
+    /// `step[c] = lb[c + 1] - lb[c]`: the level at which the `c+1`-th member of a set is solved.
+    step: Vec<u32>,
+    /// `outside_lb[n]`: a lower bound on the total of a set of `n` when the next guess is not a
+    /// member (nobody is solved by it).
+    outside_lb: Vec<u32>,
+    /// `levels[n]`: the fewest guesses that can solve every member of a set of `n`.
+    levels: Vec<u8>,
+    /// The non-winning feedbacks that can occur.
+    branches: usize,
+    memo: Memo,
+    progress: &'a Progress,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(space: &'a CodeSpace, pool: GuessPool, progress: &'a Progress) -> Ctx<'a> {
+        let length = space.length();
+        let n = space.len();
+        // Feedbacks that actually occur in this space bound how many parts a guess makes.
+        let mut seen = vec![false; space.rules().feedback_slots()];
+        for g in 0..n {
+            if let Some(row) = space.score_row(g) {
+                for &f in row {
+                    seen[usize::from(f)] = true;
+                }
+            }
+        }
+        let win = Feedback::win(length).index(length);
+        let branches = seen
+            .iter()
+            .enumerate()
+            .filter(|&(i, &s)| s && i != win)
+            .count()
+            .max(1);
+        // Level filling: capacities 1, r, r^2, ... (or 0, r, r^2, ... when the first guess is not a
+        // member of the set).
+        let fill = |m: usize, first: u64| {
+            let (mut left, mut cap, mut level, mut total) = (m as u64, first, 1u64, 0u64);
+            while left > 0 {
+                let here = left.min(cap);
+                total += here * level;
+                left -= here;
+                cap = if cap == 0 {
+                    branches as u64
+                } else {
+                    cap.saturating_mul(branches as u64)
+                };
+                level += 1;
+            }
+            (
+                total as u32,
+                (level - 1).min(u64::from(UNLIMITED) - 1) as u8,
+            )
+        };
+        let (mut lb, mut levels, mut outside_lb) =
+            (vec![0u32; n + 2], vec![0u8; n + 2], vec![0u32; n + 2]);
+        for m in 1..=n + 1 {
+            (lb[m], levels[m]) = fill(m, 1);
+            outside_lb[m] = fill(m, 0).0;
+        }
+        let step = (0..=n).map(|c| lb[c + 1] - lb[c]).collect();
+        Ctx {
+            space,
+            pool,
+            n_codes: n,
+            slots: space.rules().feedback_slots(),
+            win,
+            alphabet: space.rules().alphabet().len(),
+            lb,
+            step,
+            outside_lb,
+            levels,
+            branches,
+            memo: Memo::new(),
+            progress,
+        }
+    }
+
+    fn levels(&self, n: usize) -> u8 {
+        self.levels[n]
+    }
+
+    /// What the cache knows about `set` within `depth` guesses. A result without the depth limit
+    /// still helps: its bound holds under any limit, and its tree is optimal under the limit too
+    /// when it already fits.
+    fn lookup(&self, set: &[u32], depth: u8) -> Option<Entry> {
+        let own = self.memo.get(set, depth);
+        if depth == UNLIMITED || own.is_some_and(|e| e.exact.is_some()) {
+            return own;
+        }
+        let free = self.memo.get(set, UNLIMITED);
+        match (own, free) {
+            (own, Some(free)) => {
+                let exact = free.exact.filter(|s| s.worst <= depth);
+                let bound = free.bound.max(own.map_or(0, |e| e.bound));
+                Some(Entry {
+                    bound: exact.map_or(bound, |s| s.total),
+                    exact,
+                })
+            }
+            (own, None) => own,
+        }
+    }
+
+    fn row(&self, g: u32) -> &[u8] {
+        self.space
+            .score_row(g as usize)
+            .expect("the search runs only with a score table")
+    }
+
+    /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
+    /// is below `limit`; `None` proves there is none.
+    fn solve(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Option<Sol> {
+        self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        let n = set.len();
+        if depth == 0 || self.lb[n] >= limit || self.levels[n] > depth {
+            return None;
+        }
+        match n {
+            1 => {
+                return Some(Sol {
+                    total: 1,
+                    worst: 1,
+                    guess: set[0],
+                })
+            }
+            2 => {
+                return Some(Sol {
+                    total: 3,
+                    worst: 2,
+                    guess: set[0],
+                })
+            }
+            _ => {}
+        }
+        let mut bound = self.lb[n];
+        match self.small(set, depth) {
+            Small::Exact(sol) => return (sol.total < limit).then_some(sol),
+            Small::AtLeast(b) if b >= limit => return None,
+            Small::AtLeast(b) => bound = bound.max(b),
+            Small::Unknown => {}
+        }
+        if let Some(entry) = self.lookup(set, depth) {
+            if let Some(sol) = entry.exact {
+                return (sol.total < limit).then_some(sol);
+            }
+            if entry.bound >= limit {
+                return None;
+            }
+            bound = bound.max(entry.bound);
+        }
+        let result = self.search_node(set, sym, limit, depth, bound);
+        let entry = match result {
+            Some(sol) => Entry {
+                bound: sol.total,
+                exact: Some(sol),
+            },
+            None => Entry {
+                bound: limit,
+                exact: None,
+            },
+        };
+        if self.memo.put(set, depth, entry) {
+            self.progress.memo.fetch_add(1, Ordering::Relaxed);
+        }
+        result
+    }
+
+    /// Closed forms for sets small enough that one guess can separate them: a candidate that
+    /// splits the others into singletons costs `2n - 1` (the level bound, so optimal); failing
+    /// that, one leaving a single pair costs `2n` (optimal too: with no perfect candidate every
+    /// candidate guess leaves a pair, and any other guess costs at least `n + n`).
+    fn small(&self, set: &[u32], depth: u8) -> Small {
+        let n = set.len();
+        if n > self.branches + 1 || depth < 2 {
+            return Small::Unknown;
+        }
+        let mut pair: Option<u32> = None;
+        for &g in set {
+            let row = self.row(g);
+            let mut seen = [0u64; 4];
+            let mut repeats = 0;
+            for &s in set {
+                if s == g {
+                    continue;
+                }
+                let f = row[s as usize];
+                let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
+                if seen[w] & b != 0 {
+                    repeats += 1;
+                }
+                seen[w] |= b;
+            }
+            if repeats == 0 {
+                return Small::Exact(Sol {
+                    total: 2 * n as u32 - 1,
+                    worst: 2,
+                    guess: g,
+                });
+            }
+            // A single repeat is a single pair (a triple would repeat twice).
+            if repeats == 1 && pair.is_none() {
+                pair = Some(g);
+            }
+        }
+        match pair {
+            Some(g) if depth >= 3 => Small::Exact(Sol {
+                total: 2 * n as u32,
+                worst: 3,
+                guess: g,
+            }),
+            // Every candidate leaves a part of two or more, and any other guess solves nobody now.
+            _ => Small::AtLeast(2 * n as u32),
+        }
+    }
+
+    /// The guesses worth trying at a node, each with its lower bound, cheapest first; guesses
+    /// that cannot beat `limit` or fit `depth` are left out.
+    fn candidates(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Vec<Cand> {
+        let n = set.len();
+        let child_depth = if depth == UNLIMITED {
+            UNLIMITED
+        } else {
+            depth - 1
+        };
+        let identity = sym.is_identity(self.alphabet);
+        let mut counts = vec![0u32; self.slots];
+        let mut out = Vec::new();
+        let mut consider = |g: u32, out: &mut Vec<Cand>| {
+            if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
+                return;
+            }
+            let row = self.row(g);
+            // Sum of lb[part size] kept incrementally: adding a member to a part of c raises
+            // its bound by step[c]. The winning part (at most one member, step 1) is removed after.
+            let (mut sum, mut parts, mut largest) = (0u32, 0u32, 0u32);
+            // The bound only grows as members are added; stop as soon as it reaches the limit
+            // (the winning part can take back at most 1).
+            let give_up = limit.saturating_sub(n as u32) + 1;
+            let mut seen = 0;
+            for &s in set {
+                let f = usize::from(row[s as usize]);
+                let c = counts[f];
+                counts[f] = c + 1;
+                sum += self.step[c as usize];
+                parts += u32::from(c == 0);
+                largest = largest.max(c + 1);
+                seen += 1;
+                if sum >= give_up {
+                    break;
+                }
+            }
+            let member = counts[self.win] > 0;
+            for &s in &set[..seen] {
+                counts[usize::from(row[s as usize])] = 0;
+            }
+            if seen < n {
+                return;
+            }
+            let bound = n as u32 + sum - u32::from(member);
+            let parts = parts - u32::from(member);
+            // A non-candidate that leaves the set whole teaches nothing.
+            if (!member && parts < 2)
+                || bound >= limit
+                || self.levels[largest as usize] > child_depth
+            {
+                return;
+            }
+            out.push(Cand {
+                guess: g,
+                bound,
+                member,
+            });
+        };
+        // A guess outside the set solves nobody now, so it costs at least `outside_lb[n]`; when
+        // that cannot beat the limit only members are worth scanning.
+        if self.pool == GuessPool::Consistent || self.outside_lb[n] >= limit {
+            set.iter().for_each(|&g| consider(g, &mut out));
+        } else {
+            (0..self.n_codes as u32).for_each(|g| consider(g, &mut out));
+        }
+        out.sort_by_key(|c| (c.bound, !c.member, c.guess));
+        self.dedup(set, out)
+    }
+
+    /// Keeps the first of guesses that split `set` identically (same parts, same winning part):
+    /// they have the same cost.
+    fn dedup(&self, set: &[u32], cands: Vec<Cand>) -> Vec<Cand> {
+        if cands.len() < 2 {
+            return cands;
+        }
+        let n = set.len();
+        let mut labels: Vec<u8> = Vec::with_capacity(n * cands.len().min(64));
+        let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut store: Vec<Vec<u8>> = Vec::new();
+        let mut out = Vec::with_capacity(cands.len());
+        let mut remap = vec![u8::MAX; self.slots];
+        for c in cands {
+            let row = self.row(c.guess);
+            labels.clear();
+            remap.fill(u8::MAX);
+            remap[self.win] = 0;
+            let mut next = 1u8;
+            let mut h = 0u64;
+            for &s in set {
+                let f = usize::from(row[s as usize]);
+                if remap[f] == u8::MAX {
+                    remap[f] = next;
+                    next += 1;
+                }
+                labels.push(remap[f]);
+                h = (h.rotate_left(5) ^ u64::from(remap[f])).wrapping_mul(0x517C_C1B7_2722_0A95);
+            }
+            let same = seen.entry(h).or_default();
+            if same.iter().any(|&i| store[i] == labels) {
+                continue;
+            }
+            same.push(store.len());
+            store.push(labels.clone());
+            out.push(c);
+        }
+        out
+    }
+
+    fn search_node(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+        bound: u32,
+    ) -> Option<Sol> {
+        let cands = self.candidates(set, sym, limit, depth);
+        let first_bound = cands.first()?.bound;
+        if first_bound.max(bound) >= limit {
+            return None;
+        }
+        let n = set.len();
+        if n >= PARALLEL_MIN && cands.len() > 1 {
+            let mut rest = &cands[..];
+            // With no limit yet, the first guess's parts are independent: solve them in parallel
+            // to get a bound for the others.
+            let best = AtomicU64::new(pack(limit, 0));
+            let mut sols: Vec<Option<Sol>> = vec![None; cands.len()];
+            if limit == INF {
+                if let Some(sol) = self.try_guess(set, sym, cands[0], INF, depth, true) {
+                    best.store(pack(sol.total, 0), Ordering::Relaxed);
+                    sols[0] = Some(sol);
+                }
+                rest = &cands[1..];
+            }
+            let offset = cands.len() - rest.len();
+            let results: Vec<Option<Sol>> = rest
+                .par_iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let i = (i + offset) as u32;
+                    let (total, index) = unpack(best.load(Ordering::Relaxed));
+                    // A guess beats the best if cheaper, or as cheap and earlier in the order.
+                    let limit_here = total.saturating_add(u32::from(i < index));
+                    if c.bound >= limit_here {
+                        return None;
+                    }
+                    let sol = self.try_guess(set, sym, c, limit_here, depth, false)?;
+                    best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
+                    Some(sol)
+                })
+                .collect();
+            sols[offset..].copy_from_slice(&results);
+            let (total, index) = unpack(best.load(Ordering::Relaxed));
+            if total >= limit {
+                return None;
+            }
+            return sols[index as usize];
+        }
+        let mut best: Option<Sol> = None;
+        let mut limit = limit;
+        for &c in &cands {
+            if c.bound >= limit {
+                break;
+            }
+            let parallel = limit == INF && best.is_none();
+            if let Some(sol) = self.try_guess(set, sym, c, limit, depth, parallel) {
+                limit = sol.total;
+                best = Some(sol);
+            }
+        }
+        best
+    }
+
+    /// The cost of guessing `c.guess` at this node, if below `limit`.
+    fn try_guess(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        c: Cand,
+        limit: u32,
+        depth: u8,
+        parallel: bool,
+    ) -> Option<Sol> {
+        let parts = self.parts(set, c.guess);
+        let child_sym = sym.after(self.space.code(c.guess as usize).symbols());
+        let child_depth = if depth == UNLIMITED {
+            UNLIMITED
+        } else {
+            depth - 1
+        };
+        let mut worst = 1u8;
+        let mut total = c.bound;
+        if parallel && limit == INF {
+            let sols: Vec<Option<Sol>> = parts
+                .par_iter()
+                .map(|p| {
+                    let s = self.solve(p, &child_sym, INF, child_depth);
+                    if set.len() == self.n_codes {
+                        self.progress.solved.fetch_add(1, Ordering::Relaxed);
+                    }
+                    s
+                })
+                .collect();
+            for (p, s) in parts.iter().zip(sols) {
+                let s = s?;
+                total += s.total - self.lb[p.len()];
+                worst = worst.max(s.worst + 1);
+            }
+        } else {
+            // Sharpen each part's bound with what the cache already proved, so a guess whose
+            // later parts are known to be expensive fails before any part is searched.
+            let bounds: Vec<u32> = parts
+                .iter()
+                .map(|p| {
+                    let lb = self.lb[p.len()];
+                    if p.len() < 3 {
+                        return lb;
+                    }
+                    match self.lookup(p, child_depth) {
+                        Some(e) => lb.max(e.bound),
+                        None => lb,
+                    }
+                })
+                .collect();
+            for (p, &b) in parts.iter().zip(&bounds) {
+                total += b - self.lb[p.len()];
+            }
+            if total >= limit {
+                return None;
+            }
+            for (p, &b) in parts.iter().zip(&bounds) {
+                let budget = limit - (total - b);
+                let s = self.solve(p, &child_sym, budget, child_depth)?;
+                total += s.total - b;
+                worst = worst.max(s.worst + 1);
+            }
+        }
+        (total < limit).then_some(Sol {
+            total,
+            worst,
+            guess: c.guess,
+        })
+    }
+
+    /// The non-winning parts of `set` under guess `g`, largest first.
+    fn parts(&self, set: &[u32], g: u32) -> Vec<Vec<u32>> {
+        let row = self.row(g);
+        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); self.slots];
+        for &s in set {
+            parts[usize::from(row[s as usize])].push(s);
+        }
+        parts[self.win].clear();
+        let mut parts: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        parts
+    }
+
+    /// Writes out the tree of an exact result, looking the children up in the cache (or
+    /// re-solving them when they were closed forms).
+    fn build(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        depth: u8,
+        sol: Sol,
+        nodes: &mut Vec<Node>,
+    ) -> NodeId {
+        let id = NodeId(nodes.len() as u32);
+        nodes.push(Node {
+            guess: self.space.code(sol.guess as usize),
+            children: Vec::new(),
+        });
+        let length = self.space.length();
+        let row = self.row(sol.guess);
+        let mut parts: Vec<(u8, Vec<u32>)> = Vec::new();
+        for &s in set {
+            let f = row[s as usize];
+            if usize::from(f) == self.win {
+                continue;
+            }
+            match parts.iter_mut().find(|(g, _)| *g == f) {
+                Some((_, p)) => p.push(s),
+                None => parts.push((f, vec![s])),
+            }
+        }
+        parts.sort_by_key(|(f, _)| *f);
+        let child_sym = sym.after(self.space.code(sol.guess as usize).symbols());
+        let child_depth = if depth == UNLIMITED {
+            UNLIMITED
+        } else {
+            depth - 1
+        };
+        let mut children = Vec::new();
+        for (f, part) in parts {
+            let child = self
+                .solve(&part, &child_sym, INF, child_depth)
+                .expect("a part of an optimal tree has a tree");
+            let child_id = self.build(&part, &child_sym, child_depth, child, nodes);
+            children.push((Feedback::from_index(usize::from(f), length), child_id));
+        }
+        nodes[id.index()].children = children;
+        id
+    }
+}
+
+fn pack(total: u32, index: u32) -> u64 {
+    (u64::from(total) << 32) | u64::from(index)
+}
+
+fn unpack(x: u64) -> (u32, u32) {
+    ((x >> 32) as u32, x as u32)
+}

@@ -1,0 +1,281 @@
+//! `moo tree`: build provably optimal decision trees, verify tree files, show them.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::{Args as ClapArgs, Subcommand, ValueEnum};
+use moo_core::strategy::GuessPool;
+use moo_core::tree::{search, Objective, Progress, SearchOptions, SearchOutcome};
+use moo_core::{CodeSpace, DecisionTree, TreeStats};
+
+use super::{RuleArgs, UsageError};
+
+/// Build, verify or show decision trees.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    #[command(subcommand)]
+    command: TreeCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TreeCommand {
+    /// Search for an optimal strategy and write it as a tree (proven optimal, not heuristic).
+    #[command(after_help = "Examples:
+  moo tree build --game mastermind -o mm.json         fewest guesses on average (5625 in total)
+  moo tree build -o bulls.json                        Bulls and Cows: 26274 in total
+  moo tree build --objective worst -o w.json          fewest guesses that always suffice
+  moo tree build --max-depth 6 -o d6.json             proves no strategy always wins within 6
+  moo tree build --length 3 --guesses consistent -o hard3.json")]
+    Build(BuildArgs),
+    /// Replay every secret through a tree file and print its statistics.
+    #[command(after_help = "Examples:
+  moo tree verify bulls.json
+  moo tree verify --json bulls.json")]
+    Verify(VerifyArgs),
+    /// Print the top levels of a tree file.
+    #[command(after_help = "Example:
+  moo tree show --depth 2 bulls.json")]
+    Show(ShowArgs),
+}
+
+/// What to optimise, as typed after `--objective`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ObjectiveArg {
+    /// Fewest guesses in total over all secrets (best average); ties: smaller worst case.
+    Average,
+    /// Fewest guesses that always suffice; ties: fewest in total.
+    Worst,
+}
+
+/// Which codes may be guessed, as typed after `--guesses`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GuessesArg {
+    /// Any code, even one already ruled out.
+    All,
+    /// Only codes still possible (hard mode).
+    Consistent,
+}
+
+#[derive(Debug, ClapArgs)]
+struct BuildArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    /// What the tree minimises.
+    #[arg(long, value_enum, default_value = "average")]
+    objective: ObjectiveArg,
+
+    /// Only strategies that solve every secret within D guesses; if none exists, say so
+    /// (a proof) and write no tree.
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u32>,
+
+    /// Which codes the strategy may guess.
+    #[arg(long, value_enum, default_value = "all")]
+    guesses: GuessesArg,
+
+    /// Where to write the tree (JSON); written to a temporary file first, then renamed.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: PathBuf,
+
+    /// Worker threads [default: all cores].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, ClapArgs)]
+struct VerifyArgs {
+    /// The tree file (JSON, as written by `moo tree build`).
+    file: PathBuf,
+
+    /// Print the statistics as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, ClapArgs)]
+struct ShowArgs {
+    /// The tree file (JSON, as written by `moo tree build`).
+    file: PathBuf,
+
+    /// How many levels of guesses to print.
+    #[arg(long, short = 'd', value_name = "K", default_value_t = 2)]
+    depth: usize,
+}
+
+/// Runs `moo tree`.
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        TreeCommand::Build(a) => build(a),
+        TreeCommand::Verify(a) => verify(a),
+        TreeCommand::Show(a) => show(a),
+    }
+}
+
+fn build(args: BuildArgs) -> Result<()> {
+    let rules = args.rules.rules()?;
+    if args.max_depth == Some(0) {
+        return Err(UsageError("--max-depth must be at least 1".into()).into());
+    }
+    if args.threads == Some(0) {
+        return Err(UsageError("--threads must be at least 1".into()).into());
+    }
+    let space = CodeSpace::new(rules.clone())?;
+    let objective = match args.objective {
+        ObjectiveArg::Average => Objective::Average,
+        ObjectiveArg::Worst => Objective::Worst,
+    };
+    let options = SearchOptions::new(objective)
+        .with_max_depth(args.max_depth)
+        .with_guesses(match args.guesses {
+            GuessesArg::All => GuessPool::All,
+            GuessesArg::Consistent => GuessPool::Consistent,
+        });
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().context("cannot start the worker threads")?;
+    let progress = Progress::new();
+    let done = AtomicBool::new(false);
+    let start = Instant::now();
+    let outcome = std::thread::scope(|scope| {
+        if std::io::stderr().is_terminal() {
+            scope.spawn(|| show_progress(&progress, &done, start));
+        }
+        let outcome = pool.install(|| search(&space, &options, &progress));
+        done.store(true, Ordering::Relaxed);
+        outcome
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    match outcome {
+        SearchOutcome::Found { tree, stats } => {
+            write_atomically(&args.output, &tree.to_json(false))?;
+            if args.json {
+                let mut value = serde_json::to_value(&stats)?;
+                value["nodes"] = progress.nodes().into();
+                value["seconds"] = seconds.into();
+                value["file"] = args.output.display().to_string().into();
+                println!("{value}");
+            } else {
+                print_stats(&stats)?;
+                println!(
+                    "searched  {} candidate sets in {seconds:.2} s; tree written to {}",
+                    progress.nodes(),
+                    args.output.display()
+                );
+            }
+        }
+        SearchOutcome::Impossible { max_depth } => {
+            let message = format!(
+                "no strategy solves every secret within {max_depth} guess{}",
+                if max_depth == 1 { "" } else { "es" }
+            );
+            if args.json {
+                let value = serde_json::json!({
+                    "impossible": true,
+                    "max_depth": max_depth,
+                    "nodes": progress.nodes(),
+                    "seconds": seconds,
+                });
+                println!("{value}");
+            } else {
+                println!("{message} (proven in {seconds:.2} s; no tree written)");
+            }
+        }
+        _ => anyhow::bail!("the search ended in a way this version of moo does not know"),
+    }
+    Ok(())
+}
+
+/// Redraws one status line on stderr until the search ends.
+fn show_progress(progress: &Progress, done: &AtomicBool, start: Instant) {
+    let mut err = std::io::stderr();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(250));
+        let bound = progress.bound().map_or("-".to_string(), |b| b.to_string());
+        let _ = write!(
+            err,
+            "\r\x1b[2Ksearching: {} sets, {} cached, {} first-guess parts solved, best {bound}, {:.1} s",
+            progress.nodes(),
+            progress.cached(),
+            progress.parts_solved(),
+            start.elapsed().as_secs_f64()
+        );
+        let _ = err.flush();
+    }
+    let _ = write!(err, "\r\x1b[2K");
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a reader
+/// never sees half a tree and an interrupted build leaves the old file alone.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}", path.display())
+    })
+}
+
+fn read_tree(path: &Path) -> Result<DecisionTree> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    DecisionTree::from_json(&text).with_context(|| format!("{}", path.display()))
+}
+
+fn verify(args: VerifyArgs) -> Result<()> {
+    let tree = read_tree(&args.file)?;
+    let stats = tree
+        .verify()
+        .with_context(|| format!("{} is not a valid tree", args.file.display()))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&stats)?);
+    } else {
+        println!("rules     {}", tree.rules().describe());
+        print_stats(&stats)?;
+    }
+    Ok(())
+}
+
+fn print_stats(stats: &TreeStats) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "secrets   {}", stats.secrets)?;
+    writeln!(out, "total     {}", stats.total)?;
+    writeln!(out, "average   {:.4}", stats.average)?;
+    writeln!(out, "worst     {}", stats.max)?;
+    let histogram: Vec<String> = stats
+        .histogram
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{}:{c}", i + 1))
+        .collect();
+    writeln!(out, "histogram {}  (guesses:secrets)", histogram.join(" "))?;
+    Ok(())
+}
+
+fn show(args: ShowArgs) -> Result<()> {
+    let tree = read_tree(&args.file)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "rules: {}", tree.rules().describe())?;
+    write!(out, "{}", tree.render(args.depth.max(1)))?;
+    Ok(())
+}
