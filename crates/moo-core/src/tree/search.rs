@@ -821,11 +821,29 @@ impl<'a> Ctx<'a> {
                     }
                 })
                 .collect();
+            let mut bounds = bounds;
             for (p, &b) in parts.iter().zip(&bounds) {
                 total += b - self.lb[p.len()];
             }
             if total >= limit {
                 return None;
+            }
+            // Then with each part's own one-guess lookahead, which costs one scan per part but
+            // rejects most losing guesses before any part is searched in depth.
+            if parts.len() > 1 {
+                for (p, b) in parts.iter().zip(bounds.iter_mut()) {
+                    if p.len() < 3 {
+                        continue;
+                    }
+                    let sharper = self.probe(p, &child_sym, child_depth, *b);
+                    if sharper > *b {
+                        total += sharper - *b;
+                        *b = sharper;
+                        if total >= limit {
+                            return None;
+                        }
+                    }
+                }
             }
             for (p, &b) in parts.iter().zip(&bounds) {
                 let budget = limit - (total - b);
@@ -839,6 +857,71 @@ impl<'a> Ctx<'a> {
             worst,
             guess: c.guess,
         })
+    }
+
+    /// A lower bound on the total of `set` from the closed forms or a one-guess lookahead (the
+    /// cheapest `n + sum LB(part)` over all guesses), remembered in the cache. `known` is a bound
+    /// already proven; sets whose bound is cached already are not scanned again.
+    fn probe(&self, set: &[u32], sym: &Symmetry, depth: u8, known: u32) -> u32 {
+        let n = set.len();
+        if self.levels[n] > depth {
+            return INF;
+        }
+        match self.small(set, depth) {
+            Small::Exact(sol) => return sol.total,
+            Small::AtLeast(b) => return b.max(known),
+            Small::Unknown => {}
+        }
+        if let Some(e) = self.lookup(set, depth) {
+            return e.bound.max(known);
+        }
+        let child_depth = if depth == UNLIMITED {
+            UNLIMITED
+        } else {
+            depth - 1
+        };
+        let identity = sym.is_identity(self.alphabet);
+        let mut counts = vec![0u32; self.slots];
+        let mut best = INF;
+        let guesses: Box<dyn Iterator<Item = u32>> =
+            if self.pool == GuessPool::Consistent || self.outside_lb[n] >= best {
+                Box::new(set.iter().copied())
+            } else {
+                Box::new(0..self.n_codes as u32)
+            };
+        for g in guesses {
+            if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
+                continue;
+            }
+            let row = self.row(g);
+            let give_up = best.saturating_sub(n as u32) + 1;
+            let (mut sum, mut parts, mut largest, mut seen) = (0u32, 0u32, 0u32, 0usize);
+            for &s in set {
+                let f = usize::from(row[s as usize]);
+                let c = counts[f];
+                counts[f] = c + 1;
+                sum += self.step[c as usize];
+                parts += u32::from(c == 0);
+                largest = largest.max(c + 1);
+                seen += 1;
+                if sum >= give_up {
+                    break;
+                }
+            }
+            let member = counts[self.win] > 0;
+            for &s in &set[..seen] {
+                counts[usize::from(row[s as usize])] = 0;
+            }
+            if seen < n || (!member && parts < 2) || self.levels[largest as usize] > child_depth {
+                continue;
+            }
+            best = best.min(n as u32 + sum - u32::from(member));
+        }
+        let bound = best.max(known);
+        if self.memo.put(set, depth, Entry { bound, exact: None }) {
+            self.progress.memo.fetch_add(1, Ordering::Relaxed);
+        }
+        bound
     }
 
     /// The non-winning parts of `set` under guess `g`, largest first.
