@@ -835,7 +835,8 @@ impl<'a> Ctx<'a> {
                     if p.len() < 3 {
                         continue;
                     }
-                    let sharper = self.probe(p, &child_sym, child_depth, *b);
+                    let cap = limit - (total - *b);
+                    let sharper = self.probe(p, &child_sym, child_depth, *b, cap);
                     if sharper > *b {
                         total += sharper - *b;
                         *b = sharper;
@@ -862,7 +863,10 @@ impl<'a> Ctx<'a> {
     /// A lower bound on the total of `set` from the closed forms or a one-guess lookahead (the
     /// cheapest `n + sum LB(part)` over all guesses), remembered in the cache. `known` is a bound
     /// already proven; sets whose bound is cached already are not scanned again.
-    fn probe(&self, set: &[u32], sym: &Symmetry, depth: u8, known: u32) -> u32 {
+    ///
+    /// Guesses are only followed until their bound reaches `cap`; if none stays below it, `cap`
+    /// itself is the bound returned (and cached), which is all the caller needs to reject.
+    fn probe(&self, set: &[u32], sym: &Symmetry, depth: u8, known: u32, cap: u32) -> u32 {
         let n = set.len();
         if self.levels[n] > depth {
             return INF;
@@ -882,7 +886,7 @@ impl<'a> Ctx<'a> {
         };
         let identity = sym.is_identity(self.alphabet);
         let mut counts = vec![0u32; self.slots];
-        let mut best = INF;
+        let mut best = cap;
         let guesses: Box<dyn Iterator<Item = u32>> =
             if self.pool == GuessPool::Consistent || self.outside_lb[n] >= best {
                 Box::new(set.iter().copied())

@@ -1,0 +1,50 @@
+//! The exact optimal-tree search, end to end (search, tree building and the replay check).
+//!
+//! Bulls and Cows 4x10 takes minutes per run, too long for criterion's repeated samples; its
+//! time is measured by `moo tree build` (see the README's results table).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use moo_core::tree::{search, Progress, SearchOptions, SearchOutcome};
+use moo_core::{CodeSpace, Objective, Rules};
+
+fn total(space: &CodeSpace, options: &SearchOptions) -> u64 {
+    match search(space, options, &Progress::new()).expect("the space has a score table") {
+        SearchOutcome::Found { stats, .. } => stats.total,
+        _ => panic!("these games have a tree"),
+    }
+}
+
+fn optimal(c: &mut Criterion) {
+    let mut group = c.benchmark_group("optimal");
+    group.sample_size(10);
+    let cases = [
+        (
+            "mastermind-4x6-average",
+            Rules::mastermind(),
+            Objective::Average,
+            5625,
+        ),
+        (
+            "mastermind-4x6-worst",
+            Rules::mastermind(),
+            Objective::Worst,
+            5626,
+        ),
+        (
+            "bulls-3x10-average",
+            Rules::new(3, "0123456789", false, false).expect("valid rules"),
+            Objective::Average,
+            3575,
+        ),
+    ];
+    for (name, rules, objective, want) in cases {
+        let space = CodeSpace::new(rules).expect("small space");
+        let options = SearchOptions::new(objective);
+        assert_eq!(total(&space, &options), want, "{name}");
+        group.bench_function(name, |b| b.iter(|| total(&space, &options)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, optimal);
+criterion_main!(benches);

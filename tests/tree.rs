@@ -1,0 +1,160 @@
+//! `moo tree`: building, verifying and showing decision trees through the binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn moo() -> Command {
+    Command::cargo_bin("moo").expect("the moo binary is built")
+}
+
+/// 3 distinct symbols of abcd: 24 secrets, searched in milliseconds.
+const SMALL: [&str; 6] = [
+    "--length",
+    "3",
+    "--symbols",
+    "abcd",
+    "--distinct",
+    "--threads=2",
+];
+
+#[test]
+fn build_then_verify_then_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.json");
+    let out = moo()
+        .args(["tree", "build", "--json", "-o"])
+        .arg(&file)
+        .args(SMALL)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let built: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(built["secrets"], 24);
+    let total = built["total"].as_u64().unwrap();
+
+    let out = moo()
+        .args(["tree", "verify", "--json"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let verified: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(verified["total"].as_u64(), Some(total));
+    assert_eq!(verified["secrets"], 24);
+    let histogram: Vec<u64> = serde_json::from_value(verified["histogram"].clone()).unwrap();
+    assert_eq!(histogram.iter().sum::<u64>(), 24);
+    assert_eq!(histogram.len() as u64, verified["max"].as_u64().unwrap());
+
+    moo()
+        .args(["tree", "verify"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("total     {total}")));
+    moo()
+        .args(["tree", "show", "--depth", "1"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("abc (24 secrets)"));
+    // No temporary file is left beside the tree.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn impossible_depth_is_a_proven_result_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.json");
+    moo()
+        .args(["tree", "build", "--max-depth", "2", "-o"])
+        .arg(&file)
+        .args(SMALL)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "no strategy solves every secret within 2 guesses",
+        ));
+    assert!(!file.exists());
+}
+
+#[test]
+fn worst_objective_and_hard_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [["--objective", "worst"], ["--guesses", "consistent"]] {
+        let file = dir.path().join("t.json");
+        moo()
+            .args(["tree", "build", "-o"])
+            .arg(&file)
+            .args(SMALL)
+            .args(extra)
+            .assert()
+            .success();
+        moo().args(["tree", "verify"]).arg(&file).assert().success();
+    }
+}
+
+#[test]
+fn bad_trees_fail_with_a_message_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("not json", "not a decision tree"),
+        (
+            r#"{"rules":{"length":2,"symbols":"abc","repeats":false},"root":{"guess":"ab"}}"#,
+            "but the tree has no branch",
+        ),
+        (
+            r#"{"rules":{"length":2,"symbols":"abc","repeats":false},"root":{"guess":"zz"}}"#,
+            "at the root",
+        ),
+    ];
+    for (text, want) in cases {
+        let file = dir.path().join("bad.json");
+        std::fs::write(&file, text).unwrap();
+        moo()
+            .args(["tree", "verify"])
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::starts_with("error: ").and(predicate::str::contains(want)));
+    }
+    moo()
+        .args(["tree", "verify", "/nonexistent/tree.json"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot read"));
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    for args in [["--max-depth", "0"], ["--threads", "0"]] {
+        moo()
+            .args(["tree", "build", "-o", "never.json"])
+            .args(args)
+            .assert()
+            .code(2);
+    }
+}
+
+/// Mastermind 4x6: 5625 in total (Koyama and Lai 1993), about a second in release.
+#[test]
+#[ignore = "exact search; run with --ignored"]
+fn mastermind_tree_is_5625() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mm.json");
+    moo()
+        .args(["tree", "build", "--game", "mastermind", "-o"])
+        .arg(&file)
+        .assert()
+        .success();
+    moo()
+        .args(["tree", "verify", "--json"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(r#""total":5625"#));
+}
