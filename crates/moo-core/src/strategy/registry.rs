@@ -2,6 +2,7 @@
 
 use super::{Simple, Strategy, StrategyError, StrategyOptions};
 use crate::space::CodeSpace;
+use crate::tree::TreeStrategy;
 
 /// Builds a strategy for a space.
 type Builder = fn(&CodeSpace, &StrategyOptions) -> Result<Box<dyn Strategy>, StrategyError>;
@@ -13,11 +14,26 @@ struct Entry {
     build: Builder,
 }
 
-const ENTRIES: &[Entry] = &[Entry {
-    name: "simple",
-    about: "guess the first code still possible, in alphabet order",
-    build: |_, _| Ok(Box::new(Simple)),
-}];
+const ENTRIES: &[Entry] = &[
+    Entry {
+        name: "simple",
+        about: "guess the first code still possible, in alphabet order",
+        build: |_, _| Ok(Box::new(Simple)),
+    },
+    Entry {
+        name: "optimal",
+        about: "the proven fewest-guesses-on-average tree (shipped for Bulls and Cows, searched on the spot for small games)",
+        build: |space, options| Ok(Box::new(TreeStrategy::optimal(space, options)?)),
+    },
+    Entry {
+        name: TREE_PREFIX_NAME,
+        about: "follow the decision tree in FILE (as written by `moo tree build`)",
+        build: |_, _| unreachable!("tree:FILE is built from its file name in by_name"),
+    },
+];
+
+/// The listed name of the tree-file strategy; any `tree:<path>` selects it.
+const TREE_PREFIX_NAME: &str = "tree:FILE";
 
 /// The names of every registered strategy, in a stable order.
 pub fn names() -> impl Iterator<Item = &'static str> {
@@ -26,6 +42,11 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// The one-line description of a strategy.
 pub fn describe(name: &str) -> Option<&'static str> {
+    let name = if name.starts_with("tree:") {
+        TREE_PREFIX_NAME
+    } else {
+        name
+    };
     ENTRIES.iter().find(|e| e.name == name).map(|e| e.about)
 }
 
@@ -35,6 +56,9 @@ pub fn by_name(
     space: &CodeSpace,
     options: &StrategyOptions,
 ) -> Result<Box<dyn Strategy>, StrategyError> {
+    if let Some(path) = name.strip_prefix("tree:") {
+        return Ok(Box::new(TreeStrategy::from_file(path, space)?));
+    }
     let entry = ENTRIES
         .iter()
         .find(|e| e.name == name)

@@ -1,31 +1,14 @@
 //! Playing a decision tree as a [`Strategy`], and the optimal tree shipped for Bulls and Cows.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::{search, DecisionTree, Progress, SearchOptions, SearchOutcome, TreeError};
 use crate::code::Code;
-use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 
-/// The optimal-average tree for Bulls and Cows (4 distinct digits 0-9, 26274 guesses in total),
-/// as written by `moo tree build --objective average`.
-pub const BULLS_AVERAGE_JSON: &str = include_str!("../../trees/bulls-4x10-average.json");
-
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
 pub const ON_DEMAND_MAX_CODES: usize = 1296;
-
-/// The shipped optimal Bulls and Cows tree, parsed once.
-pub fn optimal_bulls_tree() -> Arc<DecisionTree> {
-    static TREE: OnceLock<Arc<DecisionTree>> = OnceLock::new();
-    TREE.get_or_init(|| {
-        Arc::new(
-            DecisionTree::from_json(BULLS_AVERAGE_JSON)
-                .expect("the shipped tree parses (checked by a test)"),
-        )
-    })
-    .clone()
-}
 
 /// Plays the guesses of a decision tree.
 #[derive(Debug, Clone)]
@@ -58,9 +41,6 @@ impl TreeStrategy {
         space: &CodeSpace,
         options: &StrategyOptions,
     ) -> Result<TreeStrategy, StrategyError> {
-        if space.rules() == &Rules::bulls() && options.guesses == GuessPool::All {
-            return TreeStrategy::new("optimal", optimal_bulls_tree(), space);
-        }
         let unsupported = |reason: String| StrategyError::Unsupported {
             name: "optimal".into(),
             rules: space.rules().describe(),
@@ -148,5 +128,73 @@ impl Strategy for TreeStrategy {
             node = self.tree.node(child);
         }
         Ok(node.guess)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use crate::strategy::{by_name, play};
+
+    #[test]
+    fn optimal_searches_small_games_and_refuses_large_ones() {
+        let rules = Rules::new(3, "012345", false, false).unwrap();
+        let space = CodeSpace::new(rules).unwrap();
+        let mut strategy = by_name("optimal", &space, &StrategyOptions::default()).unwrap();
+        for secret in space.codes() {
+            assert!(play(strategy.as_mut(), &space, secret, 10)
+                .unwrap()
+                .is_won(3));
+        }
+        let rules = Rules::new(4, "0123456789", false, true).unwrap();
+        let space = CodeSpace::new(rules).unwrap();
+        let err = by_name("optimal", &space, &StrategyOptions::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("moo tree build"), "{err}");
+    }
+
+    #[test]
+    fn tree_files_are_checked_before_play() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        let err = by_name(
+            "tree:/nonexistent.json",
+            &space,
+            &StrategyOptions::default(),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(err.contains("cannot read /nonexistent.json"), "{err}");
+        let dir = std::env::temp_dir().join(format!("moo-tree-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("mm.json");
+        let mm = CodeSpace::new(Rules::mastermind()).unwrap();
+        let small = Rules::new(4, "01234", false, false).unwrap();
+        let small_space = CodeSpace::new(small.clone()).unwrap();
+        let tiny = match search(&small_space, &SearchOptions::default(), &Progress::new()).unwrap()
+        {
+            SearchOutcome::Found { tree, .. } => tree,
+            _ => unreachable!(),
+        };
+        std::fs::write(&file, tiny.to_json(false)).unwrap();
+        let name = format!("tree:{}", file.display());
+        let err = by_name(&name, &mm, &StrategyOptions::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("is a tree for"), "{err}");
+        let mut strategy = by_name(&name, &small_space, &StrategyOptions::default()).unwrap();
+        let secret = small.parse_code("4201").unwrap();
+        assert!(play(strategy.as_mut(), &small_space, &secret, 7)
+            .unwrap()
+            .is_won(4));
+        assert_eq!(
+            crate::strategy::describe(&name),
+            crate::strategy::describe("tree:FILE")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
