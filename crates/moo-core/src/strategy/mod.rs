@@ -4,9 +4,11 @@
 //! [registry](registry), which the CLI, the benchmark and the web server all share. One harness,
 //! [`play`], plays any strategy against a known secret.
 
+mod partition;
 mod registry;
 mod simple;
 
+pub use partition::{partition_stats, PartitionScore, PartitionStats, PartitionStrategy};
 pub use registry::{by_name, describe, names};
 pub use simple::Simple;
 
