@@ -1,6 +1,9 @@
 //! The one list of strategies, by name.
 
-use super::{PartitionScore, PartitionStrategy, Simple, Strategy, StrategyError, StrategyOptions};
+use super::{
+    Cows, Enumerate, PartitionScore, PartitionStrategy, Random, Simple, Strategy, StrategyError,
+    StrategyOptions,
+};
 use crate::space::CodeSpace;
 
 /// Builds a strategy for a space.
@@ -38,6 +41,21 @@ const ENTRIES: &[Entry] = &[
         name: "most-parts",
         about: "the guess with the most distinct possible feedbacks (Kooi 2005)",
         build: |_, o| partition(PartitionScore::MostParts, o),
+    },
+    Entry {
+        name: "cows",
+        about: "find the secret's symbols from bulls + cows alone (an absent block first), then arrange them",
+        build: |_, _| Ok(Box::new(Cows)),
+    },
+    Entry {
+        name: "enumerate",
+        about: "brute force: every code in alphabet order until one hits, ignoring feedback",
+        build: |_, _| Ok(Box::new(Enumerate)),
+    },
+    Entry {
+        name: "random",
+        about: "a uniformly random code every turn, ignoring feedback (a baseline; uses --seed)",
+        build: |_, o| Ok(Box::new(Random::new(o.seed))),
     },
 ];
 
