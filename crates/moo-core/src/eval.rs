@@ -231,7 +231,11 @@ fn walk(
     let mut next = Some(candidates);
     loop {
         if let Some(candidates) = next.take() {
-            if history.len() >= run.cap {
+            if candidates.len() == 1 {
+                // One secret left: play it out in place. Strategies that ignore feedback (brute
+                // force) spend thousands of guesses here, so this path allocates nothing.
+                lone_secret(run, strategy, &mut history, &candidates, &mut tally)?;
+            } else if history.len() >= run.cap {
                 tally.gave_up += candidates.len();
                 run.finished(candidates.len());
             } else {
@@ -273,6 +277,33 @@ fn walk(
             }
         }
     }
+}
+
+/// Plays on against the only candidate left, growing `history`, until a win or the cap.
+fn lone_secret(
+    run: &Run<'_>,
+    strategy: &mut dyn Strategy,
+    history: &mut History,
+    candidates: &CodeSet,
+    tally: &mut Tally,
+) -> Result<(), StrategyError> {
+    let secret = run.space.code(candidates.as_slice()[0] as usize);
+    while history.len() < run.cap {
+        let guess = strategy.next_guess(&Knowledge {
+            space: run.space,
+            history,
+            candidates,
+        })?;
+        if guess == secret {
+            tally.won(history.len() + 1, 1);
+            run.finished(1);
+            return Ok(());
+        }
+        history.push(guess, guess.score(&secret));
+    }
+    tally.gave_up += 1;
+    run.finished(1);
+    Ok(())
 }
 
 /// Splits `candidates` by the feedback each gives to `guess`, which may lie outside the space.

@@ -157,6 +157,9 @@ pub struct PartitionStrategy {
 /// Above this many (guess, candidate) pairs, a choice is scored by all cores.
 const PARALLEL_PAIRS: usize = 1 << 15;
 
+/// Guesses per parallel task: enough to amortise the task, few enough to balance two cores.
+const CHUNK: usize = 64;
+
 impl PartitionStrategy {
     /// The strategy scoring partitions by `score`, guessing from `pool`.
     pub fn new(score: PartitionScore, pool: GuessPool) -> PartitionStrategy {
@@ -172,7 +175,23 @@ impl PartitionStrategy {
     /// candidates. Guesses equal up to renaming symbols no guess has used yet split the
     /// candidates alike; only the first of each such class is listed.
     pub fn ranked(&self, knowledge: &Knowledge<'_>, top: usize) -> Vec<(Code, PartitionStats)> {
-        let mut all = self.scored(knowledge);
+        if knowledge.candidates.is_empty() {
+            return Vec::new();
+        }
+        let scorer = Scorer::new(self.score, knowledge.space, knowledge.candidates);
+        let (mut candidates, others) = self.pool(knowledge, &scorer.member);
+        candidates.extend(others);
+        let mut all: Vec<Ranked> = candidates
+            .par_iter()
+            .map_init(
+                || [0u32; 256],
+                |counts, &g| {
+                    scorer
+                        .rank(g, u64::MAX, counts)
+                        .expect("no bound, no pruning")
+                },
+            )
+            .collect();
         all.sort_unstable();
         all.truncate(top);
         all.into_iter()
@@ -188,46 +207,56 @@ impl PartitionStrategy {
 
     /// The index of the best guess, or `None` when there are no candidates.
     pub fn best(&self, knowledge: &Knowledge<'_>) -> Option<usize> {
-        let candidates = knowledge.candidates;
-        match candidates.len() {
+        let n = knowledge.candidates.len();
+        match n {
             0 => return None,
             // Two candidates: guessing the first splits them into singletons, which no guess
             // beats under any rule, and candidates win ties.
-            1 | 2 => return candidates.first(),
+            1 | 2 => return knowledge.candidates.first(),
             _ => {}
         }
-        let pool = self.pool(knowledge);
-        let member = membership(knowledge.space.len(), candidates);
-        let rank = |g: u32| self.rank(knowledge, &member, g);
-        let best = if pool.len() * candidates.len() >= PARALLEL_PAIRS {
-            pool.par_iter().map(|&g| rank(g)).min()
-        } else {
-            pool.iter().map(|&g| rank(g)).min()
-        };
-        best.map(|(_, _, g)| g as usize)
-    }
+        let scorer = Scorer::new(self.score, knowledge.space, knowledge.candidates);
+        let (candidates, others) = self.pool(knowledge, &scorer.member);
 
-    /// Every guess of the reduced pool with its rank.
-    fn scored(&self, knowledge: &Knowledge<'_>) -> Vec<Ranked> {
-        let pool = self.pool(knowledge);
-        let member = membership(knowledge.space.len(), knowledge.candidates);
-        pool.par_iter()
-            .map(|&g| self.rank(knowledge, &member, g))
-            .collect()
-    }
-
-    fn rank(&self, knowledge: &Knowledge<'_>, member: &[u64], g: u32) -> Ranked {
-        let space = knowledge.space;
+        // Candidates first: they win ties, so the best of them bounds every other guess, and a
+        // split into singletons among them ends the search (nothing scores better).
+        let perfect = (n <= 256).then(|| self.score.key(&[1u32; 256][..n]));
         let mut counts = [0u32; 256];
-        let slots = space.rules().feedback_slots();
-        space.partition_counts(g as usize, knowledge.candidates, &mut counts);
-        let is_candidate = member[g as usize / 64] >> (g % 64) & 1 == 1;
-        (self.score.key(&counts[..slots]), !is_candidate, g)
+        let mut best: Option<Ranked> = None;
+        if candidates.len() * n < PARALLEL_PAIRS {
+            for &g in &candidates {
+                let bound = best.map_or(u64::MAX, |b| b.0);
+                if let Some(r) = scorer.rank(g, bound, &mut counts) {
+                    if Some(r.0) == perfect {
+                        return Some(g as usize);
+                    }
+                    best = best.min(Some(r)).or(Some(r));
+                }
+            }
+        } else {
+            best = candidates
+                .par_chunks(CHUNK)
+                .filter_map(|chunk| scorer.best_of(chunk, None))
+                .min();
+        }
+        if best.is_some_and(|b| Some(b.0) == perfect) {
+            return best.map(|b| b.2 as usize);
+        }
+        let rest = if others.len() * n < PARALLEL_PAIRS {
+            scorer.best_of(&others, best)
+        } else {
+            others
+                .par_chunks(CHUNK)
+                .filter_map(|chunk| scorer.best_of(chunk, best))
+                .min()
+        };
+        best.into_iter().chain(rest).min().map(|b| b.2 as usize)
     }
 
-    /// The guesses worth scoring: the allowed pool, one per class of guesses equal up to renaming
-    /// the symbols no guess has used yet.
-    fn pool(&self, knowledge: &Knowledge<'_>) -> Vec<u32> {
+    /// The guesses worth scoring, split into candidates and the others (empty when only
+    /// candidates may be guessed): one per class of guesses equal up to renaming the symbols no
+    /// guess has used yet.
+    fn pool(&self, knowledge: &Knowledge<'_>, member: &[u64]) -> (Vec<u32>, Vec<u32>) {
         let space = knowledge.space;
         let rules = space.rules();
         let used = knowledge
@@ -244,20 +273,132 @@ impl PartitionStrategy {
         // never treated as interchangeable.
         let pinned = if rules.no_leading() { 1 } else { 0 };
         let fresh = all_symbols & !used & !pinned;
-        let canonical = |code: &Code| is_canonical(code, fresh);
-        match self.pool {
+        let canonical = |g: u32| is_canonical(&space.code(g as usize), fresh);
+        let candidates: Vec<u32> = knowledge
+            .candidates
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&g| canonical(g))
+            .collect();
+        let others = match self.pool {
             GuessPool::All => (0..space.len() as u32)
-                .filter(|&g| canonical(&space.code(g as usize)))
+                .filter(|&g| !is_member(member, g) && canonical(g))
                 .collect(),
-            GuessPool::Consistent => knowledge
-                .candidates
-                .as_slice()
-                .iter()
-                .copied()
-                .filter(|&g| canonical(&space.code(g as usize)))
-                .collect(),
+            GuessPool::Consistent => Vec::new(),
+        };
+        (candidates, others)
+    }
+}
+
+/// Scores guesses against one candidate set.
+struct Scorer<'a> {
+    score: PartitionScore,
+    space: &'a CodeSpace,
+    candidates: &'a [u32],
+    member: Vec<u64>,
+    slots: usize,
+    /// For entropy, `steps[c]` is how much `c·log2 c` grows when a part of `c` gains a member.
+    steps: Vec<u64>,
+}
+
+impl<'a> Scorer<'a> {
+    fn new(score: PartitionScore, space: &'a CodeSpace, candidates: &'a CodeSet) -> Scorer<'a> {
+        let steps = if score == PartitionScore::Entropy {
+            (0..candidates.len() as u32)
+                .map(|c| xlog2x_fixed(c + 1) - xlog2x_fixed(c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Scorer {
+            score,
+            space,
+            candidates: candidates.as_slice(),
+            member: membership(space.len(), candidates),
+            slots: space.rules().feedback_slots(),
+            steps,
         }
     }
+
+    /// The best-ranked guess of `guesses` (scanned in order) that beats `best`, if any.
+    fn best_of(&self, guesses: &[u32], mut best: Option<Ranked>) -> Option<Ranked> {
+        let mut counts = [0u32; 256];
+        let mut found = None;
+        for &g in guesses {
+            // A later guess ties with the best so far only to lose the tie: it is not a
+            // candidate (these are scanned first) or comes later in alphabet order.
+            let bound = best.map_or(u64::MAX, |b| b.0.saturating_sub(1));
+            if let Some(r) = self.rank(g, bound, &mut counts) {
+                if best.map_or(true, |b| r < b) {
+                    best = Some(r);
+                    found = Some(r);
+                }
+            }
+        }
+        found
+    }
+
+    /// The rank of guess `g`, or `None` as soon as its score is sure to exceed `bound`.
+    ///
+    /// `counts` must be all zeros; it is left so.
+    fn rank(&self, g: u32, bound: u64, counts: &mut [u32; 256]) -> Option<Ranked> {
+        let key = match self.space.score_row(g as usize) {
+            Some(row) => self.key(|s| row[s as usize], bound, counts),
+            None => self.key(
+                |s| self.space.score_index(g as usize, s as usize),
+                bound,
+                counts,
+            ),
+        }?;
+        Some((key, !is_member(&self.member, g), g))
+    }
+
+    /// Counts the parts and keeps the score up to date as each candidate lands, so a guess can
+    /// be abandoned mid-way; then clears the counters it touched.
+    #[inline]
+    fn key(
+        &self,
+        feedback: impl Fn(u32) -> u8,
+        bound: u64,
+        counts: &mut [u32; 256],
+    ) -> Option<u64> {
+        let mut key = 0u64;
+        let mut seen = 0;
+        let mut pruned = false;
+        // Minimax, expected size and entropy only grow as candidates land; most parts does not.
+        for &s in self.candidates {
+            let c = &mut counts[usize::from(feedback(s))];
+            key += match self.score {
+                PartitionScore::Minimax => u64::from(*c + 1 > key as u32),
+                PartitionScore::ExpectedSize => 2 * u64::from(*c) + 1,
+                PartitionScore::Entropy => self.steps[*c as usize],
+                PartitionScore::MostParts => u64::from(*c == 0),
+            };
+            *c += 1;
+            seen += 1;
+            if key > bound && self.score != PartitionScore::MostParts {
+                pruned = true;
+                break;
+            }
+        }
+        for &s in &self.candidates[..seen] {
+            counts[usize::from(feedback(s))] = 0;
+        }
+        if pruned {
+            return None;
+        }
+        let key = if self.score == PartitionScore::MostParts {
+            self.slots as u64 - key
+        } else {
+            key
+        };
+        (key <= bound).then_some(key)
+    }
+}
+
+fn is_member(member: &[u64], g: u32) -> bool {
+    member[g as usize / 64] >> (g % 64) & 1 == 1
 }
 
 /// Whether the fresh symbols of `code` appear, first occurrences in order, as the smallest fresh
@@ -306,14 +447,24 @@ mod tests {
     use super::*;
     use crate::{History, Rules};
 
-    /// The choice a full scan of every allowed guess makes, without the renaming shortcut.
+    /// The choice a full scan of every allowed guess makes, without any shortcut.
     fn brute_force(s: &PartitionStrategy, k: &Knowledge<'_>) -> usize {
         let member = membership(k.space.len(), k.candidates);
         let pool: Vec<u32> = match s.pool {
             GuessPool::All => (0..k.space.len() as u32).collect(),
             GuessPool::Consistent => k.candidates.as_slice().to_vec(),
         };
-        pool.iter().map(|&g| s.rank(k, &member, g)).min().unwrap().2 as usize
+        let slots = k.space.rules().feedback_slots();
+        pool.iter()
+            .map(|&g| {
+                let mut counts = [0u32; 256];
+                k.space
+                    .partition_counts(g as usize, k.candidates, &mut counts);
+                (s.score.key(&counts[..slots]), !is_member(&member, g), g)
+            })
+            .min()
+            .unwrap()
+            .2 as usize
     }
 
     #[test]
