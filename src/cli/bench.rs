@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use comfy_table::{presets, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 use moo_core::eval::{game_seed, Builder};
-use moo_core::strategy::{by_name, names};
+use moo_core::strategy::{by_name, describe, names};
 use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
 use serde::Serialize;
 
@@ -31,7 +31,7 @@ pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
 
-    /// Strategies to compare, comma-separated (see the list under --help of `moo solve`).
+    /// Strategies to compare, comma-separated (`--list` shows them all).
     #[arg(
         long,
         short = 'S',
@@ -60,6 +60,10 @@ pub struct Args {
     /// The seed of random strategies (run r uses a seed derived from it and r).
     #[arg(long, default_value = "0", value_name = "S")]
     seed: u64,
+
+    /// List the strategies with a line about each, and exit.
+    #[arg(long)]
+    list: bool,
 
     /// Stop a game after this many guesses and count it as given up [default: 10 x the number of codes].
     #[arg(long, value_name = "N")]
@@ -124,6 +128,13 @@ struct Report<'a> {
 
 /// Runs `moo bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.list {
+        let mut out = std::io::stdout().lock();
+        for name in names() {
+            writeln!(out, "{name:<14} {}", describe(name).unwrap_or_default())?;
+        }
+        return Ok(());
+    }
     let rules = args.rules.rules()?;
     let names = check_names(&args.strategy)?;
     if args.runs == 0 {

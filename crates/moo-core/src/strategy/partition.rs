@@ -10,12 +10,16 @@
 //! part sizes `c`; each term is rounded to a fixed point of 2^-32 before adding, so equal multisets
 //! of part sizes always score equal.
 //!
-//! Two exact shortcuts keep the search fast without changing any choice:
-//! - Symbols no guess has used yet are interchangeable: renaming them maps candidates to candidates
-//!   and keeps every partition's sizes. Of each class of guesses equal up to such renaming, only the
-//!   one whose fresh symbols appear in increasing order is scored; it is also the first of its class
-//!   in alphabet order, so the tie-break picks the same code a full scan would. On an empty history
-//!   this leaves one guess for Bulls and Cows and five for Mastermind.
+//! Exact shortcuts keep the search fast without changing any choice:
+//! - Symbols no guess has used yet are interchangeable, and so are symbols no candidate holds:
+//!   renaming within either class maps the candidate set onto itself and keeps every partition's
+//!   sizes. Of each class of guesses equal up to such renaming, only the one whose interchangeable
+//!   symbols appear in increasing order is scored; it is also the first of its class in alphabet
+//!   order and a candidate exactly when the others are, so the tie-break picks the same code a
+//!   full scan would. On an empty history this leaves one guess for Bulls and Cows and five for
+//!   Mastermind.
+//! - Candidates are scored first; each guess is abandoned as soon as its running score cannot
+//!   beat the best so far, and a candidate that splits the rest into singletons ends the search.
 //! - Scoring is a loop over one row of the space's score table, counting into a small array.
 
 use rayon::prelude::*;
@@ -172,8 +176,8 @@ impl PartitionStrategy {
     }
 
     /// The best guesses, best first, at most `top` of them, each with how it splits the
-    /// candidates. Guesses equal up to renaming symbols no guess has used yet split the
-    /// candidates alike; only the first of each such class is listed.
+    /// candidates. Guesses equal up to renaming symbols no guess has used yet (or symbols no
+    /// candidate holds) split the candidates alike; only the first of each such class is listed.
     pub fn ranked(&self, knowledge: &Knowledge<'_>, top: usize) -> Vec<(Code, PartitionStats)> {
         if knowledge.candidates.is_empty() {
             return Vec::new();
@@ -220,7 +224,12 @@ impl PartitionStrategy {
 
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).
-        let perfect = (n <= 256).then(|| self.score.key(&[1u32; 256][..n]));
+        let slots = knowledge.space.rules().feedback_slots();
+        let perfect = (n <= slots).then(|| {
+            let mut singletons = [0u32; 256];
+            singletons[..n].fill(1);
+            self.score.key(&singletons[..slots])
+        });
         let mut counts = [0u32; 256];
         let mut best: Option<Ranked> = None;
         if candidates.len() * n < PARALLEL_PAIRS {
@@ -272,8 +281,18 @@ impl PartitionStrategy {
         // The first symbol may not lead a code: renaming it could make a code invalid, so it is
         // never treated as interchangeable.
         let pinned = if rules.no_leading() { 1 } else { 0 };
-        let fresh = all_symbols & !used & !pinned;
-        let canonical = |g: u32| is_canonical(&space.code(g as usize), fresh);
+        let free = all_symbols & !pinned;
+        // Symbols no candidate holds: swapping two of them fixes every candidate.
+        let present = knowledge
+            .candidates
+            .iter()
+            .fold(0u64, |m, c| m | space.code(c).mask());
+        let absent = free & !present;
+        // Symbols no guess used: swapping two of them fixes the history, hence the candidates.
+        let fresh = free & !used & !absent;
+        let classes = [fresh, absent];
+        let shortcut = classes.iter().any(|c| c.count_ones() >= 2);
+        let canonical = |g: u32| !shortcut || is_canonical(&space.code(g as usize), classes);
         let candidates: Vec<u32> = knowledge
             .candidates
             .as_slice()
@@ -355,7 +374,7 @@ impl<'a> Scorer<'a> {
     }
 
     /// Counts the parts and keeps the score up to date as each candidate lands, so a guess can
-    /// be abandoned mid-way; then clears the counters it touched.
+    /// be abandoned as soon as it cannot beat `bound`; then clears the counters it touched.
     #[inline]
     fn key(
         &self,
@@ -363,37 +382,67 @@ impl<'a> Scorer<'a> {
         bound: u64,
         counts: &mut [u32; 256],
     ) -> Option<u64> {
+        // One loop per rule, so each is compiled without the others' branches.
+        match self.score {
+            PartitionScore::Minimax => self.scan(
+                feedback,
+                counts,
+                |c, key| u64::from(c + 1 > key as u32),
+                |key, _| key > bound,
+            ),
+            PartitionScore::ExpectedSize => self.scan(
+                feedback,
+                counts,
+                |c, _| 2 * u64::from(c) + 1,
+                |key, _| key > bound,
+            ),
+            PartitionScore::Entropy => self.scan(
+                feedback,
+                counts,
+                |c, _| self.steps[c as usize],
+                |key, _| key > bound,
+            ),
+            // The score falls as parts appear; give up once even a new part for every candidate
+            // still to come would leave it above the bound.
+            PartitionScore::MostParts => {
+                let slots = self.slots as u64;
+                self.scan(
+                    feedback,
+                    counts,
+                    |c, _| u64::from(c == 0),
+                    |parts, left| slots.saturating_sub(parts + left as u64) > bound,
+                )
+                .map(|parts| slots - parts)
+            }
+        }
+    }
+
+    /// Adds `step(count, key)` for each candidate landing in a part of `count`; stops early when
+    /// `hopeless(key, candidates left)`.
+    #[inline(always)]
+    fn scan(
+        &self,
+        feedback: impl Fn(u32) -> u8,
+        counts: &mut [u32; 256],
+        step: impl Fn(u32, u64) -> u64,
+        hopeless: impl Fn(u64, usize) -> bool,
+    ) -> Option<u64> {
+        let n = self.candidates.len();
         let mut key = 0u64;
-        let mut seen = 0;
-        let mut pruned = false;
-        // Minimax, expected size and entropy only grow as candidates land; most parts does not.
-        for &s in self.candidates {
+        let mut seen = n;
+        for (i, &s) in self.candidates.iter().enumerate() {
             let c = &mut counts[usize::from(feedback(s))];
-            key += match self.score {
-                PartitionScore::Minimax => u64::from(*c + 1 > key as u32),
-                PartitionScore::ExpectedSize => 2 * u64::from(*c) + 1,
-                PartitionScore::Entropy => self.steps[*c as usize],
-                PartitionScore::MostParts => u64::from(*c == 0),
-            };
+            key += step(*c, key);
             *c += 1;
-            seen += 1;
-            if key > bound && self.score != PartitionScore::MostParts {
-                pruned = true;
+            if hopeless(key, n - i - 1) {
+                seen = i + 1;
                 break;
             }
         }
         for &s in &self.candidates[..seen] {
             counts[usize::from(feedback(s))] = 0;
         }
-        if pruned {
-            return None;
-        }
-        let key = if self.score == PartitionScore::MostParts {
-            self.slots as u64 - key
-        } else {
-            key
-        };
-        (key <= bound).then_some(key)
+        (seen == n && !hopeless(key, 0)).then_some(key)
     }
 }
 
@@ -401,22 +450,24 @@ fn is_member(member: &[u64], g: u32) -> bool {
     member[g as usize / 64] >> (g % 64) & 1 == 1
 }
 
-/// Whether the fresh symbols of `code` appear, first occurrences in order, as the smallest fresh
-/// symbols in increasing order: the first code in alphabet order of its renaming class.
-fn is_canonical(code: &Code, fresh: u64) -> bool {
-    if fresh.count_ones() < 2 {
-        return true;
-    }
-    let mut unseen = fresh;
+/// Whether, for each class of interchangeable symbols, the class's symbols in `code` appear (first
+/// occurrences, in order) as the smallest of the class in increasing order: then `code` is the
+/// first in alphabet order of the codes it can be renamed to.
+fn is_canonical(code: &Code, classes: [u64; 2]) -> bool {
+    let mut unseen = classes;
     for &s in code.symbols() {
         let bit = 1u64 << s;
-        if fresh & bit == 0 || unseen & bit == 0 {
-            continue;
+        for (class, unseen) in classes.iter().zip(&mut unseen) {
+            if class & bit != 0 {
+                if *unseen & bit != 0 {
+                    if s as u32 != unseen.trailing_zeros() {
+                        return false;
+                    }
+                    *unseen &= !bit;
+                }
+                break;
+            }
         }
-        if s as u32 != unseen.trailing_zeros() {
-            return false;
-        }
-        unseen &= !bit;
     }
     true
 }
