@@ -183,7 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         )?;
         writeln!(out, "{}", summary_table(&results))?;
-        if results.iter().any(|r| !r.runs.is_empty()) {
+        if args.runs > 1 && results.iter().any(|r| !r.runs.is_empty()) {
             writeln!(out, "\nAverage guesses per run:")?;
             writeln!(out, "{}", runs_table(&results, args.runs))?;
         }
