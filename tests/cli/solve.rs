@@ -62,8 +62,8 @@ fn answer_honestly(args: &[&str], secret: &str) -> (i32, String) {
         let (_, out, _) = run(args, &answers);
         let guess = out
             .lines()
-            .filter_map(|l| l.strip_prefix("guess "))
-            .last()
+            .rev()
+            .find_map(|l| l.strip_prefix("guess "))
             .and_then(|l| l.split(": ").nth(1))
             .map(|l| l.split_whitespace().next().unwrap().to_string())
             .expect("the solver shows a guess");
