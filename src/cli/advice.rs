@@ -58,21 +58,20 @@ pub fn next_guess(
 pub fn explain(space: &CodeSpace, candidates: &CodeSet, guess: &Code, strategy: &str) -> String {
     let rules = space.rules();
     let n = candidates.len();
-    let parts = space.partition(
-        space
-            .index_of(guess)
-            .expect("strategies guess codes of the space"),
-        candidates,
-    );
-    let largest = parts.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
-    let possible = parts.iter().any(|(f, _)| f.is_win(rules.length()));
+    let g = space
+        .index_of(guess)
+        .expect("strategies guess codes of the space");
+    let stats = strategy::partition_stats(space, g, candidates);
     format!(
-        "Best next guess: {} ({strategy}): splits the {n} code{} into {} group{}, the largest of {largest}; {}.",
+        "Best next guess: {} ({strategy}): splits the {n} code{} into {} group{}, the largest of {}, {:.2} expected left, {:.2} bits; {}.",
         rules.format_code(guess),
         if n == 1 { "" } else { "s" },
-        parts.len(),
-        if parts.len() == 1 { "" } else { "s" },
-        if possible {
+        stats.parts,
+        if stats.parts == 1 { "" } else { "s" },
+        stats.largest,
+        stats.expected_size,
+        stats.entropy,
+        if stats.is_candidate {
             "it could be the secret"
         } else {
             "it cannot be the secret, but it narrows them down best"

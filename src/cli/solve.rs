@@ -10,8 +10,11 @@ use serde::Serialize;
 use super::input::{Input, Line, TOO_LONG};
 use super::{advice, GuessPoolArg, RuleArgs};
 
-/// A strategy that has not won after this many guesses is broken; stop rather than loop.
-const MAX_GUESSES: usize = 100;
+/// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
+/// broken or unlucky random strategy is stopped, rather than looping for ever.
+fn max_guesses(space: &CodeSpace) -> usize {
+    space.len() + 1
+}
 
 /// Arguments of `moo solve`.
 #[derive(Debug, clap::Args)]
@@ -92,8 +95,9 @@ fn solve_known(
     let mut out = io::stdout().lock();
     while !history.is_won(rules.length()) {
         anyhow::ensure!(
-            history.len() < MAX_GUESSES,
-            "the strategy did not find the secret in {MAX_GUESSES} guesses"
+            history.len() < max_guesses(space),
+            "the strategy did not find the secret in {} guesses",
+            max_guesses(space)
         );
         let (guess, _) = advice::next_guess(&mut strategies, space, &history, &candidates)?;
         let feedback = guess.score(secret);
@@ -181,8 +185,9 @@ fn solve_interactive(
             return Ok(());
         }
         anyhow::ensure!(
-            history.len() < MAX_GUESSES,
-            "the strategy did not find the secret in {MAX_GUESSES} guesses"
+            history.len() < max_guesses(space),
+            "the strategy did not find the secret in {} guesses",
+            max_guesses(space)
         );
         let guess = match pending {
             Some(g) => g,
