@@ -161,7 +161,7 @@ fn solve_interactive(
             pending = None;
             loop {
                 match read_command(&mut input, "undo or quit> ")?.as_deref() {
-                    Some("undo") => break,
+                    Some(cmd) if is_undo(cmd) => break,
                     Some(cmd) if is_quit(cmd) => return Ok(()),
                     Some(other) => writeln!(
                         out,
@@ -211,7 +211,7 @@ fn solve_interactive(
         if is_quit(&answer) {
             return Ok(());
         }
-        if answer == "undo" {
+        if is_undo(&answer) {
             pending = None;
             undo(&mut out, rules, &mut history)?;
             continue;
@@ -228,11 +228,11 @@ fn solve_interactive(
     }
 }
 
-/// Reads one command, lower-cased; `None` at the end of input. Over-long lines are refused here.
+/// Reads one command, as typed; `None` at the end of input. Over-long lines are refused here.
 fn read_command(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String>> {
     loop {
         match input.ask(prompt)? {
-            Line::Text(t) => return Ok(Some(t.to_lowercase())),
+            Line::Text(t) => return Ok(Some(t)),
             Line::TooLong => println!("{TOO_LONG}"),
             Line::End => return Ok(None),
         }
@@ -240,7 +240,14 @@ fn read_command(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String
 }
 
 fn is_quit(cmd: &str) -> bool {
-    matches!(cmd, "quit" | "q" | "exit" | "give up")
+    matches!(
+        cmd.to_ascii_lowercase().as_str(),
+        "quit" | "q" | "exit" | "give up"
+    )
+}
+
+fn is_undo(cmd: &str) -> bool {
+    cmd.eq_ignore_ascii_case("undo")
 }
 
 fn undo(out: &mut impl Write, rules: &Rules, history: &mut History) -> io::Result<()> {
