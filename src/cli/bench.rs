@@ -1,6 +1,6 @@
 //! `moo bench`: every strategy against every secret, with exact totals, histograms and times.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -319,7 +319,7 @@ fn combine(
 
 /// A progress bar on stderr, only when a person is watching it.
 fn progress_bar(name: &str, len: u64) -> Option<ProgressBar> {
-    if !crate::stderr_is_terminal() {
+    if !std::io::stderr().is_terminal() {
         return None;
     }
     let bar = ProgressBar::new(len);
