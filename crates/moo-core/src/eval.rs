@@ -3,8 +3,8 @@
 //! A deterministic strategy answers the same history with the same guess, so all secrets that got
 //! the same feedback so far share their game up to that point. Such strategies are evaluated as a
 //! tree: each guess is chosen once per distinct history and the candidates are split by feedback,
-//! which is what makes exhaustive figures cheap (Bulls and Cows has 5040 secrets but an entropy
-//! tree has only about 1600 inner nodes). Subtrees near the root run in parallel; deeper ones are
+//! which is what makes exhaustive figures cheap: the expensive choice is made once per node of the
+//! tree instead of once per secret and turn. Subtrees near the root run in parallel; deeper ones are
 //! walked depth-first with one history that grows and shrinks, so long chains (brute force needs
 //! thousands of guesses) cost neither stack nor copies.
 //!
