@@ -390,11 +390,12 @@ impl<'a> Scorer<'a> {
                 |c, key| u64::from(c + 1 > key as u32),
                 |key, _| key > bound,
             ),
+            // Each candidate still to come adds at least 1 (a new singleton part).
             PartitionScore::ExpectedSize => self.scan(
                 feedback,
                 counts,
                 |c, _| 2 * u64::from(c) + 1,
-                |key, _| key > bound,
+                |key, left| key + left as u64 > bound,
             ),
             PartitionScore::Entropy => self.scan(
                 feedback,
