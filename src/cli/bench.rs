@@ -22,11 +22,11 @@ const DEFAULT_STRATEGIES: &str =
 /// Arguments of `moo bench`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  moo bench                                   every strategy, Bulls and Cows
-  moo bench --game mastermind -S knuth         Knuth's 5801 guesses over 1296 secrets
+  moo bench                                      every strategy, Bulls and Cows
+  moo bench --game mastermind -S knuth           Knuth's 5801 guesses over 1296 secrets
   moo bench -S knuth,entropy --guesses consistent --json
   moo bench -S random,enumerate,cows --runs 10 --seed 1
-  moo bench --plot histograms.svg")]
+  moo bench --plot histograms.svg                the histograms side by side")]
 pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
