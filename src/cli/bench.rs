@@ -2,11 +2,13 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::ValueEnum;
 use comfy_table::{presets, CellAlignment, Table};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moo_core::eval::{game_seed, Builder};
 use moo_core::strategy::{by_name, describe, names};
 use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
@@ -243,7 +245,7 @@ fn bench_one(
         let offset = (space.len() * run) as u64;
         let progress = |done: usize| {
             if let Some(bar) = &bar {
-                bar.set_position(offset + done as u64);
+                bar.advance(offset + done as u64);
             }
         };
         let e = evaluate(space, build, &options, &progress)
@@ -251,7 +253,7 @@ fn bench_one(
         evaluations.push((options.seed, e));
     }
     if let Some(bar) = bar {
-        bar.finish_and_clear();
+        bar.bar.finish_and_clear();
     }
     Ok(combine(name, space.len(), deterministic, &evaluations))
 }
@@ -317,19 +319,44 @@ fn combine(
     }
 }
 
-/// A progress bar on stderr, only when a person is watching it.
-fn progress_bar(name: &str, len: u64) -> Option<ProgressBar> {
+/// A progress bar on stderr for evaluations that take more than a second, only when a person is
+/// watching stderr.
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    shown: AtomicBool,
+}
+
+/// How long an evaluation runs before its progress bar appears.
+const PROGRESS_DELAY: Duration = Duration::from_secs(1);
+
+impl Progress {
+    /// Records progress; shows the bar once the evaluation has taken longer than the delay.
+    fn advance(&self, position: u64) {
+        self.bar.set_position(position);
+        if !self.shown.load(Ordering::Relaxed) && self.start.elapsed() >= PROGRESS_DELAY {
+            self.shown.store(true, Ordering::Relaxed);
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+fn progress_bar(name: &str, len: u64) -> Option<Progress> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = ProgressBar::new(len);
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
     bar.set_style(
         ProgressStyle::with_template("{msg:>14} [{bar:30}] {pos}/{len} games ({elapsed})")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
     bar.set_message(name.to_string());
-    Some(bar)
+    Some(Progress {
+        bar,
+        start: Instant::now(),
+        shown: AtomicBool::new(false),
+    })
 }
 
 /// Histogram columns shown in the table before the rest are lumped together.
