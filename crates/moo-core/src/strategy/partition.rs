@@ -535,6 +535,33 @@ mod tests {
         assert_eq!(rules.format_code(&space.code(s.best(&k).unwrap())), "1122");
     }
 
+    /// Plays every `step`-th secret, checking each choice against a full scan.
+    fn check_against_full_scan(rules: &Rules, step: usize) {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        for score in PartitionScore::ALL {
+            for pool in GuessPool::ALL {
+                let s = PartitionStrategy::new(score, pool);
+                // Walk a few games so the histories use some symbols and not others.
+                for secret in space.codes().iter().step_by(step) {
+                    let mut history = History::new();
+                    let mut candidates = space.all();
+                    while !history.is_won(rules.length()) {
+                        let k = Knowledge {
+                            space: &space,
+                            history: &history,
+                            candidates: &candidates,
+                        };
+                        let g = s.best(&k).unwrap();
+                        assert_eq!(g, brute_force(&s, &k), "{score:?} {pool:?} {history:?}");
+                        let fb = space.code(g).score(secret);
+                        candidates = space.filter(&candidates, g, fb);
+                        history.push(space.code(g), fb);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn shortcut_matches_full_scan() {
         for rules in [
@@ -542,28 +569,20 @@ mod tests {
             Rules::new(3, "012345", false, true).unwrap(),
             Rules::new(3, "01234", true, false).unwrap(),
         ] {
-            let space = CodeSpace::new(rules.clone()).unwrap();
-            for score in PartitionScore::ALL {
-                for pool in GuessPool::ALL {
-                    let s = PartitionStrategy::new(score, pool);
-                    // Walk a few games so the histories use some symbols and not others.
-                    for secret in space.codes().iter().step_by(37) {
-                        let mut history = History::new();
-                        let mut candidates = space.all();
-                        while !history.is_won(rules.length()) {
-                            let k = Knowledge {
-                                space: &space,
-                                history: &history,
-                                candidates: &candidates,
-                            };
-                            let g = s.best(&k).unwrap();
-                            assert_eq!(g, brute_force(&s, &k), "{score:?} {pool:?} {history:?}");
-                            let fb = space.code(g).score(secret);
-                            candidates = space.filter(&candidates, g, fb);
-                            history.push(space.code(g), fb);
-                        }
-                    }
-                }
+            check_against_full_scan(&rules, 37);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Small games of every shape: the renaming shortcut, the bounds and the candidate-first
+        /// scan never change a choice.
+        #[test]
+        fn shortcuts_never_change_a_choice(length in 1usize..=3, symbols in 2usize..=6,
+                                            repeats: bool, no_leading: bool, step in 1usize..=5) {
+            let alphabet: String = "abcdef".chars().take(symbols).collect();
+            if let Ok(rules) = Rules::new(length, &alphabet, repeats, no_leading) {
+                check_against_full_scan(&rules, step);
             }
         }
     }
