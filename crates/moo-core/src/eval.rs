@@ -431,6 +431,31 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// On small games of every shape, the tree walk and the plain harness agree on every
+        /// deterministic strategy.
+        #[test]
+        fn tree_matches_play_on_small_games(length in 1usize..=3, symbols in 2usize..=6,
+                                            repeats: bool, no_leading: bool) {
+            let alphabet: String = "abcdef".chars().take(symbols).collect();
+            if let Ok(rules) = Rules::new(length, &alphabet, repeats, no_leading) {
+                let space = CodeSpace::new(rules).unwrap();
+                for name in ["simple", "knuth", "most-parts", "cows", "enumerate"] {
+                    let e = eval(&space, name, &EvalOptions::default());
+                    let mut strategy = by_name(name, &space, &StrategyOptions::default()).unwrap();
+                    let total: usize = space
+                        .codes()
+                        .iter()
+                        .map(|secret| play(strategy.as_mut(), &space, secret, 1000).unwrap().len())
+                        .sum();
+                    proptest::prop_assert_eq!(e.total, total as u64, "{}", name);
+                    proptest::prop_assert_eq!(e.gave_up, 0);
+                }
+            }
+        }
+    }
+
     #[test]
     fn knuth_mastermind_as_a_tree() {
         // Knuth (1976): 5801 guesses in all over 1296 secrets, at most 5.
