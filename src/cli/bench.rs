@@ -547,3 +547,21 @@ where
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_strategies_are_registered() {
+        let defaults: Vec<String> = DEFAULT_STRATEGIES.split(',').map(String::from).collect();
+        assert_eq!(check_names(&defaults).unwrap(), defaults);
+    }
+
+    #[test]
+    fn names_are_trimmed_and_deduplicated() {
+        let given = ["knuth", " entropy", "knuth", ""].map(String::from);
+        assert_eq!(check_names(&given).unwrap(), ["knuth", "entropy"]);
+        assert!(check_names(&[String::new()]).is_err());
+    }
+}
