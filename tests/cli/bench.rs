@@ -1,14 +1,9 @@
 //! `moo bench` from the outside: known answers from the literature, output formats, errors.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn moo() -> Command {
-    let mut cmd = Command::cargo_bin("moo").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
+use crate::common::moo;
 
 /// Runs `moo bench ARGS --json` and returns the results by strategy name.
 fn bench_json(args: &[&str]) -> Vec<Value> {
