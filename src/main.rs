@@ -2,7 +2,7 @@
 
 mod cli;
 
-use std::io::{self, IsTerminal};
+use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +31,8 @@ enum Command {
     Hint(cli::hint::Args),
     /// Provably optimal strategies as decision trees: build, verify, show.
     Tree(cli::tree::Args),
+    /// Every strategy against every secret: totals, histograms, times.
+    Bench(cli::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
         Command::Tree(args) => cli::tree::run(args),
+        Command::Bench(args) => cli::bench::run(args),
     }
 }
 
@@ -68,12 +71,6 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
-}
-
-/// Whether stderr is an interactive terminal (progress bars and prompts go there only then).
-#[allow(dead_code)]
-pub(crate) fn stderr_is_terminal() -> bool {
-    io::stderr().is_terminal()
 }
 
 #[cfg(test)]

@@ -1,12 +1,21 @@
 //! Strategies: how the code breaker picks its next guess.
 //!
-//! Every strategy implements one trait, [`Strategy`], and is found by name through one
-//! [registry](registry), which the CLI, the benchmark and the web server all share. One harness,
-//! [`play`], plays any strategy against a known secret.
+//! Every strategy implements one trait, [`Strategy`], and is found by name through one registry
+//! ([`names`], [`by_name`]), which the CLI, the benchmark and the web server all share. One
+//! harness, [`play`], plays any strategy against a known secret; [`crate::eval`] plays one against
+//! every secret.
 
+mod cows;
+mod enumerate;
+mod partition;
+mod random;
 mod registry;
 mod simple;
 
+pub use cows::Cows;
+pub use enumerate::Enumerate;
+pub use partition::{partition_stats, PartitionScore, PartitionStats, PartitionStrategy};
+pub use random::Random;
 pub use registry::{by_name, describe, names};
 pub use simple::Simple;
 

@@ -1,11 +1,8 @@
 //! `moo tree`: building, verifying and showing decision trees through the binary.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn moo() -> Command {
-    Command::cargo_bin("moo").expect("the moo binary is built")
-}
+use crate::common::moo;
 
 /// 3 distinct symbols of abcd: 24 secrets, searched in milliseconds.
 const SMALL: [&str; 6] = [

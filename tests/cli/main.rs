@@ -1,0 +1,10 @@
+//! CLI tests: the real `moo` binary driven through arguments and piped stdin.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bench;
+mod hint;
+mod play;
+mod solve;
+mod tree;
