@@ -1,9 +1,11 @@
 //! Playing a decision tree as a [`Strategy`], and the optimal tree shipped for Bulls and Cows.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{search, DecisionTree, Progress, SearchOptions, SearchOutcome, TreeError};
 use crate::code::Code;
+use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 
@@ -57,17 +59,23 @@ impl TreeStrategy {
                 space.len()
             )));
         }
-        let search_options = SearchOptions {
-            guesses: options.guesses,
-            ..SearchOptions::default()
-        };
+        // Callers may build the strategy once per thread or per game: search each game once.
+        type Cache = Mutex<HashMap<(Rules, GuessPool), Arc<DecisionTree>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Cache::default);
+        let key = (space.rules().clone(), options.guesses);
+        let mut cached = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tree) = cached.get(&key) {
+            return TreeStrategy::new("optimal", tree.clone(), space);
+        }
+        let search_options = SearchOptions::default().with_guesses(options.guesses);
         match search(space, &search_options, &Progress::new()) {
             Ok(SearchOutcome::Found { tree, .. }) => {
-                TreeStrategy::new("optimal", Arc::new(tree), space)
+                let tree = Arc::new(tree);
+                cached.insert(key, tree.clone());
+                TreeStrategy::new("optimal", tree, space)
             }
-            Ok(SearchOutcome::Impossible { .. }) => {
-                Err(unsupported("the search found no tree".into()))
-            }
+            Ok(_) => Err(unsupported("the search found no tree".into())),
             Err(e) => Err(unsupported(e.to_string())),
         }
     }
