@@ -29,6 +29,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
+    /// Crack a long secret (hundreds of symbols) through a counting bulls-and-cows oracle.
+    Crack(cli::crack::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
+        Command::Crack(args) => cli::crack::run(args),
     }
 }
 

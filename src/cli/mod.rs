@@ -1,5 +1,6 @@
 //! One module per subcommand, plus the flags they share.
 
+pub mod crack;
 pub mod hint;
 pub mod play;
 pub mod solve;

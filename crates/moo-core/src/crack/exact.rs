@@ -1,0 +1,565 @@
+//! The exact cracker: recovers any long secret with few queries, by counting symbols and then
+//! locating them two at a time.
+//!
+//! # Design
+//!
+//! **Counting.** With repeats, the bulls of `cccc…` is the number of `c`s; the last symbol's count
+//! is what is left, and counting stops as soon as every position is accounted for. In a distinct game
+//! whose alphabet is exactly as long as the code every count is 1 and costs nothing; with a larger
+//! alphabet the cows do the work: a query holding each symbol of a set `S` at least once scores
+//! `bulls + cows = |S ∩ secret|`, so the present symbols are found by splitting sets in halves.
+//!
+//! **Locating, two symbols per query.** The usual way to locate a symbol `r` is to put it on half a
+//! block and an absent filler everywhere else, so the bulls count the `r`s in that half. A long
+//! secret rarely has an absent symbol (300 positions over 37 symbols miss one with probability about
+//! 1%), so we make the "filler" carry information instead: the query is `r` on a half `L` and a second
+//! symbol `s` on every other position. Every `s` outside `L` scores, so the bulls are
+//! `count_r(L) + count_s - count_s(L)`, and with `count_s` known the query yields the difference
+//! `count_r(L) - count_s(L)`. It tests `r` on `L` and `s` on the rest of the block in one query,
+//! and its answer, a difference, carries more information than a single count.
+//!
+//! A difference can be ambiguous (`0` is "neither" or "one of each"), so each block carries the set of
+//! `(count_r, count_s)` pairs still possible rather than one pair. Splitting keeps the pairs
+//! consistent with the answer; a block whose pair set has one member and is all-`r`, all-`s` or
+//! neither is resolved without a query; a split whose answer is forced by the set is not asked;
+//! and a single position is settled by one query (`+1`, `-1` or `0`). Positions already located
+//! are never queried again: the next pair of symbols is searched among the positions still unknown,
+//! and the last symbol takes whatever positions remain.
+//!
+//! The algorithm never guesses: every deduction keeps the true counts among the candidates, and the
+//! search only stops when a block's contents are forced, so the result is always exactly the
+//! secret.
+
+use super::{LongCode, LongRules, Oracle};
+
+/// Recovers the secret behind `oracle`, which must hide a valid code of `rules`.
+///
+/// Every query goes through the oracle, so [`Oracle::queries`] afterwards is the honest cost,
+/// including the counting queries.
+///
+/// # Panics
+/// If the oracle's secret does not match `rules` (length, alphabet size, or repeats in a distinct
+/// game), since then the deductions would contradict each other.
+pub fn crack(rules: &LongRules, oracle: &mut Oracle) -> LongCode {
+    assert_eq!(oracle.length(), rules.length(), "oracle and rules disagree");
+    assert_eq!(
+        oracle.symbols(),
+        rules.alphabet().len(),
+        "oracle and rules disagree"
+    );
+    let mut cracker = Cracker {
+        oracle,
+        n: rules.length(),
+        k: rules.alphabet().len(),
+        repeats: rules.repeats(),
+        known: vec![UNKNOWN; rules.length()],
+        query: vec![0; rules.length()],
+    };
+    let counts = if rules.repeats() {
+        cracker.count_with_repeats()
+    } else {
+        cracker.count_distinct()
+    };
+    cracker.locate(counts);
+    LongCode(cracker.known)
+}
+
+const UNKNOWN: u16 = u16::MAX;
+
+/// Joint candidates scored per test when choosing a pair query.
+const SAMPLE: usize = 1000;
+
+/// Joint candidates few enough to also try single-position tests.
+const SINGLES: usize = 64;
+
+struct Cracker<'a> {
+    oracle: &'a mut Oracle,
+    n: usize,
+    k: usize,
+    repeats: bool,
+    /// The symbol at each position, or [`UNKNOWN`].
+    known: Vec<u16>,
+    /// A reusable query buffer.
+    query: Vec<u16>,
+}
+
+/// Counts of `(r, s)` still possible in a block.
+type Pairs = Vec<(u32, u32)>;
+
+impl Cracker<'_> {
+    fn ask_bulls(&mut self) -> u32 {
+        self.oracle.ask(&self.query).bulls
+    }
+
+    fn count_with_repeats(&mut self) -> Vec<u32> {
+        let mut counts = vec![0u32; self.k];
+        let mut left = self.n as u32;
+        let k = self.k;
+        for (c, count) in counts.iter_mut().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if c + 1 == k {
+                *count = left;
+                break;
+            }
+            self.query.fill(c as u16);
+            *count = self.ask_bulls();
+            left -= *count;
+        }
+        counts
+    }
+
+    /// Which symbols a distinct secret uses (each once), found by group tests on the cows.
+    fn count_distinct(&mut self) -> Vec<u32> {
+        let mut counts = vec![0u32; self.k];
+        if self.k == self.n {
+            counts.fill(1);
+            return counts;
+        }
+        // Groups of at most n symbols fit in one query; the last group's count is what is left.
+        let all: Vec<u16> = (0..self.k as u16).collect();
+        let groups: Vec<&[u16]> = all.chunks(self.n).collect();
+        let mut left = self.n as u32;
+        for (g, group) in groups.iter().enumerate() {
+            let present = if g + 1 == groups.len() {
+                left
+            } else {
+                self.present_in(group)
+            };
+            left -= present;
+            self.split_present(group, present, &mut counts);
+        }
+        counts
+    }
+
+    /// `|set ∩ secret|` for a set of at most n symbols, from one query's bulls + cows.
+    fn present_in(&mut self, set: &[u16]) -> u32 {
+        for (i, slot) in self.query.iter_mut().enumerate() {
+            *slot = set[i % set.len()];
+        }
+        let fb = self.oracle.ask(&self.query);
+        fb.bulls + fb.cows
+    }
+
+    fn split_present(&mut self, set: &[u16], present: u32, counts: &mut [u32]) {
+        if present == 0 {
+            return;
+        }
+        if present as usize == set.len() {
+            for &c in set {
+                counts[usize::from(c)] = 1;
+            }
+            return;
+        }
+        let (left, right) = set.split_at(set.len() / 2);
+        let in_left = self.present_in(left);
+        self.split_present(left, in_left, counts);
+        self.split_present(right, present - in_left, counts);
+    }
+
+    fn locate(&mut self, counts: Vec<u32>) {
+        let mut present: Vec<u16> = (0..self.k as u16)
+            .filter(|&c| counts[usize::from(c)] > 0)
+            .collect();
+        let mut unknown: Vec<usize> = (0..self.n).collect();
+        let mut neutral = (0..self.k as u16).find(|&c| counts[usize::from(c)] == 0);
+        if neutral.is_none() && self.repeats && present.len() >= 2 {
+            // No symbol is absent, so no query can test one symbol alone yet. Locate the two
+            // rarest symbols together by differences (see `PairSearch`): with few occurrences the
+            // ambiguous blocks holding both are rare, and afterwards either symbol is a neutral
+            // filler for every position still unknown.
+            present.sort_by_key(|&c| counts[usize::from(c)]);
+            let (r, s) = (present[0], present[1]);
+            let (cr, cs) = (counts[usize::from(r)], counts[usize::from(s)]);
+            let others = self.n as u32 - cr - cs;
+            PairSearch {
+                r,
+                s,
+                count_s: cs,
+                others,
+            }
+            .solve(self, &unknown, vec![(cr, cs)]);
+            unknown.retain(|&i| self.known[i] == UNKNOWN);
+            present.drain(..2);
+            neutral = Some(r);
+        }
+        // Most frequent symbols first: they shrink the unknown positions fastest.
+        present.sort_by_key(|&c| std::cmp::Reverse(counts[usize::from(c)]));
+        let Some((&last, rest)) = present.split_last() else {
+            return;
+        };
+        let mut pending: Option<Item> = None;
+        for &c in rest {
+            let mut items = Vec::new();
+            let count = counts[usize::from(c)];
+            self.isolate(c, &unknown, count, neutral, &mut items);
+            for item in items {
+                match pending.take() {
+                    None => pending = Some(item),
+                    Some(first) => self.pair(first, Some(item), neutral),
+                }
+            }
+            // Positions of a pending item stay unknown until its pair is settled.
+            unknown.retain(|&i| self.known[i] == UNKNOWN);
+            if neutral.is_none() && pending.is_none() {
+                // Every `c` is located, so `c` can score nowhere among the unknown positions.
+                neutral = Some(c);
+            }
+        }
+        if let Some(item) = pending.take() {
+            self.pair(item, None, neutral);
+        }
+        for i in 0..self.n {
+            if self.known[i] == UNKNOWN {
+                self.known[i] = last;
+            }
+        }
+    }
+
+    /// The query of `tests` (symbol, positions) with every other position unable to score: a
+    /// wrong symbol on known positions, the neutral symbol (or `fill`) on unknown ones.
+    fn build_query(&mut self, fill: u16) {
+        for i in 0..self.n {
+            let k = self.known[i];
+            self.query[i] = if k == fill {
+                // Any other symbol is wrong here.
+                if fill == 0 {
+                    1
+                } else {
+                    0
+                }
+            } else {
+                fill
+            };
+        }
+    }
+
+    /// Splits `block` (holding `count` of `c`, none located yet) until every part holds no `c`,
+    /// only `c`, or exactly one `c`; the last kind become items.
+    fn isolate(
+        &mut self,
+        c: u16,
+        block: &[usize],
+        count: u32,
+        neutral: Option<u16>,
+        items: &mut Vec<Item>,
+    ) {
+        let len = block.len() as u32;
+        if count == 0 {
+            return;
+        }
+        if count == len {
+            for &i in block {
+                self.known[i] = c;
+            }
+            return;
+        }
+        if count == 1 {
+            items.push(Item {
+                symbol: c,
+                candidates: block.to_vec(),
+            });
+            return;
+        }
+        let fill =
+            neutral.expect("several occurrences are only split once a neutral symbol exists");
+        let (left, right) = block.split_at(block.len() / 2);
+        self.build_query(fill);
+        for &i in left {
+            self.query[i] = c;
+        }
+        let in_left = self.ask_bulls();
+        self.isolate(c, left, in_left, neutral, items);
+        self.isolate(c, right, count - in_left, neutral, items);
+    }
+
+    /// Locates the single occurrences of two items (or one) together: each query tests a subset of
+    /// each item's candidates, and the answer is the number of hits, so one query can settle a
+    /// bit of both. The joint candidates are kept explicitly, and each query is the bit-slice test
+    /// (bit `j` of A's candidate index is 0, bit `j'` of B's is 1) whose answer splits them most
+    /// evenly.
+    fn pair(&mut self, a: Item, b: Option<Item>, neutral: Option<u16>) {
+        let b_cands: &[usize] = b.as_ref().map_or(&[usize::MAX], |b| &b.candidates);
+        let mut joint: Vec<(u32, u32)> = Vec::with_capacity(a.candidates.len() * b_cands.len());
+        for (x, &pa) in a.candidates.iter().enumerate() {
+            for (y, &pb) in b_cands.iter().enumerate() {
+                if pa != pb {
+                    joint.push((x as u32, y as u32));
+                }
+            }
+        }
+        // Without a neutral symbol (a distinct game before anything is located) B's own symbol
+        // fills the rest: it occurs only at B's position, so the hit count stays exact.
+        let fill = neutral.unwrap_or_else(|| b.as_ref().map_or(a.symbol, |b| b.symbol));
+        let (bits_a, bits_b) = (index_bits(a.candidates.len()), index_bits(b_cands.len()));
+        let mut hit_a = vec![false; a.candidates.len()];
+        let mut hit_b = vec![false; b_cands.len()];
+        let mut best: Option<(f64, usize, usize)> = None;
+        while joint.len() > 1 {
+            best = None;
+            // Scoring every test on a huge joint set is slow and needless: a strided sample of it
+            // ranks the tests as well, and while it is large only matched bit slices are tried.
+            let stride = joint.len() / SAMPLE + 1;
+            let sample: Vec<(u32, u32)> = joint.iter().step_by(stride).copied().collect();
+            let large = joint.len() > SAMPLE;
+            for ja in 0..=bits_a {
+                for jb in 0..=bits_b {
+                    if b.is_none() && jb > 0 {
+                        break;
+                    }
+                    if large && ja != jb && ja != bits_a && jb != bits_b {
+                        continue;
+                    }
+                    self.test_query(&a, b.as_ref(), fill, ja, jb);
+                    let hist = self.histogram(&a, b.as_ref(), &sample, &mut hit_a, &mut hit_b);
+                    let entropy = entropy_of(&hist, sample.len());
+                    if best.map_or(true, |(e, _, _)| entropy > e + 1e-9) {
+                        best = Some((entropy, ja, jb));
+                    }
+                }
+            }
+            let (mut entropy, ja, jb) = best.expect("at least one test was scored");
+            let mut single: Option<(usize, u16)> = None;
+            if entropy < 1.0 && (joint.len() <= SINGLES || entropy <= 0.0) {
+                // Bit slices cannot tell every pair apart (without a neutral symbol they only see
+                // differences), but one symbol on one candidate position always can.
+                let mut spots: Vec<(usize, u16)> = Vec::new();
+                for &(x, y) in &joint {
+                    spots.push((a.candidates[x as usize], a.symbol));
+                    if let Some(b) = &b {
+                        spots.push((b.candidates[y as usize], b.symbol));
+                    }
+                }
+                for (p, sym) in spots {
+                    self.build_query(fill);
+                    self.query[p] = sym;
+                    let hist = self.histogram(&a, b.as_ref(), &joint, &mut hit_a, &mut hit_b);
+                    let e = entropy_of(&hist, joint.len());
+                    if e > entropy + 1e-9 {
+                        entropy = e;
+                        single = Some((p, sym));
+                    }
+                }
+            }
+            match single {
+                Some((p, sym)) => {
+                    self.build_query(fill);
+                    self.query[p] = sym;
+                }
+                None => self.test_query(&a, b.as_ref(), fill, ja, jb),
+            }
+            let answer = self.ask_bulls() as usize;
+            self.histogram(&a, b.as_ref(), &joint, &mut hit_a, &mut hit_b);
+            joint.retain(|&(x, y)| {
+                usize::from(hit_a[x as usize]) + usize::from(hit_b[y as usize]) == answer
+            });
+        }
+        let _ = best;
+        let (x, y) = joint[0];
+        self.known[a.candidates[x as usize]] = a.symbol;
+        if let Some(b) = &b {
+            self.known[b.candidates[y as usize]] = b.symbol;
+        }
+    }
+
+    /// Writes the query testing A's candidates whose index has bit `ja` clear and B's whose index
+    /// has bit `jb` set (a bit past the index width tests nothing); A wins a shared position.
+    fn test_query(&mut self, a: &Item, b: Option<&Item>, fill: u16, ja: usize, jb: usize) {
+        self.build_query(fill);
+        let a_bits = index_bits(a.candidates.len());
+        if let Some(b) = b {
+            for (y, &p) in b.candidates.iter().enumerate() {
+                if (y >> jb) & 1 == 1 {
+                    self.query[p] = b.symbol;
+                }
+            }
+        }
+        for (x, &p) in a.candidates.iter().enumerate() {
+            if ja < a_bits && (x >> ja) & 1 == 0 {
+                self.query[p] = a.symbol;
+            }
+        }
+    }
+
+    /// For the current query: which candidates of each item would score, and how many joint
+    /// candidates give each answer.
+    fn histogram(
+        &self,
+        a: &Item,
+        b: Option<&Item>,
+        joint: &[(u32, u32)],
+        hit_a: &mut [bool],
+        hit_b: &mut [bool],
+    ) -> [usize; 3] {
+        for (h, &p) in hit_a.iter_mut().zip(&a.candidates) {
+            *h = self.query[p] == a.symbol;
+        }
+        match b {
+            Some(b) => {
+                for (h, &p) in hit_b.iter_mut().zip(&b.candidates) {
+                    *h = self.query[p] == b.symbol;
+                }
+            }
+            None => hit_b.fill(false),
+        }
+        let mut hist = [0usize; 3];
+        for &(x, y) in joint {
+            hist[usize::from(hit_a[x as usize]) + usize::from(hit_b[y as usize])] += 1;
+        }
+        hist
+    }
+}
+
+/// The entropy in bits of answers split as `hist` over `total` candidates.
+fn entropy_of(hist: &[usize], total: usize) -> f64 {
+    let total = total as f64;
+    hist.iter()
+        .filter(|&&h| h > 0)
+        .map(|&h| -(h as f64 / total) * (h as f64 / total).log2())
+        .sum()
+}
+
+/// Bits needed to write every index below `len`; testing bit `index_bits(len)` tests nothing.
+fn index_bits(len: usize) -> usize {
+    (usize::BITS - (len.max(2) - 1).leading_zeros()) as usize
+}
+
+/// One occurrence of `symbol`, known to lie at exactly one of `candidates` (and no other
+/// occurrence of it lies there).
+struct Item {
+    symbol: u16,
+    candidates: Vec<usize>,
+}
+
+/// The search for the positions of two symbols `r` and `s` among the unknown positions.
+struct PairSearch {
+    r: u16,
+    s: u16,
+    /// How many `s` the secret holds (all of them among the positions searched).
+    count_s: u32,
+    /// How many positions searched hold neither symbol.
+    others: u32,
+}
+
+impl PairSearch {
+    /// `count_r(L) - count_s(L)` from one query: `r` on `L`, `s` everywhere else.
+    fn difference(&self, cracker: &mut Cracker<'_>, left: &[usize]) -> i64 {
+        cracker.query.fill(self.s);
+        for &i in left {
+            cracker.query[i] = self.r;
+        }
+        i64::from(cracker.ask_bulls()) - i64::from(self.count_s)
+    }
+
+    fn feasible(&self, len: u32, (a, b): (u32, u32)) -> bool {
+        a + b <= len && len - a - b <= self.others
+    }
+
+    fn assign(cracker: &mut Cracker<'_>, block: &[usize], symbol: u16) {
+        for &i in block {
+            cracker.known[i] = symbol;
+        }
+    }
+
+    /// Settles every position of `block` that holds `r` or `s`, given the pairs
+    /// `(count_r, count_s)` the block may hold (the true one among them).
+    fn solve(&mut self, cracker: &mut Cracker<'_>, block: &[usize], mut pairs: Pairs) {
+        let len = block.len() as u32;
+        pairs.retain(|&p| self.feasible(len, p));
+        debug_assert!(!pairs.is_empty(), "the true counts were lost");
+        if let [(a, b)] = pairs[..] {
+            if a == 0 && b == 0 {
+                return;
+            }
+            if a == len {
+                return Self::assign(cracker, block, self.r);
+            }
+            if b == len {
+                return Self::assign(cracker, block, self.s);
+            }
+        }
+        if len == 1 {
+            match self.difference(cracker, block) {
+                1 => Self::assign(cracker, block, self.r),
+                -1 => Self::assign(cracker, block, self.s),
+                _ => {}
+            }
+            return;
+        }
+        let h = len / 2;
+        let (left, right) = block.split_at(h as usize);
+        let mut left_pairs: Pairs = Vec::new();
+        for &(a_all, b_all) in &pairs {
+            for a in 0..=a_all.min(h) {
+                for b in 0..=b_all.min(h) {
+                    if self.feasible(h, (a, b))
+                        && self.feasible(len - h, (a_all - a, b_all - b))
+                        && !left_pairs.contains(&(a, b))
+                    {
+                        left_pairs.push((a, b));
+                    }
+                }
+            }
+        }
+        let first = i64::from(left_pairs[0].0) - i64::from(left_pairs[0].1);
+        let forced = left_pairs
+            .iter()
+            .all(|&(a, b)| i64::from(a) - i64::from(b) == first);
+        let d = if forced {
+            first
+        } else {
+            self.difference(cracker, left)
+        };
+        left_pairs.retain(|&(a, b)| i64::from(a) - i64::from(b) == d);
+        self.solve(cracker, left, left_pairs);
+        let count = |sym: u16| left.iter().filter(|&&i| cracker.known[i] == sym).count() as u32;
+        let (a, b) = (count(self.r), count(self.s));
+        let mut right_pairs: Pairs = Vec::new();
+        for &(a_all, b_all) in &pairs {
+            if a_all >= a && b_all >= b && !right_pairs.contains(&(a_all - a, b_all - b)) {
+                right_pairs.push((a_all - a, b_all - b));
+            }
+        }
+        self.solve(cracker, right, right_pairs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crack::Alphabet;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn check(rules: &LongRules, seed: u64) -> u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let secret = rules.random_code(&mut rng);
+        let mut oracle = Oracle::new(&secret, rules.alphabet().len());
+        let found = crack(rules, &mut oracle);
+        assert_eq!(found, secret, "seed {seed}");
+        oracle.queries()
+    }
+
+    #[test]
+    fn recovers_text_secrets_with_repeats() {
+        let rules = LongRules::new(300, Alphabet::text(), true).unwrap();
+        for seed in 0..3 {
+            check(&rules, seed);
+        }
+    }
+
+    #[test]
+    fn recovers_distinct_secrets() {
+        let rules = LongRules::new(300, Alphabet::unicode(300), false).unwrap();
+        check(&rules, 1);
+        let rules = LongRules::new(50, Alphabet::unicode(300), false).unwrap();
+        check(&rules, 2);
+    }
+
+    #[test]
+    fn one_symbol_alphabet_needs_no_query() {
+        let rules = LongRules::new(5, Alphabet::new("x").unwrap(), true).unwrap();
+        assert_eq!(check(&rules, 0), 0);
+    }
+}
