@@ -83,6 +83,19 @@ struct Cracker<'a> {
     query: Vec<u16>,
 }
 
+/// Placements of `r` and `s` in a block few enough to list and choose tests over.
+const ENUMERATE: usize = 20_000;
+
+/// How many ways `r` and `s` can sit in a block of `len` positions with counts among `pairs`.
+fn placements(len: u32, pairs: &[(u32, u32)]) -> f64 {
+    let choose =
+        |n: u32, k: u32| (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1));
+    pairs
+        .iter()
+        .map(|&(a, b)| choose(len, a) * choose(len - a, b))
+        .sum()
+}
+
 /// Counts of `(r, s)` still possible in a block.
 type Pairs = Vec<(u32, u32)>;
 
@@ -208,7 +221,17 @@ impl Cracker<'_> {
             }
         }
         if let Some(item) = pending.take() {
-            self.pair(item, None, neutral);
+            if neutral.is_none() {
+                // Only in a distinct game of two symbols: the last symbol, once in the secret,
+                // is the partner (and its own fill).
+                let partner = Item {
+                    symbol: last,
+                    candidates: unknown.clone(),
+                };
+                self.pair(item, Some(partner), None);
+            } else {
+                self.pair(item, None, neutral);
+            }
         }
         for i in 0..self.n {
             if self.known[i] == UNKNOWN {
@@ -420,6 +443,27 @@ fn entropy_of(hist: &[usize], total: usize) -> f64 {
         .sum()
 }
 
+/// Lists every way to give `a` positions from `from` on the role 1 and `b` the role 2.
+fn place(roles: &mut [u8], from: usize, a: u32, b: u32, out: &mut Vec<Vec<u8>>) {
+    if a == 0 && b == 0 {
+        out.push(roles.to_vec());
+        return;
+    }
+    if roles.len() - from < (a + b) as usize {
+        return;
+    }
+    if a > 0 {
+        roles[from] = 1;
+        place(roles, from + 1, a - 1, b, out);
+    }
+    if b > 0 {
+        roles[from] = 2;
+        place(roles, from + 1, a, b - 1, out);
+    }
+    roles[from] = 0;
+    place(roles, from + 1, a, b, out);
+}
+
 /// Bits needed to write every index below `len`; testing bit `index_bits(len)` tests nothing.
 fn index_bits(len: usize) -> usize {
     (usize::BITS - (len.max(2) - 1).leading_zeros()) as usize
@@ -462,6 +506,70 @@ impl PairSearch {
         }
     }
 
+    /// Settles a small block by listing every placement of `r` and `s` it may hold and asking, each
+    /// time, the test (`r` on one bit slice of the block, or on one position) whose answer splits
+    /// the placements most evenly. Halving alone cannot tell "neither symbol here" from "one of
+    /// each" without going down to single positions; a listed set of placements can.
+    fn enumerate(&mut self, cracker: &mut Cracker<'_>, block: &[usize], pairs: &Pairs) {
+        let len = block.len();
+        // Each placement: the role of every position (0 other, 1 r, 2 s).
+        let mut options: Vec<Vec<u8>> = Vec::new();
+        for &(a, b) in pairs {
+            let mut roles = vec![0u8; len];
+            place(&mut roles, 0, a, b, &mut options);
+        }
+        let bits = index_bits(len);
+        let mut test = vec![false; len];
+        let mut hist = vec![0usize; 2 * len + 1];
+        let value = |roles: &[u8], test: &[bool]| -> usize {
+            let mut v = len as i64;
+            for (&role, &t) in roles.iter().zip(test) {
+                if t {
+                    v += i64::from(role == 1) - i64::from(role == 2);
+                }
+            }
+            v as usize
+        };
+        while options.len() > 1 {
+            let mut best: Option<(f64, Vec<bool>)> = None;
+            let singles = options.len() <= SINGLES;
+            for j in 0..bits + if singles { len } else { 0 } {
+                for (i, t) in test.iter_mut().enumerate() {
+                    *t = if j < bits {
+                        (i >> j) & 1 == 0
+                    } else {
+                        i == j - bits
+                    };
+                }
+                hist.fill(0);
+                for roles in &options {
+                    hist[value(roles, &test)] += 1;
+                }
+                let e = entropy_of(&hist, options.len());
+                if best.as_ref().map_or(true, |(b, _)| e > *b + 1e-9) {
+                    best = Some((e, test.clone()));
+                }
+            }
+            let (e, mut chosen) = best.expect("a test was scored");
+            if e <= 0.0 {
+                // Slices cannot split these placements; a single position always can.
+                let (first, second) = (&options[0], &options[1]);
+                let i = (0..len).find(|&i| first[i] != second[i]).unwrap_or(0);
+                chosen = (0..len).map(|x| x == i).collect();
+            }
+            let inside: Vec<usize> = (0..len).filter(|&i| chosen[i]).map(|i| block[i]).collect();
+            let d = self.difference(cracker, &inside);
+            options.retain(|roles| value(roles, &chosen) as i64 - len as i64 == d);
+        }
+        for (i, &role) in options[0].iter().enumerate() {
+            match role {
+                1 => cracker.known[block[i]] = self.r,
+                2 => cracker.known[block[i]] = self.s,
+                _ => {}
+            }
+        }
+    }
+
     /// Settles every position of `block` that holds `r` or `s`, given the pairs
     /// `(count_r, count_s)` the block may hold (the true one among them).
     fn solve(&mut self, cracker: &mut Cracker<'_>, block: &[usize], mut pairs: Pairs) {
@@ -478,6 +586,9 @@ impl PairSearch {
             if b == len {
                 return Self::assign(cracker, block, self.s);
             }
+        }
+        if placements(len, &pairs) <= ENUMERATE as f64 {
+            return self.enumerate(cracker, block, &pairs);
         }
         if len == 1 {
             match self.difference(cracker, block) {
@@ -561,5 +672,64 @@ mod tests {
     fn one_symbol_alphabet_needs_no_query() {
         let rules = LongRules::new(5, Alphabet::new("x").unwrap(), true).unwrap();
         assert_eq!(check(&rules, 0), 0);
+    }
+    mod properties {
+        //! The exact cracker recovers every secret, whatever the alphabet, length and repeat rule,
+        //! and never asks more than a plain per-position search would.
+        use super::super::*;
+        use crate::crack::Alphabet;
+        use proptest::prelude::*;
+        use rand::SeedableRng;
+
+        const CHARS: &str = "abcdefghijklmnopqrstuvwxyz0123456789 ";
+
+        fn game() -> impl Strategy<Value = (LongRules, LongCode)> {
+            (1usize..=12, 1usize..=40, any::<bool>()).prop_flat_map(|(symbols, length, repeats)| {
+                let length = if repeats { length } else { length.min(symbols) };
+                let alphabet: String = CHARS.chars().take(symbols).collect();
+                let rules =
+                    LongRules::new(length, Alphabet::new(&alphabet).unwrap(), repeats).unwrap();
+                let secret = if repeats {
+                    proptest::collection::vec(0..symbols as u16, length).boxed()
+                } else {
+                    Just((0..symbols as u16).collect::<Vec<u16>>())
+                        .prop_shuffle()
+                        .prop_map(move |mut v| {
+                            v.truncate(length);
+                            v
+                        })
+                        .boxed()
+                };
+                (Just(rules), secret.prop_map(LongCode))
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+
+            #[test]
+            fn recovers_every_small_secret((rules, secret) in game()) {
+                prop_assert!(rules.check_code(&secret).is_ok());
+                let mut oracle = Oracle::new(&secret, rules.alphabet().len());
+                prop_assert_eq!(&crack(&rules, &mut oracle), &secret);
+                // Counting, then trying each symbol at each position in turn.
+                let k = rules.alphabet().len() as u64;
+                let naive = k + rules.length() as u64 * k.saturating_sub(1);
+                prop_assert!(oracle.queries() <= naive, "{} queries", oracle.queries());
+            }
+
+            #[test]
+            fn recovers_long_secrets_over_large_alphabets(
+                length in 40usize..=120,
+                symbols in 120usize..=160,
+                repeats in any::<bool>(),
+                seed in any::<u64>(),
+            ) {
+                let rules = LongRules::new(length, Alphabet::unicode(symbols), repeats).unwrap();
+                let secret = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+                let mut oracle = Oracle::new(&secret, symbols);
+                prop_assert_eq!(crack(&rules, &mut oracle), secret);
+            }
+        }
     }
 }
