@@ -1,5 +1,5 @@
 //! The exact cracker: recovers any long secret with few queries, by counting symbols and then
-//! locating them two at a time.
+//! locating single occurrences several at a time.
 //!
 //! # Design
 //!
@@ -9,21 +9,29 @@
 //! alphabet the cows do the work: a query holding each symbol of a set `S` at least once scores
 //! `bulls + cows = |S ∩ secret|`, so the present symbols are found by splitting sets in halves.
 //!
-//! **Locating, two symbols per query.** The usual way to locate a symbol `r` is to put it on half a
-//! block and an absent filler everywhere else, so the bulls count the `r`s in that half. A long
-//! secret rarely has an absent symbol (300 positions over 37 symbols miss one with probability about
-//! 1%), so we make the "filler" carry information instead: the query is `r` on a half `L` and a second
-//! symbol `s` on every other position. Every `s` outside `L` scores, so the bulls are
+//! **Bootstrap: two symbols by differences.** The usual way to locate a symbol `r` is to put it on
+//! half a block and an absent filler everywhere else, so the bulls count the `r`s in that half. A
+//! long secret rarely has an absent symbol (300 positions over 37 symbols miss one with probability
+//! about 1%), so the first two symbols are located without one: the query is `r` on a half `L` and
+//! a second symbol `s` on every other position. Every `s` outside `L` scores, so the bulls are
 //! `count_r(L) + count_s - count_s(L)`, and with `count_s` known the query yields the difference
-//! `count_r(L) - count_s(L)`. It tests `r` on `L` and `s` on the rest of the block in one query,
-//! and its answer, a difference, carries more information than a single count.
+//! `count_r(L) - count_s(L)`. A difference can be ambiguous (`0` is "neither" or "one of each"), so
+//! each block carries the set of `(count_r, count_s)` pairs still possible; a split whose answer is
+//! forced is not asked, and a block small enough has every placement listed and is settled by the
+//! test that splits the placements most evenly. The two rarest symbols are chosen, since the
+//! ambiguity needs both in one block. Afterwards `r` is a neutral filler.
 //!
-//! A difference can be ambiguous (`0` is "neither" or "one of each"), so each block carries the set of
-//! `(count_r, count_s)` pairs still possible rather than one pair. Splitting keeps the pairs
-//! consistent with the answer; a block whose pair set has one member and is all-`r`, all-`s` or
-//! neither is resolved without a query; a split whose answer is forced by the set is not asked;
-//! and a single position is settled by one query (`+1`, `-1` or `0`). Positions already located
-//! are never queried again: the next pair of symbols is searched among the positions still unknown,
+//! **Isolating, then locating single occurrences together.** Each further symbol is split in
+//! halves (`c` on one half, the neutral symbol elsewhere, so the bulls count the `c`s there) until
+//! every part holds no `c`, only `c`, or exactly one `c`. A part with one `c` is an *item*: one
+//! occurrence among known candidates. Items are located up to four at a time: each query puts each
+//! item's symbol on a bit slice of its candidates, the answer is the number of hits (0 to 4), and
+//! the joint candidates (one candidate per item) are listed explicitly so that each query can be
+//! the slice combination whose answer splits them most evenly. One answer thus settles about a bit
+//! of several items at once, which is where most of the saving over one-bit binary search comes
+//! from. A distinct game starts with every symbol an item (its candidates are all unknown
+//! positions); there, before anything is located, the second item's own symbol fills the query,
+//! which is exact because it occurs only once. Positions already located are never queried again,
 //! and the last symbol takes whatever positions remain.
 //!
 //! The algorithm never guesses: every deduction keeps the true counts among the candidates, and the
@@ -68,6 +76,12 @@ const UNKNOWN: u16 = u16::MAX;
 
 /// Joint candidates scored per test when choosing a pair query.
 const SAMPLE: usize = 1000;
+
+/// Items located together by one run of queries, at most.
+const GROUP: usize = 4;
+
+/// The longest joint candidate list a group may start with (pairs excepted).
+const JOINT_LIMIT: usize = 100_000;
 
 /// Joint candidates few enough to also try single-position tests.
 const SINGLES: usize = 64;
@@ -202,36 +216,48 @@ impl Cracker<'_> {
         let Some((&last, rest)) = present.split_last() else {
             return;
         };
-        let mut pending: Option<Item> = None;
+        let mut pending: Vec<Item> = Vec::new();
+        let mut done: Vec<u16> = Vec::new();
         for &c in rest {
             let mut items = Vec::new();
             let count = counts[usize::from(c)];
             self.isolate(c, &unknown, count, neutral, &mut items);
             for item in items {
-                match pending.take() {
-                    None => pending = Some(item),
-                    Some(first) => self.pair(first, Some(item), neutral),
+                // Up to four items per query answer up to log2(5) bits; the joint list is capped,
+                // so large candidate sets go in smaller groups (pairs at least).
+                let product: usize = pending.iter().map(|it| it.candidates.len()).product();
+                if pending.len() >= 2 && product * item.candidates.len() > JOINT_LIMIT {
+                    self.group(&pending, neutral);
+                    pending.clear();
+                }
+                pending.push(item);
+                if pending.len() == GROUP {
+                    self.group(&pending, neutral);
+                    pending.clear();
                 }
             }
-            // Positions of a pending item stay unknown until its pair is settled.
+            // Positions of pending items stay unknown until their group is settled.
             unknown.retain(|&i| self.known[i] == UNKNOWN);
-            if neutral.is_none() && pending.is_none() {
-                // Every `c` is located, so `c` can score nowhere among the unknown positions.
-                neutral = Some(c);
+            done.push(c);
+            if neutral.is_none() {
+                // A symbol with every occurrence located can score nowhere among the unknown
+                // positions.
+                neutral = done
+                    .iter()
+                    .copied()
+                    .find(|&d| pending.iter().all(|it| it.symbol != d));
             }
         }
-        if let Some(item) = pending.take() {
-            if neutral.is_none() {
+        if !pending.is_empty() {
+            if neutral.is_none() && pending.len() == 1 {
                 // Only in a distinct game of two symbols: the last symbol, once in the secret,
                 // is the partner (and its own fill).
-                let partner = Item {
+                pending.push(Item {
                     symbol: last,
                     candidates: unknown.clone(),
-                };
-                self.pair(item, Some(partner), None);
-            } else {
-                self.pair(item, None, neutral);
+                });
             }
+            self.group(&pending, neutral);
         }
         for i in 0..self.n {
             if self.known[i] == UNKNOWN {
@@ -297,71 +323,88 @@ impl Cracker<'_> {
         self.isolate(c, right, count - in_left, neutral, items);
     }
 
-    /// Locates the single occurrences of two items (or one) together: each query tests a subset of
-    /// each item's candidates, and the answer is the number of hits, so one query can settle a
-    /// bit of both. The joint candidates are kept explicitly, and each query is the bit-slice test
-    /// (bit `j` of A's candidate index is 0, bit `j'` of B's is 1) whose answer splits them most
-    /// evenly.
-    fn pair(&mut self, a: Item, b: Option<Item>, neutral: Option<u16>) {
-        let b_cands: &[usize] = b.as_ref().map_or(&[usize::MAX], |b| &b.candidates);
-        let mut joint: Vec<(u32, u32)> = Vec::with_capacity(a.candidates.len() * b_cands.len());
-        for (x, &pa) in a.candidates.iter().enumerate() {
-            for (y, &pb) in b_cands.iter().enumerate() {
-                if pa != pb {
-                    joint.push((x as u32, y as u32));
+    /// Locates the single occurrences of a few items together: each query tests a subset of each
+    /// item's candidates, and the answer is the number of hits, so one query settles about a bit
+    /// of each. The joint candidates (one candidate per item, no two on one position) are kept
+    /// explicitly, and each query is the bit-slice test (for item `i`, the candidates whose index
+    /// has bit `j_i` equal to `i % 2`) whose answer splits them most evenly.
+    fn group(&mut self, items: &[Item], neutral: Option<u16>) {
+        let g = items.len();
+        let mut joint: Vec<u32> = Vec::new();
+        let mut tuple = vec![0u32; g];
+        joint_tuples(items, 0, &mut tuple, &mut joint);
+        // Without a neutral symbol (a distinct game before anything is located) the last item's
+        // symbol fills the rest: it occurs only at that item's position, so hits stay exact.
+        let fill = neutral.unwrap_or(items[g - 1].symbol);
+        let bits: Vec<usize> = items
+            .iter()
+            .map(|it| index_bits(it.candidates.len()))
+            .collect();
+        let mut hits: Vec<Vec<bool>> = items
+            .iter()
+            .map(|it| vec![false; it.candidates.len()])
+            .collect();
+        let mut hist = vec![0usize; g + 1];
+        let mut slices = vec![0usize; g];
+        while joint.len() > g {
+            let count = joint.len() / g;
+            let stride = count / SAMPLE + 1;
+            let sample: Vec<u32> = joint.chunks(g).step_by(stride).flatten().copied().collect();
+            let large = count > SAMPLE;
+            let mut best: Option<(f64, Vec<usize>)> = None;
+            slices.fill(0);
+            loop {
+                // While the joint set is large only matched slices (one bit for every tested
+                // item) are scored; `bits[i]` means item `i` is not tested.
+                let first = slices
+                    .iter()
+                    .zip(&bits)
+                    .find(|(j, b)| j < b)
+                    .map(|(j, _)| *j);
+                let matched = slices
+                    .iter()
+                    .zip(&bits)
+                    .all(|(j, b)| j == b || Some(*j) == first);
+                if !large || matched {
+                    self.slice_query(items, fill, &slices);
+                    self.histogram(items, &sample, &mut hits, &mut hist);
+                    let e = entropy_of(&hist, sample.len() / g);
+                    if best.as_ref().map_or(true, |(b, _)| e > *b + 1e-9) {
+                        best = Some((e, slices.clone()));
+                    }
                 }
-            }
-        }
-        // Without a neutral symbol (a distinct game before anything is located) B's own symbol
-        // fills the rest: it occurs only at B's position, so the hit count stays exact.
-        let fill = neutral.unwrap_or_else(|| b.as_ref().map_or(a.symbol, |b| b.symbol));
-        let (bits_a, bits_b) = (index_bits(a.candidates.len()), index_bits(b_cands.len()));
-        let mut hit_a = vec![false; a.candidates.len()];
-        let mut hit_b = vec![false; b_cands.len()];
-        let mut best: Option<(f64, usize, usize)> = None;
-        while joint.len() > 1 {
-            best = None;
-            // Scoring every test on a huge joint set is slow and needless: a strided sample of it
-            // ranks the tests as well, and while it is large only matched bit slices are tried.
-            let stride = joint.len() / SAMPLE + 1;
-            let sample: Vec<(u32, u32)> = joint.iter().step_by(stride).copied().collect();
-            let large = joint.len() > SAMPLE;
-            for ja in 0..=bits_a {
-                for jb in 0..=bits_b {
-                    if b.is_none() && jb > 0 {
+                // Next combination, odometer style.
+                let mut i = 0;
+                while i < g {
+                    slices[i] += 1;
+                    if slices[i] <= bits[i] {
                         break;
                     }
-                    if large && ja != jb && ja != bits_a && jb != bits_b {
-                        continue;
-                    }
-                    self.test_query(&a, b.as_ref(), fill, ja, jb);
-                    let hist = self.histogram(&a, b.as_ref(), &sample, &mut hit_a, &mut hit_b);
-                    let entropy = entropy_of(&hist, sample.len());
-                    if best.map_or(true, |(e, _, _)| entropy > e + 1e-9) {
-                        best = Some((entropy, ja, jb));
-                    }
+                    slices[i] = 0;
+                    i += 1;
+                }
+                if i == g {
+                    break;
                 }
             }
-            let (mut entropy, ja, jb) = best.expect("at least one test was scored");
+            let (mut entropy, chosen) = best.expect("at least one test was scored");
             let mut single: Option<(usize, u16)> = None;
-            if entropy < 1.0 && (joint.len() <= SINGLES || entropy <= 0.0) {
-                // Bit slices cannot tell every pair apart (without a neutral symbol they only see
-                // differences), but one symbol on one candidate position always can.
-                let mut spots: Vec<(usize, u16)> = Vec::new();
-                for &(x, y) in &joint {
-                    spots.push((a.candidates[x as usize], a.symbol));
-                    if let Some(b) = &b {
-                        spots.push((b.candidates[y as usize], b.symbol));
-                    }
-                }
-                for (p, sym) in spots {
-                    self.build_query(fill);
-                    self.query[p] = sym;
-                    let hist = self.histogram(&a, b.as_ref(), &joint, &mut hit_a, &mut hit_b);
-                    let e = entropy_of(&hist, joint.len());
-                    if e > entropy + 1e-9 {
-                        entropy = e;
-                        single = Some((p, sym));
+            if entropy < 1.0 && (count <= SINGLES || entropy <= 0.0) {
+                // Bit slices cannot tell every tuple apart (without a neutral symbol they only
+                // see differences), but one symbol on one candidate position always can.
+                for t in joint.chunks(g) {
+                    for (item, &x) in items.iter().zip(t) {
+                        for other in items {
+                            let spot = (item.candidates[x as usize], other.symbol);
+                            self.build_query(fill);
+                            self.query[spot.0] = spot.1;
+                            self.histogram(items, &joint, &mut hits, &mut hist);
+                            let e = entropy_of(&hist, count);
+                            if e > entropy + 1e-9 {
+                                entropy = e;
+                                single = Some(spot);
+                            }
+                        }
                     }
                 }
             }
@@ -370,67 +413,79 @@ impl Cracker<'_> {
                     self.build_query(fill);
                     self.query[p] = sym;
                 }
-                None => self.test_query(&a, b.as_ref(), fill, ja, jb),
+                None => self.slice_query(items, fill, &chosen),
             }
             let answer = self.ask_bulls() as usize;
-            self.histogram(&a, b.as_ref(), &joint, &mut hit_a, &mut hit_b);
-            joint.retain(|&(x, y)| {
-                usize::from(hit_a[x as usize]) + usize::from(hit_b[y as usize]) == answer
-            });
+            self.histogram(items, &[], &mut hits, &mut hist);
+            let mut kept = Vec::with_capacity(joint.len());
+            for t in joint.chunks(g) {
+                let sum: usize = t
+                    .iter()
+                    .zip(&hits)
+                    .map(|(&x, h)| usize::from(h[x as usize]))
+                    .sum();
+                if sum == answer {
+                    kept.extend_from_slice(t);
+                }
+            }
+            joint = kept;
         }
-        let _ = best;
-        let (x, y) = joint[0];
-        self.known[a.candidates[x as usize]] = a.symbol;
-        if let Some(b) = &b {
-            self.known[b.candidates[y as usize]] = b.symbol;
+        for (item, &x) in items.iter().zip(&joint) {
+            self.known[item.candidates[x as usize]] = item.symbol;
         }
     }
 
-    /// Writes the query testing A's candidates whose index has bit `ja` clear and B's whose index
-    /// has bit `jb` set (a bit past the index width tests nothing); A wins a shared position.
-    fn test_query(&mut self, a: &Item, b: Option<&Item>, fill: u16, ja: usize, jb: usize) {
+    /// Writes the query testing, for each item `i`, the candidates whose index has bit
+    /// `slices[i]` equal to `i % 2` (a bit past the index width tests nothing); an earlier item
+    /// wins a shared position.
+    fn slice_query(&mut self, items: &[Item], fill: u16, slices: &[usize]) {
         self.build_query(fill);
-        let a_bits = index_bits(a.candidates.len());
-        if let Some(b) = b {
-            for (y, &p) in b.candidates.iter().enumerate() {
-                if (y >> jb) & 1 == 1 {
-                    self.query[p] = b.symbol;
-                }
+        for (i, item) in items.iter().enumerate().rev() {
+            let width = index_bits(item.candidates.len());
+            if slices[i] >= width {
+                continue;
             }
-        }
-        for (x, &p) in a.candidates.iter().enumerate() {
-            if ja < a_bits && (x >> ja) & 1 == 0 {
-                self.query[p] = a.symbol;
+            for (x, &p) in item.candidates.iter().enumerate() {
+                if (x >> slices[i]) & 1 == i % 2 {
+                    self.query[p] = item.symbol;
+                }
             }
         }
     }
 
-    /// For the current query: which candidates of each item would score, and how many joint
-    /// candidates give each answer.
-    fn histogram(
-        &self,
-        a: &Item,
-        b: Option<&Item>,
-        joint: &[(u32, u32)],
-        hit_a: &mut [bool],
-        hit_b: &mut [bool],
-    ) -> [usize; 3] {
-        for (h, &p) in hit_a.iter_mut().zip(&a.candidates) {
-            *h = self.query[p] == a.symbol;
-        }
-        match b {
-            Some(b) => {
-                for (h, &p) in hit_b.iter_mut().zip(&b.candidates) {
-                    *h = self.query[p] == b.symbol;
-                }
+    /// For the current query: which candidates of each item would score, and how many of the
+    /// `joint` tuples give each answer.
+    fn histogram(&self, items: &[Item], joint: &[u32], hits: &mut [Vec<bool>], hist: &mut [usize]) {
+        for (item, h) in items.iter().zip(hits.iter_mut()) {
+            for (hit, &p) in h.iter_mut().zip(&item.candidates) {
+                *hit = self.query[p] == item.symbol;
             }
-            None => hit_b.fill(false),
         }
-        let mut hist = [0usize; 3];
-        for &(x, y) in joint {
-            hist[usize::from(hit_a[x as usize]) + usize::from(hit_b[y as usize])] += 1;
+        hist.fill(0);
+        for t in joint.chunks(items.len()) {
+            let sum: usize = t
+                .iter()
+                .zip(hits.iter())
+                .map(|(&x, h)| usize::from(h[x as usize]))
+                .sum();
+            hist[sum] += 1;
         }
-        hist
+    }
+}
+
+/// Appends every tuple of candidate indexes, one per item from `i` on, with no two items on the
+/// same position.
+fn joint_tuples(items: &[Item], i: usize, tuple: &mut [u32], out: &mut Vec<u32>) {
+    if i == items.len() {
+        out.extend_from_slice(tuple);
+        return;
+    }
+    for (x, &p) in items[i].candidates.iter().enumerate() {
+        let taken = (0..i).any(|j| items[j].candidates[tuple[j] as usize] == p);
+        if !taken {
+            tuple[i] = x as u32;
+            joint_tuples(items, i + 1, tuple, out);
+        }
     }
 }
 
@@ -705,7 +760,7 @@ mod tests {
         }
 
         proptest! {
-            #![proptest_config(ProptestConfig::with_cases(300))]
+            #![proptest_config(ProptestConfig::with_cases(128))]
 
             #[test]
             fn recovers_every_small_secret((rules, secret) in game()) {
