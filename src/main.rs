@@ -29,6 +29,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
+    /// Every strategy against every secret: totals, histograms, times.
+    Bench(cli::bench::Args),
     /// Crack a long secret (hundreds of symbols) through a counting bulls-and-cows oracle.
     Crack(cli::crack::Args),
 }
@@ -57,6 +59,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
+        Command::Bench(args) => cli::bench::run(args),
         Command::Crack(args) => cli::crack::run(args),
     }
 }

@@ -3,6 +3,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bench;
+mod crack;
 mod hint;
 mod play;
 mod solve;

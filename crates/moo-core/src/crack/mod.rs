@@ -25,6 +25,9 @@ use std::fmt;
 /// secrets taken from prose, as the published experiments took theirs from the opening of a novel.
 pub const OPENING_TEXT: &str = include_str!("../../data/moby-dick-opening.txt");
 
+/// The longest secret the crackers accept (queries are vectors of this length).
+pub const MAX_LONG_LENGTH: usize = 100_000;
+
 /// The 37 symbols of the published long-secret experiments: lower-case letters, digits and space.
 pub const TEXT_SYMBOLS: &str = "abcdefghijklmnopqrstuvwxyz0123456789 ";
 
@@ -47,6 +50,9 @@ pub enum CrackError {
     /// The code length was zero.
     #[error("code length must be at least 1")]
     ZeroLength,
+    /// The code length is beyond [`MAX_LONG_LENGTH`].
+    #[error("code length {0} is too long: at most {MAX_LONG_LENGTH} symbols are supported")]
+    TooLong(usize),
     /// Distinct codes cannot be longer than the alphabet.
     #[error("codes of {length} distinct symbols need at least {length} symbols, but the alphabet has only {symbols}: shorten the code, add symbols, or allow repeats")]
     NotEnoughSymbols {
@@ -228,6 +234,9 @@ impl LongRules {
     pub fn new(length: usize, alphabet: Alphabet, repeats: bool) -> Result<LongRules, CrackError> {
         if length == 0 {
             return Err(CrackError::ZeroLength);
+        }
+        if length > MAX_LONG_LENGTH {
+            return Err(CrackError::TooLong(length));
         }
         if !repeats && length > alphabet.len() {
             return Err(CrackError::NotEnoughSymbols {

@@ -1,11 +1,8 @@
-//! CLI tests of `moo crack`.
+//! `moo crack` from the outside: exact recovery, secrets from files, trials, the table, errors.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn moo() -> Command {
-    Command::cargo_bin("moo").expect("the moo binary is built")
-}
+use crate::common::moo;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = moo().args(args).output().expect("moo runs");
@@ -171,6 +168,12 @@ fn bad_input_is_a_clear_error_not_a_panic() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("empty"));
+    // Far too long.
+    moo()
+        .args(["crack", "--repeats", "--length", "1000000000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("too long"));
     // Zero length.
     moo()
         .args(["crack", "--length", "0"])
