@@ -15,7 +15,8 @@ use clap::{Parser, Subcommand};
   moo solve                         think of a secret; the computer guesses it
   moo solve --secret 4271           watch the computer solve a given secret
   moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
-  moo play --game mastermind        4 pegs of colours 1-6, repeats allowed")]
+  moo play --game mastermind        4 pegs of colours 1-6, repeats allowed
+  moo serve                         play and solve in a web browser")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -29,6 +30,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
+    /// Serve the game, the solver and the tree explorer in a web browser.
+    Serve(cli::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
+        Command::Serve(args) => cli::serve::run(args),
     }
 }
 

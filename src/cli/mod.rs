@@ -2,6 +2,7 @@
 
 pub mod hint;
 pub mod play;
+pub mod serve;
 pub mod solve;
 
 use std::fmt;

@@ -1,0 +1,150 @@
+//! Strategy benchmarks over every secret of a small space, for the explorer's chart.
+//!
+//! Deterministic strategies are measured through their decision tree (one strategy call per
+//! node, see [`crate::tree`]); others play each secret through `moo_core::strategy::play`. Both
+//! give the same figures for a deterministic strategy, which a test checks. Results are cached
+//! per rules and strategy, since they never change for a given build.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use moo_core::strategy::{self, StrategyOptions};
+use moo_core::{CodeSpace, Rules};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::tree;
+
+/// How one strategy did against every secret.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct BenchResult {
+    pub strategy: String,
+    pub about: String,
+    pub secrets: usize,
+    pub total_guesses: usize,
+    pub average: f64,
+    pub worst: usize,
+    /// `histogram[i]`: secrets solved in `i + 1` guesses.
+    pub histogram: Vec<usize>,
+    /// "tree" (one call per decision node) or "play" (each secret played out).
+    pub method: &'static str,
+    /// Wall-clock time of the first computation on this server.
+    pub millis: u128,
+}
+
+/// Finished benchmarks by rules and strategy; cleared when it grows past a bound.
+#[derive(Default)]
+pub(crate) struct BenchCache {
+    results: Mutex<HashMap<(Rules, String), BenchResult>>,
+}
+
+const CACHE_MAX: usize = 256;
+
+impl BenchCache {
+    pub fn get(&self, rules: &Rules, name: &str) -> Option<BenchResult> {
+        let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+        results.get(&(rules.clone(), name.to_string())).cloned()
+    }
+
+    pub fn put(&self, rules: &Rules, result: &BenchResult) {
+        let mut results = self.results.lock().unwrap_or_else(|p| p.into_inner());
+        if results.len() >= CACHE_MAX {
+            results.clear();
+        }
+        results.insert((rules.clone(), result.strategy.clone()), result.clone());
+    }
+}
+
+/// Measures strategy `name` against every secret of `space`, giving up at `deadline`.
+pub(crate) fn run(
+    space: &CodeSpace,
+    name: &str,
+    deadline: Instant,
+) -> Result<BenchResult, ApiError> {
+    let start = Instant::now();
+    let mut strategy = strategy::by_name(name, space, &StrategyOptions::default())
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let (histogram, method) = if strategy.is_deterministic() {
+        (
+            tree::grow(strategy.as_mut(), space, deadline)?.histogram,
+            "tree",
+        )
+    } else {
+        (play_all(strategy.as_mut(), space, deadline)?, "play")
+    };
+    let secrets: usize = histogram.iter().sum();
+    let total_guesses: usize = histogram.iter().enumerate().map(|(i, n)| (i + 1) * n).sum();
+    Ok(BenchResult {
+        strategy: name.to_string(),
+        about: strategy::describe(name).unwrap_or_default().to_string(),
+        secrets,
+        total_guesses,
+        average: total_guesses as f64 / secrets.max(1) as f64,
+        worst: histogram.len(),
+        histogram,
+        method,
+        millis: start.elapsed().as_millis(),
+    })
+}
+
+/// Plays every secret; the histogram of guesses used.
+pub(crate) fn play_all(
+    strategy: &mut dyn strategy::Strategy,
+    space: &CodeSpace,
+    deadline: Instant,
+) -> Result<Vec<usize>, ApiError> {
+    let mut histogram = Vec::new();
+    let length = space.length();
+    for secret in space.codes() {
+        if Instant::now() > deadline {
+            return Err(ApiError::unavailable(
+                "the benchmark took longer than the server's time limit: try smaller rules",
+            ));
+        }
+        let history = strategy::play(strategy, space, secret, tree::MAX_DEPTH)
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        if !history.is_won(length) {
+            return Err(ApiError::unprocessable(format!(
+                "strategy {:?} did not solve {} within {} guesses",
+                strategy.name(),
+                space.rules().format_code(secret),
+                tree::MAX_DEPTH
+            )));
+        }
+        if histogram.len() < history.len() {
+            histogram.resize(history.len(), 0);
+        }
+        histogram[history.len() - 1] += 1;
+    }
+    Ok(histogram)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn tree_and_play_agree_for_every_registered_deterministic_strategy() {
+        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(600);
+        for name in strategy::names() {
+            let mut s = strategy::by_name(name, &space, &StrategyOptions::default()).unwrap();
+            if !s.is_deterministic() {
+                continue;
+            }
+            let by_tree = tree::grow(s.as_mut(), &space, deadline).unwrap().histogram;
+            let by_play = play_all(s.as_mut(), &space, deadline).unwrap();
+            assert_eq!(by_tree, by_play, "{name}");
+            assert_eq!(by_tree.iter().sum::<usize>(), space.len());
+        }
+    }
+
+    #[test]
+    fn a_past_deadline_stops_the_benchmark() {
+        let space = CodeSpace::new(Rules::mastermind()).unwrap();
+        let err = run(&space, "simple", Instant::now() - Duration::from_secs(1)).unwrap_err();
+        assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+    }
+}

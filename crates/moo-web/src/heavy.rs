@@ -1,0 +1,61 @@
+//! Running work that grows with the code space without stalling the server.
+//!
+//! A job runs on tokio's blocking pool so the async workers keep answering other clients. At most
+//! a fixed number of jobs run at once: the permit moves into the job and is released only when
+//! the job really ends, because a blocking thread cannot be cancelled. The client waits at most
+//! the time limit (queueing included) and then gets a 503; jobs that loop over secrets also get
+//! the deadline and stop themselves.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+
+use crate::error::ApiError;
+
+/// The pool of heavy-job permits and the time limit.
+pub(crate) struct Heavy {
+    permits: Arc<Semaphore>,
+    time_limit: Duration,
+}
+
+impl Heavy {
+    pub fn new(jobs: usize, time_limit: Duration) -> Heavy {
+        Heavy {
+            permits: Arc::new(Semaphore::new(jobs.max(1))),
+            time_limit,
+        }
+    }
+
+    /// Runs `job` on the blocking pool; `job` gets its deadline.
+    pub async fn run<T, F>(&self, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(Instant) -> Result<T, ApiError> + Send + 'static,
+    {
+        let deadline = Instant::now() + self.time_limit;
+        let too_slow = || {
+            ApiError::unavailable(format!(
+                "the server could not finish this within its {} s limit: try smaller rules, or again later",
+                self.time_limit.as_secs()
+            ))
+        };
+        let permit = tokio::time::timeout(self.time_limit, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| too_slow())?
+            .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
+        let handle = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            job(deadline)
+        });
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(remaining, handle).await {
+            Err(_) => Err(too_slow()),
+            Ok(Err(join)) => Err(ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the computation failed: {join}; please report this request"),
+            )),
+            Ok(Ok(result)) => result,
+        }
+    }
+}
