@@ -2,7 +2,7 @@
 
 mod cli;
 
-use std::io::{self, IsTerminal};
+use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -69,12 +69,6 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
-}
-
-/// Whether stderr is an interactive terminal (progress bars and prompts go there only then).
-#[allow(dead_code)]
-pub(crate) fn stderr_is_terminal() -> bool {
-    io::stderr().is_terminal()
 }
 
 #[cfg(test)]

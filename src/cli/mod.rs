@@ -1,6 +1,8 @@
 //! One module per subcommand, plus the flags they share.
 
+pub mod advice;
 pub mod hint;
+pub mod input;
 pub mod play;
 pub mod serve;
 pub mod solve;
@@ -8,6 +10,7 @@ pub mod solve;
 use std::fmt;
 
 use clap::{Args as ClapArgs, ValueEnum};
+use moo_core::strategy::GuessPool;
 use moo_core::{Preset, Rules};
 
 /// An error in how moo was called (bad flag values), reported with exit code 2.
@@ -36,6 +39,24 @@ impl From<GameName> for Preset {
         match g {
             GameName::Bulls => Preset::Bulls,
             GameName::Mastermind => Preset::Mastermind,
+        }
+    }
+}
+
+/// Which codes a strategy may guess, as typed after `--guesses`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GuessPoolArg {
+    /// Any code, even one already ruled out.
+    All,
+    /// Only codes still possible ("hard mode").
+    Consistent,
+}
+
+impl From<GuessPoolArg> for GuessPool {
+    fn from(g: GuessPoolArg) -> GuessPool {
+        match g {
+            GuessPoolArg::All => GuessPool::All,
+            GuessPoolArg::Consistent => GuessPool::Consistent,
         }
     }
 }

@@ -1,16 +1,171 @@
-//! `moo play`.
+//! `moo play`: the computer keeps a secret and you guess it.
 
-use super::RuleArgs;
+use std::io::{self, Write};
+
+use anyhow::Context;
+use moo_core::strategy::StrategyOptions;
+use moo_core::{Code, CodeSpace, History, Rules};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::input::{Input, Line, TOO_LONG};
+use super::{advice, RuleArgs};
 
 /// Arguments of `moo play`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Type a guess per line, or: hint, history, give up (or quit), help.
+
+Examples:
+  moo play
+  moo play --seed 7
+  moo play --game mastermind
+  moo play --length 3 --symbols abcdef --repeats"
+)]
 pub struct Args {
+    /// Seed for the secret, for a reproducible game [default: a fresh random secret].
+    #[arg(long)]
+    seed: Option<u64>,
+
     #[command(flatten)]
     rules: RuleArgs,
 }
 
 /// Runs `moo play`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _rules = args.rules.rules()?;
-    anyhow::bail!("moo play is not written yet")
+    let rules = args.rules.rules()?;
+    let mut rng = match args.seed {
+        Some(seed) => ChaCha8Rng::seed_from_u64(seed),
+        None => ChaCha8Rng::from_entropy(),
+    };
+    let secret = rules.random_code(&mut rng);
+    Game::new(rules, secret).run(&mut Input::stdin())
+}
+
+struct Game {
+    rules: Rules,
+    secret: Code,
+    history: History,
+    /// Built on the first `hint`: plain play never needs to enumerate the codes.
+    space: Option<CodeSpace>,
+}
+
+impl Game {
+    fn new(rules: Rules, secret: Code) -> Game {
+        Game {
+            rules,
+            secret,
+            history: History::new(),
+            space: None,
+        }
+    }
+
+    fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
+        let mut out = io::stdout().lock();
+        writeln!(
+            out,
+            "I have a secret: {}. Guess it! (also: hint, history, give up, help)",
+            self.rules
+        )?;
+        loop {
+            let prompt = format!("guess {}> ", self.history.len() + 1);
+            let line = match input.ask(&prompt)? {
+                Line::Text(t) => t,
+                Line::TooLong => {
+                    writeln!(out, "{TOO_LONG}")?;
+                    continue;
+                }
+                Line::End => anyhow::bail!(
+                    "input ended before the game was over; the secret was {}",
+                    self.rules.format_code(&self.secret)
+                ),
+            };
+            match line.to_lowercase().as_str() {
+                "give up" | "giveup" | "quit" | "q" | "exit" => {
+                    writeln!(
+                        out,
+                        "The secret was {}.",
+                        self.rules.format_code(&self.secret)
+                    )?;
+                    return Ok(());
+                }
+                "history" => self.show_history(&mut out)?,
+                "hint" => self.hint(&mut out)?,
+                "help" | "?" => writeln!(
+                    out,
+                    "Type a guess of {} ({}), or: hint (how many codes remain and a good guess), history, give up.",
+                    self.rules.length(),
+                    self.rules
+                )?,
+                _ => match self.rules.parse_code(&line) {
+                    Err(e) => writeln!(out, "not counted: {e}")?,
+                    Ok(guess) => {
+                        let feedback = guess.score(&self.secret);
+                        self.history.push(guess, feedback);
+                        writeln!(
+                            out,
+                            "guess {}: {}  {feedback}",
+                            self.history.len(),
+                            self.rules.format_code(&guess)
+                        )?;
+                        if feedback.is_win(self.rules.length()) {
+                            let n = self.history.len();
+                            writeln!(
+                                out,
+                                "You got it in {n} guess{}!",
+                                if n == 1 { "" } else { "es" }
+                            )?;
+                            return Ok(());
+                        }
+                    }
+                },
+            }
+        }
+    }
+
+    fn show_history(&self, out: &mut impl Write) -> io::Result<()> {
+        if self.history.is_empty() {
+            return writeln!(out, "No guesses yet.");
+        }
+        for (i, t) in self.history.turns().iter().enumerate() {
+            writeln!(
+                out,
+                "  {:>2}. {}  {}",
+                i + 1,
+                self.rules.format_code(&t.guess),
+                t.feedback
+            )?;
+        }
+        Ok(())
+    }
+
+    fn hint(&mut self, out: &mut impl Write) -> anyhow::Result<()> {
+        if self.space.is_none() {
+            match CodeSpace::new(self.rules.clone()) {
+                Ok(space) => self.space = Some(space),
+                Err(e) => {
+                    writeln!(out, "no hint for this game: {e}")?;
+                    return Ok(());
+                }
+            }
+        }
+        let space = self.space.as_ref().expect("just built");
+        let candidates = self.history.candidates(space);
+        let mut strategies = advice::strategies(None, space, &StrategyOptions::default())?;
+        let (guess, strategy) =
+            advice::next_guess(&mut strategies, space, &self.history, &candidates)
+                .context("no hint available")?;
+        writeln!(
+            out,
+            "{} code{} still possible. {}",
+            candidates.len(),
+            if candidates.len() == 1 {
+                " is"
+            } else {
+                "s are"
+            },
+            advice::explain(space, &candidates, &guess, &strategy)
+        )?;
+        Ok(())
+    }
 }

@@ -1,16 +1,263 @@
-//! `moo solve`.
+//! `moo solve`: the computer breaks a secret, typed feedback or a given secret.
 
-use super::RuleArgs;
+use std::io::{self, Write};
+
+use anyhow::Context;
+use moo_core::strategy::{GuessPool, Strategy, StrategyOptions};
+use moo_core::{Code, CodeSpace, Feedback, History, Rules};
+use serde::Serialize;
+
+use super::input::{Input, Line, TOO_LONG};
+use super::{advice, GuessPoolArg, RuleArgs};
+
+/// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
+/// broken or unlucky random strategy is stopped, rather than looping for ever.
+fn max_guesses(space: &CodeSpace) -> usize {
+    space.len() + 1
+}
 
 /// Arguments of `moo solve`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Think of a secret; after each guess type bulls and cows (1B2C, \"1 2\", 12 or 1,2),
+`undo` to take back your last answer, or `quit`.
+
+Examples:
+  moo solve
+  moo solve --secret 4271 --json
+  printf '0B2C\\n1B1C\\n4B\\n' | moo solve"
+)]
 pub struct Args {
+    /// Solve this secret with no input, showing each guess and its feedback.
+    #[arg(long, value_name = "CODE")]
+    secret: Option<String>,
+
+    /// The strategy that guesses [default: the best available].
+    #[arg(long)]
+    strategy: Option<String>,
+
+    /// Which codes the computer may guess: any code, or only codes still possible.
+    #[arg(long, value_enum, default_value = "all")]
+    guesses: GuessPoolArg,
+
+    /// Seed for strategies that draw random numbers.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+
+    /// With --secret: print JSON {"secret": "...", "guesses": [{"guess": "...", "feedback": "1B2C"}]}.
+    #[arg(long, requires = "secret")]
+    json: bool,
+
     #[command(flatten)]
     rules: RuleArgs,
 }
 
+#[derive(Serialize)]
+struct TurnReport {
+    guess: String,
+    feedback: String,
+}
+
+#[derive(Serialize)]
+struct SolveReport {
+    secret: String,
+    guesses: Vec<TurnReport>,
+}
+
 /// Runs `moo solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let _rules = args.rules.rules()?;
-    anyhow::bail!("moo solve is not written yet")
+    let rules = args.rules.rules()?;
+    let secret = args
+        .secret
+        .as_deref()
+        .map(|s| rules.parse_code(s).context("bad --secret"))
+        .transpose()?;
+    let space = CodeSpace::new(rules.clone())?;
+    let mut options = StrategyOptions::default();
+    options.guesses = GuessPool::from(args.guesses);
+    options.seed = args.seed;
+    let strategies = advice::strategies(args.strategy.as_deref(), &space, &options)?;
+    match secret {
+        Some(secret) => solve_known(&rules, &space, strategies, &secret, args.json),
+        None => solve_interactive(&rules, &space, strategies),
+    }
+}
+
+fn solve_known(
+    rules: &Rules,
+    space: &CodeSpace,
+    mut strategies: Vec<Box<dyn Strategy>>,
+    secret: &Code,
+    json: bool,
+) -> anyhow::Result<()> {
+    let mut history = History::new();
+    let mut candidates = space.all();
+    let mut out = io::stdout().lock();
+    while !history.is_won(rules.length()) {
+        anyhow::ensure!(
+            history.len() < max_guesses(space),
+            "the strategy did not find the secret in {} guesses",
+            max_guesses(space)
+        );
+        let (guess, _) = advice::next_guess(&mut strategies, space, &history, &candidates)?;
+        let feedback = guess.score(secret);
+        candidates = space.filter_code(&candidates, &guess, feedback);
+        history.push(guess, feedback);
+        if !json {
+            writeln!(
+                out,
+                "guess {}: {}  {feedback}",
+                history.len(),
+                rules.format_code(&guess)
+            )?;
+        }
+    }
+    if json {
+        let report = SolveReport {
+            secret: rules.format_code(secret),
+            guesses: history
+                .turns()
+                .iter()
+                .map(|t| TurnReport {
+                    guess: rules.format_code(&t.guess),
+                    feedback: t.feedback.to_string(),
+                })
+                .collect(),
+        };
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+    } else {
+        writeln!(
+            out,
+            "Solved {} in {} guesses.",
+            rules.format_code(secret),
+            history.len()
+        )?;
+    }
+    Ok(())
+}
+
+fn solve_interactive(
+    rules: &Rules,
+    space: &CodeSpace,
+    mut strategies: Vec<Box<dyn Strategy>>,
+) -> anyhow::Result<()> {
+    let mut input = Input::stdin();
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "Think of a secret: {rules}. I guess; you answer bulls and cows (1B2C, \"1 2\", 12 or 1,2), `undo` or `quit`."
+    )?;
+    let mut history = History::new();
+    // The guess on the table, kept across bad answers so it is not recomputed or changed.
+    let mut pending: Option<Code> = None;
+    loop {
+        let candidates = history.candidates(space);
+        if candidates.is_empty() {
+            writeln!(out, "{}", advice::contradiction(space, &history))?;
+            writeln!(
+                out,
+                "Type `undo` to take back your last answer (repeat to go further back), or `quit`."
+            )?;
+            pending = None;
+            loop {
+                match read_command(&mut input, "undo or quit> ")?.as_deref() {
+                    Some(cmd) if is_undo(cmd) => break,
+                    Some(cmd) if is_quit(cmd) => return Ok(()),
+                    Some(other) => writeln!(
+                        out,
+                        "{other:?}: type `undo` to take back your last answer, or `quit`."
+                    )?,
+                    None => anyhow::bail!("input ended while the answers contradicted each other"),
+                }
+            }
+            undo(&mut out, rules, &mut history)?;
+            continue;
+        }
+        // A win is checked only once the answers are known to be consistent.
+        if history.is_won(rules.length()) {
+            let n = history.len();
+            writeln!(
+                out,
+                "Solved: your secret is {}, found in {n} guess{}.",
+                rules.format_code(&history.turns()[n - 1].guess),
+                if n == 1 { "" } else { "es" }
+            )?;
+            return Ok(());
+        }
+        anyhow::ensure!(
+            history.len() < max_guesses(space),
+            "the strategy did not find the secret in {} guesses",
+            max_guesses(space)
+        );
+        let guess = match pending {
+            Some(g) => g,
+            None => {
+                let (g, _) = advice::next_guess(&mut strategies, space, &history, &candidates)?;
+                writeln!(
+                    out,
+                    "guess {}: {}   ({} code{} possible)",
+                    history.len() + 1,
+                    rules.format_code(&g),
+                    candidates.len(),
+                    if candidates.len() == 1 { "" } else { "s" }
+                )?;
+                pending = Some(g);
+                g
+            }
+        };
+        let Some(answer) = read_command(&mut input, "feedback> ")? else {
+            anyhow::bail!("input ended before the secret was found");
+        };
+        if is_quit(&answer) {
+            return Ok(());
+        }
+        if is_undo(&answer) {
+            pending = None;
+            undo(&mut out, rules, &mut history)?;
+            continue;
+        }
+        let feedback = match Feedback::parse(&answer, rules.length()) {
+            Ok(f) => f,
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                continue;
+            }
+        };
+        history.push(guess, feedback);
+        pending = None;
+    }
+}
+
+/// Reads one command, as typed; `None` at the end of input. Over-long lines are refused here.
+fn read_command(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String>> {
+    loop {
+        match input.ask(prompt)? {
+            Line::Text(t) => return Ok(Some(t)),
+            Line::TooLong => println!("{TOO_LONG}"),
+            Line::End => return Ok(None),
+        }
+    }
+}
+
+fn is_quit(cmd: &str) -> bool {
+    matches!(
+        cmd.to_ascii_lowercase().as_str(),
+        "quit" | "q" | "exit" | "give up"
+    )
+}
+
+fn is_undo(cmd: &str) -> bool {
+    cmd.eq_ignore_ascii_case("undo")
+}
+
+fn undo(out: &mut impl Write, rules: &Rules, history: &mut History) -> io::Result<()> {
+    match history.undo() {
+        Some(t) => writeln!(
+            out,
+            "Took back {} = {}; guessing again.",
+            rules.format_code(&t.guess),
+            t.feedback
+        ),
+        None => writeln!(out, "Nothing to undo yet."),
+    }
 }

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use crate::code::Code;
@@ -382,6 +383,27 @@ impl Rules {
         Ok(())
     }
 
+    /// A code drawn uniformly at random from every valid code, without enumerating them.
+    pub fn random_code<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Code {
+        let n = self.alphabet.len() as u8;
+        let mut symbols = [0u8; MAX_LENGTH];
+        // Rejection keeps the draw uniform: only a forbidden lead is redrawn, whole.
+        loop {
+            if self.repeats {
+                for s in &mut symbols[..self.length] {
+                    *s = rng.gen_range(0..n);
+                }
+            } else {
+                let mut pool: Vec<u8> = (0..n).collect();
+                let (picked, _) = pool.partial_shuffle(rng, self.length);
+                symbols[..self.length].copy_from_slice(picked);
+            }
+            if !(self.no_leading && symbols[0] == 0) {
+                return Code::from_symbols(&symbols[..self.length]);
+            }
+        }
+    }
+
     /// Writes a code with this alphabet.
     ///
     /// # Panics
@@ -500,6 +522,22 @@ mod tests {
             Err(CodeError::ForbiddenLead { symbol: '0', .. })
         ));
         assert!(Rules::mastermind().parse_code("1122").is_ok());
+    }
+
+    #[test]
+    fn random_codes_are_valid_and_cover_the_space() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let rules = Rules::new(2, "abc", false, true).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let code = rules.random_code(&mut rng);
+            assert!(rules.check_code(&code).is_ok());
+            seen.insert(code);
+        }
+        assert_eq!(seen.len() as u128, rules.space_size());
+        let long = Rules::new(15, "0123456789", true, false).unwrap();
+        assert!(long.check_code(&long.random_code(&mut rng)).is_ok());
     }
 
     #[test]

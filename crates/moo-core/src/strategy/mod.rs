@@ -4,9 +4,17 @@
 //! [registry](registry), which the CLI, the benchmark and the web server all share. One harness,
 //! [`play`], plays any strategy against a known secret.
 
+mod cows;
+mod enumerate;
+mod partition;
+mod random;
 mod registry;
 mod simple;
 
+pub use cows::Cows;
+pub use enumerate::Enumerate;
+pub use partition::{partition_stats, PartitionScore, PartitionStats, PartitionStrategy};
+pub use random::Random;
 pub use registry::{by_name, describe, names};
 pub use simple::Simple;
 

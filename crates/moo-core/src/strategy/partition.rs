@@ -1,0 +1,425 @@
+//! The partition-scored heuristics: Knuth's minimax, expected size, entropy and most parts.
+//!
+//! All four look one guess ahead the same way: for each allowed guess, split the candidates by the
+//! feedback they would give, and score the sizes of the parts. They differ only in the score, so
+//! one strategy, [`PartitionStrategy`], takes the rule as a parameter ([`PartitionScore`]).
+//!
+//! Every score is an integer where smaller is better, so ties are exact and the tie-break (then a
+//! code still possible, then the first code in alphabet order) never depends on float noise or on
+//! the order parallel workers finish in. Entropy is maximised by minimising `sum c·log2 c` over the
+//! part sizes `c`; each term is rounded to a fixed point of 2^-32 before adding, so equal multisets
+//! of part sizes always score equal.
+//!
+//! Two exact shortcuts keep the search fast without changing any choice:
+//! - Symbols no guess has used yet are interchangeable: renaming them maps candidates to candidates
+//!   and keeps every partition's sizes. Of each class of guesses equal up to such renaming, only the
+//!   one whose fresh symbols appear in increasing order is scored; it is also the first of its class
+//!   in alphabet order, so the tie-break picks the same code a full scan would. On an empty history
+//!   this leaves one guess for Bulls and Cows and five for Mastermind.
+//! - Scoring is a loop over one row of the space's score table, counting into a small array.
+
+use rayon::prelude::*;
+
+use super::{GuessPool, Knowledge, Strategy, StrategyError};
+use crate::code::Code;
+use crate::codeset::CodeSet;
+use crate::space::CodeSpace;
+
+/// How a partition of the candidates is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PartitionScore {
+    /// Knuth (1976): the smallest largest part (the fewest candidates left in the worst case).
+    Minimax,
+    /// The smallest expected number of candidates left: the sum of squared part sizes.
+    ExpectedSize,
+    /// The largest entropy of the feedback: the most information expected.
+    Entropy,
+    /// The most non-empty parts (Kooi 2005).
+    MostParts,
+}
+
+impl PartitionScore {
+    /// Every rule, in registry order.
+    pub const ALL: [PartitionScore; 4] = [
+        PartitionScore::Minimax,
+        PartitionScore::ExpectedSize,
+        PartitionScore::Entropy,
+        PartitionScore::MostParts,
+    ];
+
+    /// The rule's position in [`PartitionScore::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The registry name of the strategy that uses this rule.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartitionScore::Minimax => "knuth",
+            PartitionScore::ExpectedSize => "expected-size",
+            PartitionScore::Entropy => "entropy",
+            PartitionScore::MostParts => "most-parts",
+        }
+    }
+
+    /// The rule's score of the part sizes in `counts` (zeros are empty parts); smaller is better.
+    pub fn key(self, counts: &[u32]) -> u64 {
+        match self {
+            PartitionScore::Minimax => counts.iter().copied().max().map_or(0, u64::from),
+            PartitionScore::ExpectedSize => counts.iter().map(|&c| u64::from(c).pow(2)).sum(),
+            PartitionScore::Entropy => counts.iter().map(|&c| xlog2x_fixed(c)).sum(),
+            PartitionScore::MostParts => counts.iter().filter(|&&c| c == 0).count() as u64,
+        }
+    }
+}
+
+/// `c·log2(c)` in fixed point with 32 fractional bits (exact integers for powers of two).
+fn xlog2x_fixed(c: u32) -> u64 {
+    if c <= 1 {
+        return 0;
+    }
+    let c = f64::from(c);
+    (c * c.log2() * 4_294_967_296.0).round() as u64
+}
+
+/// How a guess splits a candidate set, in the terms people use to explain a choice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PartitionStats {
+    /// The number of non-empty parts (distinct feedbacks the guess can get).
+    pub parts: usize,
+    /// The size of the largest part: candidates left in the worst case.
+    pub largest: usize,
+    /// The expected number of candidates left, if every candidate is equally likely.
+    pub expected_size: f64,
+    /// The entropy of the feedback in bits.
+    pub entropy: f64,
+    /// Whether the guess is itself a candidate (it may win now).
+    pub is_candidate: bool,
+}
+
+impl PartitionStats {
+    /// The statistics of part sizes `counts` over `total` candidates.
+    fn from_counts(counts: &[u32], total: usize, is_candidate: bool) -> PartitionStats {
+        let n = total as f64;
+        let mut stats = PartitionStats {
+            parts: 0,
+            largest: 0,
+            expected_size: 0.0,
+            entropy: 0.0,
+            is_candidate,
+        };
+        for &c in counts.iter().filter(|&&c| c > 0) {
+            let c = c as usize;
+            stats.parts += 1;
+            stats.largest = stats.largest.max(c);
+            let p = c as f64 / n;
+            stats.expected_size += p * c as f64;
+            stats.entropy -= p * p.log2();
+        }
+        stats
+    }
+}
+
+/// How guess `guess` (an index of `space`) splits `candidates`.
+///
+/// ```
+/// use moo_core::{CodeSpace, Rules};
+/// use moo_core::strategy::partition_stats;
+/// let space = CodeSpace::new(Rules::mastermind())?;
+/// let guess = space.index_of(&Rules::mastermind().parse_code("1122")?).unwrap();
+/// let stats = partition_stats(&space, guess, &space.all());
+/// assert_eq!((stats.parts, stats.largest), (13, 256)); // Knuth's opening: 13 feedbacks, at most 256 left
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn partition_stats(space: &CodeSpace, guess: usize, candidates: &CodeSet) -> PartitionStats {
+    let mut counts = [0u32; 256];
+    let slots = space.rules().feedback_slots();
+    space.partition_counts(guess, candidates, &mut counts);
+    PartitionStats::from_counts(
+        &counts[..slots],
+        candidates.len(),
+        candidates.contains(guess),
+    )
+}
+
+/// A guess with its rule score, ordered by the tie-break: score, then candidates first, then the
+/// first code in alphabet order.
+type Ranked = (u64, bool, u32);
+
+/// The one-step-lookahead strategy that picks the guess whose partition of the candidates scores
+/// best under its [`PartitionScore`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartitionStrategy {
+    score: PartitionScore,
+    pool: GuessPool,
+}
+
+/// Above this many (guess, candidate) pairs, a choice is scored by all cores.
+const PARALLEL_PAIRS: usize = 1 << 15;
+
+impl PartitionStrategy {
+    /// The strategy scoring partitions by `score`, guessing from `pool`.
+    pub fn new(score: PartitionScore, pool: GuessPool) -> PartitionStrategy {
+        PartitionStrategy { score, pool }
+    }
+
+    /// The scoring rule.
+    pub fn score(&self) -> PartitionScore {
+        self.score
+    }
+
+    /// The best guesses, best first, at most `top` of them, each with how it splits the
+    /// candidates. Guesses equal up to renaming symbols no guess has used yet split the
+    /// candidates alike; only the first of each such class is listed.
+    pub fn ranked(&self, knowledge: &Knowledge<'_>, top: usize) -> Vec<(Code, PartitionStats)> {
+        let mut all = self.scored(knowledge);
+        all.sort_unstable();
+        all.truncate(top);
+        all.into_iter()
+            .map(|(_, _, g)| {
+                let g = g as usize;
+                (
+                    knowledge.space.code(g),
+                    partition_stats(knowledge.space, g, knowledge.candidates),
+                )
+            })
+            .collect()
+    }
+
+    /// The index of the best guess, or `None` when there are no candidates.
+    pub fn best(&self, knowledge: &Knowledge<'_>) -> Option<usize> {
+        let candidates = knowledge.candidates;
+        match candidates.len() {
+            0 => return None,
+            // Two candidates: guessing the first splits them into singletons, which no guess
+            // beats under any rule, and candidates win ties.
+            1 | 2 => return candidates.first(),
+            _ => {}
+        }
+        let pool = self.pool(knowledge);
+        let member = membership(knowledge.space.len(), candidates);
+        let rank = |g: u32| self.rank(knowledge, &member, g);
+        let best = if pool.len() * candidates.len() >= PARALLEL_PAIRS {
+            pool.par_iter().map(|&g| rank(g)).min()
+        } else {
+            pool.iter().map(|&g| rank(g)).min()
+        };
+        best.map(|(_, _, g)| g as usize)
+    }
+
+    /// Every guess of the reduced pool with its rank.
+    fn scored(&self, knowledge: &Knowledge<'_>) -> Vec<Ranked> {
+        let pool = self.pool(knowledge);
+        let member = membership(knowledge.space.len(), knowledge.candidates);
+        pool.par_iter()
+            .map(|&g| self.rank(knowledge, &member, g))
+            .collect()
+    }
+
+    fn rank(&self, knowledge: &Knowledge<'_>, member: &[u64], g: u32) -> Ranked {
+        let space = knowledge.space;
+        let mut counts = [0u32; 256];
+        let slots = space.rules().feedback_slots();
+        space.partition_counts(g as usize, knowledge.candidates, &mut counts);
+        let is_candidate = member[g as usize / 64] >> (g % 64) & 1 == 1;
+        (self.score.key(&counts[..slots]), !is_candidate, g)
+    }
+
+    /// The guesses worth scoring: the allowed pool, one per class of guesses equal up to renaming
+    /// the symbols no guess has used yet.
+    fn pool(&self, knowledge: &Knowledge<'_>) -> Vec<u32> {
+        let space = knowledge.space;
+        let rules = space.rules();
+        let used = knowledge
+            .history
+            .turns()
+            .iter()
+            .fold(0u64, |m, t| m | t.guess.mask());
+        let all_symbols = if rules.alphabet().len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << rules.alphabet().len()) - 1
+        };
+        // The first symbol may not lead a code: renaming it could make a code invalid, so it is
+        // never treated as interchangeable.
+        let pinned = if rules.no_leading() { 1 } else { 0 };
+        let fresh = all_symbols & !used & !pinned;
+        let canonical = |code: &Code| is_canonical(code, fresh);
+        match self.pool {
+            GuessPool::All => (0..space.len() as u32)
+                .filter(|&g| canonical(&space.code(g as usize)))
+                .collect(),
+            GuessPool::Consistent => knowledge
+                .candidates
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|&g| canonical(&space.code(g as usize)))
+                .collect(),
+        }
+    }
+}
+
+/// Whether the fresh symbols of `code` appear, first occurrences in order, as the smallest fresh
+/// symbols in increasing order: the first code in alphabet order of its renaming class.
+fn is_canonical(code: &Code, fresh: u64) -> bool {
+    if fresh.count_ones() < 2 {
+        return true;
+    }
+    let mut unseen = fresh;
+    for &s in code.symbols() {
+        let bit = 1u64 << s;
+        if fresh & bit == 0 || unseen & bit == 0 {
+            continue;
+        }
+        if s as u32 != unseen.trailing_zeros() {
+            return false;
+        }
+        unseen &= !bit;
+    }
+    true
+}
+
+/// The candidate set as a bitmap, for constant-time membership tests in the scoring loop.
+fn membership(n: usize, set: &CodeSet) -> Vec<u64> {
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    for &i in set.as_slice() {
+        bits[i as usize / 64] |= 1 << (i % 64);
+    }
+    bits
+}
+
+impl Strategy for PartitionStrategy {
+    fn name(&self) -> &str {
+        self.score.name()
+    }
+
+    fn next_guess(&mut self, knowledge: &Knowledge<'_>) -> Result<Code, StrategyError> {
+        self.best(knowledge)
+            .map(|g| knowledge.space.code(g))
+            .ok_or(StrategyError::NoCandidates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{History, Rules};
+
+    /// The choice a full scan of every allowed guess makes, without the renaming shortcut.
+    fn brute_force(s: &PartitionStrategy, k: &Knowledge<'_>) -> usize {
+        let member = membership(k.space.len(), k.candidates);
+        let pool: Vec<u32> = match s.pool {
+            GuessPool::All => (0..k.space.len() as u32).collect(),
+            GuessPool::Consistent => k.candidates.as_slice().to_vec(),
+        };
+        pool.iter().map(|&g| s.rank(k, &member, g)).min().unwrap().2 as usize
+    }
+
+    #[test]
+    fn knuths_opening_and_second_guesses() {
+        let rules = Rules::mastermind();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let s = PartitionStrategy::new(PartitionScore::Minimax, GuessPool::All);
+        let history = History::new();
+        let all = space.all();
+        let k = Knowledge {
+            space: &space,
+            history: &history,
+            candidates: &all,
+        };
+        // Knuth (1976): 1122 leaves at most 256 codes.
+        assert_eq!(rules.format_code(&space.code(s.best(&k).unwrap())), "1122");
+    }
+
+    #[test]
+    fn shortcut_matches_full_scan() {
+        for rules in [
+            Rules::mastermind(),
+            Rules::new(3, "012345", false, true).unwrap(),
+            Rules::new(3, "01234", true, false).unwrap(),
+        ] {
+            let space = CodeSpace::new(rules.clone()).unwrap();
+            for score in PartitionScore::ALL {
+                for pool in GuessPool::ALL {
+                    let s = PartitionStrategy::new(score, pool);
+                    // Walk a few games so the histories use some symbols and not others.
+                    for secret in space.codes().iter().step_by(37) {
+                        let mut history = History::new();
+                        let mut candidates = space.all();
+                        while !history.is_won(rules.length()) {
+                            let k = Knowledge {
+                                space: &space,
+                                history: &history,
+                                candidates: &candidates,
+                            };
+                            let g = s.best(&k).unwrap();
+                            assert_eq!(g, brute_force(&s, &k), "{score:?} {pool:?} {history:?}");
+                            let fb = space.code(g).score(secret);
+                            candidates = space.filter(&candidates, g, fb);
+                            history.push(space.code(g), fb);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stats_describe_the_partition() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        let stats = partition_stats(&space, 0, &space.all());
+        assert_eq!(stats.parts, 14);
+        assert_eq!(stats.largest, 1440);
+        assert!(stats.is_candidate);
+        assert!(
+            stats.entropy > 2.0 && stats.entropy < 3.0,
+            "{}",
+            stats.entropy
+        );
+        assert!(stats.expected_size > 1.0 && stats.expected_size < 1440.0);
+    }
+
+    #[test]
+    fn scores_order_partitions() {
+        let even = [2u32, 2, 2, 0];
+        let lopsided = [4u32, 1, 1, 0];
+        for score in PartitionScore::ALL {
+            if score == PartitionScore::MostParts {
+                assert_eq!(score.key(&even), score.key(&lopsided));
+            } else {
+                assert!(score.key(&even) < score.key(&lopsided), "{score:?}");
+            }
+        }
+        assert!(
+            PartitionScore::MostParts.key(&[1, 1, 1, 3]) < PartitionScore::MostParts.key(&even)
+        );
+    }
+}
+
+#[cfg(test)]
+mod known_answers {
+    use super::*;
+    use crate::strategy::play;
+    use crate::Rules;
+
+    /// Plays every secret with the generic harness; the evaluator has its own tests.
+    fn totals(rules: Rules, score: PartitionScore, pool: GuessPool) -> (usize, usize) {
+        let space = CodeSpace::new(rules).unwrap();
+        let mut s = PartitionStrategy::new(score, pool);
+        space.codes().iter().fold((0, 0), |(total, worst), secret| {
+            let n = play(&mut s, &space, secret, 20).unwrap().len();
+            (total + n, worst.max(n))
+        })
+    }
+
+    #[test]
+    fn knuth_mastermind() {
+        // Knuth, "The computer as master mind", J. Recreational Mathematics 9 (1976-77) 1-6:
+        // 5801 guesses over the 1296 secrets (average 4.476), never more than 5.
+        assert_eq!(
+            totals(Rules::mastermind(), PartitionScore::Minimax, GuessPool::All),
+            (5801, 5)
+        );
+    }
+}

@@ -1,0 +1,8 @@
+//! CLI tests: the real `moo` binary driven through arguments and piped stdin.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod hint;
+mod play;
+mod solve;

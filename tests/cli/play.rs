@@ -1,0 +1,118 @@
+//! `moo play`.
+
+use crate::common::run;
+
+/// The secret of a seeded game, learned by giving up.
+fn secret_for(seed: &str, extra: &[&str]) -> String {
+    let mut args = vec!["play", "--seed", seed];
+    args.extend_from_slice(extra);
+    let (code, out, _) = run(&args, "give up\n");
+    assert_eq!(code, 0);
+    out.lines()
+        .find_map(|l| l.strip_prefix("The secret was "))
+        .expect("giving up reveals the secret")
+        .trim_end_matches('.')
+        .to_string()
+}
+
+#[test]
+fn a_seeded_game_is_reproducible_and_winnable() {
+    let secret = secret_for("42", &[]);
+    assert_eq!(secret, secret_for("42", &[]));
+    assert_eq!(secret.len(), 4);
+    let (code, out, err) = run(&["play", "--seed", "42"], &format!("{secret}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("guess 1: {secret}  4B0C")), "{out}");
+    assert!(out.contains("You got it in 1 guess!"), "{out}");
+}
+
+#[test]
+fn invalid_guesses_are_explained_and_not_counted() {
+    let secret = secret_for("7", &[]);
+    let input = format!("012\n01a3\n0113\n{secret}\n");
+    let (code, out, _) = run(&["play", "--seed", "7"], &input);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("not counted: \"012\" has 3 symbols, but codes have 4"),
+        "{out}"
+    );
+    assert!(out.contains("not counted: \"01a3\" uses 'a'"), "{out}");
+    assert!(out.contains("not counted: \"0113\" repeats '1'"), "{out}");
+    assert!(out.contains("You got it in 1 guess!"), "{out}");
+}
+
+#[test]
+fn history_and_hint_commands() {
+    let (code, out, _) = run(
+        &["play", "--seed", "1"],
+        "0123\n4567\nhistory\nhint\ngive up\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("   1. 0123  "), "{out}");
+    assert!(out.contains("   2. 4567  "), "{out}");
+    assert!(out.contains("still possible. Best next guess: "), "{out}");
+    assert!(out.contains("The secret was "), "{out}");
+}
+
+#[test]
+fn mastermind_game_with_repeats() {
+    let secret = secret_for("5", &["--game", "mastermind"]);
+    assert!(secret.chars().all(|c| ('1'..='6').contains(&c)), "{secret}");
+    let (code, out, _) = run(
+        &["play", "--seed", "5", "--game", "mastermind"],
+        &format!("1122\n{secret}\n"),
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("You got it in"), "{out}");
+}
+
+#[test]
+fn input_ending_mid_game_is_an_error_that_reveals_the_secret() {
+    let (code, _, err) = run(&["play", "--seed", "3"], "0123\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error: input ended before the game was over; the secret was "),
+        "{err}"
+    );
+}
+
+#[test]
+fn huge_and_binary_lines_do_not_break_the_game() {
+    let secret = secret_for("9", &[]);
+    let mut input = vec![b'7'; 100_000];
+    input.push(b'\n');
+    input.extend_from_slice(b"\xff\xfe12\n");
+    input.extend_from_slice(format!("{secret}\n").as_bytes());
+    let out = crate::common::moo()
+        .args(["play", "--seed", "9"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("that line is too long"), "{stdout}");
+    assert!(stdout.contains("not counted:"), "{stdout}");
+    assert!(stdout.contains("You got it in 1 guess!"), "{stdout}");
+}
+
+#[test]
+fn bad_rules_are_usage_errors() {
+    for (args, want) in [
+        (
+            vec!["play", "--length", "0"],
+            "code length must be at least 1",
+        ),
+        (vec!["play", "--length", "11"], "allow repeats"),
+        (vec!["play", "--symbols", "0120"], "appears more than once"),
+        (vec!["play", "--symbols", ""], "alphabet is empty"),
+        (vec!["play", "--length", "16", "--repeats"], "too long"),
+    ] {
+        let (code, _, err) = run(&args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: invalid rules: "), "{err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let (code, _, err) = run(&["play", "--game", "chess"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'chess'"), "{err}");
+}

@@ -1,0 +1,166 @@
+//! `moo solve`.
+
+use crate::common::run;
+use serde_json::Value;
+
+#[test]
+fn solves_a_given_secret_and_reports_json() {
+    let (code, out, err) = run(&["solve", "--secret", "4271", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(v["secret"], "4271");
+    let guesses = v["guesses"].as_array().unwrap();
+    let last = guesses.last().unwrap();
+    assert_eq!(last["guess"], "4271");
+    assert_eq!(last["feedback"], "4B0C");
+    // Every reported feedback is the true score of its guess.
+    let rules = moo_core::Rules::bulls();
+    let secret = rules.parse_code("4271").unwrap();
+    for g in guesses {
+        let guess = rules.parse_code(g["guess"].as_str().unwrap()).unwrap();
+        assert_eq!(guess.score(&secret).to_string(), g["feedback"]);
+    }
+}
+
+#[test]
+fn every_strategy_in_the_registry_solves_a_secret() {
+    let space = moo_core::CodeSpace::new(moo_core::Rules::mastermind()).unwrap();
+    for name in moo_core::strategy::names() {
+        match moo_core::strategy::by_name(name, &space, &Default::default()) {
+            // A strategy that cannot play these rules says so when named; one that ignores
+            // feedback (random) may rightly give up at its cap.
+            Err(_) => continue,
+            Ok(s) if !s.is_deterministic() => continue,
+            Ok(_) => {}
+        }
+        let (code, out, err) = run(
+            &[
+                "solve",
+                "--game",
+                "mastermind",
+                "--secret",
+                "6412",
+                "--strategy",
+                name,
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{name}: {err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            v["guesses"].as_array().unwrap().last().unwrap()["feedback"],
+            "4B0C",
+            "{name}"
+        );
+    }
+}
+
+/// Plays the interactive solver as an honest user who knows the secret.
+fn answer_honestly(args: &[&str], secret: &str) -> (i32, String) {
+    let rules = moo_core::Rules::bulls();
+    let s = rules.parse_code(secret).unwrap();
+    // The solver is deterministic, so the honest answers can be found by replaying its guesses.
+    let mut answers = String::new();
+    for _ in 0..12 {
+        let (_, out, _) = run(args, &answers);
+        let guess = out
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("guess "))
+            .and_then(|l| l.split(": ").nth(1))
+            .map(|l| l.split_whitespace().next().unwrap().to_string())
+            .expect("the solver shows a guess");
+        let feedback = rules.parse_code(&guess).unwrap().score(&s);
+        answers.push_str(&format!("{feedback}\n"));
+        if feedback.is_win(4) {
+            let (code, out, _) = run(args, &answers);
+            return (code, out);
+        }
+    }
+    panic!("no win in 12 guesses");
+}
+
+#[test]
+fn interactive_solve_with_honest_answers() {
+    let (code, out) = answer_honestly(&["solve"], "9508");
+    assert_eq!(code, 0);
+    assert!(out.contains("Solved: your secret is 9508"), "{out}");
+}
+
+#[test]
+fn feedback_in_every_typed_form() {
+    // 0123 against secret 1032 is 0B4C, typed five ways, each answered with an undo.
+    for typed in ["0B4C", "0b 4c", "0 4", "04", "0,4"] {
+        let (code, out, err) = run(
+            &["solve", "--strategy", "simple"],
+            &format!("{typed}\nquit\n"),
+        );
+        assert_eq!(code, 0, "{typed}: {err}");
+        assert!(out.contains("guess 2: "), "{typed}: {out}");
+        assert!(out.contains("(9 codes possible)"), "{typed}: {out}");
+    }
+}
+
+#[test]
+fn bad_feedback_is_explained_and_asked_again() {
+    let (code, out, _) = run(
+        &["solve", "--strategy", "simple"],
+        "5B0C\n3B1C\nhello\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(
+            "feedback 5B0C is impossible for a 4-symbol code: bulls + cows must be at most 4"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("feedback 3B1C is impossible"), "{out}");
+    assert!(out.contains("cannot read \"hello\" as feedback"), "{out}");
+    assert!(
+        !out.contains("guess 2:"),
+        "bad answers must not count: {out}"
+    );
+}
+
+#[test]
+fn contradictions_name_the_answer_to_change_and_undo_recovers() {
+    // With "simple", 0123 then 4567 come first; 0B0C to both leaves only 8 and 9 for four places.
+    let input = "0B0C\n0B0C\nundo\n0B2C\nquit\n";
+    let (code, out, _) = run(&["solve", "--strategy", "simple"], input);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no code fits all the answers"), "{out}");
+    assert!(
+        out.contains("if the answer to guess 2 (4567) was not 0B0C but"),
+        "{out}"
+    );
+    assert!(out.contains("Took back 4567 = 0B0C"), "{out}");
+}
+
+#[test]
+fn input_ending_early_is_an_error() {
+    let (code, _, err) = run(&["solve"], "0B1C\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("input ended before the secret was found"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_arguments() {
+    let (code, _, err) = run(&["solve", "--secret", "11"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad --secret: \"11\" has 2 symbols, but codes have 4"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["solve", "--strategy", "psychic"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown strategy \"psychic\": choose one of"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["solve", "--json"], "");
+    assert_eq!(code, 2, "--json needs --secret: {err}");
+}
