@@ -245,11 +245,12 @@ struct SolverBody {
 
 /// Reads the client's history of the solver, naming the turn of the first bad value.
 fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
-    if turns.len() > tree::MAX_DEPTH {
+    // One guess per code is the most any strategy needs (the body limit bounds it further).
+    let most = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    if turns.len() > most {
         return Err(ApiError::unprocessable(format!(
-            "the history has {} turns; at most {} are accepted",
-            turns.len(),
-            tree::MAX_DEPTH
+            "the history has {} turns, more than the {most} codes of these rules",
+            turns.len()
         )));
     }
     let mut history = History::new();
@@ -407,17 +408,21 @@ async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> A
         .heavy
         .run(move |deadline| {
             let space = job_state.spaces.get(&job_rules, limit, "the benchmark")?;
-            names
+            // One strategy failing (say, past the time limit) still leaves the others' figures.
+            let results: Vec<Value> = names
                 .iter()
                 .map(|n| match job_state.bench_cache.get(&job_rules, n) {
-                    Some(r) => Ok(r),
-                    None => {
-                        let r = bench::run(&space, n, deadline)?;
-                        job_state.bench_cache.put(&job_rules, &r);
-                        Ok(r)
-                    }
+                    Some(r) => json!(r),
+                    None => match bench::run(&space, n, deadline) {
+                        Ok(r) => {
+                            job_state.bench_cache.put(&job_rules, &r);
+                            json!(r)
+                        }
+                        Err(e) => json!({ "strategy": n, "error": e.message }),
+                    },
                 })
-                .collect::<Result<Vec<_>, ApiError>>()
+                .collect();
+            Ok(results)
         })
         .await?;
     let mut v = rules_json(&rules);
@@ -468,7 +473,9 @@ async fn strategy_tree(State(state): Shared, ApiJson(body): ApiJson<TreeBody>) -
                     "strategy {name:?} is not deterministic, so it has no single decision tree"
                 )));
             }
-            Ok(tree::grow(s.as_mut(), &space, deadline)?.root)
+            tree::grow(s.as_mut(), &space, deadline, true)?
+                .root
+                .ok_or_else(|| ApiError::unprocessable("the tree was not kept"))
         })
         .await?;
     Ok(Json(json!({ "rules": rules, "root": root })))

@@ -1,8 +1,10 @@
 //! Running work that grows with the code space without stalling the server.
 //!
-//! A job runs on tokio's blocking pool so the async workers keep answering other clients. At most
-//! a fixed number of jobs run at once: the permit moves into the job and is released only when
-//! the job really ends, because a blocking thread cannot be cancelled. The client waits at most
+//! A job runs on its own thread so the async workers keep answering other clients; the thread
+//! has a large stack because decision trees of baseline strategies (one guess per code) recurse
+//! as deep as the code space is large. At most a fixed number of jobs run at once: the permit
+//! moves into the job and is released only when the job really ends, because a running
+//! computation cannot be cancelled. The client waits at most
 //! the time limit (queueing included) and then gets a 503; jobs that loop over secrets also get
 //! the deadline and stop themselves.
 
@@ -12,6 +14,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
+
+/// Stack size of a job thread: address space only, touched as deep as the recursion goes.
+const JOB_STACK: usize = 256 << 20;
 
 /// The pool of heavy-job permits and the time limit.
 pub(crate) struct Heavy {
@@ -44,16 +49,23 @@ impl Heavy {
             .await
             .map_err(|_| too_slow())?
             .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
-        let handle = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            job(deadline)
-        });
+        let (send, receive) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("moo-web-job".into())
+            .stack_size(JOB_STACK)
+            .spawn(move || {
+                let _permit = permit;
+                // The client may have gone; then nobody wants the result.
+                let _ = send.send(job(deadline));
+            })
+            .map_err(|e| ApiError::unavailable(format!("cannot start a worker thread: {e}")))?;
         let remaining = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(remaining, handle).await {
+        match tokio::time::timeout(remaining, receive).await {
             Err(_) => Err(too_slow()),
-            Ok(Err(join)) => Err(ApiError::new(
+            // The sender was dropped without a result: the job panicked.
+            Ok(Err(_)) => Err(ApiError::new(
                 axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the computation failed: {join}; please report this request"),
+                "the computation failed; please report this request",
             )),
             Ok(Ok(result)) => result,
         }

@@ -15,8 +15,11 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 
-/// No strategy worth showing needs this many guesses; one that does is stuck.
-pub(crate) const MAX_DEPTH: usize = 40;
+/// The most guesses a strategy may use on one secret: one per code, as `moo solve` allows, so
+/// baselines that enumerate codes finish and a strategy that repeats itself is stopped.
+pub(crate) fn max_guesses(space: &CodeSpace) -> usize {
+    space.len()
+}
 
 /// One node of a decision tree.
 #[derive(Debug, Clone, Serialize)]
@@ -26,56 +29,82 @@ pub(crate) struct Node {
     pub children: BTreeMap<String, Node>,
 }
 
+/// The most nodes a tree sent to a client may have (a strategy that ignores feedback has about
+/// n^2 / 2 nodes for n codes, far more than anyone can browse).
+pub(crate) const MAX_NODES: usize = 1_000_000;
+
 /// A tree and what it took to solve every secret.
 pub(crate) struct Grown {
-    pub root: Node,
+    /// The tree, when it was kept.
+    pub root: Option<Node>,
     /// `histogram[i]`: secrets solved with `i + 1` guesses.
     pub histogram: Vec<usize>,
 }
 
-/// Grows the tree of `strategy` over the whole space, giving up at `deadline`.
+/// The walk's running state.
+struct Walk<'a> {
+    space: &'a CodeSpace,
+    history: History,
+    histogram: Vec<usize>,
+    nodes: usize,
+    /// Whether to build the nodes (for the explorer) or only count (for benchmarks).
+    keep: bool,
+    deadline: Instant,
+}
+
+/// Walks the tree of `strategy` over the whole space, giving up at `deadline`; `keep` builds
+/// the nodes too, refusing trees over [`MAX_NODES`].
 pub(crate) fn grow(
     strategy: &mut dyn Strategy,
     space: &CodeSpace,
     deadline: Instant,
+    keep: bool,
 ) -> Result<Grown, ApiError> {
-    let mut histogram = Vec::new();
-    let mut history = History::new();
-    let root = grow_node(
-        strategy,
+    let mut walk = Walk {
         space,
-        &mut history,
-        &space.all(),
-        &mut histogram,
+        history: History::new(),
+        histogram: Vec::new(),
+        nodes: 0,
+        keep,
         deadline,
-    )?;
-    Ok(Grown { root, histogram })
+    };
+    let root = grow_node(strategy, &mut walk, &space.all())?;
+    Ok(Grown {
+        root: keep.then_some(root),
+        histogram: walk.histogram,
+    })
 }
 
 fn grow_node(
     strategy: &mut dyn Strategy,
-    space: &CodeSpace,
-    history: &mut History,
+    walk: &mut Walk<'_>,
     candidates: &CodeSet,
-    histogram: &mut Vec<usize>,
-    deadline: Instant,
 ) -> Result<Node, ApiError> {
-    if Instant::now() > deadline {
+    let space = walk.space;
+    walk.nodes += 1;
+    if walk.keep && walk.nodes > MAX_NODES {
+        return Err(ApiError::unprocessable(format!(
+            "the tree of strategy {:?} has more than {MAX_NODES} nodes, too many to send: try smaller rules",
+            strategy.name()
+        )));
+    }
+    if Instant::now() > walk.deadline {
         return Err(ApiError::unavailable(
             "the decision tree took longer than the server's time limit: try smaller rules",
         ));
     }
-    let depth = history.len() + 1;
-    if depth > MAX_DEPTH {
+    let depth = walk.history.len() + 1;
+    if depth > max_guesses(space) {
         return Err(ApiError::unprocessable(format!(
-            "strategy {:?} needed more than {MAX_DEPTH} guesses for some secret: it is not making progress",
-            strategy.name()
+            "strategy {:?} needed more than {} guesses (one per code) for some secret: it is not making progress",
+            strategy.name(),
+            max_guesses(space)
         )));
     }
     let guess = strategy
         .next_guess(&Knowledge {
             space,
-            history,
+            history: &walk.history,
             candidates,
         })
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
@@ -89,19 +118,26 @@ fn grow_node(
     let mut children = BTreeMap::new();
     for (feedback, part) in space.partition(index, candidates) {
         if feedback.is_win(length) {
-            if histogram.len() < depth {
-                histogram.resize(depth, 0);
+            if walk.histogram.len() < depth {
+                walk.histogram.resize(depth, 0);
             }
-            histogram[depth - 1] += part.len();
+            walk.histogram[depth - 1] += part.len();
             continue;
         }
-        history.push(guess, feedback);
-        let child = grow_node(strategy, space, history, &part, histogram, deadline);
-        history.undo();
-        children.insert(feedback.to_string(), child?);
+        walk.history.push(guess, feedback);
+        let child = grow_node(strategy, walk, &part);
+        walk.history.undo();
+        let child = child?;
+        if walk.keep {
+            children.insert(feedback.to_string(), child);
+        }
     }
     Ok(Node {
-        guess: space.rules().format_code(&guess),
+        guess: if walk.keep {
+            space.rules().format_code(&guess)
+        } else {
+            String::new()
+        },
         children,
     })
 }
