@@ -546,12 +546,16 @@ impl Browser {
             .unwrap()
     }
 
-    /// Saves a screenshot at desktop width and one at phone width.
-    async fn screenshots(&self, name: &str) {
+    /// Saves a screenshot at desktop width and one at phone width, scrolled to `anchor`.
+    async fn screenshots(&self, name: &str, anchor: &str) {
         let dir = screenshot_dir();
         for (label, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
             self.client.set_window_size(w, h).await.unwrap();
             tokio::time::sleep(Duration::from_millis(200)).await;
+            self.js(&format!(
+                "document.querySelector({anchor:?}).scrollIntoView({{block: 'start'}});"
+            ))
+            .await;
             let png = self.client.screenshot().await.unwrap();
             std::fs::write(dir.join(format!("{name}-{label}.png")), png).unwrap();
             let overflow = self
@@ -611,7 +615,7 @@ async fn browser_plays_a_game_to_the_win() {
         input.clear().await.unwrap();
         input.send_keys(&guess).await.unwrap();
         if turn == 1 {
-            b.screenshots("play-typing").await;
+            b.screenshots("play-typing", "main").await;
         }
         // Enter submits: the page must work from the keyboard.
         input.send_keys("\u{E007}").await.unwrap();
@@ -626,7 +630,7 @@ async fn browser_plays_a_game_to_the_win() {
             let status = b.text("#play-status").await;
             assert!(status.contains(&format!("won in {turn} guess")), "{status}");
             assert!(status.contains(&guess), "{status}");
-            b.screenshots("play-won").await;
+            b.screenshots("play-won", "main").await;
             b.stop().await;
             return;
         }
@@ -672,7 +676,7 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         repairs.contains(&format!("Turn 1: {first} answered 0B0C")),
         "{repairs}"
     );
-    b.screenshots("solver-contradiction").await;
+    b.screenshots("solver-contradiction", "#solver-panel").await;
     b.click("#undo-btn").await;
     b.wait("document.querySelector('#solver-status').dataset.status === 'guess'")
         .await;
@@ -693,14 +697,14 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         if status == json!("solved") {
             assert_eq!(b.text("#solver-guess").await, "9876");
             assert_eq!(turn - 1, solved_in(&rules, &secret));
-            b.screenshots("solver-solved").await;
+            b.screenshots("solver-solved", "main").await;
             b.stop().await;
             return;
         }
         let guess = rules.parse_code(&b.text("#solver-guess").await).unwrap();
         let feedback = guess.score(&secret).to_string();
         if turn == 2 {
-            b.screenshots("solver-step").await;
+            b.screenshots("solver-step", "#solver-panel").await;
         }
         b.click(&format!(
             "#feedback-buttons button[data-feedback='{feedback}']"
@@ -755,7 +759,7 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.click("#tree-children tbody button").await;
     b.wait("document.querySelector('#node-info').textContent.startsWith('Level 2')")
         .await;
-    b.screenshots("explorer-tree").await;
+    b.screenshots("explorer-tree", "#tree-summary").await;
 
     // A tree file from the file picker: one symbol of three, guessed in order a, b, c.
     let file = screenshot_dir().join("tiny-tree.json");
@@ -781,20 +785,26 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.js("document.querySelector('#bench-preset').value = 'mastermind';")
         .await;
     b.click("#bench-run").await;
-    b.wait("!document.querySelector('#bench-table').hidden")
+    b.wait("document.querySelector('#bench-status').dataset.done")
         .await;
-    let rows = b.text("#bench-table tbody").await;
-    assert!(
-        rows.lines().any(
-            |l| l.starts_with("simple") && l.contains(&format!("{secrets}\t{total}"))
-                || l.starts_with("simple") && l.contains(&format!("{secrets} {total}"))
-        ),
-        "{rows}"
+    let rows = b
+        .js("return [...document.querySelectorAll('#bench-table tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+        .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(
+        rows.len(),
+        strategy::names().count(),
+        "a row per strategy: {rows:?}"
     );
+    let simple = rows.iter().find(|r| r[0] == "simple").unwrap();
+    assert_eq!(simple[1], secrets.to_string());
+    assert_eq!(simple[2], total.to_string());
+    let status = b.text("#bench-status").await;
+    assert!(!status.contains("failed"), "{status}");
     let bars = b
         .js("return document.querySelectorAll('#bench-chart svg rect').length;")
         .await;
-    assert!(bars.as_u64().unwrap() > strategy::names().count() as u64);
-    b.screenshots("explorer-bench").await;
+    assert!(bars.as_u64().unwrap() > 2);
+    b.screenshots("explorer-bench", "#bench-title").await;
     b.stop().await;
 }

@@ -426,7 +426,7 @@ const explorer = {
     const s = stats(this.tree.root, [], this.cache);
     const r = this.tree.rules;
     setStatus($("#tree-status"), `Loaded ${label}.`);
-    $("#tree-summary").textContent = `${r.length} symbols from ${r.symbols}${r.repeats ? ", repeats allowed" : ""}: ` +
+    $("#tree-summary").textContent = `${r.length} symbol${r.length === 1 ? "" : "s"} from ${r.symbols}${r.repeats ? ", repeats allowed" : ""}: ` +
       `${s.secrets} secrets, ${s.total} guesses in all, ${(s.total / s.secrets).toFixed(4)} on average, at most ${s.worst}; ${this.tree.nodes} nodes.`;
     $("#tree-view").hidden = false;
     this.charts.tree = () => $("#tree-histogram").replaceChildren(
