@@ -316,11 +316,16 @@ async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
     let (status, step) = call(
         "POST",
         "/api/solver",
-        Some(r#"{"preset":"bulls","strategy":"simple","history":[{"guess":"0123","feedback":"0B0C"}]}"#),
+        Some(r#"{"preset":"bulls","strategy":"simple","history":[{"guess":"0 1 2 3","feedback":"0 0"}]}"#),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{step}");
     assert_eq!(step["remaining"], 360);
+    assert_eq!(
+        step["history"],
+        json!([{"guess": "0123", "feedback": "0B0C"}]),
+        "the history comes back in one form"
+    );
     let offered: usize = step["feedback"]
         .as_array()
         .unwrap()
@@ -675,6 +680,11 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
     assert!(
         repairs.contains(&format!("Turn 1: {first} answered 0B0C")),
         "{repairs}"
+    );
+    let answers = b.text("#solver-history tbody").await;
+    assert!(
+        answers.contains("0B0C") && !answers.contains("0 0"),
+        "{answers}"
     );
     b.screenshots("solver-contradiction", "#solver-panel").await;
     b.click("#undo-btn").await;

@@ -189,6 +189,7 @@ const solver = {
     const body = Object.assign(this.rules(), { strategy: $("#strategy-select").value || undefined, history: this.history });
     try {
       this.step = await api("POST", "/api/solver", body);
+      this.history = this.step.history;
       this.render();
     } catch (err) {
       // A bad typed answer is the client's last turn: take it back so the game can go on.
@@ -237,7 +238,9 @@ const solver = {
       $("#solver-remaining").textContent = "No code fits every answer.";
       setStatus(status, "Contradiction: one of your answers must be wrong.", "error");
       const box = $("#repairs");
-      box.append(el("p", { class: "info", text: s.message }));
+      // The repair boxes below say the same as the message, with buttons; the message alone
+      // is for when no single change helps.
+      if (!s.repairs.length) box.append(el("p", { class: "info", text: s.message }));
       for (const r of s.repairs) {
         const fixes = r.alternatives.map((a) => el("button", {
           type: "button", class: "secondary",

@@ -283,10 +283,17 @@ async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -
             let candidates = history.candidates(&space);
             let length = rules.length();
             let code = |c: &moo_core::Code| rules.format_code(c);
+            // The history as the server read it, so the client shows answers in one form.
+            let turns: Vec<Value> = history
+                .turns()
+                .iter()
+                .map(|t| json!({ "guess": code(&t.guess), "feedback": t.feedback.to_string() }))
+                .collect();
             if history.is_won(length) {
                 let secret = history.turns().last().map(|t| code(&t.guess));
                 return Ok(json!({
                     "status": "solved", "strategy": name, "remaining": 1, "secret": secret,
+                    "history": turns,
                     "message": format!("solved in {} guesses", history.len()),
                 }));
             }
@@ -335,7 +342,7 @@ async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -
                     )
                 };
                 return Ok(json!({
-                    "status": "contradiction", "strategy": name, "remaining": 0,
+                    "status": "contradiction", "strategy": name, "remaining": 0, "history": turns,
                     "repairs": repairs, "message": message,
                 }));
             }
@@ -364,7 +371,7 @@ async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -
                 .map(|f| f.to_string())
                 .collect();
             Ok(json!({
-                "status": "guess", "strategy": name, "remaining": candidates.len(),
+                "status": "guess", "strategy": name, "remaining": candidates.len(), "history": turns,
                 "turn": history.len() + 1, "guess": code(&guess),
                 "feedback": possible, "other_feedback": other,
             }))
