@@ -294,6 +294,34 @@ async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
     assert_eq!(status, StatusCode::OK);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_computation_does_not_stall_other_clients() {
+    let mut config = moo_web::Config::default();
+    config.heavy_jobs = 1;
+    config.time_limit = Duration::from_secs(3);
+    let app = moo_web::router(config);
+    // Enumerating codes one by one against every Bulls and Cows secret takes far longer than 3 s.
+    let slow = tokio::spawn(call_with(
+        app.clone(),
+        "POST",
+        "/api/bench",
+        Some(r#"{"preset":"bulls","strategies":["enumerate"]}"#),
+    ));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Light requests are answered while it runs...
+    let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert!(
+        !slow.is_finished(),
+        "the slow benchmark should still be running"
+    );
+    // ...and the slow one is cut off at the limit with its reason.
+    let (status, bench) = slow.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    let error = bench["results"][0]["error"].as_str().unwrap();
+    assert!(error.contains("time limit"), "{error}");
+}
+
 #[tokio::test]
 async fn the_live_game_cap_is_enforced() {
     let mut config = moo_web::Config::default();
