@@ -210,6 +210,7 @@ const solver = {
     $("#feedback-form").hidden = s.status !== "guess";
     $("#undo-btn").disabled = this.history.length === 0;
     $("#solver-turn").textContent = this.history.length + (s.status === "guess" ? 1 : 0);
+    $("#solver-turn-line").hidden = s.status !== "guess";
     $("#solver-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
       el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }), el("td", { text: t.feedback }))).reverse());
     if (s.status === "guess") {
@@ -523,8 +524,10 @@ async function start() {
     PRESETS = (await api("GET", "/api/presets")).presets;
     const strategies = await api("GET", "/api/strategies");
     STRATEGIES = strategies.strategies;
+    // "Best available" lets the server pick per rules (an exact strategy may cover only some).
+    $("#strategy-select").append(el("option", { value: "", text: `best available (${strategies.default} for Bulls and Cows)` }));
     for (const s of strategies.strategies) {
-      $("#strategy-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}`, selected: s.name === strategies.default }));
+      $("#strategy-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}` }));
     }
   } catch (err) {
     setStatus($("#play-status"), `The server did not answer: ${err.message}`, "error");

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{Feedback, History, Knowledge, Preset, Rules};
+use moo_core::{CodeSpace, Feedback, History, Knowledge, Preset, Rules, Strategy};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -54,6 +54,34 @@ pub(crate) fn default_strategy() -> &'static str {
         .find(|want| strategy::names().any(|n| n == *want))
         .or_else(|| strategy::names().next())
         .unwrap_or("simple")
+}
+
+/// Builds the strategy `name`, or with no name the first of the preferred strategies that can
+/// play this space (an exact strategy may support only some rules), then any other.
+fn build_strategy(
+    name: Option<&str>,
+    space: &CodeSpace,
+) -> Result<(String, Box<dyn Strategy>), ApiError> {
+    let options = StrategyOptions::default();
+    if let Some(name) = name {
+        let s = strategy::by_name(name, space, &options)
+            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        return Ok((name.to_string(), s));
+    }
+    let preferred = ["optimal", "knuth", "simple"]
+        .into_iter()
+        .filter(|want| strategy::names().any(|n| n == *want));
+    let mut last = None;
+    for n in preferred.chain(strategy::names()) {
+        match strategy::by_name(n, space, &options) {
+            Ok(s) => return Ok((n.to_string(), s)),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(ApiError::unprocessable(last.map_or_else(
+        || "no strategy is registered".to_string(),
+        |e| e.to_string(),
+    )))
 }
 
 /// Either a preset name or full rules; neither means Bulls and Cows.
@@ -203,12 +231,10 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Value> 
                 .spaces
                 .get(&rules, job_state.config.solver_max_codes, "hints")?;
             let candidates = history.candidates(&space);
-            let name = default_strategy();
+            let (name, mut s) = build_strategy(None, &space)?;
             let guess = if history.is_won(rules.length()) || candidates.is_empty() {
                 None
             } else {
-                let mut s = strategy::by_name(name, &space, &StrategyOptions::default())
-                    .map_err(|e| ApiError::unprocessable(e.to_string()))?;
                 let code = s
                     .next_guess(&Knowledge {
                         space: &space,
@@ -270,16 +296,12 @@ async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -
     let limit = state.config.solver_max_codes;
     check_size(&rules, limit, "the solver")?;
     let history = read_history(&rules, &body.history)?;
-    let name = body
-        .strategy
-        .unwrap_or_else(|| default_strategy().to_string());
     let job_state = state.clone();
     let value = state
         .heavy
         .run(move |_| {
             let space = job_state.spaces.get(&rules, limit, "the solver")?;
-            let mut s = strategy::by_name(&name, &space, &StrategyOptions::default())
-                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+            let (name, mut s) = build_strategy(body.strategy.as_deref(), &space)?;
             let candidates = history.candidates(&space);
             let length = rules.length();
             let code = |c: &moo_core::Code| rules.format_code(c);
@@ -464,17 +486,13 @@ async fn strategy_tree(State(state): Shared, ApiJson(body): ApiJson<TreeBody>) -
     let rules = pick_rules(body.preset, body.rules)?;
     let limit = state.config.bench_max_codes;
     check_size(&rules, limit, "strategy trees")?;
-    let name = body
-        .strategy
-        .unwrap_or_else(|| default_strategy().to_string());
     let job_state = state.clone();
     let job_rules = rules.clone();
     let root = state
         .heavy
         .run(move |deadline| {
             let space = job_state.spaces.get(&job_rules, limit, "strategy trees")?;
-            let mut s = strategy::by_name(&name, &space, &StrategyOptions::default())
-                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+            let (name, mut s) = build_strategy(body.strategy.as_deref(), &space)?;
             if !s.is_deterministic() {
                 return Err(ApiError::unprocessable(format!(
                     "strategy {name:?} is not deterministic, so it has no single decision tree"

@@ -18,6 +18,9 @@ use crate::error::ApiError;
 /// Stack size of a job thread: address space only, touched as deep as the recursion goes.
 const JOB_STACK: usize = 256 << 20;
 
+/// How long past the deadline a job's own answer is awaited.
+const GRACE: Duration = Duration::from_millis(500);
+
 /// The pool of heavy-job permits and the time limit.
 pub(crate) struct Heavy {
     permits: Arc<Semaphore>,
@@ -59,7 +62,8 @@ impl Heavy {
                 let _ = send.send(job(deadline));
             })
             .map_err(|e| ApiError::unavailable(format!("cannot start a worker thread: {e}")))?;
-        let remaining = deadline.saturating_duration_since(Instant::now());
+        // A moment past the deadline, so jobs that watch it can report their own reason first.
+        let remaining = deadline.saturating_duration_since(Instant::now()) + GRACE;
         match tokio::time::timeout(remaining, receive).await {
             Err(_) => Err(too_slow()),
             // The sender was dropped without a result: the job panicked.
