@@ -30,6 +30,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
+    /// Every strategy against every secret: totals, histograms, times.
+    Bench(cli::bench::Args),
     /// Serve the game, the solver and the tree explorer in a web browser.
     Serve(cli::serve::Args),
 }
@@ -58,6 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
+        Command::Bench(args) => cli::bench::run(args),
         Command::Serve(args) => cli::serve::run(args),
     }
 }

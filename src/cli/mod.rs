@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the flags they share.
 
 pub mod advice;
+pub mod bench;
 pub mod hint;
 pub mod input;
 pub mod play;

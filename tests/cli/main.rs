@@ -3,6 +3,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bench;
 mod hint;
 mod play;
 mod solve;

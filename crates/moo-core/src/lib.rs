@@ -3,6 +3,7 @@
 
 pub mod code;
 pub mod codeset;
+pub mod eval;
 pub mod feedback;
 pub mod history;
 pub mod rules;
@@ -11,6 +12,7 @@ pub mod strategy;
 
 pub use code::Code;
 pub use codeset::CodeSet;
+pub use eval::{evaluate, EvalOptions, Evaluation};
 pub use feedback::{Feedback, FeedbackError};
 pub use history::{History, Repair, Turn};
 pub use rules::{CodeError, Preset, Rules, RulesError};

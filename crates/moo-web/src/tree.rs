@@ -15,10 +15,11 @@ use serde::Serialize;
 
 use crate::error::ApiError;
 
-/// The most guesses a strategy may use on one secret: one per code, as `moo solve` allows, so
-/// baselines that enumerate codes finish and a strategy that repeats itself is stopped.
+/// The most guesses a strategy may use on one secret: ten per code, the cap `moo bench` uses
+/// (`moo_core::eval`), so baselines that enumerate codes finish, a random guesser rarely gives
+/// up, and a strategy that repeats itself is stopped.
 pub(crate) fn max_guesses(space: &CodeSpace) -> usize {
-    space.len()
+    10 * space.len()
 }
 
 /// One node of a decision tree.
@@ -96,7 +97,7 @@ fn grow_node(
     let depth = walk.history.len() + 1;
     if depth > max_guesses(space) {
         return Err(ApiError::unprocessable(format!(
-            "strategy {:?} needed more than {} guesses (one per code) for some secret: it is not making progress",
+            "strategy {:?} needed more than {} guesses (ten per code) for some secret: it is not making progress",
             strategy.name(),
             max_guesses(space)
         )));

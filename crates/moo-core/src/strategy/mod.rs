@@ -1,8 +1,9 @@
 //! Strategies: how the code breaker picks its next guess.
 //!
-//! Every strategy implements one trait, [`Strategy`], and is found by name through one
-//! [registry](registry), which the CLI, the benchmark and the web server all share. One harness,
-//! [`play`], plays any strategy against a known secret.
+//! Every strategy implements one trait, [`Strategy`], and is found by name through one registry
+//! ([`names`], [`by_name`]), which the CLI, the benchmark and the web server all share. One
+//! harness, [`play`], plays any strategy against a known secret; [`crate::eval`] plays one against
+//! every secret.
 
 mod cows;
 mod enumerate;

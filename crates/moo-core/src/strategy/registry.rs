@@ -50,7 +50,7 @@ const ENTRIES: &[Entry] = &[
     Entry {
         name: "enumerate",
         about: "brute force: every code in alphabet order until one hits, ignoring feedback",
-        build: |_, _| Ok(Box::new(Enumerate)),
+        build: |_, _| Ok(Box::<Enumerate>::default()),
     },
     Entry {
         name: "random",

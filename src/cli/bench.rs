@@ -1,0 +1,567 @@
+//! `moo bench`: every strategy against every secret, with exact totals, histograms and times.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::ValueEnum;
+use comfy_table::{presets, CellAlignment, Table};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use moo_core::eval::{game_seed, Builder};
+use moo_core::strategy::{by_name, describe, names};
+use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
+use serde::Serialize;
+
+use super::{RuleArgs, UsageError};
+
+/// The strategies benchmarked when none are named: every one that needs no argument and finishes
+/// in seconds.
+const DEFAULT_STRATEGIES: &str =
+    "simple,knuth,expected-size,entropy,most-parts,cows,enumerate,random";
+
+/// Arguments of `moo bench`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  moo bench                                      every strategy, Bulls and Cows
+  moo bench --game mastermind -S knuth           Knuth's 5801 guesses over 1296 secrets
+  moo bench -S knuth,entropy --guesses consistent --json
+  moo bench -S random,enumerate,cows --runs 10 --seed 1
+  moo bench --plot histograms.svg                the histograms side by side")]
+pub struct Args {
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    /// Strategies to compare, comma-separated (`--list` shows them all).
+    #[arg(
+        long,
+        short = 'S',
+        value_delimiter = ',',
+        default_value = DEFAULT_STRATEGIES,
+        value_name = "NAMES"
+    )]
+    strategy: Vec<String>,
+
+    /// Which codes the partition heuristics may guess: any code, or only codes still possible.
+    #[arg(long, value_enum, default_value = "all")]
+    guesses: Pool,
+
+    /// Print the results as JSON on stdout instead of a table.
+    #[arg(long)]
+    json: bool,
+
+    /// Draw the histograms side by side into this file (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+
+    /// Evaluate random strategies this many times, each run with its own seed.
+    #[arg(long, default_value = "1", value_name = "N")]
+    runs: usize,
+
+    /// The seed of random strategies (run r uses a seed derived from it and r).
+    #[arg(long, default_value = "0", value_name = "S")]
+    seed: u64,
+
+    /// List the strategies with a line about each, and exit.
+    #[arg(long)]
+    list: bool,
+
+    /// Stop a game after this many guesses and count it as given up [default: 10 x the number of codes].
+    #[arg(long, value_name = "N")]
+    max_guesses: Option<usize>,
+}
+
+/// The guess pool, as typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Pool {
+    /// Any code of the game.
+    All,
+    /// Only codes consistent with the feedback so far ("hard mode").
+    Consistent,
+}
+
+impl From<Pool> for GuessPool {
+    fn from(p: Pool) -> GuessPool {
+        match p {
+            Pool::All => GuessPool::All,
+            Pool::Consistent => GuessPool::Consistent,
+        }
+    }
+}
+
+/// One run of a random strategy.
+#[derive(Debug, Clone, Serialize)]
+struct RunResult {
+    run: usize,
+    seed: u64,
+    total: u64,
+    average: f64,
+    max: usize,
+    gave_up: usize,
+    seconds: f64,
+}
+
+/// One strategy's figures, over every run.
+#[derive(Debug, Clone, Serialize)]
+struct StrategyResult {
+    strategy: String,
+    secrets: usize,
+    /// Games played: secrets times runs (random strategies), or secrets.
+    games: usize,
+    total: u64,
+    average: f64,
+    max: usize,
+    histogram: Vec<u64>,
+    gave_up: usize,
+    seconds: f64,
+    deterministic: bool,
+    /// Each run of a random strategy (absent for deterministic ones).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    runs: Vec<RunResult>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    rules: &'a Rules,
+    guesses: &'static str,
+    results: Vec<StrategyResult>,
+}
+
+/// Runs `moo bench`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.list {
+        let mut out = std::io::stdout().lock();
+        for name in names() {
+            writeln!(out, "{name:<14} {}", describe(name).unwrap_or_default())?;
+        }
+        return Ok(());
+    }
+    let rules = args.rules.rules()?;
+    let names = check_names(&args.strategy)?;
+    if args.runs == 0 {
+        return Err(UsageError("--runs must be at least 1".into()).into());
+    }
+    if args.max_guesses == Some(0) {
+        return Err(UsageError("--max-guesses must be at least 1".into()).into());
+    }
+    if let Some(path) = &args.plot {
+        plot_format(path)?;
+    }
+    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let pool = GuessPool::from(args.guesses);
+
+    let mut results = Vec::new();
+    for name in &names {
+        results.push(bench_one(&space, name, pool, &args)?);
+    }
+
+    if let Some(path) = &args.plot {
+        draw_plot(path, &rules, &results)
+            .with_context(|| format!("cannot draw the plot {}", path.display()))?;
+    }
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let report = Report {
+            rules: &rules,
+            guesses: match args.guesses {
+                Pool::All => "all",
+                Pool::Consistent => "consistent",
+            },
+            results,
+        };
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "{}: {} secrets, guesses from {}",
+            rules.describe(),
+            space.len(),
+            match args.guesses {
+                Pool::All => "every code",
+                Pool::Consistent => "the codes still possible",
+            }
+        )?;
+        writeln!(out, "{}", summary_table(&results))?;
+        if args.runs > 1 && results.iter().any(|r| !r.runs.is_empty()) {
+            writeln!(out, "\nAverage guesses per run:")?;
+            writeln!(out, "{}", runs_table(&results, args.runs))?;
+        }
+    }
+    Ok(())
+}
+
+/// Splits and checks the strategy names against the registry.
+fn check_names(given: &[String]) -> anyhow::Result<Vec<String>> {
+    let known: Vec<&str> = names().collect();
+    let mut out: Vec<String> = Vec::new();
+    for name in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if !known.contains(&name) && !name.contains(':') {
+            return Err(UsageError(format!(
+                "unknown strategy {name:?}: choose from {}",
+                known.join(", ")
+            ))
+            .into());
+        }
+        if !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    if out.is_empty() {
+        return Err(UsageError("--strategy needs at least one name".into()).into());
+    }
+    Ok(out)
+}
+
+/// Evaluates one strategy, once if it is deterministic, else `--runs` times.
+fn bench_one(
+    space: &CodeSpace,
+    name: &str,
+    pool: GuessPool,
+    args: &Args,
+) -> anyhow::Result<StrategyResult> {
+    let build = |seed: u64| {
+        let mut options = StrategyOptions::default();
+        options.guesses = pool;
+        options.seed = seed;
+        by_name(name, space, &options)
+    };
+    let build: &Builder<'_> = &build;
+    let deterministic = build(args.seed)?.is_deterministic();
+    let runs = if deterministic { 1 } else { args.runs };
+
+    let bar = progress_bar(name, (space.len() * runs) as u64);
+    let mut evaluations: Vec<(u64, Evaluation)> = Vec::with_capacity(runs);
+    for run in 0..runs {
+        let mut options = EvalOptions::default();
+        options.max_guesses = args.max_guesses;
+        options.seed = if runs == 1 {
+            args.seed
+        } else {
+            game_seed(args.seed, run as u64)
+        };
+        let offset = (space.len() * run) as u64;
+        let progress = |done: usize| {
+            if let Some(bar) = &bar {
+                bar.advance(offset + done as u64);
+            }
+        };
+        let e = evaluate(space, build, &options, &progress)
+            .with_context(|| format!("strategy {name} failed"))?;
+        evaluations.push((options.seed, e));
+    }
+    if let Some(bar) = bar {
+        bar.bar.finish_and_clear();
+    }
+    Ok(combine(name, space.len(), deterministic, &evaluations))
+}
+
+/// Sums the runs of one strategy.
+fn combine(
+    name: &str,
+    secrets: usize,
+    deterministic: bool,
+    evaluations: &[(u64, Evaluation)],
+) -> StrategyResult {
+    let mut histogram: Vec<u64> = Vec::new();
+    let (mut total, mut max, mut gave_up, mut seconds) = (0, 0, 0, 0.0);
+    for (_, e) in evaluations {
+        if histogram.len() < e.histogram.len() {
+            histogram.resize(e.histogram.len(), 0);
+        }
+        for (a, b) in histogram.iter_mut().zip(&e.histogram) {
+            *a += b;
+        }
+        total += e.total;
+        max = max.max(e.max);
+        gave_up += e.gave_up;
+        seconds += e.seconds;
+    }
+    let games = secrets * evaluations.len();
+    let solved = games - gave_up;
+    let runs = if deterministic {
+        Vec::new()
+    } else {
+        evaluations
+            .iter()
+            .enumerate()
+            .map(|(i, (seed, e))| RunResult {
+                run: i + 1,
+                seed: *seed,
+                total: e.total,
+                average: e.average(),
+                max: e.max,
+                gave_up: e.gave_up,
+                seconds: e.seconds,
+            })
+            .collect()
+    };
+    StrategyResult {
+        strategy: evaluations
+            .first()
+            .map_or_else(|| name.to_string(), |(_, e)| e.strategy.clone()),
+        secrets,
+        games,
+        total,
+        average: if solved == 0 {
+            0.0
+        } else {
+            total as f64 / solved as f64
+        },
+        max,
+        histogram,
+        gave_up,
+        seconds,
+        deterministic,
+        runs,
+    }
+}
+
+/// A progress bar on stderr for evaluations that take more than a second, only when a person is
+/// watching stderr.
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    shown: AtomicBool,
+}
+
+/// How long an evaluation runs before its progress bar appears.
+const PROGRESS_DELAY: Duration = Duration::from_secs(1);
+
+impl Progress {
+    /// Records progress; shows the bar once the evaluation has taken longer than the delay.
+    fn advance(&self, position: u64) {
+        self.bar.set_position(position);
+        if !self.shown.load(Ordering::Relaxed) && self.start.elapsed() >= PROGRESS_DELAY {
+            self.shown.store(true, Ordering::Relaxed);
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+fn progress_bar(name: &str, len: u64) -> Option<Progress> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>14} [{bar:30}] {pos}/{len} games ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message(name.to_string());
+    Some(Progress {
+        bar,
+        start: Instant::now(),
+        shown: AtomicBool::new(false),
+    })
+}
+
+/// Histogram columns shown in the table before the rest are lumped together.
+const TABLE_COLUMNS: usize = 10;
+
+fn summary_table(results: &[StrategyResult]) -> Table {
+    let widest = results.iter().map(|r| r.max).max().unwrap_or(0);
+    let columns = widest.min(TABLE_COLUMNS);
+    let lump = widest > TABLE_COLUMNS;
+    let any_gave_up = results.iter().any(|r| r.gave_up > 0);
+
+    let mut header: Vec<String> = ["strategy", "games", "total", "average", "worst"]
+        .map(String::from)
+        .to_vec();
+    if any_gave_up {
+        header.push("gave up".into());
+    }
+    header.extend((1..=columns).map(|i| {
+        if lump && i == columns {
+            format!("{i}+")
+        } else {
+            i.to_string()
+        }
+    }));
+    header.push("time".into());
+
+    let mut table = Table::new();
+    table
+        .load_preset(presets::ASCII_MARKDOWN)
+        .set_header(header);
+    for r in results {
+        let mut row = vec![
+            r.strategy.clone(),
+            r.games.to_string(),
+            r.total.to_string(),
+            format!("{:.4}", r.average),
+            r.max.to_string(),
+        ];
+        if any_gave_up {
+            row.push(r.gave_up.to_string());
+        }
+        for i in 1..=columns {
+            let count: u64 = if lump && i == columns {
+                r.histogram.iter().skip(i - 1).sum()
+            } else {
+                r.histogram.get(i - 1).copied().unwrap_or(0)
+            };
+            row.push(count.to_string());
+        }
+        row.push(format!("{:.3} s", r.seconds));
+        table.add_row(row);
+    }
+    for i in 1..table.column_count() {
+        if let Some(c) = table.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    table
+}
+
+/// The classic per-run table: one row per run, a column per strategy, then the mean.
+fn runs_table(results: &[StrategyResult], runs: usize) -> Table {
+    let mut table = Table::new();
+    let mut header = vec!["run".to_string()];
+    header.extend(results.iter().map(|r| r.strategy.clone()));
+    table
+        .load_preset(presets::ASCII_MARKDOWN)
+        .set_header(header);
+    for run in 0..runs {
+        let mut row = vec![(run + 1).to_string()];
+        row.extend(results.iter().map(|r| {
+            let average = r.runs.get(run).map_or(r.average, |x| x.average);
+            format!("{average:.2}")
+        }));
+        table.add_row(row);
+    }
+    let mut row = vec!["mean".to_string()];
+    row.extend(results.iter().map(|r| format!("{:.2}", r.average)));
+    table.add_row(row);
+    for i in 1..table.column_count() {
+        if let Some(c) = table.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    table
+}
+
+/// The image formats `--plot` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Svg,
+    Png,
+}
+
+/// The image format of a plot file, from its extension.
+fn plot_format(path: &Path) -> anyhow::Result<Format> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("svg") => Ok(Format::Svg),
+        Some("png") => Ok(Format::Png),
+        _ => Err(UsageError(format!(
+            "cannot tell the image format of {}: name the file .svg or .png",
+            path.display()
+        ))
+        .into()),
+    }
+}
+
+/// The font of plot labels, shipped inside the binary so plots look the same on every machine and
+/// need no system font library (DejaVu Sans; licence in `assets/fonts`).
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// Pixels of one strategy's panel.
+const PANEL: (u32, u32) = (360, 320);
+
+/// Draws one histogram panel per strategy, side by side.
+fn draw_plot(path: &Path, rules: &Rules, results: &[StrategyResult]) -> anyhow::Result<()> {
+    use plotters::prelude::*;
+    plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
+        .map_err(|_| anyhow::anyhow!("the built-in font is unreadable"))?;
+    let size = (PANEL.0 * results.len() as u32, PANEL.1 + 40);
+    let title = format!("{}: games won in n guesses", rules.describe());
+    match plot_format(path)? {
+        Format::Svg => {
+            let root = SVGBackend::new(path, size).into_drawing_area();
+            panels(&root, &title, results)?;
+            root.present()?;
+        }
+        Format::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            panels(&root, &title, results)?;
+            root.present()?;
+        }
+    }
+    Ok(())
+}
+
+fn panels<DB: plotters::prelude::DrawingBackend>(
+    root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    results: &[StrategyResult],
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    use plotters::prelude::*;
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e}");
+    root.fill(&WHITE).map_err(err)?;
+    let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
+    for (area, r) in root.split_evenly((1, results.len())).iter().zip(results) {
+        let bins = r.histogram.len().max(1) as u32;
+        let top = r.histogram.iter().copied().max().unwrap_or(0).max(1);
+        let mut chart = ChartBuilder::on(area)
+            .caption(
+                format!("{} (average {:.3})", r.strategy, r.average),
+                ("sans-serif", 15),
+            )
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d((1..bins + 1).into_segmented(), 0..top + top / 10 + 1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("guesses")
+            .y_desc("games")
+            .label_style(("sans-serif", 11))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(RGBColor(60, 110, 180).filled())
+                    .margin(if bins > 40 { 0 } else { 2 })
+                    .data(
+                        r.histogram
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &c)| (i as u32 + 1, c)),
+                    ),
+            )
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_strategies_are_registered() {
+        let defaults: Vec<String> = DEFAULT_STRATEGIES.split(',').map(String::from).collect();
+        assert_eq!(check_names(&defaults).unwrap(), defaults);
+    }
+
+    #[test]
+    fn names_are_trimmed_and_deduplicated() {
+        let given = ["knuth", " entropy", "knuth", ""].map(String::from);
+        assert_eq!(check_names(&given).unwrap(), ["knuth", "entropy"]);
+        assert!(check_names(&[String::new()]).is_err());
+    }
+}

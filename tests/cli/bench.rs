@@ -1,0 +1,257 @@
+//! `moo bench` from the outside: known answers from the literature, output formats, errors.
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::common::moo;
+
+/// Runs `moo bench ARGS --json` and returns the results by strategy name.
+fn bench_json(args: &[&str]) -> Vec<Value> {
+    let out = moo()
+        .arg("bench")
+        .args(args)
+        .arg("--json")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let report: Value = serde_json::from_slice(&out).expect("bench --json prints JSON");
+    assert!(report["rules"].is_object());
+    report["results"].as_array().unwrap().clone()
+}
+
+fn total_max(result: &Value) -> (u64, u64) {
+    (
+        result["total"].as_u64().unwrap(),
+        result["max"].as_u64().unwrap(),
+    )
+}
+
+/// Mastermind (4 pegs, 6 colours, 1296 secrets), every heuristic with guesses from all codes.
+///
+/// Published figures: (total guesses over the 1296 secrets, worst case, secrets needing 6 or more)
+/// - knuth: 5801, 5, 0 (Knuth, "The computer as master mind", J. Recreational Mathematics 9
+///   (1976-77) 1-6; histogram 1, 6, 62, 533, 694 from his table).
+/// - simple: 7471, 9, 853 (Shapiro 1983).
+/// - expected-size: 5696, 6, 3 (Irving 1979).
+/// - entropy: 5722, 6, 12 (Neuwirth 1982).
+/// - most-parts: 5668, 6, 7 (Kooi, "Yet another Mastermind strategy", ICGA Journal 28 (2005)).
+///
+/// The last four rows as compiled, with these totals, in Serkan Gur's "Mastermind strategies"
+/// table of game solution tree averages (serkangur.freeservers.com).
+#[test]
+fn mastermind_matches_the_literature() {
+    let results = bench_json(&[
+        "--game",
+        "mastermind",
+        "--strategy",
+        "knuth,simple,expected-size,entropy,most-parts",
+    ]);
+    let expected = [
+        ("knuth", 5801, 5, 0),
+        ("simple", 7471, 9, 853),
+        ("expected-size", 5696, 6, 3),
+        ("entropy", 5722, 6, 12),
+        ("most-parts", 5668, 6, 7),
+    ];
+    assert_eq!(results.len(), expected.len());
+    for (r, (name, total, max, six_or_more)) in results.iter().zip(expected) {
+        assert_eq!(r["strategy"], name);
+        assert_eq!(r["secrets"], 1296, "{name}");
+        assert_eq!(total_max(r), (total, max), "{name}");
+        let histogram: Vec<u64> = r["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        assert_eq!(histogram.iter().sum::<u64>(), 1296);
+        assert_eq!(histogram.iter().skip(5).sum::<u64>(), six_or_more, "{name}");
+        let weighted: u64 = histogram
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as u64 + 1) * c)
+            .sum();
+        assert_eq!(weighted, total);
+    }
+    // Knuth's table: 1 secret in one guess, 6 in two, 62 in three, 533 in four, 694 in five.
+    assert_eq!(
+        results[0]["histogram"],
+        serde_json::json!([1, 6, 62, 533, 694])
+    );
+}
+
+#[test]
+fn hard_mode_restricts_guesses() {
+    let all = bench_json(&["--game", "mastermind", "-S", "knuth"]);
+    let hard = bench_json(&[
+        "--game",
+        "mastermind",
+        "-S",
+        "knuth",
+        "--guesses",
+        "consistent",
+    ]);
+    // Only candidates may be guessed: Knuth's worst case of 5 is lost.
+    assert_eq!(total_max(&all[0]), (5801, 5));
+    assert!(hard[0]["max"].as_u64().unwrap() > 5);
+}
+
+#[test]
+fn brute_force_and_cows_on_small_games() {
+    let results = bench_json(&[
+        "--length",
+        "3",
+        "--symbols",
+        "012345",
+        "-S",
+        "enumerate,cows",
+    ]);
+    // 120 secrets; brute force needs i guesses for the i-th secret in alphabet order.
+    assert_eq!(results[0]["total"], 120 * 121 / 2);
+    assert_eq!(results[0]["max"], 120);
+    assert_eq!(results[1]["gave_up"], 0);
+}
+
+#[test]
+fn random_runs_are_reproducible_and_reported() {
+    let args = [
+        "--length",
+        "2",
+        "--symbols",
+        "0123",
+        "-S",
+        "random,simple",
+        "--runs",
+        "3",
+        "--seed",
+        "9",
+    ];
+    // Everything but the times must repeat.
+    let without_times = |mut results: Vec<Value>| {
+        for r in &mut results {
+            r.as_object_mut().unwrap().remove("seconds");
+            let runs = r.get_mut("runs").and_then(Value::as_array_mut);
+            for run in runs.into_iter().flatten() {
+                run.as_object_mut().unwrap().remove("seconds");
+            }
+        }
+        results
+    };
+    let a = without_times(bench_json(&args));
+    let b = without_times(bench_json(&args));
+    assert_eq!(a, b);
+    let runs = a[0]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3);
+    assert_eq!(a[0]["games"], 36);
+    assert!(a[1].get("runs").is_none(), "deterministic: one evaluation");
+    let other_seed = bench_json(&[
+        "--length",
+        "2",
+        "--symbols",
+        "0123",
+        "-S",
+        "random",
+        "--runs",
+        "3",
+        "--seed",
+        "10",
+    ]);
+    assert_ne!(a[0]["total"], other_seed[0]["total"]);
+
+    moo()
+        .args(["bench", "--length", "2", "--symbols", "0123"])
+        .args(["-S", "random,enumerate,cows", "--runs", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Average guesses per run"))
+        .stdout(predicate::str::contains("| mean"));
+}
+
+#[test]
+fn give_ups_are_counted() {
+    let results = bench_json(&[
+        "--length",
+        "2",
+        "--symbols",
+        "0123",
+        "-S",
+        "enumerate",
+        "--max-guesses",
+        "4",
+    ]);
+    assert_eq!(results[0]["gave_up"], 8);
+    assert_eq!(results[0]["total"], 1 + 2 + 3 + 4);
+}
+
+#[test]
+fn table_lists_every_strategy() {
+    moo()
+        .args(["bench", "--game", "mastermind", "-S", "knuth,simple"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1296 secrets"))
+        .stdout(predicate::str::contains("| knuth"))
+        .stdout(predicate::str::contains("| simple"))
+        .stdout(predicate::str::contains("5801"));
+}
+
+#[test]
+fn plots_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, magic) in [("h.svg", &b"<svg"[..]), ("h.png", &b"\x89PNG"[..])] {
+        let path = dir.path().join(file);
+        moo()
+            .args(["bench", "--game", "mastermind", "-S", "knuth,entropy"])
+            .arg("--plot")
+            .arg(&path)
+            .assert()
+            .success();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.starts_with(magic), "{file}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["bench", "-S", "knuth,nonsense"][..],
+        &["bench", "--runs", "0"],
+        &["bench", "--plot", "out.gif"],
+        &["bench", "--guesses", "some"],
+        &["bench", "--length", "0"],
+    ] {
+        moo()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::is_empty().not());
+    }
+    moo()
+        .args(["bench", "-S", "nonsense"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown strategy \"nonsense\""))
+        .stderr(predicate::str::contains("knuth"));
+}
+
+#[test]
+fn too_large_rules_are_a_runtime_error() {
+    moo()
+        .args(["bench", "--length", "9", "--repeats", "-S", "simple"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error:"));
+}
+
+#[test]
+fn list_names_every_strategy() {
+    moo()
+        .args(["bench", "--list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("knuth"))
+        .stdout(predicate::str::contains("most-parts"))
+        .stdout(predicate::str::contains("cows"));
+}
