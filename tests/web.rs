@@ -479,9 +479,19 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// One browser at a time: two cores are shared with the compiler and the other tests.
 static BROWSER_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// chromedriver with a fresh Chromium profile, stopped when dropped.
+/// The chromedriver process, killed when dropped, so a failing test leaves no driver behind.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// chromedriver with a fresh Chromium profile.
 struct Browser {
-    driver: Child,
+    driver: Driver,
     client: Client,
     _profile: tempfile::TempDir,
 }
@@ -502,12 +512,14 @@ impl Browser {
             .local_addr()
             .unwrap()
             .port();
-        let driver = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
+        let driver = Driver(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
@@ -603,13 +615,11 @@ impl Browser {
         self.client.set_window_size(1280, 900).await.unwrap();
     }
 
+    /// Ends the WebDriver session (closing Chromium), then the driver.
     async fn stop(self) {
-        let Browser {
-            mut driver, client, ..
-        } = self;
+        let Browser { driver, client, .. } = self;
         let _ = client.close().await;
-        let _ = driver.kill();
-        let _ = driver.wait();
+        drop(driver);
     }
 }
 
