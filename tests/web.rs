@@ -5,7 +5,7 @@
 //! Without them they fail when `CI=true` and are skipped with a message otherwise. They write
 //! screenshots under `target/tmp/web-screenshots/`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -18,6 +18,10 @@ use moo_core::strategy::{self, StrategyOptions};
 use moo_core::{CodeSpace, Rules};
 use serde_json::{json, Value};
 use tower::ServiceExt;
+
+#[path = "common/server.rs"]
+mod server;
+use server::Server;
 
 // ---- API, in process -----------------------------------------------------------------------
 
@@ -435,45 +439,6 @@ fn simple_totals(rules: Rules) -> (usize, usize) {
 }
 
 // ---- the real binary -----------------------------------------------------------------------
-
-/// `moo serve --port 0`, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_moo"))
-            .args(["serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("moo serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_string();
-        Server { child, url }
-    }
-
-    fn port(&self) -> u16 {
-        let rest = self.url.trim_start_matches("http://127.0.0.1:");
-        rest.trim_end_matches('/').parse().unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn serve_prints_the_real_port_and_answers_there() {
