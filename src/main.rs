@@ -15,7 +15,8 @@ use clap::{Parser, Subcommand};
   moo solve                         think of a secret; the computer guesses it
   moo solve --secret 4271           watch the computer solve a given secret
   moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
-  moo play --game mastermind        4 pegs of colours 1-6, repeats allowed")]
+  moo play --game mastermind        4 pegs of colours 1-6, repeats allowed
+  moo serve                         play and solve in a web browser")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -33,6 +34,10 @@ enum Command {
     Tree(cli::tree::Args),
     /// Every strategy against every secret: totals, histograms, times.
     Bench(cli::bench::Args),
+    /// Crack a long secret (hundreds of symbols) through a counting bulls-and-cows oracle.
+    Crack(cli::crack::Args),
+    /// Serve the game, the solver and the tree explorer in a web browser.
+    Serve(cli::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +66,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Hint(args) => cli::hint::run(args),
         Command::Tree(args) => cli::tree::run(args),
         Command::Bench(args) => cli::bench::run(args),
+        Command::Crack(args) => cli::crack::run(args),
+        Command::Serve(args) => cli::serve::run(args),
     }
 }
 

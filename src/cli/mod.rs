@@ -2,9 +2,11 @@
 
 pub mod advice;
 pub mod bench;
+pub mod crack;
 pub mod hint;
 pub mod input;
 pub mod play;
+pub mod serve;
 pub mod solve;
 pub mod tree;
 

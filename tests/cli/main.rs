@@ -4,6 +4,7 @@
 mod common;
 
 mod bench;
+mod crack;
 mod hint;
 mod play;
 mod solve;

@@ -3,6 +3,7 @@
 
 pub mod code;
 pub mod codeset;
+pub mod crack;
 pub mod eval;
 pub mod feedback;
 pub mod history;

@@ -1,0 +1,48 @@
+//! Time of the long-code crackers: the exact cracker on the two reference games, and generations
+//! of the genetic baseline (whose cost is one oracle query per individual).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use moo_core::crack::{exact, ga, Alphabet, LongRules, Oracle};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn exact_cracker(c: &mut Criterion) {
+    let games = [
+        (
+            "exact 300 over 37, repeats",
+            LongRules::new(300, Alphabet::text(), true),
+        ),
+        (
+            "exact 300 distinct over 300",
+            LongRules::new(300, Alphabet::unicode(300), false),
+        ),
+    ];
+    for (name, rules) in games {
+        let rules = rules.expect("valid rules");
+        let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(1));
+        c.bench_function(name, |b| {
+            b.iter_batched(
+                || Oracle::new(&secret, rules.alphabet().len()),
+                |mut oracle| exact::crack(&rules, &mut oracle),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+}
+
+fn genetic_generations(c: &mut Criterion) {
+    let rules = LongRules::new(300, Alphabet::text(), true).expect("valid rules");
+    let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(1));
+    let mut options = ga::GaOptions::default();
+    options.generations = 100;
+    c.bench_function("ga 100 generations, length 300", |b| {
+        b.iter_batched(
+            || Oracle::new(&secret, rules.alphabet().len()),
+            |mut oracle| ga::run(&rules, &mut oracle, &options, 7),
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(benches, exact_cracker, genetic_generations);
+criterion_main!(benches);

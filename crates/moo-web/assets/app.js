@@ -1,0 +1,543 @@
+// moo web UI: plain JavaScript, no build step. Three pages switched by the URL hash.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids) e.append(kid);
+  return e;
+};
+
+// Every API error comes back as {"error": "..."}; surface it as an Error with that message.
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch (_) { /* not JSON */ }
+  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+function setStatus(node, text, kind = "") {
+  node.textContent = text;
+  node.className = "status" + (kind ? " " + kind : "");
+}
+
+function pegs(bulls, cows, length) {
+  const box = el("span", { class: "pegs", "aria-hidden": "true" });
+  for (let i = 0; i < length; i++) {
+    box.append(el("span", { class: "peg" + (i < bulls ? " bull" : i < bulls + cows ? " cow" : "") }));
+  }
+  return box;
+}
+
+// ---- pages --------------------------------------------------------------------------------
+
+const PAGES = ["play", "solver", "explorer"];
+function showPage() {
+  const want = location.hash.slice(1);
+  const page = PAGES.includes(want) ? want : "play";
+  for (const p of PAGES) {
+    $("#" + p).hidden = p !== page;
+    const link = $("#nav-" + p);
+    if (p === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+  if (page === "explorer") explorer.enter();
+  if (page === "solver") solver.enter();
+}
+window.addEventListener("hashchange", showPage);
+
+// ---- rules form (shared by Play and Solver) ----------------------------------------------
+
+let PRESETS = [];
+let STRATEGIES = [];
+function rulesForm(form, onChange) {
+  const preset = el("select", { "aria-label": "Game" });
+  for (const p of PRESETS) preset.append(el("option", { value: p.name, text: `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"} (${p.description})` }));
+  preset.append(el("option", { value: "custom", text: "Custom rules" }));
+  const length = el("input", { type: "number", min: 1, max: 15, value: 4, "aria-label": "Code length" });
+  const symbols = el("input", { value: "0123456789", size: 12, "aria-label": "Symbols", spellcheck: "false" });
+  const repeats = el("input", { type: "checkbox" });
+  const noLead = el("input", { type: "checkbox" });
+  const custom = el("span", { class: "custom", hidden: true },
+    el("label", {}, "Length ", length),
+    el("label", {}, "Symbols ", symbols),
+    el("label", {}, repeats, " repeats"),
+    el("label", {}, noLead, " no leading first symbol"));
+  const go = el("button", { type: "submit", text: "Apply" });
+  form.append(el("label", {}, "Game ", preset), custom, go);
+  preset.addEventListener("change", () => {
+    custom.hidden = preset.value !== "custom";
+    if (preset.value !== "custom") onChange();
+  });
+  form.addEventListener("submit", (e) => { e.preventDefault(); onChange(); });
+  return () => preset.value === "custom"
+    ? { rules: { length: Number(length.value), symbols: symbols.value, repeats: repeats.checked, no_leading: noLead.checked } }
+    : { preset: preset.value };
+}
+
+// ---- Play ---------------------------------------------------------------------------------
+
+const play = {
+  game: null,
+  init() {
+    this.rules = rulesForm($("#play-rules"), () => this.newGame());
+    $("#guess-form").addEventListener("submit", (e) => { e.preventDefault(); this.guess(); });
+    $("#hint-btn").addEventListener("click", () => this.hint());
+    $("#giveup-btn").addEventListener("click", () => this.giveUp());
+    $("#newgame-btn").addEventListener("click", () => this.newGame());
+  },
+  async newGame() {
+    $("#hint-out").textContent = "";
+    try {
+      this.game = await api("POST", "/api/games", this.rules());
+      setStatus($("#play-status"), "New game: make your first guess.");
+      this.render();
+      $("#guess-input").focus();
+    } catch (err) { setStatus($("#play-status"), err.message, "error"); }
+  },
+  async guess() {
+    const input = $("#guess-input");
+    if (!this.game) return;
+    try {
+      this.game = await api("POST", `/api/games/${this.game.id}/guesses`, { guess: input.value });
+      input.value = "";
+      $("#hint-out").textContent = "";
+      this.render();
+    } catch (err) { setStatus($("#play-status"), err.message, "error"); }
+    input.focus();
+  },
+  async hint() {
+    if (!this.game) return;
+    const out = $("#hint-out");
+    out.textContent = "Counting…";
+    try {
+      const h = await api("GET", `/api/games/${this.game.id}/hint`);
+      out.textContent = `${h.remaining} code${h.remaining === 1 ? "" : "s"} still possible.` +
+        (h.guess ? ` The ${h.strategy} strategy would guess ${h.guess}.` : "");
+      out.dataset.guess = h.guess || "";
+      out.dataset.remaining = h.remaining;
+    } catch (err) { out.textContent = err.message; }
+  },
+  async giveUp() {
+    if (!this.game) return;
+    try {
+      this.game = await api("POST", `/api/games/${this.game.id}/give-up`);
+      this.render();
+    } catch (err) { setStatus($("#play-status"), err.message, "error"); }
+  },
+  render() {
+    const g = this.game;
+    const len = g.rules.length;
+    $("#play-info").textContent = `${g.description}: ${g.space_size} possible secrets.`;
+    const body = $("#play-history tbody");
+    body.replaceChildren(...g.turns.map((t, i) => el("tr", {},
+      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
+      el("td", { text: t.bulls }), el("td", { text: t.cows }),
+      el("td", {}, pegs(t.bulls, t.cows, len), " ", t.feedback))).reverse());
+    const over = g.over;
+    $("#guess-input").disabled = over;
+    $("#guess-btn").disabled = over;
+    $("#hint-btn").disabled = over;
+    $("#giveup-btn").disabled = over;
+    if (g.won) setStatus($("#play-status"), `You won in ${g.turns.length} guess${g.turns.length === 1 ? "" : "es"}! The secret was ${g.secret}.`, "win");
+    else if (over) setStatus($("#play-status"), `The secret was ${g.secret}.`);
+    else if (g.turns.length) {
+      const last = g.turns[g.turns.length - 1];
+      setStatus($("#play-status"), `${last.guess}: ${last.bulls} bull${last.bulls === 1 ? "" : "s"}, ${last.cows} cow${last.cows === 1 ? "" : "s"}.`);
+    }
+  },
+};
+
+// ---- Solver -------------------------------------------------------------------------------
+
+const solver = {
+  history: [],
+  step: null,
+  started: false,
+  init() {
+    this.rules = rulesForm($("#solver-rules"), () => this.restart());
+    $("#solver-start").addEventListener("click", () => this.restart());
+    $("#strategy-select").addEventListener("change", () => this.restart());
+    $("#undo-btn").addEventListener("click", () => { this.history.pop(); this.ask(); });
+    $("#feedback-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = $("#feedback-input").value.trim();
+      if (text) { $("#feedback-input").value = ""; this.answer(text); }
+    });
+  },
+  enter() { if (!this.started) this.restart(); },
+  restart() { this.started = true; this.history = []; this.ask(); },
+  answer(feedback) {
+    if (!this.step || this.step.status !== "guess") return;
+    this.history.push({ guess: this.step.guess, feedback });
+    this.ask();
+  },
+  async ask() {
+    const status = $("#solver-status");
+    setStatus(status, "Thinking…");
+    const body = Object.assign(this.rules(), { strategy: $("#strategy-select").value || undefined, history: this.history });
+    try {
+      this.step = await api("POST", "/api/solver", body);
+      this.history = this.step.history;
+      this.render();
+    } catch (err) {
+      // A bad typed answer is the client's last turn: take it back so the game can go on.
+      if (this.history.length && /^turn \d+:/.test(err.message)) this.history.pop();
+      setStatus(status, err.message, "error");
+    }
+  },
+  render() {
+    const s = this.step;
+    const status = $("#solver-status");
+    status.dataset.status = s.status;
+    const buttons = $("#feedback-buttons");
+    const other = $("#other-buttons");
+    buttons.replaceChildren();
+    other.replaceChildren();
+    $("#repairs").replaceChildren();
+    $("#other-feedback").hidden = true;
+    $("#feedback-form").hidden = s.status !== "guess";
+    $("#undo-btn").disabled = this.history.length === 0;
+    $("#solver-turn").textContent = this.history.length + (s.status === "guess" ? 1 : 0);
+    $("#solver-turn-line").hidden = s.status !== "guess";
+    $("#solver-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
+      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }), el("td", { text: t.feedback }))).reverse());
+    if (s.status === "guess") {
+      $("#solver-guess").textContent = s.guess;
+      $("#solver-remaining").textContent = `${s.remaining} code${s.remaining === 1 ? "" : "s"} still possible (strategy: ${s.strategy}). How many bulls and cows does it score?`;
+      setStatus(status, "");
+      for (const f of s.feedback) {
+        buttons.append(el("button", {
+          type: "button", "data-feedback": f.feedback, class: f.win ? "win" : "",
+          title: `${f.bulls} bulls, ${f.cows} cows: ${f.remaining} code(s) left`,
+          onclick: () => this.answer(f.feedback),
+        }, f.win ? "Correct!" : f.feedback, el("small", { text: f.win ? f.feedback : `${f.remaining} left` })));
+      }
+      if (s.other_feedback.length) {
+        $("#other-feedback").hidden = false;
+        for (const f of s.other_feedback) {
+          other.append(el("button", { type: "button", "data-feedback": f, onclick: () => this.answer(f), text: f }));
+        }
+      }
+    } else if (s.status === "solved") {
+      $("#solver-guess").textContent = s.secret;
+      $("#solver-remaining").textContent = "";
+      setStatus(status, `Your secret is ${s.secret}: ${s.message}.`, "win");
+    } else {
+      $("#solver-guess").textContent = "?";
+      $("#solver-remaining").textContent = "No code fits every answer.";
+      setStatus(status, "Contradiction: one of your answers must be wrong.", "error");
+      const box = $("#repairs");
+      // The repair boxes below say the same as the message, with buttons; the message alone
+      // is for when no single change helps.
+      if (!s.repairs.length) box.append(el("p", { class: "info", text: s.message }));
+      for (const r of s.repairs) {
+        const fixes = r.alternatives.map((a) => el("button", {
+          type: "button", class: "secondary",
+          onclick: () => { this.history[r.turn - 1].feedback = a.feedback; this.ask(); },
+        }, `${a.feedback} (${a.remaining} left)`));
+        box.append(el("div", { class: "repair" },
+          el("div", { text: `Turn ${r.turn}: ${r.guess} answered ${r.given}. Had it been one of these, codes would remain:` }),
+          ...fixes));
+      }
+    }
+    const first = buttons.querySelector("button");
+    if (first && document.activeElement === document.body) first.focus();
+  },
+};
+
+// ---- decision trees, parsed here so any file in the `moo tree` format loads -----------------
+
+function parseTree(data) {
+  if (!data || typeof data !== "object") throw new Error("the file is not a JSON object");
+  const rules = data.rules;
+  if (!rules || !Number.isInteger(rules.length) || typeof rules.symbols !== "string") {
+    throw new Error('missing "rules" with a "length" and "symbols"');
+  }
+  const alphabet = Array.from(rules.symbols);
+  const length = rules.length;
+  const win = `${length}B0C`;
+  let nodes = 0;
+  const check = (node, where) => {
+    if (!node || typeof node.guess !== "string") throw new Error(`${where}: a node needs a "guess" string`);
+    const syms = Array.from(node.guess);
+    if (syms.length !== length || syms.some((c) => !alphabet.includes(c))) {
+      throw new Error(`${where}: guess ${JSON.stringify(node.guess)} is not a ${length}-symbol code over ${rules.symbols}`);
+    }
+    if (++nodes > 2000000) throw new Error("the tree has more than 2000000 nodes");
+    const kids = node.children || {};
+    if (typeof kids !== "object" || Array.isArray(kids)) throw new Error(`${where}: "children" must be an object`);
+    for (const [key, child] of Object.entries(kids)) {
+      const m = /^(\d+)B(\d+)C$/.exec(key);
+      if (!m || Number(m[1]) + Number(m[2]) > length) throw new Error(`${where}: ${JSON.stringify(key)} is not feedback like 1B2C for ${length} symbols`);
+      if (key === win) throw new Error(`${where}: the winning answer ${win} must not have a child`);
+      check(child, `${where} ${node.guess}=${key}`);
+    }
+  };
+  check(data.root, "root");
+  return { rules, alphabet, root: data.root, nodes };
+}
+
+// Standard scoring: bulls in place; cows = common symbols (with multiplicity) minus bulls.
+function score(guess, secret) {
+  let bulls = 0;
+  const count = new Map();
+  for (let i = 0; i < guess.length; i++) {
+    if (guess[i] === secret[i]) bulls++;
+    count.set(guess[i], (count.get(guess[i]) || 0) + 1);
+  }
+  let common = 0;
+  for (const c of secret) {
+    const n = count.get(c) || 0;
+    if (n > 0) { common++; count.set(c, n - 1); }
+  }
+  return `${bulls}B${common - bulls}C`;
+}
+
+// Per-node counts: secrets under the node, the guesses they need from here, the depth histogram.
+// A node's own guess is a secret there when it agrees with every answer on the path to it.
+function stats(node, path, cache) {
+  if (cache.has(node)) return cache.get(node);
+  const guess = Array.from(node.guess);
+  const kids = Object.entries(node.children || {});
+  const here = kids.length === 0 || path.every(([g, f]) => score(g, guess) === f);
+  const hist = here ? [1] : [];
+  for (const [f, child] of kids) {
+    const s = stats(child, path.concat([[guess, f]]), cache);
+    s.hist.forEach((n, d) => { hist[d + 1] = (hist[d + 1] || 0) + n; });
+  }
+  for (let i = 0; i < hist.length; i++) hist[i] = hist[i] || 0;
+  const secrets = hist.reduce((a, b) => a + b, 0);
+  const total = hist.reduce((a, n, d) => a + n * (d + 1), 0);
+  const result = { secrets, total, worst: hist.length, hist, here };
+  cache.set(node, result);
+  return result;
+}
+
+function barChart(series, title, width) {
+  // series: [{name, hist}] where hist[i] = secrets solved with i + 1 guesses.
+  const colors = ["#2f6f4f", "#c0392b", "#e8a33d", "#3b6ea5", "#7d4f9e", "#4f9e94", "#9e7d4f", "#555"];
+  const maxLen = Math.max(1, ...series.map((s) => s.hist.length));
+  const maxVal = Math.max(1, ...series.map((s) => Math.max(0, ...s.hist)));
+  const W = Math.max(300, Math.min(900, width || 640)), H = 260, left = 50, bottom = 40, top = 28 + 14 * Math.ceil(series.length / 3);
+  const plotW = W - left - 10, plotH = H - top - bottom;
+  const group = plotW / maxLen, bar = Math.max(2, (group - 6) / series.length);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", title);
+  add("text", { x: 8, y: 14, "font-weight": "600" }, title);
+  series.forEach((s, k) => {
+    const x = 8 + (k % 3) * Math.floor((W - 16) / 3), y = 30 + 14 * Math.floor(k / 3);
+    add("rect", { x, y: y - 9, width: 10, height: 10, fill: colors[k % colors.length] });
+    add("text", { x: x + 14, y }, s.name);
+  });
+  for (let t = 0; t <= 4; t++) {
+    const v = Math.round((maxVal * t) / 4), y = top + plotH - (plotH * v) / maxVal;
+    add("line", { x1: left, x2: W - 10, y1: y, y2: y, stroke: "#e4e0d4" });
+    add("text", { x: left - 6, y: y + 4, "text-anchor": "end" }, v);
+  }
+  for (let d = 0; d < maxLen; d++) {
+    const gx = left + d * group + 3;
+    series.forEach((s, k) => {
+      const v = s.hist[d] || 0, h = (plotH * v) / maxVal;
+      const r = add("rect", { x: gx + k * bar, y: top + plotH - h, width: Math.max(1, bar - 1), height: h, fill: colors[k % colors.length] });
+      const tip = document.createElementNS(ns, "title");
+      tip.textContent = `${s.name}: ${v} secrets in ${d + 1} guesses`;
+      r.append(tip);
+    });
+    add("text", { x: gx + (group - 6) / 2, y: top + plotH + 14, "text-anchor": "middle" }, d + 1);
+  }
+  add("text", { x: left + plotW / 2, y: H - 6, "text-anchor": "middle" }, "guesses needed");
+  return svg;
+}
+
+const explorer = {
+  tree: null,
+  path: [],
+  cache: new WeakMap(),
+  entered: false,
+  // Redraws of the charts at the current width, so text stays legible on a phone.
+  charts: {},
+  init() {
+    let pending = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(pending);
+      pending = setTimeout(() => Object.values(this.charts).forEach((draw) => draw()), 100);
+    });
+    $("#tree-load").addEventListener("click", () => this.loadSelected());
+    $("#tree-file").addEventListener("change", (e) => this.loadFile(e.target.files[0]));
+    $("#bench-run").addEventListener("click", () => this.bench());
+    for (const p of PRESETS) $("#bench-preset").append(el("option", { value: p.name, text: `${p.name} (${p.space_size} codes)` }));
+  },
+  async enter() {
+    if (this.entered) return;
+    this.entered = true;
+    try {
+      const list = await api("GET", "/api/trees");
+      const sel = $("#tree-select");
+      for (const t of list.trees) sel.append(el("option", { value: JSON.stringify(t), text: t.label }));
+    } catch (err) {
+      setStatus($("#tree-status"), `No trees from the server (${err.message}); open a tree file instead.`);
+    }
+  },
+  async loadSelected() {
+    const value = $("#tree-select").value;
+    if (!value) return;
+    const t = JSON.parse(value);
+    setStatus($("#tree-status"), `Building the tree of ${t.label}…`);
+    try {
+      this.show(await api("POST", "/api/trees", { preset: t.preset, strategy: t.strategy }), t.label);
+    } catch (err) { setStatus($("#tree-status"), err.message, "error"); }
+  },
+  loadFile(file) {
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      try { this.show(JSON.parse(reader.result), file.name); }
+      catch (err) { setStatus($("#tree-status"), `${file.name}: ${err.message}`, "error"); }
+    };
+    reader.readAsText(file);
+  },
+  show(data, label) {
+    try {
+      this.tree = parseTree(data);
+    } catch (err) {
+      setStatus($("#tree-status"), `${label}: ${err.message}`, "error");
+      return;
+    }
+    this.cache = new WeakMap();
+    this.path = [];
+    const s = stats(this.tree.root, [], this.cache);
+    const r = this.tree.rules;
+    setStatus($("#tree-status"), `Loaded ${label}.`);
+    $("#tree-summary").textContent = `${r.length} symbol${r.length === 1 ? "" : "s"} from ${r.symbols}${r.repeats ? ", repeats allowed" : ""}: ` +
+      `${s.secrets} secrets, ${s.total} guesses in all, ${(s.total / s.secrets).toFixed(4)} on average, at most ${s.worst}; ${this.tree.nodes} nodes.`;
+    $("#tree-view").hidden = false;
+    this.charts.tree = () => $("#tree-histogram").replaceChildren(
+      barChart([{ name: label, hist: s.hist }], "Secrets by guesses needed", $("#tree-histogram").clientWidth));
+    this.charts.tree();
+    this.render();
+  },
+  // The node reached by the current path, and the (guess, answer) pairs leading to it.
+  current() {
+    let node = this.tree.root;
+    const pairs = [];
+    for (const f of this.path) {
+      pairs.push([Array.from(node.guess), f]);
+      node = node.children[f];
+    }
+    return { node, pairs };
+  },
+  render() {
+    const { node, pairs } = this.current();
+    const s = stats(node, pairs, this.cache);
+    const crumbs = [el("button", { type: "button", onclick: () => { this.path = []; this.render(); }, "aria-current": this.path.length === 0 ? "step" : false }, "root")];
+    let walk = this.tree.root;
+    this.path.forEach((f, i) => {
+      const label = `${walk.guess}=${f}`;
+      walk = walk.children[f];
+      crumbs.push(el("button", { type: "button", "aria-current": i === this.path.length - 1 ? "step" : false,
+        onclick: () => { this.path = this.path.slice(0, i + 1); this.render(); } }, label));
+    });
+    $("#tree-path").replaceChildren(...crumbs);
+    $("#node-info").textContent = `Level ${this.path.length + 1}: guess ${node.guess}. ${s.secrets} secret${s.secrets === 1 ? "" : "s"} reach this node, ` +
+      `needing ${s.total} guesses from here (${(s.total / s.secrets).toFixed(3)} on average, at most ${s.worst}).` +
+      (s.here ? ` ${node.guess} itself is one of them and is solved here.` : "");
+    const rows = Object.entries(node.children || {}).map(([f, child]) => {
+      const c = stats(child, pairs.concat([[Array.from(node.guess), f]]), this.cache);
+      return el("tr", {},
+        el("td", { class: "code", text: f }), el("td", { text: c.secrets }), el("td", { text: c.total }),
+        el("td", { text: (c.total / c.secrets).toFixed(3) }), el("td", { text: c.worst }),
+        el("td", {}, el("button", { type: "button", "data-feedback": f,
+          onclick: () => { this.path.push(f); this.render(); $("#tree-children button")?.focus(); } }, child.guess)));
+    });
+    if (s.here && Object.keys(node.children || {}).length) {
+      rows.unshift(el("tr", {}, el("td", { class: "code", text: `${this.tree.rules.length}B0C` }), el("td", { text: 1 }),
+        el("td", { text: 1 }), el("td", { text: "1.000" }), el("td", { text: 1 }), el("td", { text: "solved" })));
+    }
+    $("#tree-children tbody").replaceChildren(...rows);
+  },
+  // One request per strategy, so each gets the server's whole time limit and the chart grows
+  // as results arrive.
+  async bench() {
+    const status = $("#bench-status");
+    const preset = $("#bench-preset").value;
+    const done = [];
+    const failed = [];
+    $("#bench-run").disabled = true;
+    $("#bench-table tbody").replaceChildren();
+    $("#bench-table").hidden = false;
+    for (const name of STRATEGIES.map((x) => x.name)) {
+      setStatus(status, `Playing every secret with ${name}…`);
+      let r;
+      try {
+        r = (await api("POST", "/api/bench", { preset, strategies: [name] })).results[0];
+      } catch (err) { r = { strategy: name, error: err.message }; }
+      const row = r.error
+        ? el("tr", { "data-strategy": r.strategy }, el("td", { text: r.strategy }), el("td", { colspan: 5, class: "error", text: r.error }))
+        : el("tr", { "data-strategy": r.strategy },
+          el("td", { text: r.strategy, title: r.about }), el("td", { text: r.unsolved ? `${r.secrets} (${r.unsolved} unsolved)` : r.secrets }), el("td", { text: r.total_guesses }),
+          el("td", { text: r.average.toFixed(4) }), el("td", { text: r.worst }), el("td", { text: `${r.millis} ms` }));
+      $("#bench-table tbody").append(row);
+      if (r.error) { failed.push(r.strategy); continue; }
+      done.push(r);
+      const title = `Secrets by guesses needed (${preset})`;
+      // Baselines that need hundreds of guesses would flatten the others: chart the rest.
+      const shown = done.filter((x) => x.worst <= 20);
+      this.charts.bench = () => $("#bench-chart").replaceChildren(barChart(
+        shown.map((x) => ({ name: x.strategy, hist: x.histogram })), title, $("#bench-chart").clientWidth));
+      this.charts.bench();
+    }
+    const hidden = done.filter((x) => x.worst > 20).map((x) => x.strategy);
+    setStatus(status, `${done.length} strateg${done.length === 1 ? "y" : "ies"} measured` +
+      (failed.length ? `, ${failed.length} failed (${failed.join(", ")})` : "") +
+      (hidden.length ? `; not charted, needing over 20 guesses: ${hidden.join(", ")}` : "") + ".");
+    status.dataset.done = "1";
+    $("#bench-run").disabled = false;
+  },
+};
+
+// ---- start --------------------------------------------------------------------------------
+
+async function start() {
+  try {
+    PRESETS = (await api("GET", "/api/presets")).presets;
+    const strategies = await api("GET", "/api/strategies");
+    STRATEGIES = strategies.strategies;
+    // "Best available" lets the server pick per rules (an exact strategy may cover only some).
+    $("#strategy-select").append(el("option", { value: "", text: `best available (${strategies.default} for Bulls and Cows)` }));
+    for (const s of strategies.strategies) {
+      $("#strategy-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}` }));
+    }
+  } catch (err) {
+    setStatus($("#play-status"), `The server did not answer: ${err.message}`, "error");
+    return;
+  }
+  play.init();
+  solver.init();
+  explorer.init();
+  showPage();
+  play.newGame();
+  document.body.dataset.ready = "1";
+}
+start();

@@ -1,0 +1,99 @@
+//! The moo web server: play, solve and explore Bulls and Cows and Mastermind in a browser.
+//!
+//! One axum [`router`] serves a JSON API under `/api/` and a small embedded web UI (plain HTML,
+//! CSS and JavaScript compiled into the binary, so nothing is fetched from elsewhere). The API
+//! calls the same `moo_core` functions as the command line, and finds strategies by name through
+//! the one registry, so every strategy the library registers shows up here too.
+//!
+//! Where state lives:
+//! - A game you play (`/api/games`) is held by the server under a random id, because the secret
+//!   must stay hidden from the client. Live games are capped and dropped after an idle period.
+//! - The solver (`/api/solver`) keeps no state: the client sends the whole history with every
+//!   request, so undo is "send one turn fewer" and a server restart loses nothing.
+//!
+//! Work that grows with the code space (hints, solver steps, benchmarks, decision trees) runs on
+//! the blocking thread pool, at most [`Config::heavy_jobs`] at once and each under
+//! [`Config::time_limit`], and only for spaces within the configured limits, so a client can
+//! neither stall the async workers nor queue unbounded work.
+
+#![deny(missing_docs)]
+
+mod api;
+mod assets;
+mod bench;
+mod error;
+mod games;
+mod heavy;
+mod spaces;
+mod tree;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use error::ApiError;
+
+/// Limits and sizes of a server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    /// The most games kept at once; creating one more is refused until some expire.
+    pub max_games: usize,
+    /// How long a game may go untouched before it is dropped.
+    pub idle_expiry: Duration,
+    /// The largest request body accepted, in bytes.
+    pub body_limit: usize,
+    /// How long one heavy request (hint, solver step, benchmark, tree) may run or wait.
+    pub time_limit: Duration,
+    /// How many heavy requests run at once.
+    pub heavy_jobs: usize,
+    /// The largest code space for hints and the solver.
+    pub solver_max_codes: usize,
+    /// The largest code space for benchmarks and strategy trees (they play every secret).
+    pub bench_max_codes: usize,
+    /// How many code spaces (with their score tables) are kept in memory for reuse.
+    pub cached_spaces: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_games: 1000,
+            idle_expiry: Duration::from_secs(30 * 60),
+            body_limit: 16 * 1024,
+            time_limit: Duration::from_secs(20),
+            heavy_jobs: 2,
+            // The score table exists up to this size, which keeps every strategy fast.
+            solver_max_codes: moo_core::space::TABLE_MAX_CODES,
+            bench_max_codes: 5040,
+            cached_spaces: 3,
+        }
+    }
+}
+
+/// The shared state of a server.
+pub(crate) struct AppState {
+    pub config: Config,
+    pub games: games::Games,
+    pub spaces: spaces::Spaces,
+    pub heavy: heavy::Heavy,
+    pub bench_cache: bench::BenchCache,
+}
+
+/// The web UI and the JSON API, as one axum router.
+pub fn router(config: Config) -> axum::Router {
+    let state = Arc::new(AppState {
+        games: games::Games::new(config.max_games, config.idle_expiry),
+        spaces: spaces::Spaces::new(config.cached_spaces),
+        heavy: heavy::Heavy::new(config.heavy_jobs, config.time_limit),
+        bench_cache: bench::BenchCache::default(),
+        config,
+    });
+    api::routes(state).merge(assets::routes())
+}
+
+/// Serves [`router`] on an already bound listener until the process ends.
+///
+/// Binding is left to the caller so it can bind port 0 and learn the real port first.
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    axum::serve(listener, router(config)).await
+}

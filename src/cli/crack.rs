@@ -1,0 +1,412 @@
+//! `moo crack`: long secrets through a bulls-and-cows oracle, by the exact cracker or the genetic
+//! baseline, one secret, many random ones, or the published table.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::ValueEnum;
+use moo_core::crack::{
+    exact, ga, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::UsageError;
+
+/// The lengths of the published table.
+const TABLE_LENGTHS: [usize; 8] = [10, 25, 50, 100, 150, 200, 250, 300];
+
+/// Size of the default alphabet for distinct secrets (and of the table's distinct set).
+const DISTINCT_SYMBOLS: usize = 300;
+
+/// Arguments of `moo crack`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  moo crack --repeats --seed 7              a random 300-symbol secret over a-z, 0-9 and space
+  moo crack --repeats --secret-file novel.txt --length 100
+  moo crack --secret 'the quick brown fx' --symbols 'abcdefghijklmnopqrstuvwxyz ' --repeats
+  moo crack --repeats --trials 20           mean and max queries over 20 random secrets
+  moo crack --table                         the published table (GA and exact, both sets)
+  moo crack --table --lengths 10,25 --runs 2 --generations 200   a quick look")]
+pub struct Args {
+    /// Number of symbols in the secret [default: 300, or the length of --secret].
+    #[arg(long, short = 'l', value_name = "N")]
+    length: Option<usize>,
+
+    /// The alphabet, in order [default: `a-z0-9` and space with --repeats, 300 Unicode letters from
+    /// U+0100 for distinct secrets].
+    #[arg(long, short = 's', value_name = "STRING")]
+    symbols: Option<String>,
+
+    /// Symbols may repeat in the secret.
+    #[arg(long, overrides_with = "distinct")]
+    repeats: bool,
+
+    /// Every symbol of the secret differs (the default).
+    #[arg(long, overrides_with = "repeats")]
+    distinct: bool,
+
+    /// The secret to crack, written with the alphabet's symbols [default: random from --seed].
+    #[arg(long, value_name = "STRING", conflicts_with = "secret_file")]
+    secret: Option<String>,
+
+    /// Take the secret from a text file: lower-cased, whitespace runs made one space, other
+    /// characters outside the alphabet dropped, then the first --length symbols.
+    #[arg(long, value_name = "PATH")]
+    secret_file: Option<PathBuf>,
+
+    /// Seed for the random secret and the genetic algorithm.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+
+    /// The cracker: `exact` always recovers the secret; `ga` is the genetic baseline.
+    #[arg(long, value_enum, default_value = "exact")]
+    method: Method,
+
+    /// Crack N random secrets (seeds --seed, --seed + 1, ...) and report mean and max queries and
+    /// time.
+    #[arg(long, value_name = "N", conflicts_with_all = ["secret", "secret_file", "table"])]
+    trials: Option<u32>,
+
+    /// Print the published table: GA best, worst, average and crowd fitness beside the exact
+    /// cracker's queries, for lengths 10 to 300, secrets with repeats (from the shipped novel
+    /// opening) and distinct (random over 300 Unicode letters).
+    #[arg(long, conflicts_with_all = ["secret", "secret_file", "method"])]
+    table: bool,
+
+    /// Lengths of the --table rows, comma-separated [default: 10,25,50,100,150,200,250,300].
+    #[arg(long, value_name = "N,...", value_delimiter = ',', requires = "table")]
+    lengths: Option<Vec<usize>>,
+
+    /// Genetic-algorithm runs forming the crowd.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    runs: usize,
+
+    /// Genetic-algorithm generations per run, at most.
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    generations: usize,
+
+    /// Print JSON on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Which cracker to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Method {
+    /// The exact, query-efficient cracker.
+    Exact,
+    /// The genetic algorithm with wisdom of crowds.
+    Ga,
+}
+
+/// The result of one crack, as printed with --json.
+#[derive(Debug, Serialize)]
+struct Outcome {
+    found: String,
+    exact: bool,
+    queries: u64,
+    seconds: f64,
+}
+
+/// Runs `moo crack`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.runs == 0 || args.generations == 0 {
+        return Err(UsageError("--runs and --generations must be at least 1".into()).into());
+    }
+    if args.table {
+        return table(&args);
+    }
+    let rules = rules(&args)?;
+    if let Some(trials) = args.trials {
+        return run_trials(&args, &rules, trials);
+    }
+    let secret = secret(&args, &rules)?;
+    let (found, queries, seconds) = crack_one(&args, &rules, &secret);
+    let outcome = Outcome {
+        found: rules.format_code(&found),
+        exact: found == secret,
+        queries,
+        seconds,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&outcome)?);
+    } else {
+        println!("secret  : {}", rules.format_code(&secret));
+        println!("found   : {}", outcome.found);
+        println!("exact   : {}", if outcome.exact { "yes" } else { "no" });
+        println!("queries : {}", outcome.queries);
+        println!("time    : {:.3} s", outcome.seconds);
+    }
+    Ok(())
+}
+
+fn repeats(args: &Args) -> bool {
+    args.repeats && !args.distinct
+}
+
+/// The game from the flags; a secret given with --secret sets the default length.
+fn rules(args: &Args) -> anyhow::Result<LongRules> {
+    let repeats = repeats(args);
+    let alphabet = match &args.symbols {
+        Some(s) => Alphabet::new(s).map_err(|e| UsageError(format!("invalid --symbols: {e}")))?,
+        None if repeats => Alphabet::text(),
+        None => Alphabet::unicode(DISTINCT_SYMBOLS.max(args.length.unwrap_or(0))),
+    };
+    let length = match (&args.secret, args.length) {
+        (_, Some(n)) => n,
+        (Some(s), None) => s.chars().count(),
+        (None, None) => 300,
+    };
+    LongRules::new(length, alphabet, repeats)
+        .map_err(|e| UsageError(format!("invalid rules: {e}")).into())
+}
+
+/// The secret: typed, read from a file, or random from the seed.
+fn secret(args: &Args, rules: &LongRules) -> anyhow::Result<LongCode> {
+    if let Some(text) = &args.secret {
+        return rules
+            .parse_code(text)
+            .map_err(|e| UsageError(format!("invalid --secret: {e}")).into());
+    }
+    if let Some(path) = &args.secret_file {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))?;
+        let code = rules.alphabet().filter_text(&text);
+        if code.len() < rules.length() {
+            anyhow::bail!(
+                "{} holds only {} symbols of the alphabet, fewer than the {} needed: use a longer \
+                 text or a smaller --length",
+                path.display(),
+                code.len(),
+                rules.length()
+            );
+        }
+        let code = code.truncated(rules.length());
+        rules
+            .check_code(&code)
+            .with_context(|| format!("the secret from {} does not fit", path.display()))?;
+        return Ok(code);
+    }
+    Ok(rules.random_code(&mut ChaCha8Rng::seed_from_u64(args.seed)))
+}
+
+/// Cracks one secret with the chosen method: (answer, queries, seconds).
+fn crack_one(args: &Args, rules: &LongRules, secret: &LongCode) -> (LongCode, u64, f64) {
+    let mut oracle = Oracle::new(secret, rules.alphabet().len());
+    let start = Instant::now();
+    let found = match args.method {
+        Method::Exact => exact::crack(rules, &mut oracle),
+        Method::Ga => ga::crowd(rules, &mut oracle, &ga_options(args, args.seed)).answer,
+    };
+    (found, oracle.queries(), start.elapsed().as_secs_f64())
+}
+
+fn ga_options(args: &Args, seed: u64) -> ga::GaOptions {
+    let mut options = ga::GaOptions::default();
+    options.runs = args.runs;
+    options.generations = args.generations;
+    options.seed = seed;
+    options
+}
+
+#[derive(Debug, Serialize)]
+struct Trials {
+    method: Method,
+    length: usize,
+    symbols: usize,
+    repeats: bool,
+    trials: u32,
+    first_seed: u64,
+    all_exact: bool,
+    queries_mean: f64,
+    queries_max: u64,
+    seconds_mean: f64,
+    seconds_max: f64,
+}
+
+/// Cracks `trials` random secrets one after another (timings are per secret, not shared).
+fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()> {
+    if trials == 0 {
+        return Err(UsageError("--trials must be at least 1".into()).into());
+    }
+    let mut results = Vec::new();
+    for t in 0..u64::from(trials) {
+        let seed = args.seed.wrapping_add(t);
+        let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(seed));
+        let (found, queries, seconds) = crack_one(args, rules, &secret);
+        results.push((found == secret, queries, seconds));
+    }
+    let n = f64::from(trials);
+    let report = Trials {
+        method: args.method,
+        length: rules.length(),
+        symbols: rules.alphabet().len(),
+        repeats: rules.repeats(),
+        trials,
+        first_seed: args.seed,
+        all_exact: results.iter().all(|r| r.0),
+        queries_mean: results.iter().map(|r| r.1 as f64).sum::<f64>() / n,
+        queries_max: results.iter().map(|r| r.1).max().unwrap_or(0),
+        seconds_mean: results.iter().map(|r| r.2).sum::<f64>() / n,
+        seconds_max: results.iter().map(|r| r.2).fold(0.0, f64::max),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "{} random secrets of length {} over {} symbols, {}, method {:?}, seeds {}..{}",
+            trials,
+            report.length,
+            report.symbols,
+            if report.repeats {
+                "repeats"
+            } else {
+                "distinct"
+            },
+            report.method,
+            args.seed,
+            args.seed.wrapping_add(u64::from(trials) - 1)
+        );
+        println!("all exact: {}", if report.all_exact { "yes" } else { "no" });
+        println!(
+            "queries: mean {:.1}, max {}",
+            report.queries_mean, report.queries_max
+        );
+        println!(
+            "time: mean {:.4} s, max {:.4} s",
+            report.seconds_mean, report.seconds_max
+        );
+    }
+    Ok(())
+}
+
+/// One row of the table.
+#[derive(Debug, Serialize)]
+struct Row {
+    set: &'static str,
+    length: usize,
+    ga_best: f64,
+    ga_worst: f64,
+    ga_average: f64,
+    crowd: f64,
+    crowd_exact: bool,
+    ga_queries: u64,
+    exact_queries: u64,
+}
+
+fn table(args: &Args) -> anyhow::Result<()> {
+    let lengths = args
+        .lengths
+        .clone()
+        .unwrap_or_else(|| TABLE_LENGTHS.to_vec());
+    if let Some(&bad) = lengths.iter().find(|&&n| n == 0 || n > DISTINCT_SYMBOLS) {
+        return Err(UsageError(format!(
+            "table length {bad} is out of range: use 1 to {DISTINCT_SYMBOLS}"
+        ))
+        .into());
+    }
+    let text = Alphabet::text().filter_text(OPENING_TEXT);
+    let mut cells: Vec<(bool, usize)> = Vec::new();
+    for &repeats in &[true, false] {
+        for &n in &lengths {
+            cells.push((repeats, n));
+        }
+    }
+    let rows: Vec<Row> = cells
+        .par_iter()
+        .map(|&(repeats, n)| {
+            let (rules, secret) = if repeats {
+                let rules = LongRules::new(n, Alphabet::text(), true).expect("valid rules");
+                (rules, text.clone().truncated(n))
+            } else {
+                let rules = LongRules::new(n, Alphabet::unicode(DISTINCT_SYMBOLS), false)
+                    .expect("valid rules");
+                let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(args.seed));
+                (rules, secret)
+            };
+            table_row(args, &rules, &secret)
+        })
+        .collect();
+    if args.json {
+        println!("{}", serde_json::to_string(&rows)?);
+        return Ok(());
+    }
+    for set in ["repeats", "distinct"] {
+        println!(
+            "{}",
+            if set == "repeats" {
+                format!("Secrets with repeats: the opening of Moby-Dick over {TEXT_SYMBOLS:?} (37 symbols)")
+            } else {
+                format!(
+                    "Distinct secrets: random (seed {}) over {DISTINCT_SYMBOLS} Unicode letters from U+0100",
+                    args.seed
+                )
+            }
+        );
+        let mut t = comfy_table::Table::new();
+        t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+        t.set_header([
+            "Length",
+            "Best",
+            "Worst",
+            "Average",
+            "Crowd",
+            "GA queries",
+            "Exact queries",
+        ]);
+        for r in rows.iter().filter(|r| r.set == set) {
+            t.add_row([
+                r.length.to_string(),
+                format!("{:.2}", r.ga_best),
+                format!("{:.2}", r.ga_worst),
+                format!("{:.2}", r.ga_average),
+                format!(
+                    "{:.2}{}",
+                    r.crowd,
+                    if r.crowd_exact { " (exact)" } else { "" }
+                ),
+                r.ga_queries.to_string(),
+                r.exact_queries.to_string(),
+            ]);
+        }
+        println!("{t}\n");
+    }
+    println!(
+        "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
+         generations, population 100, seed {}; the exact cracker always finds the secret.",
+        args.runs, args.generations, args.seed
+    );
+    Ok(())
+}
+
+fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
+    let k = rules.alphabet().len();
+    let mut oracle = Oracle::new(secret, k);
+    let crowd = ga::crowd(rules, &mut oracle, &ga_options(args, args.seed));
+    let fits: Vec<f64> = crowd.runs.iter().map(|r| r.fitness).collect();
+    let mut exact_oracle = Oracle::new(secret, k);
+    let found = exact::crack(rules, &mut exact_oracle);
+    debug_assert_eq!(&found, secret);
+    Row {
+        set: if rules.repeats() {
+            "repeats"
+        } else {
+            "distinct"
+        },
+        length: rules.length(),
+        ga_best: fits.iter().copied().fold(f64::MIN, f64::max),
+        ga_worst: fits.iter().copied().fold(f64::MAX, f64::min),
+        ga_average: fits.iter().sum::<f64>() / fits.len() as f64,
+        crowd: crowd.fitness,
+        crowd_exact: crowd.answer == *secret,
+        ga_queries: crowd.queries,
+        exact_queries: exact_oracle.queries(),
+    }
+}

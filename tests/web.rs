@@ -1,0 +1,847 @@
+//! `moo serve`: the JSON API (in process, one test per kind of bad input) and the web pages
+//! end to end (the real binary on a free port, driven through headless Chromium by WebDriver).
+//!
+//! The browser tests need Debian's `chromium` and `chromium-driver` (installed by `.ci/run`).
+//! Without them they fail when `CI=true` and are skipped with a message otherwise. They write
+//! screenshots under `target/tmp/web-screenshots/`.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use fantoccini::{Client, ClientBuilder, Locator};
+use moo_core::strategy::{self, StrategyOptions};
+use moo_core::{CodeSpace, Rules};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+#[path = "common/server.rs"]
+mod server;
+use server::Server;
+
+// ---- API, in process -----------------------------------------------------------------------
+
+async fn call(method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    call_with(
+        moo_web::router(moo_web::Config::default()),
+        method,
+        uri,
+        body,
+    )
+    .await
+}
+
+async fn call_with(
+    app: axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let req = req
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .unwrap();
+    let res = app.oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value)
+}
+
+/// A bad request must get the given status and a JSON error mentioning `needle`.
+fn assert_error(got: (StatusCode, Value), status: StatusCode, needle: &str) {
+    assert_eq!(got.0, status, "{}", got.1);
+    let msg = got.1["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error field in {}", got.1));
+    assert!(msg.contains(needle), "{msg:?} should mention {needle:?}");
+}
+
+#[tokio::test]
+async fn a_game_is_played_to_the_win_through_the_api() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (status, game) = call_with(
+        app.clone(),
+        "POST",
+        "/api/games",
+        Some(r#"{"preset":"mastermind","seed":5}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(game["space_size"], "1296");
+    assert!(game["secret"].is_null(), "the secret must stay hidden");
+    let id = game["id"].as_str().unwrap().to_string();
+    // Follow the hints: each suggests a code still possible, so the game must end in a win.
+    for _ in 0..12 {
+        let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
+        let guess = hint["guess"].as_str().unwrap().to_string();
+        let (status, state) = call_with(
+            app.clone(),
+            "POST",
+            &format!("/api/games/{id}/guesses"),
+            Some(&json!({ "guess": guess }).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        if state["won"] == true {
+            assert_eq!(state["secret"], guess);
+            let again = call_with(
+                app.clone(),
+                "POST",
+                &format!("/api/games/{id}/guesses"),
+                Some(r#"{"guess":"1111"}"#),
+            )
+            .await;
+            assert_error(again, StatusCode::CONFLICT, "over");
+            return;
+        }
+    }
+    panic!("twelve hinted guesses did not win a Mastermind game");
+}
+
+#[tokio::test]
+async fn the_same_seed_draws_the_same_secret() {
+    let app = moo_web::router(moo_web::Config::default());
+    let mut secrets = Vec::new();
+    for _ in 0..2 {
+        let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":42}"#)).await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let (_, g) = call_with(
+            app.clone(),
+            "POST",
+            &format!("/api/games/{id}/give-up"),
+            None,
+        )
+        .await;
+        secrets.push(g["secret"].as_str().unwrap().to_string());
+    }
+    assert_eq!(secrets[0], secrets[1]);
+    Rules::bulls().parse_code(&secrets[0]).unwrap();
+}
+
+#[tokio::test]
+async fn malformed_json_is_refused() {
+    assert_error(
+        call("POST", "/api/games", Some(r#"{"preset": "#)).await,
+        StatusCode::BAD_REQUEST,
+        "not valid JSON",
+    );
+    assert_error(
+        call("POST", "/api/games", Some(r#"{"preset": "chess"}"#)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "preset",
+    );
+    assert_error(
+        call("POST", "/api/solver", Some(r#"{"histroy": []}"#)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "histroy",
+    );
+    assert_error(
+        call(
+            "POST",
+            "/api/games",
+            Some(r#"{"preset":"bulls","rules":{"length":3,"symbols":"abc","repeats":false}}"#),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "either",
+    );
+}
+
+#[tokio::test]
+async fn a_body_without_json_content_type_is_refused() {
+    let app = moo_web::router(moo_web::Config::default());
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/games")
+        .body(Body::from("{}"))
+        .unwrap();
+    let res = app.oneshot(req).await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
+
+#[tokio::test]
+async fn an_unknown_game_id_is_refused() {
+    assert_error(
+        call("GET", "/api/games/0123abcd", None).await,
+        StatusCode::NOT_FOUND,
+        "no live game",
+    );
+    assert_error(
+        call("POST", "/api/games/x/guesses", Some(r#"{"guess":"0123"}"#)).await,
+        StatusCode::NOT_FOUND,
+        "POST /api/games",
+    );
+    assert_error(
+        call("GET", "/api/games/x/hint", None).await,
+        StatusCode::NOT_FOUND,
+        "no live game",
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_code_is_refused() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
+    for (guess, needle) in [("0012", "repeats '0'"), ("12", "4"), ("01a3", "'a'")] {
+        let got = call_with(
+            app.clone(),
+            "POST",
+            &uri,
+            Some(&json!({ "guess": guess }).to_string()),
+        )
+        .await;
+        assert_error(got, StatusCode::UNPROCESSABLE_ENTITY, needle);
+    }
+    let bad_feedback = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"history":[{"guess":"0123","feedback":"3B1C"}]}"#),
+    )
+    .await;
+    assert_error(bad_feedback, StatusCode::UNPROCESSABLE_ENTITY, "turn 1");
+}
+
+#[tokio::test]
+async fn invalid_rules_and_too_large_spaces_are_refused_with_the_limit() {
+    assert_error(
+        call(
+            "POST",
+            "/api/games",
+            Some(r#"{"rules":{"length":5,"symbols":"0123","repeats":false}}"#),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "rules",
+    );
+    let big = r#"{"rules":{"length":8,"symbols":"0123456789","repeats":true}}"#;
+    // Playing needs no enumeration, so any valid rules can be played...
+    let (status, game) = call("POST", "/api/games", Some(big)).await;
+    assert_eq!(status, StatusCode::CREATED, "{game}");
+    // ...but the solver, benchmark and trees refuse spaces over their limits, and say the limit.
+    let limit = moo_core::space::TABLE_MAX_CODES.to_string();
+    assert_error(
+        call("POST", "/api/solver", Some(big)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &limit,
+    );
+    assert_error(
+        call("POST", "/api/bench", Some(big)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "at most 5040 codes",
+    );
+    assert_error(
+        call("POST", "/api/trees", Some(big)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "at most 5040 codes",
+    );
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_refused() {
+    let body = json!({ "guess": "7".repeat(100_000) }).to_string();
+    assert_error(
+        call("POST", "/api/games", Some(&body)).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too large",
+    );
+}
+
+#[tokio::test]
+async fn unknown_routes_methods_and_strategies_are_refused() {
+    assert_error(
+        call("GET", "/api/nothing", None).await,
+        StatusCode::NOT_FOUND,
+        "no such API route",
+    );
+    assert_error(
+        call("DELETE", "/api/games", None).await,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method",
+    );
+    assert_error(
+        call("POST", "/api/solver", Some(r#"{"strategy":"psychic"}"#)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "psychic",
+    );
+    assert_error(
+        call("POST", "/api/bench", Some(r#"{"strategies":["psychic"]}"#)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "psychic",
+    );
+}
+
+#[tokio::test]
+async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
+    let mut config = moo_web::Config::default();
+    config.time_limit = Duration::ZERO;
+    let app = moo_web::router(config);
+    let (status, bench) = call_with(
+        app.clone(),
+        "POST",
+        "/api/bench",
+        Some(r#"{"preset":"bulls"}"#),
+    )
+    .await;
+    // Which deadline fires first is a race: each strategy's own check (an error row for every
+    // strategy, 200) or the server's (503). Either way nothing may come back as a result.
+    let errors: Vec<String> = match status {
+        StatusCode::OK => bench["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["error"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("a result past the limit: {r}"))
+                    .to_string()
+            })
+            .collect(),
+        StatusCode::SERVICE_UNAVAILABLE => vec![bench["error"].as_str().unwrap().to_string()],
+        other => panic!("{other}: {bench}"),
+    };
+    assert!(!errors.is_empty());
+    for e in errors {
+        assert!(e.contains("limit"), "{e}");
+    }
+    let (status, _) = call_with(app, "GET", "/api/presets", None).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_computation_does_not_stall_other_clients() {
+    let mut config = moo_web::Config::default();
+    config.heavy_jobs = 1;
+    config.time_limit = Duration::from_secs(3);
+    let app = moo_web::router(config);
+    // Enumerating codes one by one against every Bulls and Cows secret takes far longer than 3 s.
+    let slow = tokio::spawn(call_with(
+        app.clone(),
+        "POST",
+        "/api/bench",
+        Some(r#"{"preset":"bulls","strategies":["enumerate"]}"#),
+    ));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Light requests are answered while it runs...
+    let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert!(
+        !slow.is_finished(),
+        "the slow benchmark should still be running"
+    );
+    // ...and the slow one is cut off at the limit: normally by itself, as an error row, or if the
+    // machine is too loaded for it to notice in time, by the server's 503.
+    let (status, bench) = slow.await.unwrap();
+    let error = match status {
+        StatusCode::OK => bench["results"][0]["error"].as_str().unwrap().to_string(),
+        StatusCode::SERVICE_UNAVAILABLE => bench["error"].as_str().unwrap().to_string(),
+        other => panic!("{other}: {bench}"),
+    };
+    assert!(error.contains("limit"), "{error}");
+}
+
+#[tokio::test]
+async fn the_live_game_cap_is_enforced() {
+    let mut config = moo_web::Config::default();
+    config.max_games = 2;
+    let app = moo_web::router(config);
+    for _ in 0..2 {
+        let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let full = call_with(app, "POST", "/api/games", Some("{}")).await;
+    assert_error(
+        full,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "limit of 2 live games",
+    );
+}
+
+#[tokio::test]
+async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
+    let (status, step) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"bulls","strategy":"simple","history":[{"guess":"0 1 2 3","feedback":"0 0"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert_eq!(step["remaining"], 360);
+    assert_eq!(
+        step["history"],
+        json!([{"guess": "0123", "feedback": "0B0C"}]),
+        "the history comes back in one form"
+    );
+    let offered: usize = step["feedback"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["remaining"].as_u64().unwrap() as usize)
+        .sum();
+    assert_eq!(offered, 360, "the offered answers partition the candidates");
+    let other = step["other_feedback"].as_array().unwrap();
+    assert!(other.contains(&json!("0B0C")), "{step}");
+    let (_, bad) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"0B0C"},{"guess":"4567","feedback":"0B0C"}]}"#),
+    )
+    .await;
+    assert_eq!(bad["status"], "contradiction");
+    let turns: Vec<u64> = bad["repairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["turn"].as_u64().unwrap())
+        .collect();
+    assert_eq!(turns, [1, 2]);
+}
+
+#[tokio::test]
+async fn bench_figures_match_playing_every_secret() {
+    let (status, bench) = call(
+        "POST",
+        "/api/bench",
+        Some(r#"{"preset":"mastermind","strategies":["simple"]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{bench}");
+    let result = &bench["results"][0];
+    let (secrets, total) = simple_totals(Rules::mastermind());
+    assert_eq!(result["secrets"], secrets);
+    assert_eq!(result["total_guesses"], total);
+}
+
+/// Secrets and total guesses of the `simple` strategy over a whole space, through the core harness.
+fn simple_totals(rules: Rules) -> (usize, usize) {
+    let space = CodeSpace::new(rules).unwrap();
+    let mut s = strategy::by_name("simple", &space, &StrategyOptions::default()).unwrap();
+    let total = space
+        .codes()
+        .iter()
+        .map(|secret| {
+            strategy::play(s.as_mut(), &space, secret, 30)
+                .unwrap()
+                .len()
+        })
+        .sum();
+    (space.len(), total)
+}
+
+// ---- the real binary -----------------------------------------------------------------------
+
+#[test]
+fn serve_prints_the_real_port_and_answers_there() {
+    let server = Server::start();
+    assert_ne!(server.port(), 0, "{}", server.url);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    write!(
+        stream,
+        "GET /api/strategies HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"simple\""), "{response}");
+}
+
+// ---- headless Chromium ---------------------------------------------------------------------
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// One browser at a time: two cores are shared with the compiler and the other tests.
+static BROWSER_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The chromedriver process, killed when dropped, so a failing test leaves no driver behind.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// chromedriver with a fresh Chromium profile.
+struct Browser {
+    driver: Driver,
+    client: Client,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    /// `None` (after saying why) when Chromium is not installed outside CI; a failure in CI.
+    async fn start() -> Option<Browser> {
+        if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+            let why = format!("{CHROMIUM} or {CHROMEDRIVER} is missing: apt-get install -y chromium chromium-driver");
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{why}");
+            }
+            eprintln!("skipping the browser test: {why}");
+            return None;
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Driver(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "chromedriver did not listen on {port}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let profile = tempfile::tempdir().unwrap();
+        let caps = json!({
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                    format!("--user-data-dir={}", profile.path().display()),
+                    "--window-size=1280,900",
+                ],
+            }
+        });
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.as_object().unwrap().clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a WebDriver session with headless Chromium");
+        Some(Browser {
+            driver,
+            client,
+            _profile: profile,
+        })
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.client.execute(script, vec![]).await.unwrap()
+    }
+
+    /// Polls a JavaScript expression until it is truthy; returns its value.
+    async fn wait(&self, expr: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let v = self.js(&format!("return {expr};")).await;
+            let truthy =
+                !matches!(&v, Value::Null | Value::Bool(false)) && v != json!("") && v != json!(0);
+            if truthy {
+                return v;
+            }
+            if Instant::now() > deadline {
+                let body = self.js("return document.body.innerText;").await;
+                panic!("timed out waiting for {expr}; the page says:\n{body}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no {css}: {e}"))
+            .click()
+            .await
+            .unwrap();
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    /// Saves a screenshot at desktop width and one at phone width, scrolled to `anchor`.
+    async fn screenshots(&self, name: &str, anchor: &str) {
+        let dir = screenshot_dir();
+        for (label, w, h) in [("desktop", 1280, 900), ("phone", 390, 844)] {
+            self.client.set_window_size(w, h).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            self.js(&format!(
+                "document.querySelector({anchor:?}).scrollIntoView({{block: 'start'}});"
+            ))
+            .await;
+            let png = self.client.screenshot().await.unwrap();
+            std::fs::write(dir.join(format!("{name}-{label}.png")), png).unwrap();
+            let overflow = self
+                .js("return document.documentElement.scrollWidth > window.innerWidth + 1;")
+                .await;
+            assert_eq!(overflow, json!(false), "{name} scrolls sideways at {w} px");
+        }
+        self.client.set_window_size(1280, 900).await.unwrap();
+    }
+
+    /// Ends the WebDriver session (closing Chromium), then the driver.
+    async fn stop(self) {
+        let Browser { driver, client, .. } = self;
+        let _ = client.close().await;
+        drop(driver);
+    }
+}
+
+fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_plays_a_game_to_the_win() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#play", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready").await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5040')")
+        .await;
+    // A wrong code is refused with the library's message and costs no turn.
+    let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+    input.send_keys("0012\u{E007}").await.unwrap();
+    b.wait("document.querySelector('#play-status.error')?.textContent.includes(\"repeats '0'\")")
+        .await;
+    for turn in 1..=12 {
+        b.click("#hint-btn").await;
+        let remaining = b
+            .wait("document.querySelector('#hint-out').textContent.includes('possible') && document.querySelector('#hint-out').dataset.remaining")
+            .await;
+        let guess = b
+            .js("return document.querySelector('#hint-out').dataset.guess;")
+            .await;
+        let guess = guess.as_str().unwrap().to_string();
+        assert!(remaining.as_str().unwrap().parse::<usize>().unwrap() >= 1);
+        let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(&guess).await.unwrap();
+        if turn == 1 {
+            b.screenshots("play-typing", "main").await;
+        }
+        // Enter submits: the page must work from the keyboard.
+        input.send_keys("\u{E007}").await.unwrap();
+        b.wait(&format!(
+            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
+        ))
+        .await;
+        let won = b
+            .js("return document.querySelector('#play-status').classList.contains('win');")
+            .await;
+        if won == json!(true) {
+            let status = b.text("#play-status").await;
+            assert!(status.contains(&format!("won in {turn} guess")), "{status}");
+            assert!(status.contains(&guess), "{status}");
+            b.screenshots("play-won", "main").await;
+            b.stop().await;
+            return;
+        }
+    }
+    panic!("twelve hinted guesses did not win");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_solves_a_secret_by_clicking_feedback() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#solver", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready").await;
+    b.wait("document.querySelector('#solver-status').dataset.status === 'guess'")
+        .await;
+    // A wrong answer typed on the keyboard: 0123 scores nothing, then neither does 4567, which
+    // leaves two symbols for four places. The page must say which answer to change.
+    let first = b.text("#solver-guess").await;
+    let typed = b
+        .client
+        .find(Locator::Css("#feedback-input"))
+        .await
+        .unwrap();
+    typed.send_keys("0 0\u{E007}").await.unwrap();
+    b.wait("document.querySelector('#solver-turn').textContent === '2'")
+        .await;
+    let typed = b
+        .client
+        .find(Locator::Css("#feedback-input"))
+        .await
+        .unwrap();
+    typed.send_keys("0B0C\u{E007}").await.unwrap();
+    b.wait("document.querySelector('#solver-status').dataset.status === 'contradiction'")
+        .await;
+    let repairs = b.text("#repairs").await;
+    assert!(
+        repairs.contains(&format!("Turn 1: {first} answered 0B0C")),
+        "{repairs}"
+    );
+    let answers = b.text("#solver-history tbody").await;
+    assert!(
+        answers.contains("0B0C") && !answers.contains("0 0"),
+        "{answers}"
+    );
+    b.screenshots("solver-contradiction", "#solver-panel").await;
+    b.click("#undo-btn").await;
+    b.wait("document.querySelector('#solver-status').dataset.status === 'guess'")
+        .await;
+    b.click("#solver-start").await;
+    b.wait("document.querySelector('#solver-turn').textContent === '1' && document.querySelector('#solver-status').dataset.status === 'guess'")
+        .await;
+
+    let rules = Rules::bulls();
+    let secret = rules.parse_code("9876").unwrap();
+    for turn in 1..=12 {
+        b.wait(&format!(
+            "document.querySelector('#solver-status').dataset.status !== 'guess' || document.querySelector('#solver-turn').textContent === '{turn}'"
+        ))
+        .await;
+        let status = b
+            .js("return document.querySelector('#solver-status').dataset.status;")
+            .await;
+        if status == json!("solved") {
+            assert_eq!(b.text("#solver-guess").await, "9876");
+            assert_eq!(turn - 1, solved_in(&rules, &secret));
+            b.screenshots("solver-solved", "main").await;
+            b.stop().await;
+            return;
+        }
+        let guess = rules.parse_code(&b.text("#solver-guess").await).unwrap();
+        let feedback = guess.score(&secret).to_string();
+        if turn == 2 {
+            b.screenshots("solver-step", "#solver-panel").await;
+        }
+        b.click(&format!(
+            "#feedback-buttons button[data-feedback='{feedback}']"
+        ))
+        .await;
+    }
+    panic!("the solver page did not solve 9876 in 12 guesses");
+}
+
+/// How many guesses the default strategy needs for `secret`, through the core harness.
+fn solved_in(rules: &Rules, secret: &moo_core::Code) -> usize {
+    let space = CodeSpace::new(rules.clone()).unwrap();
+    let names: Vec<&str> = strategy::names().collect();
+    let name = ["optimal", "knuth", "simple"]
+        .into_iter()
+        .find(|n| names.contains(n))
+        .unwrap();
+    let mut s = strategy::by_name(name, &space, &StrategyOptions::default()).unwrap();
+    strategy::play(s.as_mut(), &space, secret, 30)
+        .unwrap()
+        .len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_loads_the_explorer_and_the_bench_chart() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#explorer", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready").await;
+    b.wait("document.querySelectorAll('#tree-select option').length > 0")
+        .await;
+
+    // A tree from the server: the JavaScript parser and counts must agree with the core harness.
+    b.js("const s = document.querySelector('#tree-select'); s.value = [...s.options].find(o => o.text === 'simple on mastermind').value;")
+        .await;
+    b.click("#tree-load").await;
+    let (secrets, total) = simple_totals(Rules::mastermind());
+    let summary = b
+        .wait("document.querySelector('#tree-summary').textContent")
+        .await;
+    let summary = summary.as_str().unwrap();
+    assert!(
+        summary.contains(&format!("{secrets} secrets, {total} guesses in all")),
+        "{summary}"
+    );
+    b.click("#tree-children tbody button").await;
+    b.wait("document.querySelector('#node-info').textContent.startsWith('Level 2')")
+        .await;
+    b.screenshots("explorer-tree", "#tree-summary").await;
+
+    // A tree file from the file picker: one symbol of three, guessed in order a, b, c.
+    let file = screenshot_dir().join("tiny-tree.json");
+    let tiny = json!({
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0B0C": {"guess": "b", "children": {"0B0C": {"guess": "c"}}}}}
+    });
+    std::fs::write(&file, tiny.to_string()).unwrap();
+    let picker = b.client.find(Locator::Css("#tree-file")).await.unwrap();
+    picker.send_keys(&file.display().to_string()).await.unwrap();
+    let summary = b
+        .wait("document.querySelector('#tree-summary').textContent.includes('from abc') && document.querySelector('#tree-summary').textContent")
+        .await;
+    assert!(
+        summary
+            .as_str()
+            .unwrap()
+            .contains("3 secrets, 6 guesses in all"),
+        "{summary}"
+    );
+
+    // The bench chart: every registered strategy against every Mastermind secret.
+    b.js("document.querySelector('#bench-preset').value = 'mastermind';")
+        .await;
+    b.click("#bench-run").await;
+    b.wait("document.querySelector('#bench-status').dataset.done")
+        .await;
+    let rows = b
+        .js("return [...document.querySelectorAll('#bench-table tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+        .await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(
+        rows.len(),
+        strategy::names().count(),
+        "a row per strategy: {rows:?}"
+    );
+    let simple = rows.iter().find(|r| r[0] == "simple").unwrap();
+    assert_eq!(simple[1], secrets.to_string());
+    assert_eq!(simple[2], total.to_string());
+    let status = b.text("#bench-status").await;
+    assert!(!status.contains("failed"), "{status}");
+    let bars = b
+        .js("return document.querySelectorAll('#bench-chart svg rect').length;")
+        .await;
+    assert!(bars.as_u64().unwrap() > 2);
+    b.screenshots("explorer-bench", "#bench-title").await;
+    b.stop().await;
+}
