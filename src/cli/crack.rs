@@ -261,7 +261,7 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} random secrets of length {} over {} symbols, {}, method {:?}, seeds {}..{}",
+            "{} random secrets of length {} over {} symbols, {}, method {}, seeds {}..{}",
             trials,
             report.length,
             report.symbols,
@@ -270,7 +270,11 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
             } else {
                 "distinct"
             },
-            report.method,
+            report
+                .method
+                .to_possible_value()
+                .expect("every method has a name")
+                .get_name(),
             args.seed,
             args.seed.wrapping_add(u64::from(trials) - 1)
         );
