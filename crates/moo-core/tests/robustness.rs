@@ -95,3 +95,106 @@ proptest! {
         }
     }
 }
+
+/// Random rules with at most `limit` codes, for properties that play or search whole spaces.
+fn tiny_rules(limit: u128) -> impl Strategy<Value = Rules> {
+    (1usize..=4, 2usize..=6, any::<bool>(), any::<bool>()).prop_filter_map(
+        "rules must be valid and tiny",
+        move |(len, n, repeats, no_leading)| {
+            Rules::new(len, &SYMBOLS[..n], repeats, no_leading)
+                .ok()
+                .filter(|r| r.space_size() <= limit)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Every deterministic strategy in the registry solves every secret, and its evaluation (worst
+    /// case, total, histogram) is exactly what playing each secret through the harness gives.
+    #[test]
+    fn every_strategy_solves_every_secret_within_its_reported_worst_case(rules in tiny_rules(120)) {
+        use moo_core::strategy::{by_name, names, play};
+        let space = moo_core::CodeSpace::new(rules).unwrap();
+        let options = moo_core::StrategyOptions::default();
+        for name in names().filter(|n| !n.starts_with("tree:")) {
+            let Ok(probe) = by_name(name, &space, &options) else { continue };
+            if !probe.is_deterministic() {
+                continue;
+            }
+            let build = |_seed: u64| by_name(name, &space, &options);
+            let eval = moo_core::evaluate(&space, &build, &moo_core::EvalOptions::default(), &|_| {})
+                .unwrap();
+            prop_assert_eq!(eval.gave_up, 0, "{}", name);
+            prop_assert_eq!(eval.secrets, space.len());
+            prop_assert_eq!(eval.histogram.iter().sum::<u64>() as usize, space.len());
+            let mut total = 0;
+            for secret in space.codes() {
+                let mut strategy = by_name(name, &space, &options).unwrap();
+                let history = play(strategy.as_mut(), &space, secret, space.len() + 1).unwrap();
+                prop_assert!(history.is_won(space.length()), "{} did not solve {:?}", name, secret);
+                prop_assert!(history.len() <= eval.max, "{}: {} guesses, reported worst {}", name, history.len(), eval.max);
+                total += history.len() as u64;
+            }
+            prop_assert_eq!(total, eval.total, "{}", name);
+        }
+    }
+
+    /// `verify` accepts every tree the exact search writes (through its JSON form), and rejects
+    /// it after a branch is cut off or a leaf's guess is changed.
+    #[test]
+    fn verify_accepts_searched_trees_and_rejects_mutated_ones(rules in tiny_rules(60), pick: prop::sample::Index) {
+        use moo_core::tree::{search, Progress};
+        use moo_core::{DecisionTree, SearchOptions, SearchOutcome};
+        let space = moo_core::CodeSpace::new(rules).unwrap();
+        let SearchOutcome::Found { tree, stats } =
+            search(&space, &SearchOptions::default(), &Progress::new()).unwrap()
+        else {
+            panic!("no depth limit, so a tree exists");
+        };
+        let json = tree.to_json(false);
+        let reread = DecisionTree::from_json(&json).unwrap();
+        prop_assert_eq!(reread.verify().unwrap(), stats);
+
+        // Every node's path, to pick a place to mutate.
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let mut branches = Vec::new();
+        let mut leaves = Vec::new();
+        let mut stack = vec![(String::from("/root"), &value["root"])];
+        while let Some((path, node)) = stack.pop() {
+            match node["children"].as_object() {
+                Some(children) if !children.is_empty() => {
+                    for (key, child) in children {
+                        let child_path = format!("{path}/children/{key}");
+                        branches.push(child_path.clone());
+                        stack.push((child_path, child));
+                    }
+                }
+                _ => leaves.push(path),
+            }
+        }
+        if !branches.is_empty() {
+            let mut cut = value.clone();
+            let target = pick.get(&branches);
+            let (parent, key) = target.rsplit_once('/').unwrap();
+            cut.pointer_mut(parent).unwrap().as_object_mut().unwrap().remove(key);
+            let text = cut.to_string();
+            prop_assert!(DecisionTree::from_json(&text).and_then(|t| t.verify()).is_err(), "cut {}", target);
+        }
+        if space.len() < 2 {
+            return Ok(()); // a one-code game has no other guess to put in
+        }
+        let mut wrong = value.clone();
+        let leaf = pick.get(&leaves);
+        let guess = wrong.pointer(&format!("{leaf}/guess")).unwrap().as_str().unwrap().to_string();
+        let other = space
+            .codes()
+            .iter()
+            .map(|c| space.rules().format_code(c))
+            .find(|c| *c != guess)
+            .unwrap();
+        *wrong.pointer_mut(&format!("{leaf}/guess")).unwrap() = serde_json::Value::String(other);
+        prop_assert!(DecisionTree::from_json(&wrong.to_string()).and_then(|t| t.verify()).is_err(), "changed {}", leaf);
+    }
+}
