@@ -182,6 +182,19 @@ enum Small {
 
 /// An exact result for a set: its optimal total, the worst case of the tree found, and its first
 /// guess.
+/// How one guess splits a set, as far as the bounds need.
+#[derive(Debug, Clone, Copy)]
+struct Scan {
+    /// The sum of the parts' level-filling bounds, the winning part included.
+    sum: u32,
+    /// Non-empty parts, the winning part included.
+    parts: u32,
+    /// The largest part.
+    largest: u32,
+    /// Whether the guess is in the set (the winning part is not empty).
+    member: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Sol {
     total: u32,
@@ -490,6 +503,40 @@ impl<'a> Ctx<'a> {
             .expect("the search runs only with a score table")
     }
 
+    /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
+    /// bounds of the parts, giving up as soon as the bound reaches `limit`: `None` then.
+    #[inline]
+    fn scan(&self, g: u32, set: &[u32], counts: &mut [u32], limit: u32) -> Option<Scan> {
+        let row = self.row(g);
+        // Sum of lb[part size] kept incrementally: adding a member to a part of c raises its
+        // bound by step[c]. The bound only grows as members are added, so stop as soon as it
+        // reaches the limit (the winning part, at most one member, can take back at most 1).
+        let give_up = limit.saturating_sub(set.len() as u32) + 1;
+        let (mut sum, mut parts, mut largest, mut seen) = (0u32, 0u32, 0u32, 0usize);
+        for &s in set {
+            let f = usize::from(row[s as usize]);
+            let c = counts[f];
+            counts[f] = c + 1;
+            sum += self.step[c as usize];
+            parts += u32::from(c == 0);
+            largest = largest.max(c + 1);
+            seen += 1;
+            if sum >= give_up {
+                break;
+            }
+        }
+        let member = counts[self.win] > 0;
+        for &s in &set[..seen] {
+            counts[usize::from(row[s as usize])] = 0;
+        }
+        (seen == set.len()).then_some(Scan {
+            sum,
+            parts,
+            largest,
+            member,
+        })
+    }
+
     /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
     /// is below `limit`; `None` proves there is none.
     fn solve(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Option<Sol> {
@@ -612,33 +659,15 @@ impl<'a> Ctx<'a> {
             if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
                 return;
             }
-            let row = self.row(g);
-            // Sum of lb[part size] kept incrementally: adding a member to a part of c raises
-            // its bound by step[c]. The winning part (at most one member, step 1) is removed after.
-            let (mut sum, mut parts, mut largest) = (0u32, 0u32, 0u32);
-            // The bound only grows as members are added; stop as soon as it reaches the limit
-            // (the winning part can take back at most 1).
-            let give_up = limit.saturating_sub(n as u32) + 1;
-            let mut seen = 0;
-            for &s in set {
-                let f = usize::from(row[s as usize]);
-                let c = counts[f];
-                counts[f] = c + 1;
-                sum += self.step[c as usize];
-                parts += u32::from(c == 0);
-                largest = largest.max(c + 1);
-                seen += 1;
-                if sum >= give_up {
-                    break;
-                }
-            }
-            let member = counts[self.win] > 0;
-            for &s in &set[..seen] {
-                counts[usize::from(row[s as usize])] = 0;
-            }
-            if seen < n {
+            let Some(Scan {
+                sum,
+                parts,
+                largest,
+                member,
+            }) = self.scan(g, set, &mut counts, limit)
+            else {
                 return;
-            }
+            };
             let bound = n as u32 + sum - u32::from(member);
             let parts = parts - u32::from(member);
             // A non-candidate that leaves the set whole teaches nothing.
@@ -897,26 +926,16 @@ impl<'a> Ctx<'a> {
             if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
                 continue;
             }
-            let row = self.row(g);
-            let give_up = best.saturating_sub(n as u32) + 1;
-            let (mut sum, mut parts, mut largest, mut seen) = (0u32, 0u32, 0u32, 0usize);
-            for &s in set {
-                let f = usize::from(row[s as usize]);
-                let c = counts[f];
-                counts[f] = c + 1;
-                sum += self.step[c as usize];
-                parts += u32::from(c == 0);
-                largest = largest.max(c + 1);
-                seen += 1;
-                if sum >= give_up {
-                    break;
-                }
-            }
-            let member = counts[self.win] > 0;
-            for &s in &set[..seen] {
-                counts[usize::from(row[s as usize])] = 0;
-            }
-            if seen < n || (!member && parts < 2) || self.levels[largest as usize] > child_depth {
+            let Some(Scan {
+                sum,
+                parts,
+                largest,
+                member,
+            }) = self.scan(g, set, &mut counts, best)
+            else {
+                continue;
+            };
+            if (!member && parts < 2) || self.levels[largest as usize] > child_depth {
                 continue;
             }
             best = best.min(n as u32 + sum - u32::from(member));
