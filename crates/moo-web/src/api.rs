@@ -116,8 +116,14 @@ async fn presets() -> Json<Value> {
     Json(json!({ "presets": list }))
 }
 
+/// The strategies a page can offer: all registered ones but `tree:FILE`, which needs a file on
+/// the server's disk (the explorer loads tree files in the browser instead).
+fn offered_strategies() -> impl Iterator<Item = &'static str> {
+    strategy::names().filter(|n| !n.starts_with("tree:"))
+}
+
 async fn strategies() -> Json<Value> {
-    let list: Vec<Value> = strategy::names()
+    let list: Vec<Value> = offered_strategies()
         .map(|n| json!({ "name": n, "about": strategy::describe(n) }))
         .collect();
     Json(json!({ "default": default_strategy(), "strategies": list }))
@@ -409,7 +415,7 @@ async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -
 struct BenchBody {
     preset: Option<Preset>,
     rules: Option<Rules>,
-    /// Default: every registered strategy.
+    /// Absent or empty: every registered strategy that can play the rules.
     strategies: Option<Vec<String>>,
 }
 
@@ -429,7 +435,7 @@ async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> A
             }
             list
         }
-        None => strategy::names().map(String::from).collect(),
+        None => Vec::new(),
     };
     let job_state = state.clone();
     let job_rules = rules.clone();
@@ -437,6 +443,15 @@ async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> A
         .heavy
         .run(move |deadline| {
             let space = job_state.spaces.get(&job_rules, limit, "the benchmark")?;
+            // With no list, every strategy that can play these rules by name alone.
+            let names = if names.is_empty() {
+                strategy::playable(&space, &StrategyOptions::default())
+                    .into_iter()
+                    .map(String::from)
+                    .collect()
+            } else {
+                names
+            };
             // One strategy failing (say, past the time limit) still leaves the others' figures.
             let results: Vec<Value> = names
                 .iter()
@@ -463,12 +478,14 @@ async fn list_trees() -> Json<Value> {
     let trees: Vec<Value> = Preset::ALL
         .iter()
         .flat_map(|p| {
-            strategy::names().map(move |n| {
-                json!({
-                    "label": format!("{n} on {}", p.name()),
-                    "preset": p.name(), "strategy": n,
+            strategy::names()
+                .filter(|n| !n.starts_with("tree:"))
+                .map(move |n| {
+                    json!({
+                        "label": format!("{n} on {}", p.name()),
+                        "preset": p.name(), "strategy": n,
+                    })
                 })
-            })
         })
         .collect();
     Json(json!({ "trees": trees }))

@@ -131,7 +131,7 @@ mod tests {
     fn tree_and_play_agree_for_every_registered_deterministic_strategy() {
         let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
         let deadline = Instant::now() + Duration::from_secs(600);
-        for name in strategy::names() {
+        for name in strategy::playable(&space, &StrategyOptions::default()) {
             let mut s = strategy::by_name(name, &space, &StrategyOptions::default()).unwrap();
             if !s.is_deterministic() {
                 continue;
@@ -152,7 +152,7 @@ mod tests {
     fn figures_match_moo_bench_for_every_deterministic_strategy() {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
         let deadline = Instant::now() + Duration::from_secs(600);
-        for name in strategy::names() {
+        for name in strategy::playable(&space, &StrategyOptions::default()) {
             let build = |seed: u64| {
                 let mut options = StrategyOptions::default();
                 options.seed = seed;

@@ -16,7 +16,7 @@ pub use cows::Cows;
 pub use enumerate::Enumerate;
 pub use partition::{partition_stats, PartitionScore, PartitionStats, PartitionStrategy};
 pub use random::Random;
-pub use registry::{by_name, describe, names};
+pub use registry::{by_name, describe, names, playable};
 pub use simple::Simple;
 
 use crate::code::Code;

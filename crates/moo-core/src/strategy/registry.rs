@@ -85,6 +85,18 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     ENTRIES.iter().map(|e| e.name)
 }
 
+/// The registered strategies that can play `space` by name alone, in registry order: every
+/// entry but the `tree:FILE` pattern, less those that refuse these rules (such as `optimal` for a
+/// game too large to search on the spot). Building each is the only sure test, so this may run
+/// an on-the-spot search once per process.
+pub fn playable(space: &CodeSpace, options: &StrategyOptions) -> Vec<&'static str> {
+    ENTRIES
+        .iter()
+        .filter(|e| e.name != TREE_PREFIX_NAME && (e.build)(space, options).is_ok())
+        .map(|e| e.name)
+        .collect()
+}
+
 /// The one-line description of a strategy.
 pub fn describe(name: &str) -> Option<&'static str> {
     let name = if name.starts_with("tree:") {
