@@ -186,20 +186,7 @@ fn tree(
         run.finished(candidates.len());
         return Ok(tally);
     }
-    let guess = strategy.next_guess(&Knowledge {
-        space: run.space,
-        history: &history,
-        candidates: &candidates,
-    })?;
-    let mut children = Vec::new();
-    for (feedback, part) in split(run.space, &guess, &candidates) {
-        if feedback.is_win(run.space.length()) {
-            tally.won(history.len() + 1, part.len());
-            run.finished(part.len());
-        } else {
-            children.push((feedback, part));
-        }
-    }
+    let (guess, children) = expand(run, strategy.as_mut(), &history, &candidates, &mut tally)?;
     drop(strategy);
     let rest = children
         .into_par_iter()
@@ -210,6 +197,32 @@ fn tree(
         })
         .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
     Ok(tally.merge(rest))
+}
+
+/// Asks the strategy for its guess at one node, counts the secrets it wins there, and returns
+/// the guess with the other parts of the candidates, in feedback order.
+fn expand(
+    run: &Run<'_>,
+    strategy: &mut dyn Strategy,
+    history: &History,
+    candidates: &CodeSet,
+    tally: &mut Tally,
+) -> Result<(Code, Vec<(Feedback, CodeSet)>), StrategyError> {
+    let guess = strategy.next_guess(&Knowledge {
+        space: run.space,
+        history,
+        candidates,
+    })?;
+    let mut children = Vec::new();
+    for (feedback, part) in split(run.space, &guess, candidates) {
+        if feedback.is_win(run.space.length()) {
+            tally.won(history.len() + 1, part.len());
+            run.finished(part.len());
+        } else {
+            children.push((feedback, part));
+        }
+    }
+    Ok((guess, children))
 }
 
 /// One node waiting on the walk's stack: the children still to visit, last first.
@@ -239,20 +252,8 @@ fn walk(
                 tally.gave_up += candidates.len();
                 run.finished(candidates.len());
             } else {
-                let guess = strategy.next_guess(&Knowledge {
-                    space: run.space,
-                    history: &history,
-                    candidates: &candidates,
-                })?;
-                let mut children = Vec::new();
-                for (feedback, part) in split(run.space, &guess, &candidates) {
-                    if feedback.is_win(run.space.length()) {
-                        tally.won(history.len() + 1, part.len());
-                        run.finished(part.len());
-                    } else {
-                        children.push((feedback, part));
-                    }
-                }
+                let (guess, mut children) =
+                    expand(run, strategy, &history, &candidates, &mut tally)?;
                 children.reverse();
                 stack.push(Frame {
                     depth: history.len(),
