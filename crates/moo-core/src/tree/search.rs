@@ -503,6 +503,36 @@ impl<'a> Ctx<'a> {
             .expect("the search runs only with a score table")
     }
 
+    /// The one-guess lower bound on the total for `set` when `g` is guessed next, and whether
+    /// `g` is in the set; `None` when `g` is not the canonical member of its symmetry orbit, its
+    /// bound reaches `limit`, it teaches nothing (a non-member leaving the set whole), or a part
+    /// is too large to finish within `child_depth` more guesses.
+    #[allow(clippy::too_many_arguments)]
+    fn guess_bound(
+        &self,
+        g: u32,
+        set: &[u32],
+        counts: &mut [u32],
+        limit: u32,
+        sym: &Symmetry,
+        identity: bool,
+        child_depth: u8,
+    ) -> Option<(u32, bool)> {
+        if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
+            return None;
+        }
+        let Scan {
+            sum,
+            parts,
+            largest,
+            member,
+        } = self.scan(g, set, counts, limit)?;
+        if (!member && parts < 2) || self.levels[largest as usize] > child_depth {
+            return None;
+        }
+        Some((set.len() as u32 + sum - u32::from(member), member))
+    }
+
     /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
     /// bounds of the parts, giving up as soon as the bound reaches `limit`: `None` then.
     #[inline]
@@ -656,25 +686,12 @@ impl<'a> Ctx<'a> {
         let mut counts = vec![0u32; self.slots];
         let mut out = Vec::new();
         let mut consider = |g: u32, out: &mut Vec<Cand>| {
-            if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
-                return;
-            }
-            let Some(Scan {
-                sum,
-                parts,
-                largest,
-                member,
-            }) = self.scan(g, set, &mut counts, limit)
+            let Some((bound, member)) =
+                self.guess_bound(g, set, &mut counts, limit, sym, identity, child_depth)
             else {
                 return;
             };
-            let bound = n as u32 + sum - u32::from(member);
-            let parts = parts - u32::from(member);
-            // A non-candidate that leaves the set whole teaches nothing.
-            if (!member && parts < 2)
-                || bound >= limit
-                || self.levels[largest as usize] > child_depth
-            {
+            if bound >= limit {
                 return;
             }
             out.push(Cand {
@@ -923,22 +940,11 @@ impl<'a> Ctx<'a> {
                 Box::new(0..self.n_codes as u32)
             };
         for g in guesses {
-            if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
-                continue;
+            if let Some((bound, _)) =
+                self.guess_bound(g, set, &mut counts, best, sym, identity, child_depth)
+            {
+                best = best.min(bound);
             }
-            let Some(Scan {
-                sum,
-                parts,
-                largest,
-                member,
-            }) = self.scan(g, set, &mut counts, best)
-            else {
-                continue;
-            };
-            if (!member && parts < 2) || self.levels[largest as usize] > child_depth {
-                continue;
-            }
-            best = best.min(n as u32 + sum - u32::from(member));
         }
         let bound = best.max(known);
         if self.memo.put(set, depth, Entry { bound, exact: None }) {
