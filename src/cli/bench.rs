@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use comfy_table::{presets, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moo_core::eval::{game_seed, Builder};
@@ -14,7 +13,7 @@ use moo_core::strategy::{by_name, describe, names};
 use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
 use serde::Serialize;
 
-use super::{RuleArgs, UsageError};
+use super::{GuessPoolArg, RuleArgs, UsageError};
 
 /// The strategies benchmarked when none are named: every one that needs no argument and finishes
 /// in seconds.
@@ -45,7 +44,7 @@ pub struct Args {
 
     /// Which codes the partition heuristics may guess: any code, or only codes still possible.
     #[arg(long, value_enum, default_value = "all")]
-    guesses: Pool,
+    guesses: GuessPoolArg,
 
     /// Print the results as JSON on stdout instead of a table.
     #[arg(long)]
@@ -70,24 +69,6 @@ pub struct Args {
     /// Stop a game after this many guesses and count it as given up [default: 10 x the number of codes].
     #[arg(long, value_name = "N")]
     max_guesses: Option<usize>,
-}
-
-/// The guess pool, as typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Pool {
-    /// Any code of the game.
-    All,
-    /// Only codes consistent with the feedback so far ("hard mode").
-    Consistent,
-}
-
-impl From<Pool> for GuessPool {
-    fn from(p: Pool) -> GuessPool {
-        match p {
-            Pool::All => GuessPool::All,
-            Pool::Consistent => GuessPool::Consistent,
-        }
-    }
 }
 
 /// One run of a random strategy.
@@ -166,8 +147,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let report = Report {
             rules: &rules,
             guesses: match args.guesses {
-                Pool::All => "all",
-                Pool::Consistent => "consistent",
+                GuessPoolArg::All => "all",
+                GuessPoolArg::Consistent => "consistent",
             },
             results,
         };
@@ -180,8 +161,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             rules.describe(),
             space.len(),
             match args.guesses {
-                Pool::All => "every code",
-                Pool::Consistent => "the codes still possible",
+                GuessPoolArg::All => "every code",
+                GuessPoolArg::Consistent => "the codes still possible",
             }
         )?;
         writeln!(out, "{}", summary_table(&results))?;

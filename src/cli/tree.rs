@@ -11,7 +11,7 @@ use moo_core::strategy::GuessPool;
 use moo_core::tree::{search, Objective, Progress, SearchOptions, SearchOutcome};
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 
-use super::{RuleArgs, UsageError};
+use super::{GuessPoolArg, RuleArgs, UsageError};
 
 /// Build, verify or show decision trees.
 #[derive(Debug, ClapArgs)]
@@ -50,15 +50,6 @@ enum ObjectiveArg {
     Worst,
 }
 
-/// Which codes may be guessed, as typed after `--guesses`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum GuessesArg {
-    /// Any code, even one already ruled out.
-    All,
-    /// Only codes still possible (hard mode).
-    Consistent,
-}
-
 #[derive(Debug, ClapArgs)]
 struct BuildArgs {
     #[command(flatten)]
@@ -75,7 +66,7 @@ struct BuildArgs {
 
     /// Which codes the strategy may guess.
     #[arg(long, value_enum, default_value = "all")]
-    guesses: GuessesArg,
+    guesses: GuessPoolArg,
 
     /// Where to write the tree (JSON); written to a temporary file first, then renamed.
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -134,10 +125,7 @@ fn build(args: BuildArgs) -> Result<()> {
     };
     let options = SearchOptions::new(objective)
         .with_max_depth(args.max_depth)
-        .with_guesses(match args.guesses {
-            GuessesArg::All => GuessPool::All,
-            GuessesArg::Consistent => GuessPool::Consistent,
-        });
+        .with_guesses(GuessPool::from(args.guesses));
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         pool = pool.num_threads(n);
