@@ -12,6 +12,11 @@
 //!
 //! Counts are bytes, so a set must have at most [`MAX_SET`] members; larger sets (the few at the
 //! top of the tree) are scanned guess by guess.
+//!
+//! A cheaper pass records only *which* feedbacks each guess can get (one bit each, in games whose
+//! feedback indexes fit 32 bits). Since the level-filling bound of a part of `c` is at least
+//! `2c - 1`, the number of parts alone bounds a guess from below, which is enough to rule most
+//! guesses out before counting anything.
 
 use multiversion::multiversion;
 
@@ -96,6 +101,27 @@ impl Splitter {
         })
     }
 
+    /// Whether [`Splitter::feedback_bits`] applies: every feedback index is below 32.
+    pub fn has_bits(&self) -> bool {
+        self.feedbacks.iter().all(|&f| f < 32)
+    }
+
+    /// For each of `guesses` guesses, the feedbacks it gets from the members whose score rows are
+    /// `rows`, as bit `f` for feedback index `f`. Needs [`Splitter::has_bits`].
+    pub fn feedback_bits(&self, rows: &[&[u8]], guesses: usize, out: &mut Vec<u32>) {
+        debug_assert!(self.has_bits());
+        out.clear();
+        out.resize(guesses, 0);
+        let mut start = 0;
+        while start < guesses {
+            let width = (guesses - start).min(BLOCK);
+            let mut bits = [0u32; BLOCK];
+            or_block(rows, start, width, &mut bits);
+            out[start..start + width].copy_from_slice(&bits[..width]);
+            start += width;
+        }
+    }
+
     /// How each of `guesses` guesses splits the set whose members' score rows are `rows`.
     /// Scoring must be symmetric, so a member's row gives its feedback against every guess.
     pub fn split_all(&self, rows: &[&[u8]], guesses: usize, out: &mut Splits) {
@@ -158,6 +184,26 @@ fn count_block(
             for j in 0..BLOCK {
                 c[j] += u8::from(block[j] == f);
             }
+        }
+    }
+}
+
+/// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+    let mut tail = [0u8; BLOCK];
+    for row in rows {
+        let block: &[u8; BLOCK] = if width == BLOCK {
+            row[start..start + BLOCK]
+                .try_into()
+                .expect("a full block is BLOCK bytes")
+        } else {
+            // Lanes past `width` are never read back, so the padding does not matter.
+            tail[..width].copy_from_slice(&row[start..start + width]);
+            &tail
+        };
+        for j in 0..BLOCK {
+            bits[j] |= 1u32 << (block[j] & 31);
         }
     }
 }
@@ -234,6 +280,8 @@ mod tests {
                     .map(|&s| space.score_row(s as usize).unwrap())
                     .collect();
                 splitter.split_all(&rows, n, &mut out);
+                let mut bits = Vec::new();
+                splitter.feedback_bits(&rows, n, &mut bits);
                 assert_eq!(out.sum.len(), n);
                 for g in 0..n {
                     let mut counts = vec![0u32; slots];
@@ -247,6 +295,10 @@ mod tests {
                         member: counts[usize::from(win)] > 0,
                     };
                     assert_eq!(out.get(g), want, "guess {g}, set of {}", set.len());
+                    let want_bits = (0..slots)
+                        .filter(|&f| counts[f] > 0)
+                        .fold(0u32, |b, f| b | 1 << f);
+                    assert_eq!(bits[g], want_bits, "guess {g}, set of {}", set.len());
                 }
             }
         }

@@ -553,6 +553,67 @@ impl<'a> Ctx<'a> {
         Some(out)
     }
 
+    /// Which feedbacks every guess gets on `set` (bit `f` for feedback `f`), when the bulk pass
+    /// applies and feedbacks fit 32 bits.
+    fn feedback_bits(&self, set: &[u32]) -> Option<Vec<u32>> {
+        let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
+        if self.pool != GuessPool::All {
+            return None;
+        }
+        let rows: Vec<&[u8]> = set.iter().map(|&s| self.row(s)).collect();
+        let mut out = Vec::new();
+        splitter.feedback_bits(&rows, self.n_codes, &mut out);
+        Some(out)
+    }
+
+    /// The smallest one-guess bound on `set` below `cap` (else `cap`), over every guess.
+    ///
+    /// A part of `c` costs at least `2c - 1`, so a guess making `p` parts (the winning one
+    /// included) costs at least `3n - p - member`. Guesses are taken most parts first, each
+    /// counted exactly, until that floor reaches the best bound found: usually after a handful,
+    /// where counting every guess would cost a full pass.
+    fn min_bound_by_parts(
+        &self,
+        set: &[u32],
+        bits: &[u32],
+        counts: &mut [u32],
+        child_depth: u8,
+        cap: u32,
+    ) -> u32 {
+        let n = set.len() as u32;
+        let win = 1u32 << self.win;
+        let score: Vec<u8> = bits
+            .iter()
+            .map(|&b| {
+                let member = b & win != 0;
+                if !member && b.count_ones() < 2 {
+                    0 // teaches nothing
+                } else {
+                    (b.count_ones() + u32::from(member)) as u8
+                }
+            })
+            .collect();
+        let top = u32::from(score.iter().copied().max().unwrap_or(0));
+        let mut best = cap;
+        for level in (1..=top).rev() {
+            if 3 * n - level >= best {
+                break;
+            }
+            for (g, _) in score
+                .iter()
+                .enumerate()
+                .filter(|&(_, &s)| u32::from(s) == level)
+            {
+                if let Some(split) = self.scan(g as u32, set, counts, best) {
+                    if let Some((bound, _)) = self.admit(set.len(), split, child_depth) {
+                        best = best.min(bound);
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
     /// bounds of the parts, giving up as soon as the bound reaches `limit`: `None` then.
     #[inline]
@@ -857,20 +918,22 @@ impl<'a> Ctx<'a> {
         } else {
             // Sharpen each part's bound with what the cache already proved, so a guess whose
             // later parts are known to be expensive fails before any part is searched.
-            let bounds: Vec<u32> = parts
+            // `None` marks the parts the cache knows nothing about.
+            let cached: Vec<Option<u32>> = parts
                 .iter()
                 .map(|p| {
                     let lb = self.lb[p.len()];
                     if p.len() < 3 {
-                        return lb;
+                        return Some(lb);
                     }
-                    match self.lookup(p, child_depth) {
-                        Some(e) => lb.max(e.bound),
-                        None => lb,
-                    }
+                    self.lookup(p, child_depth).map(|e| lb.max(e.bound))
                 })
                 .collect();
-            let mut bounds = bounds;
+            let mut bounds: Vec<u32> = cached
+                .iter()
+                .zip(&parts)
+                .map(|(c, p)| c.unwrap_or(self.lb[p.len()]))
+                .collect();
             for (p, &b) in parts.iter().zip(&bounds) {
                 total += b - self.lb[p.len()];
             }
@@ -880,8 +943,8 @@ impl<'a> Ctx<'a> {
             // Then with each part's own one-guess lookahead, which costs one scan per part but
             // rejects most losing guesses before any part is searched in depth.
             if parts.len() > 1 {
-                for (p, b) in parts.iter().zip(bounds.iter_mut()) {
-                    if p.len() < 3 {
+                for ((p, b), c) in parts.iter().zip(bounds.iter_mut()).zip(&cached) {
+                    if c.is_some() {
                         continue;
                     }
                     let cap = limit - (total - *b);
@@ -911,7 +974,7 @@ impl<'a> Ctx<'a> {
 
     /// A lower bound on the total of `set` from the closed forms or a one-guess lookahead (the
     /// cheapest `n + sum LB(part)` over all guesses), remembered in the cache. `known` is a bound
-    /// already proven; sets whose bound is cached already are not scanned again.
+    /// already proven; the caller has checked that the cache knows nothing of the set.
     ///
     /// Guesses are only followed until their bound reaches `cap`; if none stays below it, `cap`
     /// itself is the bound returned (and cached), which is all the caller needs to reject.
@@ -925,9 +988,6 @@ impl<'a> Ctx<'a> {
             Small::AtLeast(b) => return b.max(known),
             Small::Unknown => {}
         }
-        if let Some(e) = self.lookup(set, depth) {
-            return e.bound.max(known);
-        }
         let child_depth = if depth == UNLIMITED {
             UNLIMITED
         } else {
@@ -938,13 +998,16 @@ impl<'a> Ctx<'a> {
         let mut best = cap;
         let members_only = self.pool == GuessPool::Consistent || self.outside_lb[n] >= best;
         // Symmetric guesses have equal bounds, so the minimum needs no symmetry check.
-        let splits = if members_only {
+        let splits = if members_only || self.splitter.as_ref().is_some_and(Splitter::has_bits) {
             None
         } else {
             self.split_all(set)
         };
         let guesses: Box<dyn Iterator<Item = u32>> = if members_only {
             Box::new(set.iter().copied())
+        } else if let Some(bits) = self.feedback_bits(set) {
+            best = self.min_bound_by_parts(set, &bits, &mut counts, child_depth, best);
+            Box::new(std::iter::empty())
         } else if let Some(splits) = &splits {
             for g in 0..self.n_codes {
                 if let Some((bound, _)) = self.admit(n, splits.get(g), child_depth) {
