@@ -167,6 +167,12 @@ impl Progress {
     }
 }
 
+/// Sets up to this size get their probe bound by counting parts first
+/// ([`Ctx::min_bound_by_parts`]); larger ones count every guess's parts in bulk. Larger sets have
+/// more parts over the level-1 capacity, so the parts floor rules out fewer guesses; measured on
+/// Bulls and Cows 4x10 (one thread, CPU seconds): 71 counting every set in bulk, 50 with 30 here,
+/// 47 with 60.
+const PARTS_FIRST_MAX: usize = 60;
 /// No depth limit.
 const UNLIMITED: u8 = u8::MAX;
 /// No total limit.
@@ -595,8 +601,16 @@ impl<'a> Ctx<'a> {
             .collect();
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
+        // With no part above the level-1 capacity the floor is the bound itself; only a depth
+        // limit that a part might exceed still needs the parts counted.
+        let exact = n <= 1 + self.branches as u32
+            && (child_depth == UNLIMITED || self.levels[set.len()] <= child_depth);
         for level in (1..=top).rev() {
             if 3 * n - level >= best {
+                break;
+            }
+            if exact {
+                best = 3 * n - level;
                 break;
             }
             for (g, _) in score
@@ -998,14 +1012,16 @@ impl<'a> Ctx<'a> {
         let mut best = cap;
         let members_only = self.pool == GuessPool::Consistent || self.outside_lb[n] >= best;
         // Symmetric guesses have equal bounds, so the minimum needs no symmetry check.
-        let splits = if members_only || self.splitter.as_ref().is_some_and(Splitter::has_bits) {
+        let by_parts =
+            n <= PARTS_FIRST_MAX && self.splitter.as_ref().is_some_and(Splitter::has_bits);
+        let splits = if members_only || by_parts {
             None
         } else {
             self.split_all(set)
         };
         let guesses: Box<dyn Iterator<Item = u32>> = if members_only {
             Box::new(set.iter().copied())
-        } else if let Some(bits) = self.feedback_bits(set) {
+        } else if let Some(bits) = by_parts.then(|| self.feedback_bits(set)).flatten() {
             best = self.min_bound_by_parts(set, &bits, &mut counts, child_depth, best);
             Box::new(std::iter::empty())
         } else if let Some(splits) = &splits {
