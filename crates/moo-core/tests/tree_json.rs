@@ -383,18 +383,24 @@ fn apply(tree: &mut Value, rules: &Rules, edit: &Edit, at: &Index) -> bool {
 /// `Malformed` error containing `expect`.
 #[derive(Debug, Clone)]
 struct Break {
-    /// `/root`-relative node or top level: where to put `value` (`None` removes the field).
+    /// The object holding the field.
     target: Target,
     field: &'static str,
-    /// Raw JSON text, spliced in so numbers no `Value` can hold (1e400) are possible.
+    /// The field's new value as raw JSON text, spliced in so that numbers no `Value` can hold
+    /// (1e400) are possible; `None` removes the field.
     raw: Option<&'static str>,
+    /// What the error message must say.
     expect: &'static str,
 }
 
+/// Which object a [`Break`] changes.
 #[derive(Debug, Clone, Copy)]
 enum Target {
+    /// `{"rules": ..., "root": ...}` itself.
     TopLevel,
+    /// The rules object.
     InRules,
+    /// A node the case picks.
     InNode,
 }
 
