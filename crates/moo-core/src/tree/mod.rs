@@ -11,6 +11,7 @@
 //! and has no branch; a node without children is a guess that must be the secret. Parsing checks
 //! the syntax (legal codes, possible feedbacks); [`DecisionTree::verify`] checks the meaning.
 
+mod bulk;
 mod search;
 mod symmetry;
 mod treestrategy;

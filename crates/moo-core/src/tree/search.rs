@@ -15,7 +15,10 @@
 //! * Small sets close in O(n^2): if a candidate splits the others into singletons the set costs
 //!   `2n - 1`, which is the level bound.
 //! * Equivalent guesses are tried once: by the exact symmetries of the history
-//!   ([`Symmetry`]), and by identical partitions of `S` (same parts, same winning part).
+//!   ([`Symmetry`]), and by identical partitions of `S` (same parts, same winning part), checked
+//!   only when a guess's turn comes, since most are cut by the bound before then.
+//! * The one-guess bounds of every guess on a set come from one bulk pass ([`super::bulk`]),
+//!   which counts feedbacks for 64 guesses at a time with vector instructions.
 //! * Results are cached by candidate set (exact costs, and proven lower bounds from failed
 //!   searches), since a set's cost does not depend on how it was reached.
 //! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
@@ -28,6 +31,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::bulk::{Split, Splits, Splitter, MAX_SET};
 use super::symmetry::Symmetry;
 use super::{DecisionTree, Node, NodeId, TreeStats};
 use crate::feedback::Feedback;
@@ -182,19 +186,6 @@ enum Small {
 
 /// An exact result for a set: its optimal total, the worst case of the tree found, and its first
 /// guess.
-/// How one guess splits a set, as far as the bounds need.
-#[derive(Debug, Clone, Copy)]
-struct Scan {
-    /// The sum of the parts' level-filling bounds, the winning part included.
-    sum: u32,
-    /// Non-empty parts, the winning part included.
-    parts: u32,
-    /// The largest part.
-    largest: u32,
-    /// Whether the guess is in the set (the winning part is not empty).
-    member: bool,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Sol {
     total: u32,
@@ -403,6 +394,8 @@ struct Ctx<'a> {
     levels: Vec<u8>,
     /// The non-winning feedbacks that can occur.
     branches: usize,
+    /// The bulk split of sets small enough for it (none for degenerate games).
+    splitter: Option<Splitter>,
     memo: Memo,
     progress: &'a Progress,
 }
@@ -454,6 +447,11 @@ impl<'a> Ctx<'a> {
             outside_lb[m] = fill(m, 0).0;
         }
         let step = (0..=n).map(|c| lb[c + 1] - lb[c]).collect();
+        let feedbacks = (0..seen.len())
+            .filter(|&f| seen[f] || f == win)
+            .map(|f| f as u8)
+            .collect();
+        let splitter = Splitter::new(feedbacks, win as u8, &lb);
         Ctx {
             space,
             pool,
@@ -466,6 +464,7 @@ impl<'a> Ctx<'a> {
             outside_lb,
             levels,
             branches,
+            splitter,
             memo: Memo::new(),
             progress,
         }
@@ -521,22 +520,43 @@ impl<'a> Ctx<'a> {
         if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
             return None;
         }
-        let Scan {
+        self.admit(set.len(), self.scan(g, set, counts, limit)?, child_depth)
+    }
+
+    /// The one-guess bound of a split of a set of `n`, and whether the guess is a member; `None`
+    /// when the guess teaches nothing (a non-member leaving the set whole) or leaves a part too
+    /// large to finish within `child_depth` more guesses.
+    #[inline]
+    fn admit(&self, n: usize, split: Split, child_depth: u8) -> Option<(u32, bool)> {
+        let Split {
             sum,
             parts,
             largest,
             member,
-        } = self.scan(g, set, counts, limit)?;
+        } = split;
         if (!member && parts < 2) || self.levels[largest as usize] > child_depth {
             return None;
         }
-        Some((set.len() as u32 + sum - u32::from(member), member))
+        Some((n as u32 + sum - u32::from(member), member))
+    }
+
+    /// How every guess splits `set`, when the bulk pass applies: every code may be guessed and
+    /// the set is small enough for byte counters.
+    fn split_all(&self, set: &[u32]) -> Option<Splits> {
+        let splitter = self.splitter.as_ref()?;
+        if self.pool != GuessPool::All || set.len() > MAX_SET {
+            return None;
+        }
+        let rows: Vec<&[u8]> = set.iter().map(|&s| self.row(s)).collect();
+        let mut out = Splits::default();
+        splitter.split_all(&rows, self.n_codes, &mut out);
+        Some(out)
     }
 
     /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
     /// bounds of the parts, giving up as soon as the bound reaches `limit`: `None` then.
     #[inline]
-    fn scan(&self, g: u32, set: &[u32], counts: &mut [u32], limit: u32) -> Option<Scan> {
+    fn scan(&self, g: u32, set: &[u32], counts: &mut [u32], limit: u32) -> Option<Split> {
         let row = self.row(g);
         // Sum of lb[part size] kept incrementally: adding a member to a part of c raises its
         // bound by step[c]. The bound only grows as members are added, so stop as soon as it
@@ -559,7 +579,7 @@ impl<'a> Ctx<'a> {
         for &s in &set[..seen] {
             counts[usize::from(row[s as usize])] = 0;
         }
-        (seen == set.len()).then_some(Scan {
+        (seen == set.len()).then_some(Split {
             sum,
             parts,
             largest,
@@ -704,49 +724,24 @@ impl<'a> Ctx<'a> {
         // that cannot beat the limit only members are worth scanning.
         if self.pool == GuessPool::Consistent || self.outside_lb[n] >= limit {
             set.iter().for_each(|&g| consider(g, &mut out));
+        } else if let Some(splits) = self.split_all(set) {
+            for g in 0..self.n_codes {
+                let Some((bound, member)) = self.admit(n, splits.get(g), child_depth) else {
+                    continue;
+                };
+                if bound >= limit || !(identity || sym.is_canonical(self.space.code(g).symbols())) {
+                    continue;
+                }
+                out.push(Cand {
+                    guess: g as u32,
+                    bound,
+                    member,
+                });
+            }
         } else {
             (0..self.n_codes as u32).for_each(|g| consider(g, &mut out));
         }
         out.sort_by_key(|c| (c.bound, !c.member, c.guess));
-        self.dedup(set, out)
-    }
-
-    /// Keeps the first of guesses that split `set` identically (same parts, same winning part):
-    /// they have the same cost.
-    fn dedup(&self, set: &[u32], cands: Vec<Cand>) -> Vec<Cand> {
-        if cands.len() < 2 {
-            return cands;
-        }
-        let n = set.len();
-        let mut labels: Vec<u8> = Vec::with_capacity(n * cands.len().min(64));
-        let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
-        let mut store: Vec<Vec<u8>> = Vec::new();
-        let mut out = Vec::with_capacity(cands.len());
-        let mut remap = vec![u8::MAX; self.slots];
-        for c in cands {
-            let row = self.row(c.guess);
-            labels.clear();
-            remap.fill(u8::MAX);
-            remap[self.win] = 0;
-            let mut next = 1u8;
-            let mut h = 0u64;
-            for &s in set {
-                let f = usize::from(row[s as usize]);
-                if remap[f] == u8::MAX {
-                    remap[f] = next;
-                    next += 1;
-                }
-                labels.push(remap[f]);
-                h = (h.rotate_left(5) ^ u64::from(remap[f])).wrapping_mul(0x517C_C1B7_2722_0A95);
-            }
-            let same = seen.entry(h).or_default();
-            if same.iter().any(|&i| store[i] == labels) {
-                continue;
-            }
-            same.push(store.len());
-            store.push(labels.clone());
-            out.push(c);
-        }
         out
     }
 
@@ -764,7 +759,12 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let n = set.len();
+        let mut dedup = Dedup::new(set, self.slots, self.win);
         if n >= PARALLEL_MIN && cands.len() > 1 {
+            let cands: Vec<Cand> = cands
+                .into_iter()
+                .filter(|c| dedup.fresh(self.row(c.guess)))
+                .collect();
             let mut rest = &cands[..];
             // With no limit yet, the first guess's parts are independent: solve them in parallel
             // to get a bound for the others.
@@ -806,6 +806,9 @@ impl<'a> Ctx<'a> {
         for &c in &cands {
             if c.bound >= limit {
                 break;
+            }
+            if !dedup.fresh(self.row(c.guess)) {
+                continue;
             }
             let parallel = limit == INF && best.is_none();
             if let Some(sol) = self.try_guess(set, sym, c, limit, depth, parallel) {
@@ -933,12 +936,25 @@ impl<'a> Ctx<'a> {
         let identity = sym.is_identity(self.alphabet);
         let mut counts = vec![0u32; self.slots];
         let mut best = cap;
-        let guesses: Box<dyn Iterator<Item = u32>> =
-            if self.pool == GuessPool::Consistent || self.outside_lb[n] >= best {
-                Box::new(set.iter().copied())
-            } else {
-                Box::new(0..self.n_codes as u32)
-            };
+        let members_only = self.pool == GuessPool::Consistent || self.outside_lb[n] >= best;
+        // Symmetric guesses have equal bounds, so the minimum needs no symmetry check.
+        let splits = if members_only {
+            None
+        } else {
+            self.split_all(set)
+        };
+        let guesses: Box<dyn Iterator<Item = u32>> = if members_only {
+            Box::new(set.iter().copied())
+        } else if let Some(splits) = &splits {
+            for g in 0..self.n_codes {
+                if let Some((bound, _)) = self.admit(n, splits.get(g), child_depth) {
+                    best = best.min(bound);
+                }
+            }
+            Box::new(std::iter::empty())
+        } else {
+            Box::new(0..self.n_codes as u32)
+        };
         for g in guesses {
             if let Some((bound, _)) =
                 self.guess_bound(g, set, &mut counts, best, sym, identity, child_depth)
@@ -1011,6 +1027,54 @@ impl<'a> Ctx<'a> {
         }
         nodes[id.index()].children = children;
         id
+    }
+}
+
+/// Recognises guesses that split a set exactly as an earlier one did (same parts, same winning
+/// part): they have the same cost, so only the first is searched. Used lazily, as guesses are
+/// reached, because most candidates of a node are cut by the bound before their turn comes.
+struct Dedup<'s> {
+    set: &'s [u32],
+    win: usize,
+    seen: HashMap<u64, Vec<Box<[u8]>>>,
+    remap: Vec<u8>,
+    labels: Vec<u8>,
+}
+
+impl<'s> Dedup<'s> {
+    fn new(set: &'s [u32], slots: usize, win: usize) -> Dedup<'s> {
+        Dedup {
+            set,
+            win,
+            seen: HashMap::new(),
+            remap: vec![u8::MAX; slots],
+            labels: Vec::with_capacity(set.len()),
+        }
+    }
+
+    /// Whether the split by score row `row` is new; remembers it.
+    fn fresh(&mut self, row: &[u8]) -> bool {
+        // Parts are labelled in order of first appearance, so equal splits get equal labels.
+        self.labels.clear();
+        self.remap.fill(u8::MAX);
+        self.remap[self.win] = 0;
+        let mut next = 1u8;
+        let mut h = 0u64;
+        for &s in self.set {
+            let f = usize::from(row[s as usize]);
+            if self.remap[f] == u8::MAX {
+                self.remap[f] = next;
+                next += 1;
+            }
+            self.labels.push(self.remap[f]);
+            h = (h.rotate_left(5) ^ u64::from(self.remap[f])).wrapping_mul(0x517C_C1B7_2722_0A95);
+        }
+        let same = self.seen.entry(h).or_default();
+        if same.iter().any(|l| **l == *self.labels) {
+            return false;
+        }
+        same.push(self.labels.as_slice().into());
+        true
     }
 }
 

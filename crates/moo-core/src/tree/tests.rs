@@ -290,19 +290,26 @@ fn mastermind_worst_case_is_5() {
     assert_eq!(stats.total, 5626);
 }
 
-/// Bulls and Cows, 4 distinct digits 0-9: Tanaka (1996), 26274 in total, at most 7 guesses.
+/// Bulls and Cows, 4 distinct digits 0-9: Tanaka (1996), 26274 in total, at most 7 guesses. The
+/// search also writes the tree that ships with the library, byte for byte.
 #[test]
-#[ignore = "exact search, minutes; run with --ignored"]
+#[ignore = "exact search, about a minute of CPU in release; run with --ignored"]
 fn bulls_optimal_average_is_26274() {
     let space = CodeSpace::new(Rules::bulls()).unwrap();
-    let (_, stats) = found(&space, &SearchOptions::default());
+    let (tree, stats) = found(&space, &SearchOptions::default());
     assert_eq!(stats.total, 26274);
     assert_eq!(stats.max, 7);
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../trees/bulls-4x10-average.json"),
+        "the shipped tree is not what the search writes: rebuild it with \
+         `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`"
+    );
 }
 
 /// Bulls and Cows with digits 1-9 (3024 secrets): 14914 in total.
 #[test]
-#[ignore = "exact search, minutes; run with --ignored"]
+#[ignore = "exact search, seconds in release; run with --ignored"]
 fn bulls_1_to_9_optimal_average_is_14914() {
     let rules = Rules::new(4, "123456789", false, false).unwrap();
     let space = CodeSpace::new(rules).unwrap();

@@ -12,6 +12,26 @@ use crate::strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOpt
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
 pub const ON_DEMAND_MAX_CODES: usize = 1296;
 
+/// The optimal Bulls and Cows tree (4 distinct digits 0-9, fewest guesses in total: 26274), as
+/// written by `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`. Its search takes
+/// about a minute, too long to run whenever someone wants to play; a test replays every secret
+/// through it, and CI rebuilds it and checks the file is byte for byte what the search writes.
+const BULLS_AVERAGE: &str = include_str!("../../trees/bulls-4x10-average.json");
+
+/// The shipped optimal tree for `rules` and `guesses`, if there is one.
+pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
+    if guesses != GuessPool::All || *rules != Rules::bulls() {
+        return None;
+    }
+    static TREE: OnceLock<Arc<DecisionTree>> = OnceLock::new();
+    let tree = TREE.get_or_init(|| {
+        let tree = DecisionTree::from_json(BULLS_AVERAGE)
+            .expect("the shipped tree is valid JSON for the Bulls and Cows rules");
+        Arc::new(tree)
+    });
+    Some(tree.clone())
+}
+
 /// Plays the guesses of a decision tree.
 #[derive(Debug, Clone)]
 pub struct TreeStrategy {
@@ -37,8 +57,8 @@ impl TreeStrategy {
         Ok(TreeStrategy { name, tree })
     }
 
-    /// The strategy registered as `optimal`: the shipped tree for Bulls and Cows, or a tree
-    /// searched now for spaces of at most [`ON_DEMAND_MAX_CODES`] codes.
+    /// The strategy registered as `optimal`: the shipped tree for Bulls and Cows ([`shipped`]),
+    /// or a tree searched now for spaces of at most [`ON_DEMAND_MAX_CODES`] codes.
     pub fn optimal(
         space: &CodeSpace,
         options: &StrategyOptions,
@@ -48,6 +68,9 @@ impl TreeStrategy {
             rules: space.rules().describe(),
             reason,
         };
+        if let Some(tree) = shipped(space.rules(), options.guesses) {
+            return TreeStrategy::new("optimal", tree, space);
+        }
         if space.len() > ON_DEMAND_MAX_CODES {
             let mode = match options.guesses {
                 GuessPool::All => "",
@@ -162,6 +185,23 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("moo tree build"), "{err}");
+    }
+
+    /// The shipped tree solves every Bulls and Cows secret, 26274 guesses in all (Tanaka's
+    /// optimum) and never more than 7; `bulls_tree_build_writes_the_shipped_tree` proves it
+    /// optimal by rebuilding it.
+    #[test]
+    fn shipped_bulls_tree_solves_every_secret_in_26274_guesses() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        let tree = shipped(&Rules::bulls(), GuessPool::All).unwrap();
+        let stats = tree.verify_in(&space).unwrap();
+        assert_eq!((stats.secrets, stats.total, stats.max), (5040, 26274, 7));
+        assert!(shipped(&Rules::bulls(), GuessPool::Consistent).is_none());
+        assert!(shipped(&Rules::mastermind(), GuessPool::All).is_none());
+        let mut strategy = by_name("optimal", &space, &StrategyOptions::default()).unwrap();
+        let secret = Rules::bulls().parse_code("9876").unwrap();
+        let history = play(strategy.as_mut(), &space, &secret, 7).unwrap();
+        assert!(history.is_won(4));
     }
 
     #[test]

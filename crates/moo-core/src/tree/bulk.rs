@@ -1,0 +1,254 @@
+//! How every guess splits one candidate set, computed for all guesses at once.
+//!
+//! The search asks the same question of nearly every set it meets: for each guess, how large is
+//! each part, so what is its level-filling bound? Asking guess by guess means one random read of
+//! the score table per guess and secret, with a dependent counter update, about ten cycles each.
+//! Scoring is symmetric, so the table row of a *secret* lists its feedback against every guess in
+//! order; reading those rows a block of 64 guesses at a time, and counting each feedback with a
+//! compare and a subtract on 64 bytes at once, turns the same work into a few vector
+//! instructions per secret and block. The loops are plain Rust written for the autovectoriser;
+//! `multiversion` compiles them for AVX-512 and AVX2 too and picks the best the CPU has at run
+//! time, so the binary stays portable.
+//!
+//! Counts are bytes, so a set must have at most [`MAX_SET`] members; larger sets (the few at the
+//! top of the tree) are scanned guess by guess.
+
+use multiversion::multiversion;
+
+/// Guesses per block: one AVX-512 register of byte counters per feedback.
+const BLOCK: usize = 64;
+
+/// The largest set whose part sizes fit the byte counters.
+pub(super) const MAX_SET: usize = u8::MAX as usize;
+
+/// What the bounds need to know about how one guess splits a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Split {
+    /// The sum of the parts' level-filling bounds, the winning part included.
+    pub sum: u32,
+    /// Non-empty parts, the winning part included.
+    pub parts: u32,
+    /// The largest part.
+    pub largest: u32,
+    /// Whether the guess is in the set (the winning part is not empty).
+    pub member: bool,
+}
+
+/// The feedbacks of a game and the level-filling bound, in the form the vector loops use.
+#[derive(Debug, Clone)]
+pub(super) struct Splitter {
+    /// The feedback indexes that occur, the winning one included.
+    feedbacks: Vec<u8>,
+    /// Position of the winning feedback in `feedbacks`.
+    win: usize,
+    /// The level-filling bound of a part of `c` is the sum of `c - k` over the thresholds `k`
+    /// below `c`: every member pays one guess per level it has not been solved by.
+    thresholds: Vec<u8>,
+}
+
+/// Per-guess results of one bulk pass, indexed by guess.
+#[derive(Debug, Default)]
+pub(super) struct Splits {
+    sum: Vec<u16>,
+    parts: Vec<u8>,
+    largest: Vec<u8>,
+    member: Vec<bool>,
+}
+
+impl Splits {
+    /// How guess `g` splits the set.
+    #[inline]
+    pub fn get(&self, g: usize) -> Split {
+        Split {
+            sum: u32::from(self.sum[g]),
+            parts: u32::from(self.parts[g]),
+            largest: u32::from(self.largest[g]),
+            member: self.member[g],
+        }
+    }
+}
+
+impl Splitter {
+    /// A splitter for a game whose occurring feedback indexes are `feedbacks` (winning one
+    /// `win` among them) and whose level-filling bound gives a part of `c` the total `lb[c]`.
+    /// `None` when the bound is not of the threshold form for small parts (only for games with
+    /// a single non-winning feedback, where the scalar scan is as good).
+    pub fn new(feedbacks: Vec<u8>, win: u8, lb: &[u32]) -> Option<Splitter> {
+        let win = feedbacks.iter().position(|&f| f == win)?;
+        // Recover the thresholds from the bound: the increment lb[c+1] - lb[c] counts the
+        // thresholds below c + 1.
+        let mut thresholds = Vec::new();
+        let top = MAX_SET.min(lb.len().saturating_sub(1));
+        for c in 0..top {
+            let step = lb[c + 1] - lb[c];
+            let below = thresholds.len() as u32;
+            if step < below {
+                return None;
+            }
+            for _ in below..step {
+                thresholds.push(c as u8);
+            }
+        }
+        (thresholds.len() <= 8).then_some(Splitter {
+            feedbacks,
+            win,
+            thresholds,
+        })
+    }
+
+    /// How each of `guesses` guesses splits the set whose members' score rows are `rows`.
+    /// Scoring must be symmetric, so a member's row gives its feedback against every guess.
+    pub fn split_all(&self, rows: &[&[u8]], guesses: usize, out: &mut Splits) {
+        debug_assert!(rows.len() <= MAX_SET);
+        out.sum.resize(guesses, 0);
+        out.parts.resize(guesses, 0);
+        out.largest.resize(guesses, 0);
+        out.member.resize(guesses, false);
+        let mut counts = vec![[0u8; BLOCK]; self.feedbacks.len()];
+        let mut start = 0;
+        while start < guesses {
+            let width = (guesses - start).min(BLOCK);
+            for c in counts.iter_mut() {
+                c.fill(0);
+            }
+            count_block(rows, start, width, &self.feedbacks, &mut counts);
+            let mut sum = [0u16; BLOCK];
+            let mut parts = [0u8; BLOCK];
+            let mut largest = [0u8; BLOCK];
+            finish_block(
+                &counts,
+                &self.thresholds,
+                &mut sum,
+                &mut parts,
+                &mut largest,
+            );
+            let end = start + width;
+            out.sum[start..end].copy_from_slice(&sum[..width]);
+            out.parts[start..end].copy_from_slice(&parts[..width]);
+            out.largest[start..end].copy_from_slice(&largest[..width]);
+            for (m, &c) in out.member[start..end].iter_mut().zip(&counts[self.win]) {
+                *m = c > 0;
+            }
+            start = end;
+        }
+    }
+}
+
+/// Counts, for guesses `start..start + width`, how many members give each feedback.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+fn count_block(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    feedbacks: &[u8],
+    counts: &mut [[u8; BLOCK]],
+) {
+    let mut tail = [u8::MAX; BLOCK];
+    for row in rows {
+        let block: &[u8; BLOCK] = if width == BLOCK {
+            row[start..start + BLOCK]
+                .try_into()
+                .expect("a full block is BLOCK bytes")
+        } else {
+            // The last, partial block: feedback 255 never occurs, so the padding counts nowhere.
+            tail[..width].copy_from_slice(&row[start..start + width]);
+            &tail
+        };
+        for (c, &f) in counts.iter_mut().zip(feedbacks) {
+            for j in 0..BLOCK {
+                c[j] += u8::from(block[j] == f);
+            }
+        }
+    }
+}
+
+/// Turns a block's counts into bound sums, part counts and largest parts.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+fn finish_block(
+    counts: &[[u8; BLOCK]],
+    thresholds: &[u8],
+    sum: &mut [u16; BLOCK],
+    parts: &mut [u8; BLOCK],
+    largest: &mut [u8; BLOCK],
+) {
+    for c in counts {
+        for j in 0..BLOCK {
+            parts[j] += u8::from(c[j] > 0);
+            largest[j] = largest[j].max(c[j]);
+        }
+        for &k in thresholds {
+            for j in 0..BLOCK {
+                sum[j] += u16::from(c[j].saturating_sub(k));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CodeSpace, Rules};
+
+    /// The bulk pass agrees with counting guess by guess, on sets of every size it accepts.
+    #[test]
+    fn bulk_splits_match_guess_by_guess_counting() {
+        for rules in [
+            Rules::mastermind(),
+            Rules::new(3, "012345", false, false).unwrap(),
+        ] {
+            let space = CodeSpace::new(rules.clone()).unwrap();
+            let n = space.len();
+            let slots = rules.feedback_slots();
+            let win = crate::Feedback::win(rules.length()).index(rules.length()) as u8;
+            let mut seen = vec![false; slots];
+            for g in 0..n {
+                for &f in space.score_row(g).unwrap() {
+                    seen[usize::from(f)] = true;
+                }
+            }
+            let feedbacks: Vec<u8> = (0..slots as u8).filter(|&f| seen[usize::from(f)]).collect();
+            // Level filling over the non-winning feedbacks, as the search computes it.
+            let r = feedbacks.len() as u64 - 1;
+            let lb: Vec<u32> = (0..=n + 1)
+                .map(|m| {
+                    let (mut left, mut cap, mut level, mut total) = (m as u64, 1u64, 1u64, 0u64);
+                    while left > 0 {
+                        let here = left.min(cap);
+                        total += here * level;
+                        left -= here;
+                        cap *= r;
+                        level += 1;
+                    }
+                    total as u32
+                })
+                .collect();
+            let splitter = Splitter::new(feedbacks, win, &lb).unwrap();
+            let mut out = Splits::default();
+            for size in [1, 2, 7, 64, 200, MAX_SET.min(n)] {
+                let set: Vec<u32> = (0..size as u32).map(|i| (i * 7919) % n as u32).collect();
+                let mut set = set;
+                set.sort_unstable();
+                set.dedup();
+                let rows: Vec<&[u8]> = set
+                    .iter()
+                    .map(|&s| space.score_row(s as usize).unwrap())
+                    .collect();
+                splitter.split_all(&rows, n, &mut out);
+                assert_eq!(out.sum.len(), n);
+                for g in 0..n {
+                    let mut counts = vec![0u32; slots];
+                    for &s in &set {
+                        counts[usize::from(space.score_row(g).unwrap()[s as usize])] += 1;
+                    }
+                    let want = Split {
+                        sum: counts.iter().map(|&c| lb[c as usize]).sum(),
+                        parts: counts.iter().filter(|&&c| c > 0).count() as u32,
+                        largest: *counts.iter().max().unwrap(),
+                        member: counts[usize::from(win)] > 0,
+                    };
+                    assert_eq!(out.get(g), want, "guess {g}, set of {}", set.len());
+                }
+            }
+        }
+    }
+}
