@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -68,7 +69,8 @@ struct BuildArgs {
     #[arg(long, value_enum, default_value = "all")]
     guesses: GuessPoolArg,
 
-    /// Where to write the tree (JSON); written to a temporary file first, then renamed.
+    /// Where to write the tree (JSON); written to a temporary file first, then renamed, so an
+    /// interrupted build (Ctrl-C exits with status 130) leaves no partial file.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: PathBuf,
 
@@ -118,6 +120,7 @@ fn build(args: BuildArgs) -> Result<()> {
     if args.threads == Some(0) {
         return Err(UsageError("--threads must be at least 1".into()).into());
     }
+    let written = exit_on_interrupt()?;
     let space = CodeSpace::new(rules.clone())?;
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
@@ -145,7 +148,12 @@ fn build(args: BuildArgs) -> Result<()> {
     let seconds = start.elapsed().as_secs_f64();
     match outcome {
         SearchOutcome::Found { tree, stats } => {
-            write_atomically(&args.output, &tree.to_json(false))?;
+            let text = tree.to_json(false);
+            {
+                let mut written = written.lock().unwrap_or_else(|p| p.into_inner());
+                write_atomically(&args.output, &text)?;
+                *written = true;
+            }
             if args.json {
                 let mut value = serde_json::to_value(&stats)?;
                 value["nodes"] = progress.nodes().into();
@@ -183,6 +191,40 @@ fn build(args: BuildArgs) -> Result<()> {
     Ok(())
 }
 
+/// The exit status after Ctrl-C: 128 + SIGINT, what shells report for a process the signal
+/// ended, so scripts see the interruption either way.
+const INTERRUPTED: i32 = 130;
+
+/// Makes Ctrl-C end the process with a message and [`INTERRUPTED`], and returns the flag that
+/// says whether the tree file has been written.
+///
+/// The search has no way to stop midway, so the handler ends the process itself. Writing the
+/// file holds the flag's lock from creating the temporary file until the rename, and the handler
+/// takes the lock before exiting, so an interruption never leaves a temporary file behind: it
+/// comes either before the write starts or after the rename.
+fn exit_on_interrupt() -> Result<Arc<Mutex<bool>>> {
+    let written = Arc::new(Mutex::new(false));
+    let seen_by_handler = written.clone();
+    let clear_line = if std::io::stderr().is_terminal() {
+        "\r\x1b[2K"
+    } else {
+        ""
+    };
+    ctrlc::set_handler(move || {
+        let written = seen_by_handler.lock().unwrap_or_else(|p| p.into_inner());
+        let what = if *written {
+            "the tree was already written"
+        } else {
+            "no tree written"
+        };
+        eprintln!("{clear_line}interrupted; {what}");
+        // The lock stays held: no write may start between this message and the exit.
+        std::process::exit(INTERRUPTED);
+    })
+    .context("cannot set up the Ctrl-C handler")?;
+    Ok(written)
+}
+
 /// Redraws one status line on stderr until the search ends.
 fn show_progress(progress: &Progress, done: &AtomicBool, start: Instant) {
     let mut err = std::io::stderr();
@@ -217,7 +259,11 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    if let Err(e) = std::fs::write(&tmp, text) {
+        // A disk that filled up midway must not leave half a tree lying around either.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", tmp.display()));
+    }
     std::fs::rename(&tmp, path).with_context(|| {
         let _ = std::fs::remove_file(&tmp);
         format!("cannot write {}", path.display())

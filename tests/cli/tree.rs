@@ -155,3 +155,64 @@ fn mastermind_tree_is_5625() {
         .success()
         .stdout(predicate::str::contains(r#""total":5625"#));
 }
+
+/// Ctrl-C during a search of many seconds: the build exits promptly with status 130 (128 +
+/// SIGINT, as shells report it) and a message, and leaves neither the tree nor a temporary
+/// file beside it.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_a_long_build_exits_cleanly_and_writes_nothing() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.json");
+    // 4 of 10 symbols with repeats: 10000 codes, near the largest space the exact search takes;
+    // still searching after 6 s on 2 cores, where 4 distinct of 9 now finishes in about 3 s.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args(["tree", "build", "--symbols", "0123456789", "--repeats"])
+        .args(["--threads=2", "-o"])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the build ended within 1 s: this test needs a longer search"
+    );
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running 10 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}, stderr: {stderr}");
+    assert!(stderr.contains("interrupted; no tree written"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

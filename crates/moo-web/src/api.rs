@@ -64,6 +64,7 @@ fn build_strategy(
 ) -> Result<(String, Box<dyn Strategy>), ApiError> {
     let options = StrategyOptions::default();
     if let Some(name) = name {
+        check_offered(name)?;
         let s = strategy::by_name(name, space, &options)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         return Ok((name.to_string(), s));
@@ -72,7 +73,7 @@ fn build_strategy(
         .into_iter()
         .filter(|want| strategy::names().any(|n| n == *want));
     let mut last = None;
-    for n in preferred.chain(strategy::names()) {
+    for n in preferred.chain(offered_strategies()) {
         match strategy::by_name(n, space, &options) {
             Ok(s) => return Ok((n.to_string(), s)),
             Err(e) => last = Some(e),
@@ -120,6 +121,22 @@ async fn presets() -> Json<Value> {
 /// the server's disk (the explorer loads tree files in the browser instead).
 fn offered_strategies() -> impl Iterator<Item = &'static str> {
     strategy::names().filter(|n| !n.starts_with("tree:"))
+}
+
+/// Refuses a strategy name the server does not offer.
+///
+/// `tree:PATH` would make the server read any file it can: its contents could come back in the
+/// parse error, `/dev/stdin` would hold a job slot forever and `/dev/zero` would fill memory.
+fn check_offered(name: &str) -> Result<(), ApiError> {
+    if offered_strategies().any(|n| n == name) {
+        return Ok(());
+    }
+    let choices = offered_strategies().collect::<Vec<_>>().join(", ");
+    Err(ApiError::unprocessable(if name.starts_with("tree:") {
+        format!("strategy {name:?} would read a file on the server, which the API does not do: open tree files in the explorer page instead, or choose among {choices}")
+    } else {
+        format!("unknown strategy {name:?}: choose among {choices}")
+    }))
 }
 
 async fn strategies() -> Json<Value> {
@@ -426,12 +443,7 @@ async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> A
     let names: Vec<String> = match body.strategies {
         Some(list) => {
             for n in &list {
-                if !strategy::names().any(|k| k == n) {
-                    return Err(ApiError::unprocessable(format!(
-                        "unknown strategy {n:?}: choose among {}",
-                        strategy::names().collect::<Vec<_>>().join(", ")
-                    )));
-                }
+                check_offered(n)?;
             }
             list
         }
