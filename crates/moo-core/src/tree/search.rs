@@ -24,11 +24,10 @@
 //! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
 //!   so every thread prunes with it; ties go to the earliest guess in the order, as sequentially.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use hashbrown::HashTable;
 use rayon::prelude::*;
 
 use super::bulk::{Split, Splits, Splitter, MAX_SET};
@@ -287,17 +286,43 @@ struct Entry {
     exact: Option<Sol>,
 }
 
+/// One cached set: its key hash, depth limit, where its members sit in the shard's arena, and
+/// what is known.
 struct Slot {
+    hash: u64,
     depth: u8,
-    set: Box<[u32]>,
+    start: u32,
+    len: u32,
     entry: Entry,
 }
 
-type Shard = Mutex<HashMap<u64, Vec<Slot>, BuildHasherDefault<IdentityHasher>>>;
+/// A part of the cache: slots in an open-addressing table that keeps the hash beside each slot
+/// (most probes end there, without touching the set), and every set's members packed one after
+/// another in an arena, as `u16` (spaces with a score table have at most 11000 codes).
+#[derive(Default)]
+struct Shard {
+    slots: HashTable<Slot>,
+    arena: Vec<u16>,
+}
 
-/// Exact results and proven bounds by candidate set (and depth limit).
+impl Slot {
+    /// Whether this slot is for `set` under `depth`; `hash` is their key.
+    fn is(&self, hash: u64, set: &[u32], depth: u8, arena: &[u16]) -> bool {
+        let start = self.start as usize;
+        self.hash == hash
+            && self.depth == depth
+            && self.len as usize == set.len()
+            && arena[start..start + set.len()]
+                .iter()
+                .zip(set)
+                .all(|(&a, &b)| u32::from(a) == b)
+    }
+}
+
+/// Exact results and proven bounds by candidate set (and depth limit), in shards with a lock
+/// each so threads rarely wait for one another.
 struct Memo {
-    shards: Vec<Shard>,
+    shards: Vec<Mutex<Shard>>,
 }
 
 impl Memo {
@@ -316,11 +341,7 @@ impl Memo {
         h
     }
 
-    fn shard(
-        &self,
-        key: u64,
-    ) -> std::sync::MutexGuard<'_, HashMap<u64, Vec<Slot>, BuildHasherDefault<IdentityHasher>>>
-    {
+    fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, Shard> {
         self.shards[(key >> 58) as usize]
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -330,9 +351,8 @@ impl Memo {
         let key = Memo::key(set, depth);
         let shard = self.shard(key);
         shard
-            .get(&key)?
-            .iter()
-            .find(|s| s.depth == depth && &*s.set == set)
+            .slots
+            .find(key, |s| s.is(key, set, depth, &shard.arena))
             .map(|s| s.entry)
     }
 
@@ -340,12 +360,11 @@ impl Memo {
     /// a new slot was made.
     fn put(&self, set: &[u32], depth: u8, entry: Entry) -> bool {
         let key = Memo::key(set, depth);
-        let mut shard = self.shard(key);
-        let slots = shard.entry(key).or_default();
-        if let Some(slot) = slots
-            .iter_mut()
-            .find(|s| s.depth == depth && &*s.set == set)
-        {
+        let mut guard = self.shard(key);
+        let shard = &mut *guard;
+        let arena = &shard.arena;
+        let found = shard.slots.find_mut(key, |s| s.is(key, set, depth, arena));
+        if let Some(slot) = found {
             if slot.entry.exact.is_none() {
                 if entry.exact.is_some() {
                     slot.entry = entry;
@@ -355,30 +374,23 @@ impl Memo {
             }
             return false;
         }
-        slots.push(Slot {
-            depth,
-            set: set.into(),
-            entry,
-        });
+        let start = shard.arena.len() as u32;
+        shard.arena.extend(
+            set.iter()
+                .map(|&x| u16::try_from(x).expect("codes fit 16 bits")),
+        );
+        shard.slots.insert_unique(
+            key,
+            Slot {
+                hash: key,
+                depth,
+                start,
+                len: set.len() as u32,
+                entry,
+            },
+            |s| s.hash,
+        );
         true
-    }
-}
-
-/// The memo keys are already mixed hashes.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 
@@ -1115,9 +1127,11 @@ impl<'a> Ctx<'a> {
 struct Dedup<'s> {
     set: &'s [u32],
     win: usize,
-    seen: HashMap<u64, Vec<Box<[u8]>>>,
-    remap: Vec<u8>,
+    /// The key hash and arena offset of every split seen.
+    seen: HashTable<(u64, u32)>,
+    /// Every split seen, as part labels per member, one after another.
     labels: Vec<u8>,
+    remap: Vec<u8>,
 }
 
 impl<'s> Dedup<'s> {
@@ -1125,16 +1139,17 @@ impl<'s> Dedup<'s> {
         Dedup {
             set,
             win,
-            seen: HashMap::new(),
+            seen: HashTable::new(),
+            labels: Vec::new(),
             remap: vec![u8::MAX; slots],
-            labels: Vec::with_capacity(set.len()),
         }
     }
 
     /// Whether the split by score row `row` is new; remembers it.
     fn fresh(&mut self, row: &[u8]) -> bool {
         // Parts are labelled in order of first appearance, so equal splits get equal labels.
-        self.labels.clear();
+        let n = self.set.len();
+        let start = self.labels.len();
         self.remap.fill(u8::MAX);
         self.remap[self.win] = 0;
         let mut next = 1u8;
@@ -1148,11 +1163,15 @@ impl<'s> Dedup<'s> {
             self.labels.push(self.remap[f]);
             h = (h.rotate_left(5) ^ u64::from(self.remap[f])).wrapping_mul(0x517C_C1B7_2722_0A95);
         }
-        let same = self.seen.entry(h).or_default();
-        if same.iter().any(|l| **l == *self.labels) {
+        let (seen, new) = self.labels.split_at(start);
+        let same =
+            |&(hash, at): &(u64, u32)| hash == h && seen[at as usize..at as usize + n] == *new;
+        if self.seen.find(h, same).is_some() {
+            self.labels.truncate(start);
             return false;
         }
-        same.push(self.labels.as_slice().into());
+        self.seen
+            .insert_unique(h, (h, start as u32), |&(hash, _)| hash);
         true
     }
 }
