@@ -1,4 +1,5 @@
-//! Playing a strategy against every secret: totals, histogram, time.
+//! Playing a strategy against every secret: totals, histogram, time, and the decision tree of a
+//! deterministic strategy.
 //!
 //! A deterministic strategy answers the same history with the same guess, so all secrets that got
 //! the same feedback so far share their game up to that point. Such strategies are evaluated as a
@@ -8,10 +9,24 @@
 //! walked depth-first with one history that grows and shrinks, so long chains (brute force needs
 //! thousands of guesses) cost neither stack nor copies.
 //!
+//! That one walk serves every caller that needs the tree of a strategy: [`evaluate`] only counts
+//! (`moo bench`, the web benchmark), and [`strategy_tree`] also records each guess as a node of a
+//! [`DecisionTree`], the format `moo tree` writes and the web explorer reads. Keeping one walk keeps
+//! one guess cap, one treatment of guesses outside the space, and the figures of the bench, the
+//! web page and a written tree equal by construction. Recording is a run-time choice rather than a
+//! type parameter: in counting mode it costs one predictable branch per guess.
+//!
+//! A server must answer within a time limit and a user may press Ctrl-C, so a walk takes a
+//! deadline and a cancellation flag and returns [`EvalError::DeadlinePassed`] or
+//! [`EvalError::Cancelled`] when either fires. Both are checked at every node and every 1024
+//! guesses of a long chain: often enough to stop within milliseconds, rarely enough that brute
+//! force (a cheap guess per turn) does not read the clock every turn.
+//!
 //! Other strategies play each secret on its own, in parallel, each game with its own seed derived
 //! from the evaluation seed and the secret, so results do not depend on thread scheduling.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -23,13 +38,58 @@ use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::strategy::{Knowledge, Strategy, StrategyError};
+use crate::tree::{DecisionTree, Node, NodeId};
 
 /// Builds a fresh strategy seeded with the given seed; evaluation calls it once per parallel task
 /// (deterministic strategies) or per secret (random ones).
 pub type Builder<'a> = dyn Fn(u64) -> Result<Box<dyn Strategy>, StrategyError> + Sync + 'a;
 
+/// Why an evaluation or a strategy's tree did not finish.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EvalError {
+    /// The strategy failed to give a guess.
+    #[error(transparent)]
+    Strategy(#[from] StrategyError),
+    /// [`EvalOptions::deadline`] passed first.
+    #[error("the evaluation ran past its deadline: try smaller rules or allow more time")]
+    DeadlinePassed,
+    /// [`EvalOptions::cancel`] was set.
+    #[error("the evaluation was cancelled")]
+    Cancelled,
+    /// Only a deterministic strategy is a single tree.
+    #[error("strategy {0:?} is not deterministic, so it has no single decision tree: evaluate it by playing each secret instead")]
+    NotDeterministic(String),
+    /// The tree grew past the node limit given to [`strategy_tree`].
+    #[error(
+        "the decision tree of strategy {strategy:?} has more than {max} nodes: try smaller rules"
+    )]
+    TooManyNodes {
+        /// The strategy.
+        strategy: String,
+        /// The limit.
+        max: usize,
+    },
+    /// A tree must end every game in a win, and some game reached the guess cap.
+    #[error("strategy {strategy:?} had not solved every secret after {max_guesses} guesses, so it has no complete decision tree: it is not making progress")]
+    Unfinished {
+        /// The strategy.
+        strategy: String,
+        /// The cap.
+        max_guesses: usize,
+    },
+    /// A tree holds only codes of its rules (its file could not be read back otherwise).
+    #[error("strategy {strategy:?} guessed {guess}, which the rules do not allow, so it cannot be written as a decision tree")]
+    IllegalGuess {
+        /// The strategy.
+        strategy: String,
+        /// The guess, as its symbols.
+        guess: String,
+    },
+}
+
 /// How an evaluation is run.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct EvalOptions {
     /// The most guesses a game may take before it counts as given up; `None` means ten times the
@@ -38,6 +98,10 @@ pub struct EvalOptions {
     pub max_guesses: Option<usize>,
     /// The seed of random strategies; each game derives its own from it.
     pub seed: u64,
+    /// Stop with [`EvalError::DeadlinePassed`] once this instant has passed.
+    pub deadline: Option<Instant>,
+    /// Stop with [`EvalError::Cancelled`] once this flag is set, from any thread.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// The result of playing one strategy against every secret.
@@ -76,6 +140,15 @@ impl Evaluation {
     }
 }
 
+/// A deterministic strategy written out as a tree, with its figures.
+#[derive(Debug, Clone)]
+pub struct StrategyTree {
+    /// Every guess the strategy makes against every secret.
+    pub tree: DecisionTree,
+    /// What the walk counted; every game is won, or the walk would have failed.
+    pub evaluation: Evaluation,
+}
+
 /// Counts while games end; merged across parallel tasks.
 #[derive(Debug, Clone, Default)]
 struct Tally {
@@ -109,20 +182,151 @@ impl Tally {
     }
 }
 
+/// What a walk of part of a tree produced: the counts, and when recording, its nodes with ids
+/// local to the part (its root is 0), so parallel parts can be built apart and grafted.
+#[derive(Debug, Default)]
+struct Part {
+    tally: Tally,
+    nodes: Vec<Node>,
+}
+
+impl Part {
+    /// Appends `child`, reached from this part's root by `feedback`, shifting its node ids.
+    fn graft(&mut self, feedback: Feedback, child: Part) {
+        self.tally = std::mem::take(&mut self.tally).merge(child.tally);
+        if child.nodes.is_empty() {
+            return;
+        }
+        let offset = self.nodes.len() as u32;
+        self.nodes[0].children.push((feedback, NodeId::new(offset)));
+        self.nodes.extend(child.nodes.into_iter().map(|mut node| {
+            for (_, id) in &mut node.children {
+                *id = NodeId::new(id.index() as u32 + offset);
+            }
+            node
+        }));
+    }
+
+    /// Makes the next node added the child of `parent` for `feedback`.
+    fn link(&mut self, parent: usize, feedback: Feedback) {
+        let next = NodeId::new(self.nodes.len() as u32);
+        self.nodes[parent].children.push((feedback, next));
+    }
+}
+
+/// Nodes counted so far against the most a recorded tree may have.
+struct NodeBudget {
+    max: usize,
+    used: AtomicUsize,
+}
+
 /// Shared by the workers of one evaluation.
 struct Run<'a> {
     space: &'a CodeSpace,
     build: &'a Builder<'a>,
+    strategy: String,
     seed: u64,
     cap: usize,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+    /// Present when the walk records the tree's nodes.
+    record: Option<NodeBudget>,
     done: AtomicUsize,
     progress: &'a (dyn Fn(usize) + Sync),
 }
 
-impl Run<'_> {
+/// How many guesses of one game may pass between two checks of the deadline and the flag.
+const CHECK_EVERY: usize = 1024;
+
+impl<'a> Run<'a> {
+    fn new(
+        space: &'a CodeSpace,
+        build: &'a Builder<'a>,
+        strategy: &dyn Strategy,
+        options: &'a EvalOptions,
+        record: Option<NodeBudget>,
+        progress: &'a (dyn Fn(usize) + Sync),
+    ) -> Run<'a> {
+        Run {
+            space,
+            build,
+            strategy: strategy.name().to_string(),
+            seed: options.seed,
+            cap: options
+                .max_guesses
+                .unwrap_or(space.len().saturating_mul(10)),
+            deadline: options.deadline,
+            cancel: options.cancel.as_deref(),
+            record,
+            done: AtomicUsize::new(0),
+            progress,
+        }
+    }
+
     fn finished(&self, games: usize) {
         let done = self.done.fetch_add(games, Ordering::Relaxed) + games;
         (self.progress)(done);
+    }
+
+    /// Whether the walk should stop now.
+    fn check(&self) -> Result<(), EvalError> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(EvalError::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(EvalError::DeadlinePassed);
+        }
+        Ok(())
+    }
+
+    /// Counts `games` that reached the cap; a recorded tree cannot hold them.
+    fn give_up(&self, tally: &mut Tally, games: usize) -> Result<(), EvalError> {
+        if self.record.is_some() {
+            return Err(EvalError::Unfinished {
+                strategy: self.strategy.clone(),
+                max_guesses: self.cap,
+            });
+        }
+        tally.gave_up += games;
+        self.finished(games);
+        Ok(())
+    }
+
+    /// Records `guess` as the next node of `nodes`, when recording.
+    fn add_node(&self, nodes: &mut Vec<Node>, guess: Code) -> Result<(), EvalError> {
+        let Some(budget) = &self.record else {
+            return Ok(());
+        };
+        if self.space.index_of(&guess).is_none() {
+            return Err(EvalError::IllegalGuess {
+                strategy: self.strategy.clone(),
+                guess: self.space.rules().format_code(&guess),
+            });
+        }
+        if budget.used.fetch_add(1, Ordering::Relaxed) >= budget.max {
+            return Err(EvalError::TooManyNodes {
+                strategy: self.strategy.clone(),
+                max: budget.max,
+            });
+        }
+        nodes.push(Node {
+            guess,
+            children: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn evaluation(&self, tally: Tally, start: Instant, deterministic: bool) -> Evaluation {
+        Evaluation {
+            strategy: self.strategy.clone(),
+            secrets: self.space.len(),
+            total: tally.total,
+            max: tally.max,
+            histogram: tally.histogram,
+            gave_up: tally.gave_up,
+            seconds: start.elapsed().as_secs_f64(),
+            deterministic,
+        }
     }
 }
 
@@ -134,69 +338,81 @@ pub fn evaluate(
     build: &Builder<'_>,
     options: &EvalOptions,
     progress: &(dyn Fn(usize) + Sync),
-) -> Result<Evaluation, StrategyError> {
+) -> Result<Evaluation, EvalError> {
     let start = Instant::now();
     let probe = build(options.seed)?;
-    let strategy = probe.name().to_string();
     let deterministic = probe.is_deterministic();
-    let run = Run {
-        space,
-        build,
-        seed: options.seed,
-        cap: options
-            .max_guesses
-            .unwrap_or(space.len().saturating_mul(10)),
-        done: AtomicUsize::new(0),
-        progress,
-    };
+    let run = Run::new(space, build, probe.as_ref(), options, None, progress);
     let tally = if deterministic {
-        tree(&run, probe, History::new(), space.all())?
+        subtree(&run, probe, History::new(), space.all())?.tally
     } else {
         each_secret(&run)?
     };
-    Ok(Evaluation {
-        strategy,
-        secrets: space.len(),
-        total: tally.total,
-        max: tally.max,
-        histogram: tally.histogram,
-        gave_up: tally.gave_up,
-        seconds: start.elapsed().as_secs_f64(),
-        deterministic,
+    Ok(run.evaluation(tally, start, deterministic))
+}
+
+/// The decision tree of the deterministic strategy `build` makes: its guess for every history
+/// any secret reaches, in the form [`DecisionTree::to_json`] writes. Fails rather than return a
+/// tree of more than `max_nodes` nodes (one per guess asked), or a tree in which some secret hits
+/// the guess cap.
+pub fn strategy_tree(
+    space: &CodeSpace,
+    build: &Builder<'_>,
+    options: &EvalOptions,
+    max_nodes: Option<usize>,
+) -> Result<StrategyTree, EvalError> {
+    let start = Instant::now();
+    let probe = build(options.seed)?;
+    if !probe.is_deterministic() {
+        return Err(EvalError::NotDeterministic(probe.name().to_string()));
+    }
+    let budget = NodeBudget {
+        // Node ids are 32 bits.
+        max: max_nodes.map_or(u32::MAX as usize, |m| m.min(u32::MAX as usize)),
+        used: AtomicUsize::new(0),
+    };
+    let quiet = |_: usize| {};
+    let run = Run::new(space, build, probe.as_ref(), options, Some(budget), &quiet);
+    let part = subtree(&run, probe, History::new(), space.all())?;
+    Ok(StrategyTree {
+        tree: DecisionTree::from_nodes(space.rules().clone(), part.nodes),
+        evaluation: run.evaluation(part.tally, start, true),
     })
 }
 
 /// Below this many candidates a subtree is walked by one worker.
 const PARALLEL_SUBTREE: usize = 64;
 
-/// Evaluates the subtree of `history` (whose consistent secrets are `candidates`): chooses the
-/// guess once, then evaluates the children in parallel when they are worth a task.
-fn tree(
+/// Walks the subtree of `history` (whose consistent secrets are `candidates`): chooses the guess
+/// once, then walks the children in parallel when they are worth a task.
+fn subtree(
     run: &Run<'_>,
     mut strategy: Box<dyn Strategy>,
     history: History,
     candidates: CodeSet,
-) -> Result<Tally, StrategyError> {
+) -> Result<Part, EvalError> {
     if candidates.len() < PARALLEL_SUBTREE {
-        return walk(run, strategy.as_mut(), history, candidates);
+        return depth_first(run, strategy.as_mut(), history, candidates);
     }
-    let mut tally = Tally::default();
+    let mut part = Part::default();
     if history.len() >= run.cap {
-        tally.gave_up += candidates.len();
-        run.finished(candidates.len());
-        return Ok(tally);
+        run.give_up(&mut part.tally, candidates.len())?;
+        return Ok(part);
     }
-    let (guess, children) = expand(run, strategy.as_mut(), &history, &candidates, &mut tally)?;
+    let (guess, children) = expand(run, strategy.as_mut(), &history, &candidates, &mut part)?;
     drop(strategy);
-    let rest = children
+    let children: Vec<(Feedback, Part)> = children
         .into_par_iter()
-        .map(|(feedback, part)| {
+        .map(|(feedback, set)| {
             let mut h = history.clone();
             h.push(guess, feedback);
-            tree(run, (run.build)(run.seed)?, h, part)
+            Ok((feedback, subtree(run, (run.build)(run.seed)?, h, set)?))
         })
-        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
-    Ok(tally.merge(rest))
+        .collect::<Result<_, EvalError>>()?;
+    for (feedback, child) in children {
+        part.graft(feedback, child);
+    }
+    Ok(part)
 }
 
 /// Asks the strategy for its guess at one node, counts the secrets it wins there, and returns
@@ -206,20 +422,22 @@ fn expand(
     strategy: &mut dyn Strategy,
     history: &History,
     candidates: &CodeSet,
-    tally: &mut Tally,
-) -> Result<(Code, Vec<(Feedback, CodeSet)>), StrategyError> {
+    part: &mut Part,
+) -> Result<(Code, Vec<(Feedback, CodeSet)>), EvalError> {
+    run.check()?;
     let guess = strategy.next_guess(&Knowledge {
         space: run.space,
         history,
         candidates,
     })?;
+    run.add_node(&mut part.nodes, guess)?;
     let mut children = Vec::new();
-    for (feedback, part) in split(run.space, &guess, candidates) {
+    for (feedback, set) in run.space.partition_code(&guess, candidates) {
         if feedback.is_win(run.space.length()) {
-            tally.won(history.len() + 1, part.len());
-            run.finished(part.len());
+            part.tally.won(history.len() + 1, set.len());
+            run.finished(set.len());
         } else {
-            children.push((feedback, part));
+            children.push((feedback, set));
         }
     }
     Ok((guess, children))
@@ -229,49 +447,56 @@ fn expand(
 struct Frame {
     depth: usize,
     guess: Code,
+    /// The node's index in the part, when recording.
+    node: usize,
     children: Vec<(Feedback, CodeSet)>,
 }
 
-/// Evaluates a subtree depth-first with one growing and shrinking history.
-fn walk(
+/// Walks a subtree depth-first with one growing and shrinking history.
+fn depth_first(
     run: &Run<'_>,
     strategy: &mut dyn Strategy,
     mut history: History,
     candidates: CodeSet,
-) -> Result<Tally, StrategyError> {
-    let mut tally = Tally::default();
+) -> Result<Part, EvalError> {
+    let mut part = Part::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut next = Some(candidates);
     loop {
         if let Some(candidates) = next.take() {
             if candidates.len() == 1 {
                 // One secret left: play it out in place. Strategies that ignore feedback (brute
-                // force) spend thousands of guesses here, so this path allocates nothing.
-                lone_secret(run, strategy, &mut history, &candidates, &mut tally)?;
+                // force) spend thousands of guesses here, so this path allocates nothing unless
+                // it records nodes.
+                lone_secret(run, strategy, &mut history, &candidates, &mut part)?;
             } else if history.len() >= run.cap {
-                tally.gave_up += candidates.len();
-                run.finished(candidates.len());
+                run.give_up(&mut part.tally, candidates.len())?;
             } else {
+                let node = part.nodes.len();
                 let (guess, mut children) =
-                    expand(run, strategy, &history, &candidates, &mut tally)?;
+                    expand(run, strategy, &history, &candidates, &mut part)?;
                 children.reverse();
                 stack.push(Frame {
                     depth: history.len(),
                     guess,
+                    node,
                     children,
                 });
             }
         }
         let Some(frame) = stack.last_mut() else {
-            return Ok(tally);
+            return Ok(part);
         };
         match frame.children.pop() {
-            Some((feedback, part)) => {
+            Some((feedback, set)) => {
                 while history.len() > frame.depth {
                     history.undo();
                 }
                 history.push(frame.guess, feedback);
-                next = Some(part);
+                if run.record.is_some() {
+                    part.link(frame.node, feedback);
+                }
+                next = Some(set);
             }
             None => {
                 stack.pop();
@@ -286,49 +511,36 @@ fn lone_secret(
     strategy: &mut dyn Strategy,
     history: &mut History,
     candidates: &CodeSet,
-    tally: &mut Tally,
-) -> Result<(), StrategyError> {
+    part: &mut Part,
+) -> Result<(), EvalError> {
     let secret = run.space.code(candidates.as_slice()[0] as usize);
     while history.len() < run.cap {
+        if history.len() % CHECK_EVERY == 0 {
+            run.check()?;
+        }
         let guess = strategy.next_guess(&Knowledge {
             space: run.space,
             history,
             candidates,
         })?;
+        let node = part.nodes.len();
+        run.add_node(&mut part.nodes, guess)?;
         if guess == secret {
-            tally.won(history.len() + 1, 1);
+            part.tally.won(history.len() + 1, 1);
             run.finished(1);
             return Ok(());
         }
-        history.push(guess, guess.score(&secret));
-    }
-    tally.gave_up += 1;
-    run.finished(1);
-    Ok(())
-}
-
-/// Splits `candidates` by the feedback each gives to `guess`, which may lie outside the space.
-fn split(space: &CodeSpace, guess: &Code, candidates: &CodeSet) -> Vec<(Feedback, CodeSet)> {
-    match space.index_of(guess) {
-        Some(g) => space.partition(g, candidates),
-        None => {
-            let k = space.length();
-            let mut parts: Vec<Vec<u32>> = vec![Vec::new(); space.rules().feedback_slots()];
-            for &s in candidates.as_slice() {
-                parts[guess.score(&space.code(s as usize)).index(k)].push(s);
-            }
-            parts
-                .into_iter()
-                .enumerate()
-                .filter(|(_, p)| !p.is_empty())
-                .map(|(i, p)| (Feedback::from_index(i, k), CodeSet::from_sorted(p)))
-                .collect()
+        let feedback = guess.score(&secret);
+        if run.record.is_some() {
+            part.link(node, feedback);
         }
+        history.push(guess, feedback);
     }
+    run.give_up(&mut part.tally, 1)
 }
 
 /// Plays every secret on its own, each game seeded from the run seed and the secret.
-fn each_secret(run: &Run<'_>) -> Result<Tally, StrategyError> {
+fn each_secret(run: &Run<'_>) -> Result<Tally, EvalError> {
     (0..run.space.len())
         .into_par_iter()
         .map(|secret| {
@@ -349,11 +561,14 @@ fn play_capped(
     run: &Run<'_>,
     strategy: &mut dyn Strategy,
     secret: &Code,
-) -> Result<Option<usize>, StrategyError> {
+) -> Result<Option<usize>, EvalError> {
     let space = run.space;
     let mut history = History::new();
     let mut candidates = space.all();
     while history.len() < run.cap {
+        if history.len() % CHECK_EVERY == 0 {
+            run.check()?;
+        }
         let guess = match strategy.next_guess(&Knowledge {
             space,
             history: &history,
@@ -361,7 +576,7 @@ fn play_capped(
         }) {
             Ok(guess) => guess,
             Err(StrategyError::GaveUp(_)) => return Ok(None),
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         let feedback = guess.score(secret);
         if feedback.is_win(space.length()) {
@@ -479,6 +694,7 @@ mod tests {
         let mut options = EvalOptions {
             max_guesses: Some(3),
             seed: 1,
+            ..Default::default()
         };
         let e = eval(&space, "enumerate", &options);
         assert_eq!((e.solved(), e.gave_up, e.total), (3, 9, 6));
@@ -492,5 +708,256 @@ mod tests {
         options.seed = 2;
         let c = eval(&space, "random", &options);
         assert_ne!(b.histogram, c.histogram);
+    }
+
+    fn build_by_name<'a>(
+        space: &'a CodeSpace,
+        name: &'a str,
+    ) -> impl Fn(u64) -> Result<Box<dyn Strategy>, StrategyError> + Sync + 'a {
+        move |seed| {
+            let o = StrategyOptions {
+                seed,
+                ..Default::default()
+            };
+            by_name(name, space, &o)
+        }
+    }
+
+    fn tree_of(
+        space: &CodeSpace,
+        name: &str,
+        max_nodes: Option<usize>,
+    ) -> Result<StrategyTree, EvalError> {
+        strategy_tree(
+            space,
+            &build_by_name(space, name),
+            &EvalOptions::default(),
+            max_nodes,
+        )
+    }
+
+    /// The recorded tree replays (through the tree's own verification, not the walk) to the
+    /// figures `evaluate` counts, for every strategy the registry can play here; random ones
+    /// have no tree.
+    #[test]
+    fn recorded_trees_verify_to_the_counted_figures() {
+        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+        let mut trees = 0;
+        for name in crate::strategy::playable(&space, &StrategyOptions::default()) {
+            let counted = eval(&space, name, &EvalOptions::default());
+            match tree_of(&space, name, None) {
+                Err(EvalError::NotDeterministic(n)) => {
+                    assert!(!counted.deterministic, "{name}");
+                    assert_eq!(n, name);
+                }
+                Ok(grown) => {
+                    trees += 1;
+                    let stats = grown.tree.verify_in(&space).unwrap();
+                    assert_eq!(stats.histogram, counted.histogram, "{name}");
+                    assert_eq!(grown.evaluation.histogram, counted.histogram, "{name}");
+                    assert_eq!(grown.evaluation.total, counted.total, "{name}");
+                    // The parser's nesting limit stops at about 60 levels (brute force is deeper).
+                    if stats.max <= 30 {
+                        let again = DecisionTree::from_json(&grown.tree.to_json(false)).unwrap();
+                        assert_eq!(again, grown.tree, "{name}: the JSON form reads back");
+                    }
+                }
+                Err(e) => panic!("{name}: {e}"),
+            }
+        }
+        assert!(trees >= 5, "only {trees} deterministic strategies");
+    }
+
+    /// Knuth's tree has one node per guess asked: the walk splits the 1296 secrets in parallel
+    /// near the root, and the grafted parts must still form one tree.
+    #[test]
+    fn knuth_mastermind_tree_is_grafted_whole() {
+        let space = CodeSpace::new(Rules::mastermind()).unwrap();
+        let grown = tree_of(&space, "knuth", None).unwrap();
+        let stats = grown.tree.verify_in(&space).unwrap();
+        assert_eq!((stats.total, stats.max), (5801, 5));
+        assert_eq!(space.rules().format_code(&grown.tree.root().guess), "1122");
+        let internal = grown.tree.nodes().iter().filter(|n| !n.children.is_empty());
+        // Every internal node's children are in feedback order, as parsing would sort them.
+        for node in internal {
+            let keys: Vec<usize> = node.children.iter().map(|(f, _)| f.index(4)).collect();
+            assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+
+    #[test]
+    fn the_node_cap_is_exact() {
+        // One node per distinct history any secret reaches before its winning guess, counted
+        // here by playing each secret through the plain harness.
+        let space = CodeSpace::new(Rules::new(3, "0123", false, false).unwrap()).unwrap();
+        let mut histories = std::collections::HashSet::new();
+        for secret in space.codes() {
+            let mut strategy = by_name("enumerate", &space, &StrategyOptions::default()).unwrap();
+            let turns = play(strategy.as_mut(), &space, secret, 100).unwrap();
+            let turns: Vec<_> = turns
+                .turns()
+                .iter()
+                .map(|t| (t.guess, t.feedback))
+                .collect();
+            for depth in 0..turns.len() {
+                histories.insert(turns[..depth].to_vec());
+            }
+        }
+        let nodes = histories.len();
+        let grown = tree_of(&space, "enumerate", Some(nodes)).unwrap();
+        assert_eq!(grown.tree.nodes().len(), nodes);
+        assert_eq!(
+            tree_of(&space, "enumerate", Some(nodes - 1)).unwrap_err(),
+            EvalError::TooManyNodes {
+                strategy: "enumerate".into(),
+                max: nodes - 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_tree_with_a_game_past_the_cap_is_refused() {
+        let space = CodeSpace::new(Rules::new(2, "0123", false, false).unwrap()).unwrap();
+        let options = EvalOptions {
+            max_guesses: Some(3),
+            ..Default::default()
+        };
+        let err = strategy_tree(&space, &build_by_name(&space, "enumerate"), &options, None);
+        assert_eq!(
+            err.unwrap_err(),
+            EvalError::Unfinished {
+                strategy: "enumerate".into(),
+                max_guesses: 3
+            }
+        );
+    }
+
+    /// Opens with a code the rules forbid (a repeated symbol), then plays `simple`.
+    struct Outlaw;
+
+    impl Strategy for Outlaw {
+        fn name(&self) -> &str {
+            "outlaw"
+        }
+
+        fn next_guess(&mut self, k: &Knowledge<'_>) -> Result<Code, StrategyError> {
+            if k.history.is_empty() {
+                return Ok(Code::from_symbols(&[0, 0, 0]));
+            }
+            crate::strategy::Simple.next_guess(k)
+        }
+    }
+
+    #[test]
+    fn guesses_outside_the_rules_are_counted_but_not_recorded() {
+        let space = CodeSpace::new(Rules::new(3, "01234", false, false).unwrap()).unwrap();
+        let build = |_| Ok(Box::new(Outlaw) as Box<dyn Strategy>);
+        let e = evaluate(&space, &build, &EvalOptions::default(), &|_| {}).unwrap();
+        let mut by_play = 0;
+        for secret in space.codes() {
+            by_play += play(&mut Outlaw, &space, secret, 100).unwrap().len() as u64;
+        }
+        assert_eq!((e.total, e.gave_up), (by_play, 0));
+        let err = strategy_tree(&space, &build, &EvalOptions::default(), None).unwrap_err();
+        assert_eq!(
+            err,
+            EvalError::IllegalGuess {
+                strategy: "outlaw".into(),
+                guess: "000".into()
+            }
+        );
+    }
+
+    /// Plays `simple`, and after `calls` guesses (over every copy) sets `flag`, or sleeps past
+    /// `until`: a stop that fires in the middle of a walk, at a point that does not depend on
+    /// timing.
+    struct Tripwire {
+        calls: Arc<AtomicUsize>,
+        flag: Option<Arc<AtomicBool>>,
+        until: Option<Instant>,
+    }
+
+    impl Strategy for Tripwire {
+        fn name(&self) -> &str {
+            "tripwire"
+        }
+
+        fn next_guess(&mut self, k: &Knowledge<'_>) -> Result<Code, StrategyError> {
+            if self.calls.fetch_sub(1, Ordering::Relaxed) == 1 {
+                if let Some(flag) = &self.flag {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                if let Some(until) = self.until {
+                    std::thread::sleep(until.saturating_duration_since(Instant::now()));
+                }
+            }
+            crate::strategy::Simple.next_guess(k)
+        }
+    }
+
+    #[test]
+    fn a_deadline_or_a_flag_stops_a_walk_midway() {
+        let space = CodeSpace::new(Rules::mastermind()).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let calls = Arc::new(AtomicUsize::new(50));
+        let build = |_| {
+            Ok(Box::new(Tripwire {
+                calls: calls.clone(),
+                flag: Some(flag.clone()),
+                until: None,
+            }) as Box<dyn Strategy>)
+        };
+        let options = EvalOptions {
+            cancel: Some(flag.clone()),
+            ..Default::default()
+        };
+        let counted = evaluate(&space, &build, &options, &|_| {});
+        assert_eq!(counted.unwrap_err(), EvalError::Cancelled);
+        flag.store(false, Ordering::Relaxed);
+        calls.store(50, Ordering::Relaxed);
+        let recorded = strategy_tree(&space, &build, &options, None);
+        assert_eq!(recorded.unwrap_err(), EvalError::Cancelled);
+
+        let until = Instant::now() + std::time::Duration::from_millis(20);
+        calls.store(50, Ordering::Relaxed);
+        let build = |_| {
+            Ok(Box::new(Tripwire {
+                calls: calls.clone(),
+                flag: None,
+                until: Some(until),
+            }) as Box<dyn Strategy>)
+        };
+        let options = EvalOptions {
+            deadline: Some(until),
+            ..Default::default()
+        };
+        let counted = evaluate(&space, &build, &options, &|_| {});
+        assert_eq!(counted.unwrap_err(), EvalError::DeadlinePassed);
+    }
+
+    #[test]
+    fn a_past_deadline_stops_every_kind_of_walk() {
+        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+        let options = EvalOptions {
+            deadline: Some(Instant::now()),
+            ..Default::default()
+        };
+        for name in ["knuth", "enumerate", "random"] {
+            let e = evaluate(&space, &build_by_name(&space, name), &options, &|_| {});
+            assert_eq!(e.unwrap_err(), EvalError::DeadlinePassed, "{name}");
+        }
+        let t = strategy_tree(&space, &build_by_name(&space, "knuth"), &options, None);
+        assert_eq!(t.unwrap_err(), EvalError::DeadlinePassed);
+        let cancelled = EvalOptions {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Default::default()
+        };
+        let e = evaluate(
+            &space,
+            &build_by_name(&space, "random"),
+            &cancelled,
+            &|_| {},
+        );
+        assert_eq!(e.unwrap_err(), EvalError::Cancelled);
     }
 }

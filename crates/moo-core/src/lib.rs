@@ -14,7 +14,7 @@ pub mod tree;
 
 pub use code::Code;
 pub use codeset::CodeSet;
-pub use eval::{evaluate, EvalOptions, Evaluation};
+pub use eval::{evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, StrategyTree};
 pub use feedback::{Feedback, FeedbackError};
 pub use history::{History, Repair, Turn};
 pub use rules::{CodeError, Preset, Rules, RulesError};

@@ -99,6 +99,11 @@ impl NodeId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The id of the node at `index` of a node list being built.
+    pub(crate) fn new(index: u32) -> NodeId {
+        NodeId(index)
+    }
 }
 
 /// One guess of the strategy and where each answer leads.
@@ -287,8 +292,9 @@ impl DecisionTree {
         describe_path(&self.rules, path)
     }
 
-    /// Builds a tree from nodes listed depth-first, root first. Used by the search.
-    fn from_nodes(rules: Rules, nodes: Vec<Node>) -> DecisionTree {
+    /// Builds a tree from nodes listed depth-first, root first. Used by the search and by the
+    /// walk of a strategy's tree ([`crate::eval::strategy_tree`]).
+    pub(crate) fn from_nodes(rules: Rules, nodes: Vec<Node>) -> DecisionTree {
         DecisionTree { rules, nodes }
     }
 
