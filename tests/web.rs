@@ -323,13 +323,17 @@ async fn a_long_computation_does_not_stall_other_clients() {
     let mut config = moo_web::Config::default();
     config.heavy_jobs = 1;
     config.time_limit = Duration::from_secs(3);
+    config.bench_max_codes = 30240;
     let app = moo_web::router(config);
-    // Enumerating codes one by one against every Bulls and Cows secret takes far longer than 3 s.
+    // Enumerating codes one by one against every secret of 5 distinct digits takes about 450
+    // million guesses, far longer than 3 s.
     let slow = tokio::spawn(call_with(
         app.clone(),
         "POST",
         "/api/bench",
-        Some(r#"{"preset":"bulls","strategies":["enumerate"]}"#),
+        Some(
+            r#"{"rules":{"length":5,"symbols":"0123456789","repeats":false},"strategies":["enumerate"]}"#,
+        ),
     ));
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Light requests are answered while it runs...
@@ -420,6 +424,46 @@ async fn bench_figures_match_playing_every_secret() {
     let (secrets, total) = simple_totals(Rules::mastermind());
     assert_eq!(result["secrets"], secrets);
     assert_eq!(result["total_guesses"], total);
+}
+
+#[tokio::test]
+async fn trees_come_in_the_format_moo_tree_reads() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (status, tree) = call_with(
+        app.clone(),
+        "POST",
+        "/api/trees",
+        Some(r#"{"preset":"mastermind","strategy":"knuth"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{tree}");
+    let tree = moo_core::DecisionTree::from_json(&tree.to_string()).unwrap();
+    let stats = tree.verify().unwrap();
+    // Knuth (1976): 5801 guesses over 1296 secrets, at most 5.
+    assert_eq!((stats.total, stats.max), (5801, 5));
+    assert_error(
+        call_with(
+            app.clone(),
+            "POST",
+            "/api/trees",
+            Some(r#"{"preset":"mastermind","strategy":"random"}"#),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "not deterministic",
+    );
+    // Brute force over 5040 codes asks millions of guesses, each a node.
+    assert_error(
+        call_with(
+            app,
+            "POST",
+            "/api/trees",
+            Some(r#"{"preset":"bulls","strategy":"enumerate"}"#),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "more than 1000000 nodes",
+    );
 }
 
 /// Secrets and total guesses of the `simple` strategy over a whole space, through the core harness.

@@ -3,11 +3,12 @@
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, Feedback, History, Knowledge, Preset, Rules, Strategy};
+use moo_core::{CodeSpace, EvalOptions, Feedback, History, Knowledge, Preset, Rules, Strategy};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -15,7 +16,6 @@ use crate::bench;
 use crate::error::{ApiError, ApiJson};
 use crate::games::Game;
 use crate::spaces::check_size;
-use crate::tree;
 use crate::AppState;
 
 type AppResult<T> = Result<Json<T>, ApiError>;
@@ -511,26 +511,36 @@ struct TreeBody {
     strategy: Option<String>,
 }
 
-async fn strategy_tree(State(state): Shared, ApiJson(body): ApiJson<TreeBody>) -> AppResult<Value> {
+/// The most nodes a tree sent to a client may have: a strategy that ignores feedback has about
+/// n^2 / 2 nodes for n codes, far more than anyone can browse or a browser holds comfortably.
+const MAX_NODES: usize = 1_000_000;
+
+async fn strategy_tree(
+    State(state): Shared,
+    ApiJson(body): ApiJson<TreeBody>,
+) -> Result<Response, ApiError> {
     let rules = pick_rules(body.preset, body.rules)?;
     let limit = state.config.bench_max_codes;
     check_size(&rules, limit, "strategy trees")?;
     let job_state = state.clone();
-    let job_rules = rules.clone();
-    let root = state
+    let json = state
         .heavy
         .run(move |deadline| {
-            let space = job_state.spaces.get(&job_rules, limit, "strategy trees")?;
-            let (name, mut s) = build_strategy(body.strategy.as_deref(), &space)?;
-            if !s.is_deterministic() {
-                return Err(ApiError::unprocessable(format!(
-                    "strategy {name:?} is not deterministic, so it has no single decision tree"
-                )));
-            }
-            tree::grow(s.as_mut(), &space, deadline, true)?
-                .root
-                .ok_or_else(|| ApiError::unprocessable("the tree was not kept"))
+            let space = job_state.spaces.get(&rules, limit, "strategy trees")?;
+            let (name, _) = build_strategy(body.strategy.as_deref(), &space)?;
+            let build = |seed| {
+                let mut options = StrategyOptions::default();
+                options.seed = seed;
+                strategy::by_name(&name, &space, &options)
+            };
+            let mut options = EvalOptions::default();
+            options.deadline = Some(deadline);
+            let grown = moo_core::strategy_tree(&space, &build, &options, Some(MAX_NODES))
+                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            // Written here, on the job's large stack: writing nests once per guess of the
+            // longest game, thousands deep for brute force.
+            Ok(grown.tree.to_json(false))
         })
         .await?;
-    Ok(Json(json!({ "rules": rules, "root": root })))
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }

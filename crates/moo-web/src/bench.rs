@@ -1,20 +1,20 @@
 //! Strategy benchmarks over every secret of a small space, for the explorer's chart.
 //!
-//! Deterministic strategies are measured through their decision tree (one strategy call per
-//! node, see [`crate::tree`]); others play each secret through `moo_core::strategy::play`. Both
-//! give the same figures for a deterministic strategy, which a test checks. Results are cached
-//! per rules and strategy, since they never change for a given build.
+//! The figures are those of `moo_core::evaluate`, the evaluation `moo bench` prints, so the page
+//! and the command line cannot disagree: a deterministic strategy is walked as its decision tree
+//! (one strategy call per node), others play each secret with a seed derived from seed 0, the
+//! default of `moo bench`. The evaluation runs on rayon's pool and stops itself at the request's
+//! deadline. Results are cached per rules and strategy, since they never change for a given build.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, Rules};
+use moo_core::{CodeSpace, EvalOptions, Rules};
 use serde::Serialize;
 
 use crate::error::ApiError;
-use crate::tree;
 
 /// How one strategy did against every secret.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -24,13 +24,13 @@ pub(crate) struct BenchResult {
     /// Every secret of the space, solved or not.
     pub secrets: usize,
     /// Guesses used on the solved secrets.
-    pub total_guesses: usize,
+    pub total_guesses: u64,
     /// Over the solved secrets.
     pub average: f64,
     pub worst: usize,
     /// `histogram[i]`: secrets solved in `i + 1` guesses.
-    pub histogram: Vec<usize>,
-    /// Secrets not solved within ten guesses per code (only a random strategy can miss).
+    pub histogram: Vec<u64>,
+    /// Secrets not solved within ten guesses per code (`moo bench`'s cap).
     pub unsolved: usize,
     /// "tree" (one call per decision node) or "play" (each secret played out).
     pub method: &'static str,
@@ -67,59 +67,27 @@ pub(crate) fn run(
     name: &str,
     deadline: Instant,
 ) -> Result<BenchResult, ApiError> {
-    let start = Instant::now();
-    let mut strategy = strategy::by_name(name, space, &StrategyOptions::default())
-        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let (histogram, unsolved, method) = if strategy.is_deterministic() {
-        let grown = tree::grow(strategy.as_mut(), space, deadline, false)?;
-        (grown.histogram, 0, "tree")
-    } else {
-        let (histogram, unsolved) = play_all(strategy.as_mut(), space, deadline)?;
-        (histogram, unsolved, "play")
+    let build = |seed| {
+        let mut options = StrategyOptions::default();
+        options.seed = seed;
+        strategy::by_name(name, space, &options)
     };
-    let solved: usize = histogram.iter().sum();
-    let total_guesses: usize = histogram.iter().enumerate().map(|(i, n)| (i + 1) * n).sum();
+    let mut options = EvalOptions::default();
+    options.deadline = Some(deadline);
+    let e = moo_core::evaluate(space, &build, &options, &|_| {})
+        .map_err(|e| ApiError::from_eval(e, "the benchmark"))?;
     Ok(BenchResult {
         strategy: name.to_string(),
         about: strategy::describe(name).unwrap_or_default().to_string(),
-        secrets: solved + unsolved,
-        total_guesses,
-        average: total_guesses as f64 / solved.max(1) as f64,
-        worst: histogram.len(),
-        histogram,
-        unsolved,
-        method,
-        millis: start.elapsed().as_millis(),
+        secrets: e.secrets,
+        total_guesses: e.total,
+        average: e.average(),
+        worst: e.max,
+        unsolved: e.gave_up,
+        method: if e.deterministic { "tree" } else { "play" },
+        millis: (e.seconds * 1000.0) as u128,
+        histogram: e.histogram,
     })
-}
-
-/// Plays every secret; the histogram of guesses used, and how many secrets were not solved.
-pub(crate) fn play_all(
-    strategy: &mut dyn strategy::Strategy,
-    space: &CodeSpace,
-    deadline: Instant,
-) -> Result<(Vec<usize>, usize), ApiError> {
-    let mut histogram = Vec::new();
-    let mut unsolved = 0;
-    let length = space.length();
-    for secret in space.codes() {
-        if Instant::now() > deadline {
-            return Err(ApiError::unavailable(
-                "the benchmark took longer than the server's time limit: try smaller rules",
-            ));
-        }
-        let history = strategy::play(strategy, space, secret, tree::max_guesses(space))
-            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        if !history.is_won(length) {
-            unsolved += 1;
-            continue;
-        }
-        if histogram.len() < history.len() {
-            histogram.resize(history.len(), 0);
-        }
-        histogram[history.len() - 1] += 1;
-    }
-    Ok((histogram, unsolved))
 }
 
 #[cfg(test)]
@@ -127,53 +95,44 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    #[test]
-    fn tree_and_play_agree_for_every_registered_deterministic_strategy() {
-        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(600);
-        for name in strategy::playable(&space, &StrategyOptions::default()) {
-            let mut s = strategy::by_name(name, &space, &StrategyOptions::default()).unwrap();
-            if !s.is_deterministic() {
-                continue;
-            }
-            let by_tree = tree::grow(s.as_mut(), &space, deadline, false)
-                .unwrap()
-                .histogram;
-            let kept = tree::grow(s.as_mut(), &space, deadline, true).unwrap();
-            assert!(kept.root.is_some());
-            assert_eq!(kept.histogram, by_tree, "{name}");
-            let (by_play, unsolved) = play_all(s.as_mut(), &space, deadline).unwrap();
-            assert_eq!((by_tree.clone(), 0), (by_play, unsolved), "{name}");
-            assert_eq!(by_tree.iter().sum::<usize>(), space.len());
-        }
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(600)
     }
 
     #[test]
-    fn figures_match_moo_bench_for_every_deterministic_strategy() {
+    fn knuth_on_mastermind_is_reported_as_published() {
+        // Knuth (1976): 5801 guesses over 1296 secrets, at most 5.
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(600);
-        for name in strategy::playable(&space, &StrategyOptions::default()) {
-            let build = |seed: u64| {
-                let mut options = StrategyOptions::default();
-                options.seed = seed;
-                strategy::by_name(name, &space, &options)
-            };
-            let eval = moo_core::evaluate(&space, &build, &Default::default(), &|_| ()).unwrap();
-            if !eval.deterministic {
-                continue;
-            }
-            let ours = run(&space, name, deadline).unwrap();
-            let histogram: Vec<u64> = ours.histogram.iter().map(|&n| n as u64).collect();
-            assert_eq!(histogram, eval.histogram, "{name}");
-            assert_eq!(ours.total_guesses as u64, eval.total, "{name}");
-            assert_eq!((ours.secrets, ours.unsolved), (eval.secrets, eval.gave_up));
-        }
+        let r = run(&space, "knuth", far()).unwrap();
+        assert_eq!(r.histogram, [1, 6, 62, 533, 694]);
+        assert_eq!((r.secrets, r.total_guesses, r.worst), (1296, 5801, 5));
+        assert_eq!((r.unsolved, r.method), (0, "tree"));
+        assert!((r.average - 5801.0 / 1296.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_random_strategy_plays_each_secret_as_moo_bench_does() {
+        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+        let r = run(&space, "random", far()).unwrap();
+        assert_eq!((r.method, r.secrets), ("play", 120));
+        // `moo bench -S random` without --seed: seed 0, each game seeded from it.
+        let build = |seed| {
+            let mut options = StrategyOptions::default();
+            options.seed = seed;
+            strategy::by_name("random", &space, &options)
+        };
+        let cli = moo_core::evaluate(&space, &build, &EvalOptions::default(), &|_| {}).unwrap();
+        assert_eq!(r.histogram, cli.histogram);
+        assert_eq!((r.total_guesses, r.unsolved), (cli.total, cli.gave_up));
     }
 
     #[test]
     fn a_past_deadline_stops_the_benchmark() {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
-        let err = run(&space, "simple", Instant::now() - Duration::from_secs(1)).unwrap_err();
-        assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        for name in ["simple", "random"] {
+            let err = run(&space, name, Instant::now() - Duration::from_secs(1)).unwrap_err();
+            assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+            assert!(err.message.contains("time limit"), "{}", err.message);
+        }
     }
 }

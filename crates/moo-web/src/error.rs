@@ -8,6 +8,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use moo_core::EvalError;
 use serde::de::DeserializeOwned;
 
 /// An error answered to an API client.
@@ -47,6 +48,19 @@ impl ApiError {
     /// 503: the server is too busy; the client may retry.
     pub fn unavailable(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// An evaluation of `what` (say "the benchmark") that did not finish: 503 when it was
+    /// stopped, since the same request may succeed on a less busy server; 422 when the strategy
+    /// or the rules are the problem.
+    pub(crate) fn from_eval(error: EvalError, what: &str) -> ApiError {
+        match error {
+            EvalError::DeadlinePassed => ApiError::unavailable(format!(
+                "{what} took longer than the server's time limit: try smaller rules"
+            )),
+            EvalError::Cancelled => ApiError::unavailable(format!("{what} was cancelled")),
+            other => ApiError::unprocessable(other.to_string()),
+        }
     }
 }
 

@@ -1,12 +1,12 @@
 //! Running work that grows with the code space without stalling the server.
 //!
 //! A job runs on its own thread so the async workers keep answering other clients; the thread
-//! has a large stack because decision trees of baseline strategies (one guess per code) recurse
-//! as deep as the code space is large. At most a fixed number of jobs run at once: the permit
-//! moves into the job and is released only when the job really ends, because a running
-//! computation cannot be cancelled. The client waits at most
-//! the time limit (queueing included) and then gets a 503; jobs that loop over secrets also get
-//! the deadline and stop themselves.
+//! has a large stack because writing the decision tree of a baseline strategy (one guess per
+//! code) as JSON nests as deep as the code space is large. At most a fixed number of jobs run at
+//! once: the permit moves into the job and is released only when the job really ends, because a
+//! running computation cannot be interrupted from outside. The client waits at most the time
+//! limit (queueing included) and then gets a 503; benchmarks and trees also get the deadline and
+//! stop themselves (`moo_core::EvalOptions::deadline`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -25,7 +25,6 @@ mod error;
 mod games;
 mod heavy;
 mod spaces;
-mod tree;
 
 use std::sync::Arc;
 use std::time::Duration;
