@@ -609,15 +609,21 @@ mod tests {
     use crate::strategy::{by_name, play, StrategyOptions};
     use crate::Rules;
 
-    fn eval(space: &CodeSpace, name: &str, options: &EvalOptions) -> Evaluation {
-        let build = |seed| {
+    fn build_by_name<'a>(
+        space: &'a CodeSpace,
+        name: &'a str,
+    ) -> impl Fn(u64) -> Result<Box<dyn Strategy>, StrategyError> + Sync + 'a {
+        move |seed| {
             let o = StrategyOptions {
                 seed,
                 ..Default::default()
             };
             by_name(name, space, &o)
-        };
-        evaluate(space, &build, options, &|_| {}).unwrap()
+        }
+    }
+
+    fn eval(space: &CodeSpace, name: &str, options: &EvalOptions) -> Evaluation {
+        evaluate(space, &build_by_name(space, name), options, &|_| {}).unwrap()
     }
 
     /// The tree evaluation must agree game by game with the plain harness.
@@ -708,19 +714,6 @@ mod tests {
         options.seed = 2;
         let c = eval(&space, "random", &options);
         assert_ne!(b.histogram, c.histogram);
-    }
-
-    fn build_by_name<'a>(
-        space: &'a CodeSpace,
-        name: &'a str,
-    ) -> impl Fn(u64) -> Result<Box<dyn Strategy>, StrategyError> + Sync + 'a {
-        move |seed| {
-            let o = StrategyOptions {
-                seed,
-                ..Default::default()
-            };
-            by_name(name, space, &o)
-        }
     }
 
     fn tree_of(

@@ -511,8 +511,8 @@ struct TreeBody {
     strategy: Option<String>,
 }
 
-/// The most nodes a tree sent to a client may have: a strategy that ignores feedback has about
-/// n^2 / 2 nodes for n codes, far more than anyone can browse or a browser holds comfortably.
+/// The most nodes a tree sent to a client may have: brute force asks millions of guesses over the
+/// 5040 Bulls and Cows secrets, each a node, far more than anyone can browse.
 const MAX_NODES: usize = 1_000_000;
 
 async fn strategy_tree(
@@ -528,11 +528,7 @@ async fn strategy_tree(
         .run(move |deadline| {
             let space = job_state.spaces.get(&rules, limit, "strategy trees")?;
             let (name, _) = build_strategy(body.strategy.as_deref(), &space)?;
-            let build = |seed| {
-                let mut options = StrategyOptions::default();
-                options.seed = seed;
-                strategy::by_name(&name, &space, &options)
-            };
+            let build = bench::builder(&name, &space);
             let mut options = EvalOptions::default();
             options.deadline = Some(deadline);
             let grown = moo_core::strategy_tree(&space, &build, &options, Some(MAX_NODES))

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, EvalOptions, Rules};
+use moo_core::{CodeSpace, EvalOptions, Rules, Strategy, StrategyError};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -61,17 +61,25 @@ impl BenchCache {
     }
 }
 
+/// Builds strategy `name` with the seed an evaluation asks for, as `moo bench` does.
+pub(crate) fn builder<'a>(
+    name: &'a str,
+    space: &'a CodeSpace,
+) -> impl Fn(u64) -> Result<Box<dyn Strategy>, StrategyError> + Sync + 'a {
+    move |seed| {
+        let mut options = StrategyOptions::default();
+        options.seed = seed;
+        strategy::by_name(name, space, &options)
+    }
+}
+
 /// Measures strategy `name` against every secret of `space`, giving up at `deadline`.
 pub(crate) fn run(
     space: &CodeSpace,
     name: &str,
     deadline: Instant,
 ) -> Result<BenchResult, ApiError> {
-    let build = |seed| {
-        let mut options = StrategyOptions::default();
-        options.seed = seed;
-        strategy::by_name(name, space, &options)
-    };
+    let build = builder(name, space);
     let mut options = EvalOptions::default();
     options.deadline = Some(deadline);
     let e = moo_core::evaluate(space, &build, &options, &|_| {})

@@ -10,6 +10,10 @@
 //! `NODE = {"guess": "0123", "children": {"0B1C": NODE, ...}}`. The winning feedback ends the game
 //! and has no branch; a node without children is a guess that must be the secret. Parsing checks
 //! the syntax (legal codes, possible feedbacks); [`DecisionTree::verify`] checks the meaning.
+//!
+//! The search below makes optimal trees; the tree of any other deterministic strategy comes from
+//! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
+//! tree and the benchmark of its strategy cannot disagree.
 
 mod bulk;
 mod search;
