@@ -571,16 +571,16 @@ impl<'a> Ctx<'a> {
         Some(out)
     }
 
-    /// Which feedbacks every guess gets on `set` (bit `f` for feedback `f`), when the bulk pass
-    /// applies and feedbacks fit 32 bits.
-    fn feedback_bits(&self, set: &[u32]) -> Option<Vec<u32>> {
+    /// Every guess's part score on `set` ([`Splitter::part_scores`]), when every code may be
+    /// guessed and feedbacks fit 32 bits.
+    fn part_scores(&self, set: &[u32]) -> Option<Vec<u8>> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
         if self.pool != GuessPool::All {
             return None;
         }
         let rows: Vec<&[u8]> = set.iter().map(|&s| self.row(s)).collect();
         let mut out = Vec::new();
-        splitter.feedback_bits(&rows, self.n_codes, &mut out);
+        splitter.part_scores(&rows, self.n_codes, &mut out);
         Some(out)
     }
 
@@ -593,24 +593,12 @@ impl<'a> Ctx<'a> {
     fn min_bound_by_parts(
         &self,
         set: &[u32],
-        bits: &[u32],
+        score: &[u8],
         counts: &mut [u32],
         child_depth: u8,
         cap: u32,
     ) -> u32 {
         let n = set.len() as u32;
-        let win = 1u32 << self.win;
-        let score: Vec<u8> = bits
-            .iter()
-            .map(|&b| {
-                let member = b & win != 0;
-                if !member && b.count_ones() < 2 {
-                    0 // teaches nothing
-                } else {
-                    (b.count_ones() + u32::from(member)) as u8
-                }
-            })
-            .collect();
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
@@ -1033,8 +1021,8 @@ impl<'a> Ctx<'a> {
         };
         let guesses: Box<dyn Iterator<Item = u32>> = if members_only {
             Box::new(set.iter().copied())
-        } else if let Some(bits) = by_parts.then(|| self.feedback_bits(set)).flatten() {
-            best = self.min_bound_by_parts(set, &bits, &mut counts, child_depth, best);
+        } else if let Some(score) = by_parts.then(|| self.part_scores(set)).flatten() {
+            best = self.min_bound_by_parts(set, &score, &mut counts, child_depth, best);
             Box::new(std::iter::empty())
         } else if let Some(splits) = &splits {
             for g in 0..self.n_codes {
