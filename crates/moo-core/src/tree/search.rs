@@ -321,15 +321,31 @@ impl Slot {
 
 /// Exact results and proven bounds by candidate set (and depth limit), in shards with a lock
 /// each so threads rarely wait for one another.
+///
+/// Most lookups miss (small sets are met again rarely, but when they are, their cached exact
+/// cost saves a search), and a miss in a table of millions of slots costs two trips to memory.
+/// A one-bit-per-hash filter small enough to stay in cache answers most misses first, without
+/// the lock. A bit set by another thread an instant too late only costs a recomputation.
 struct Memo {
     shards: Vec<Mutex<Shard>>,
+    filter: Vec<AtomicU64>,
 }
 
 impl Memo {
-    fn new() -> Memo {
+    fn new(codes: usize) -> Memo {
+        // About 256 bits per code: 10 MB for Bulls and Cows, where the cache ends up with a few
+        // million sets.
+        let words = (codes * 4).next_power_of_two();
         Memo {
             shards: (0..64).map(|_| Mutex::default()).collect(),
+            filter: (0..words).map(|_| AtomicU64::new(0)).collect(),
         }
+    }
+
+    /// The filter word and bit of a key (the shard index uses the top bits, this the low ones).
+    fn filter_bit(&self, key: u64) -> (&AtomicU64, u64) {
+        let word = (key >> 6) as usize & (self.filter.len() - 1);
+        (&self.filter[word], 1 << (key & 63))
     }
 
     fn key(set: &[u32], depth: u8) -> u64 {
@@ -349,6 +365,10 @@ impl Memo {
 
     fn get(&self, set: &[u32], depth: u8) -> Option<Entry> {
         let key = Memo::key(set, depth);
+        let (word, bit) = self.filter_bit(key);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            return None;
+        }
         let shard = self.shard(key);
         shard
             .slots
@@ -379,6 +399,8 @@ impl Memo {
             set.iter()
                 .map(|&x| u16::try_from(x).expect("codes fit 16 bits")),
         );
+        let (word, bit) = self.filter_bit(key);
+        word.fetch_or(bit, Ordering::Relaxed);
         shard.slots.insert_unique(
             key,
             Slot {
@@ -483,7 +505,7 @@ impl<'a> Ctx<'a> {
             levels,
             branches,
             splitter,
-            memo: Memo::new(),
+            memo: Memo::new(n),
             progress,
         }
     }
