@@ -101,23 +101,28 @@ impl Splitter {
         })
     }
 
-    /// Whether [`Splitter::feedback_bits`] applies: every feedback index is below 32.
+    /// Whether [`Splitter::part_scores`] applies: every feedback index is below 32.
     pub fn has_bits(&self) -> bool {
         self.feedbacks.iter().all(|&f| f < 32)
     }
 
-    /// For each of `guesses` guesses, the feedbacks it gets from the members whose score rows are
-    /// `rows`, as bit `f` for feedback index `f`. Needs [`Splitter::has_bits`].
-    pub fn feedback_bits(&self, rows: &[&[u8]], guesses: usize, out: &mut Vec<u32>) {
+    /// For each of `guesses` guesses on the set whose members' score rows are `rows`: its
+    /// non-empty parts plus one if it is a member (so the parts floor of its bound is `3n` less
+    /// this), or 0 if it teaches nothing (a non-member leaving the set whole). Needs
+    /// [`Splitter::has_bits`].
+    pub fn part_scores(&self, rows: &[&[u8]], guesses: usize, out: &mut Vec<u8>) {
         debug_assert!(self.has_bits());
         out.clear();
         out.resize(guesses, 0);
+        let win = u32::from(self.feedbacks[self.win]);
         let mut start = 0;
         while start < guesses {
             let width = (guesses - start).min(BLOCK);
             let mut bits = [0u32; BLOCK];
             or_block(rows, start, width, &mut bits);
-            out[start..start + width].copy_from_slice(&bits[..width]);
+            let mut scores = [0u8; BLOCK];
+            score_block(&bits, win, &mut scores);
+            out[start..start + width].copy_from_slice(&scores[..width]);
             start += width;
         }
     }
@@ -208,6 +213,17 @@ fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK])
     }
 }
 
+/// Turns a block's feedback bits into part scores (see [`Splitter::part_scores`]).
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+fn score_block(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) {
+    for j in 0..BLOCK {
+        let member = (bits[j] >> win) & 1;
+        let parts = bits[j].count_ones();
+        let useless = u32::from(member == 0 && parts < 2);
+        scores[j] = ((parts + member) * (1 - useless)) as u8;
+    }
+}
+
 /// Turns a block's counts into bound sums, part counts and largest parts.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn finish_block(
@@ -280,8 +296,8 @@ mod tests {
                     .map(|&s| space.score_row(s as usize).unwrap())
                     .collect();
                 splitter.split_all(&rows, n, &mut out);
-                let mut bits = Vec::new();
-                splitter.feedback_bits(&rows, n, &mut bits);
+                let mut scores = Vec::new();
+                splitter.part_scores(&rows, n, &mut scores);
                 assert_eq!(out.sum.len(), n);
                 for g in 0..n {
                     let mut counts = vec![0u32; slots];
@@ -295,10 +311,14 @@ mod tests {
                         member: counts[usize::from(win)] > 0,
                     };
                     assert_eq!(out.get(g), want, "guess {g}, set of {}", set.len());
-                    let want_bits = (0..slots)
-                        .filter(|&f| counts[f] > 0)
-                        .fold(0u32, |b, f| b | 1 << f);
-                    assert_eq!(bits[g], want_bits, "guess {g}, set of {}", set.len());
+                    let useful = want.member || want.parts > 1;
+                    let want_score = u32::from(useful) * (want.parts + u32::from(want.member));
+                    assert_eq!(
+                        u32::from(scores[g]),
+                        want_score,
+                        "guess {g}, set of {}",
+                        set.len()
+                    );
                 }
             }
         }

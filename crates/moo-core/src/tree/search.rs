@@ -321,15 +321,31 @@ impl Slot {
 
 /// Exact results and proven bounds by candidate set (and depth limit), in shards with a lock
 /// each so threads rarely wait for one another.
+///
+/// Most lookups miss (small sets are met again rarely, but when they are, their cached exact
+/// cost saves a search), and a miss in a table of millions of slots costs two trips to memory.
+/// A one-bit-per-hash filter small enough to stay in cache answers most misses first, without
+/// the lock. A bit set by another thread an instant too late only costs a recomputation.
 struct Memo {
     shards: Vec<Mutex<Shard>>,
+    filter: Vec<AtomicU64>,
 }
 
 impl Memo {
-    fn new() -> Memo {
+    fn new(codes: usize) -> Memo {
+        // About 256 bits per code: 10 MB for Bulls and Cows, where the cache ends up with a few
+        // million sets.
+        let words = (codes * 4).next_power_of_two();
         Memo {
             shards: (0..64).map(|_| Mutex::default()).collect(),
+            filter: (0..words).map(|_| AtomicU64::new(0)).collect(),
         }
+    }
+
+    /// The filter word and bit of a key (the shard index uses the top bits, this the low ones).
+    fn filter_bit(&self, key: u64) -> (&AtomicU64, u64) {
+        let word = (key >> 6) as usize & (self.filter.len() - 1);
+        (&self.filter[word], 1 << (key & 63))
     }
 
     fn key(set: &[u32], depth: u8) -> u64 {
@@ -349,6 +365,10 @@ impl Memo {
 
     fn get(&self, set: &[u32], depth: u8) -> Option<Entry> {
         let key = Memo::key(set, depth);
+        let (word, bit) = self.filter_bit(key);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            return None;
+        }
         let shard = self.shard(key);
         shard
             .slots
@@ -379,6 +399,8 @@ impl Memo {
             set.iter()
                 .map(|&x| u16::try_from(x).expect("codes fit 16 bits")),
         );
+        let (word, bit) = self.filter_bit(key);
+        word.fetch_or(bit, Ordering::Relaxed);
         shard.slots.insert_unique(
             key,
             Slot {
@@ -483,7 +505,7 @@ impl<'a> Ctx<'a> {
             levels,
             branches,
             splitter,
-            memo: Memo::new(),
+            memo: Memo::new(n),
             progress,
         }
     }
@@ -571,16 +593,16 @@ impl<'a> Ctx<'a> {
         Some(out)
     }
 
-    /// Which feedbacks every guess gets on `set` (bit `f` for feedback `f`), when the bulk pass
-    /// applies and feedbacks fit 32 bits.
-    fn feedback_bits(&self, set: &[u32]) -> Option<Vec<u32>> {
+    /// Every guess's part score on `set` ([`Splitter::part_scores`]), when every code may be
+    /// guessed and feedbacks fit 32 bits.
+    fn part_scores(&self, set: &[u32]) -> Option<Vec<u8>> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
         if self.pool != GuessPool::All {
             return None;
         }
         let rows: Vec<&[u8]> = set.iter().map(|&s| self.row(s)).collect();
         let mut out = Vec::new();
-        splitter.feedback_bits(&rows, self.n_codes, &mut out);
+        splitter.part_scores(&rows, self.n_codes, &mut out);
         Some(out)
     }
 
@@ -593,24 +615,12 @@ impl<'a> Ctx<'a> {
     fn min_bound_by_parts(
         &self,
         set: &[u32],
-        bits: &[u32],
+        score: &[u8],
         counts: &mut [u32],
         child_depth: u8,
         cap: u32,
     ) -> u32 {
         let n = set.len() as u32;
-        let win = 1u32 << self.win;
-        let score: Vec<u8> = bits
-            .iter()
-            .map(|&b| {
-                let member = b & win != 0;
-                if !member && b.count_ones() < 2 {
-                    0 // teaches nothing
-                } else {
-                    (b.count_ones() + u32::from(member)) as u8
-                }
-            })
-            .collect();
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
@@ -1033,8 +1043,8 @@ impl<'a> Ctx<'a> {
         };
         let guesses: Box<dyn Iterator<Item = u32>> = if members_only {
             Box::new(set.iter().copied())
-        } else if let Some(bits) = by_parts.then(|| self.feedback_bits(set)).flatten() {
-            best = self.min_bound_by_parts(set, &bits, &mut counts, child_depth, best);
+        } else if let Some(score) = by_parts.then(|| self.part_scores(set)).flatten() {
+            best = self.min_bound_by_parts(set, &score, &mut counts, child_depth, best);
             Box::new(std::iter::empty())
         } else if let Some(splits) = &splits {
             for g in 0..self.n_codes {
