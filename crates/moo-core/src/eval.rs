@@ -293,10 +293,22 @@ impl<'a> Run<'a> {
     }
 
     /// Records `guess` as the next node of `nodes`, when recording.
+    // Inlined so that counting, which brute force does millions of times, costs one branch.
+    #[inline]
     fn add_node(&self, nodes: &mut Vec<Node>, guess: Code) -> Result<(), EvalError> {
-        let Some(budget) = &self.record else {
-            return Ok(());
-        };
+        match &self.record {
+            None => Ok(()),
+            Some(budget) => self.record_node(budget, nodes, guess),
+        }
+    }
+
+    #[inline(never)]
+    fn record_node(
+        &self,
+        budget: &NodeBudget,
+        nodes: &mut Vec<Node>,
+        guess: Code,
+    ) -> Result<(), EvalError> {
         if self.space.index_of(&guess).is_none() {
             return Err(EvalError::IllegalGuess {
                 strategy: self.strategy.clone(),
