@@ -21,7 +21,7 @@ mod symmetry;
 mod treestrategy;
 
 pub use search::{search, Objective, Progress, SearchError, SearchOptions, SearchOutcome};
-pub use treestrategy::{TreeStrategy, ON_DEMAND_MAX_CODES};
+pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 
 use std::collections::BTreeMap;
 use std::fmt;

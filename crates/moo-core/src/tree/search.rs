@@ -18,9 +18,12 @@
 //!   ([`Symmetry`]), and by identical partitions of `S` (same parts, same winning part), checked
 //!   only when a guess's turn comes, since most are cut by the bound before then.
 //! * The one-guess bounds of every guess on a set come from one bulk pass ([`super::bulk`]),
-//!   which counts feedbacks for 64 guesses at a time with vector instructions.
+//!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
+//!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
+//!   their number of parts, and only the rest are counted ([`Ctx::min_bound_by_parts`]).
 //! * Results are cached by candidate set (exact costs, and proven lower bounds from failed
-//!   searches), since a set's cost does not depend on how it was reached.
+//!   searches), since a set's cost does not depend on how it was reached; a one-bit filter in
+//!   front of the cache answers most misses without a trip to memory.
 //! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
 //!   so every thread prunes with it; ties go to the earliest guess in the order, as sequentially.
 

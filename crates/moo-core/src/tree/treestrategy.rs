@@ -137,28 +137,135 @@ impl Strategy for TreeStrategy {
     }
 
     fn next_guess(&mut self, knowledge: &Knowledge<'_>) -> Result<Code, StrategyError> {
-        let mut node = self.tree.root();
+        let turns = knowledge.history.turns();
         let rules = self.tree.rules();
-        for turn in knowledge.history.turns() {
-            if turn.guess != node.guess {
-                return Err(StrategyError::Unsupported {
-                    name: self.name.clone(),
-                    rules: rules.describe(),
-                    reason: format!(
-                        "the game left the tree: it guesses {} here, not {}",
-                        rules.format_code(&node.guess),
-                        rules.format_code(&turn.guess)
-                    ),
-                });
+        let length = rules.length();
+        // The game's symmetries carry an optimal tree onto an optimal tree, so a history the tree
+        // does not play (a first guess of 4567 where the tree opens with 0123, say) is followed
+        // through the image of the tree that does play it: try every position permutation, each
+        // fixing how the played symbols must be renamed.
+        let mut perms: Vec<Vec<u8>> = Vec::new();
+        let identity: Vec<u8> = (0..length as u8).collect();
+        if length <= MAX_PERMUTED_LENGTH {
+            permutations(&mut identity.clone(), 0, &mut perms);
+            // The identity first, so a history on the tree is followed as it is.
+            perms.sort_by_key(|p| *p != identity);
+        } else {
+            perms.push(identity);
+        }
+        let mut contradicted = false;
+        for perm in &perms {
+            match self.follow(turns, perm) {
+                Follow::Guess(code) => return Ok(code),
+                Follow::Contradiction => contradicted = true,
+                Follow::OffTree => {}
             }
+        }
+        if contradicted {
             // A verified tree has a branch for every feedback some secret can give, so a missing
             // one means the answers contradict each other.
-            let child = node
-                .child(turn.feedback)
-                .ok_or(StrategyError::NoCandidates)?;
-            node = self.tree.node(child);
+            return Err(StrategyError::NoCandidates);
         }
-        Ok(node.guess)
+        let first_off = turns
+            .iter()
+            .map(|t| rules.format_code(&t.guess))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Err(StrategyError::Unsupported {
+            name: self.name.clone(),
+            rules: rules.describe(),
+            reason: format!(
+                "no symmetry of the game carries the guesses {first_off} onto the tree's, so it has no move here"
+            ),
+        })
+    }
+}
+
+/// Position permutations are tried only up to this length (720 of them).
+const MAX_PERMUTED_LENGTH: usize = 6;
+
+/// How a history fares against one symmetric image of a tree.
+enum Follow {
+    /// The image plays this history; this is its next guess.
+    Guess(Code),
+    /// The image plays the guesses, but some feedback has no branch: no secret fits.
+    Contradiction,
+    /// The image does not play these guesses.
+    OffTree,
+}
+
+impl TreeStrategy {
+    /// Follows `turns` through the image of the tree under position permutation `perm` and the
+    /// symbol renaming the turns force: guess `g` corresponds to tree guess `t` when
+    /// `t[perm[p]] = rename(g[p])` at every position `p`. Scores are unchanged by such a map,
+    /// so feedbacks carry over as they are.
+    fn follow(&self, turns: &[crate::history::Turn], perm: &[u8]) -> Follow {
+        const NONE: u8 = u8::MAX;
+        let rules = self.tree.rules();
+        let length = rules.length();
+        // rename[a] = b: history symbol a is tree symbol b; back is its inverse.
+        let mut rename = [NONE; 64];
+        let mut back = [NONE; 64];
+        if rules.no_leading() {
+            // The forbidden leading symbol and the first position must stay where they are.
+            if perm[0] != 0 {
+                return Follow::OffTree;
+            }
+            rename[0] = 0;
+            back[0] = 0;
+        }
+        let mut node = self.tree.root();
+        for turn in turns {
+            let tree_guess = node.guess.symbols();
+            for (p, &a) in turn.guess.symbols().iter().enumerate() {
+                let b = tree_guess[usize::from(perm[p])];
+                match rename[usize::from(a)] {
+                    NONE if back[usize::from(b)] == NONE => {
+                        rename[usize::from(a)] = b;
+                        back[usize::from(b)] = a;
+                    }
+                    x if x == b => {}
+                    _ => return Follow::OffTree,
+                }
+            }
+            match node.child(turn.feedback) {
+                Some(child) => node = self.tree.node(child),
+                None => return Follow::Contradiction,
+            }
+        }
+        // Tree symbols not yet renamed stand for symbols the history never played, which are
+        // interchangeable: take the smallest free ones.
+        let unplayed: Vec<u8> = (0..rules.alphabet().len() as u8)
+            .filter(|&a| rename[usize::from(a)] == NONE)
+            .collect();
+        let mut free = unplayed.into_iter();
+        let tree_guess = node.guess.symbols();
+        let mut symbols = vec![0u8; length];
+        for (p, s) in symbols.iter_mut().enumerate() {
+            let b = tree_guess[usize::from(perm[p])];
+            if back[usize::from(b)] == NONE {
+                let a = free
+                    .next()
+                    .expect("an alphabet has a symbol for every tree symbol");
+                rename[usize::from(a)] = b;
+                back[usize::from(b)] = a;
+            }
+            *s = back[usize::from(b)];
+        }
+        Follow::Guess(Code::from_symbols(&symbols))
+    }
+}
+
+/// Every permutation of `items[k..]` after the fixed prefix, appended to `out`.
+fn permutations(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
+    if k == items.len() {
+        out.push(items.clone());
+        return;
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, out);
+        items.swap(k, i);
     }
 }
 
@@ -167,6 +274,7 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
     use crate::strategy::{by_name, play};
+    use crate::{CodeSet, Feedback, History};
 
     #[test]
     fn optimal_searches_small_games_and_refuses_large_ones() {
@@ -202,6 +310,57 @@ mod tests {
         let secret = Rules::bulls().parse_code("9876").unwrap();
         let history = play(strategy.as_mut(), &space, &secret, 7).unwrap();
         assert!(history.is_won(4));
+    }
+
+    /// Every opening is a symmetric image of the tree's 0123, so the optimal tree keeps playing
+    /// optimally after it: the totals are the optimum plus nothing, whatever the opening.
+    #[test]
+    fn any_opening_is_followed_through_the_trees_image() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        let rules = space.rules().clone();
+        let mut strategy = by_name("optimal", &space, &StrategyOptions::default()).unwrap();
+        for opening in ["4567", "3210", "9082"] {
+            let opening = rules.parse_code(opening).unwrap();
+            let (mut total, mut worst) = (0, 0);
+            for secret in space.codes() {
+                let mut history = History::new();
+                let mut candidates = space.all();
+                let mut guess = opening;
+                loop {
+                    let feedback = guess.score(secret);
+                    candidates = space.filter_code(&candidates, &guess, feedback);
+                    history.push(guess, feedback);
+                    if feedback.is_win(4) {
+                        break;
+                    }
+                    let knowledge = Knowledge {
+                        space: &space,
+                        history: &history,
+                        candidates: &candidates,
+                    };
+                    guess = strategy.next_guess(&knowledge).unwrap();
+                }
+                total += history.len();
+                worst = worst.max(history.len());
+            }
+            assert_eq!(
+                (total, worst),
+                (26274, 7),
+                "opening {}",
+                rules.format_code(&opening)
+            );
+        }
+        // Answers no secret can give are still reported as a contradiction.
+        let mut history = History::new();
+        history.push(rules.parse_code("4567").unwrap(), Feedback::new(0, 0));
+        history.push(rules.parse_code("0123").unwrap(), Feedback::new(0, 0));
+        let knowledge = Knowledge {
+            space: &space,
+            history: &history,
+            candidates: &CodeSet::default(),
+        };
+        let err = strategy.next_guess(&knowledge).unwrap_err();
+        assert!(matches!(err, StrategyError::NoCandidates), "{err}");
     }
 
     #[test]
