@@ -9,21 +9,21 @@
 //! walked depth-first with one history that grows and shrinks, so long chains (brute force needs
 //! thousands of guesses) cost neither stack nor copies.
 //!
-//! That one walk serves every caller that needs the tree of a strategy: [`evaluate`] only counts
+//! Other strategies play each secret on its own, in parallel, each game with its own seed derived
+//! from the evaluation seed and the secret, so results do not depend on thread scheduling.
+//!
+//! The tree walk serves every caller that needs the tree of a strategy: [`evaluate`] only counts
 //! (`moo bench`, the web benchmark), and [`strategy_tree`] also records each guess as a node of a
 //! [`DecisionTree`], the format `moo tree` writes and the web explorer reads. Keeping one walk keeps
 //! one guess cap, one treatment of guesses outside the space, and the figures of the bench, the
 //! web page and a written tree equal by construction. Recording is a run-time choice rather than a
 //! type parameter: in counting mode it costs one predictable branch per guess.
 //!
-//! A server must answer within a time limit and a user may press Ctrl-C, so a walk takes a
-//! deadline and a cancellation flag and returns [`EvalError::DeadlinePassed`] or
-//! [`EvalError::Cancelled`] when either fires. Both are checked at every node and every 1024
-//! guesses of a long chain: often enough to stop within milliseconds, rarely enough that brute
+//! A server must answer within a time limit and a command may want to stop on Ctrl-C, so an
+//! evaluation takes a deadline and a cancellation flag and returns [`EvalError::DeadlinePassed`] or
+//! [`EvalError::Cancelled`] when either fires. Both are checked at every node, at the start of
+//! every game played on its own, and every 1024 guesses of a long chain: often enough to stop within milliseconds, rarely enough that brute
 //! force (a cheap guess per turn) does not read the clock every turn.
-//!
-//! Other strategies play each secret on its own, in parallel, each game with its own seed derived
-//! from the evaluation seed and the secret, so results do not depend on thread scheduling.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
