@@ -208,6 +208,16 @@ pub fn search(
     options: &SearchOptions,
     progress: &Progress,
 ) -> Result<SearchOutcome, SearchError> {
+    search_with_cache(space, options, progress, MEMO_BUDGET)
+}
+
+/// [`search`] with the cache capped at `cache_bytes`.
+pub(crate) fn search_with_cache(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    progress: &Progress,
+    cache_bytes: u64,
+) -> Result<SearchOutcome, SearchError> {
     if !space.has_table() {
         return Err(SearchError::TooLarge {
             size: space.len(),
@@ -217,7 +227,7 @@ pub fn search(
     if options.max_depth == Some(0) {
         return Err(SearchError::ZeroDepth);
     }
-    let ctx = Ctx::new(space, options.guesses, progress);
+    let ctx = Ctx::new(space, options.guesses, progress, cache_bytes);
     let root: Vec<u32> = (0..space.len() as u32).collect();
     let sym = Symmetry::new(space.rules());
     let cap = options
@@ -329,19 +339,32 @@ impl Slot {
 /// cost saves a search), and a miss in a table of millions of slots costs two trips to memory.
 /// A one-bit-per-hash filter small enough to stay in cache answers most misses first, without
 /// the lock. A bit set by another thread an instant too late only costs a recomputation.
+///
+/// The cache stops growing at [`MEMO_BUDGET`] bytes: a search that outgrows it goes on without
+/// remembering new sets (slower, still exact) instead of outgrowing the machine.
 struct Memo {
     shards: Vec<Mutex<Shard>>,
     filter: Vec<AtomicU64>,
+    /// Bytes held by the slots and arenas, roughly (tables grow by doubling, which this ignores).
+    bytes: AtomicU64,
+    /// The most bytes the cache may take.
+    budget: u64,
 }
 
+/// The most memory the cache takes. Bulls and Cows 4x10 needs about 0.2 GB; without a cap, a
+/// search of 5 symbols of 0-7 passed 4 GB after 15 minutes.
+const MEMO_BUDGET: u64 = 3 << 30;
+
 impl Memo {
-    fn new(codes: usize) -> Memo {
+    fn new(codes: usize, budget: u64) -> Memo {
         // About 256 bits per code: 10 MB for Bulls and Cows, where the cache ends up with a few
         // million sets.
         let words = (codes * 4).next_power_of_two();
         Memo {
             shards: (0..64).map(|_| Mutex::default()).collect(),
             filter: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            bytes: AtomicU64::new(0),
+            budget,
         }
     }
 
@@ -397,6 +420,11 @@ impl Memo {
             }
             return false;
         }
+        let cost = (set.len() * 2 + std::mem::size_of::<Slot>() + 8) as u64;
+        if self.bytes.fetch_add(cost, Ordering::Relaxed) + cost > self.budget {
+            self.bytes.fetch_sub(cost, Ordering::Relaxed);
+            return false;
+        }
         let start = shard.arena.len() as u32;
         shard.arena.extend(
             set.iter()
@@ -444,7 +472,12 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(space: &'a CodeSpace, pool: GuessPool, progress: &'a Progress) -> Ctx<'a> {
+    fn new(
+        space: &'a CodeSpace,
+        pool: GuessPool,
+        progress: &'a Progress,
+        cache_bytes: u64,
+    ) -> Ctx<'a> {
         let length = space.length();
         let n = space.len();
         // Feedbacks that actually occur in this space bound how many parts a guess makes.
@@ -508,7 +541,7 @@ impl<'a> Ctx<'a> {
             levels,
             branches,
             splitter,
-            memo: Memo::new(n),
+            memo: Memo::new(n, cache_bytes),
             progress,
         }
     }

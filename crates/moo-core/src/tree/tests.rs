@@ -316,3 +316,38 @@ fn bulls_1_to_9_optimal_average_is_14914() {
     let (_, stats) = found(&space, &SearchOptions::default());
     assert_eq!(stats.total, 14914);
 }
+
+/// The cache only saves work: with no room for it at all the search proves the same optimum and
+/// writes the same tree, so a search that outgrows the cache budget stays exact.
+#[test]
+fn the_cache_changes_nothing_but_speed() {
+    let games = [
+        (
+            Rules::new(3, "012345", false, false).unwrap(),
+            Objective::Average,
+        ),
+        (
+            Rules::new(3, "0123456", false, true).unwrap(),
+            Objective::Worst,
+        ),
+        (
+            Rules::new(3, "1234", true, false).unwrap(),
+            Objective::Average,
+        ),
+    ];
+    for (rules, objective) in games {
+        let space = CodeSpace::new(rules).unwrap();
+        let options = SearchOptions::new(objective);
+        let run = |bytes: u64| {
+            let progress = Progress::new();
+            match search::search_with_cache(&space, &options, &progress, bytes).unwrap() {
+                SearchOutcome::Found { tree, .. } => (tree.to_json(false), progress.cached()),
+                SearchOutcome::Impossible { .. } => unreachable!("no depth limit"),
+            }
+        };
+        let (cached, remembered) = run(u64::MAX);
+        let (uncached, none) = run(0);
+        assert!(remembered > 0 && none == 0, "{remembered} {none}");
+        assert_eq!(cached, uncached, "{}", space.rules().describe());
+    }
+}
