@@ -165,6 +165,26 @@ impl Splitter {
     }
 }
 
+/// The bytes of `row` for guesses `start..start + width` as a full block. The last, partial block
+/// is copied into `tail`, whose padding must be `u8::MAX`: no feedback has that index, so
+/// padding lanes count nowhere (and lanes past `width` are never read back anyway).
+#[inline(always)]
+fn block<'a>(
+    row: &'a [u8],
+    start: usize,
+    width: usize,
+    tail: &'a mut [u8; BLOCK],
+) -> &'a [u8; BLOCK] {
+    if width == BLOCK {
+        row[start..start + BLOCK]
+            .try_into()
+            .expect("a full block is BLOCK bytes")
+    } else {
+        tail[..width].copy_from_slice(&row[start..start + width]);
+        tail
+    }
+}
+
 /// Counts, for guesses `start..start + width`, how many members give each feedback.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn count_block(
@@ -176,15 +196,7 @@ fn count_block(
 ) {
     let mut tail = [u8::MAX; BLOCK];
     for row in rows {
-        let block: &[u8; BLOCK] = if width == BLOCK {
-            row[start..start + BLOCK]
-                .try_into()
-                .expect("a full block is BLOCK bytes")
-        } else {
-            // The last, partial block: feedback 255 never occurs, so the padding counts nowhere.
-            tail[..width].copy_from_slice(&row[start..start + width]);
-            &tail
-        };
+        let block = block(row, start, width, &mut tail);
         for (c, &f) in counts.iter_mut().zip(feedbacks) {
             for j in 0..BLOCK {
                 c[j] += u8::from(block[j] == f);
@@ -196,17 +208,9 @@ fn count_block(
 /// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
-    let mut tail = [0u8; BLOCK];
+    let mut tail = [u8::MAX; BLOCK];
     for row in rows {
-        let block: &[u8; BLOCK] = if width == BLOCK {
-            row[start..start + BLOCK]
-                .try_into()
-                .expect("a full block is BLOCK bytes")
-        } else {
-            // Lanes past `width` are never read back, so the padding does not matter.
-            tail[..width].copy_from_slice(&row[start..start + width]);
-            &tail
-        };
+        let block = block(row, start, width, &mut tail);
         for j in 0..BLOCK {
             bits[j] |= 1u32 << (block[j] & 31);
         }
