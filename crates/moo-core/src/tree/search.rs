@@ -648,15 +648,9 @@ impl<'a> Ctx<'a> {
     /// included) costs at least `3n - p - member`. Guesses are taken most parts first, each
     /// counted exactly, until that floor reaches the best bound found: usually after a handful,
     /// where counting every guess would cost a full pass.
-    fn min_bound_by_parts(
-        &self,
-        set: &[u32],
-        score: &[u8],
-        counts: &mut [u32],
-        child_depth: u8,
-        cap: u32,
-    ) -> u32 {
+    fn min_bound_by_parts(&self, set: &[u32], score: &[u8], child_depth: u8, cap: u32) -> u32 {
         let n = set.len() as u32;
+        let mut counts = vec![0u32; self.slots];
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
@@ -676,7 +670,7 @@ impl<'a> Ctx<'a> {
                 .enumerate()
                 .filter(|&(_, &s)| u32::from(s) == level)
             {
-                if let Some(split) = self.scan(g as u32, set, counts, best) {
+                if let Some(split) = self.scan(g as u32, set, &mut counts, best) {
                     if let Some((bound, _)) = self.admit(set.len(), split, child_depth) {
                         best = best.min(bound);
                     }
@@ -1067,38 +1061,32 @@ impl<'a> Ctx<'a> {
         };
         let identity = sym.is_identity(self.alphabet);
         let mut counts = vec![0u32; self.slots];
-        let mut best = cap;
-        let members_only = self.pool == GuessPool::Consistent || self.outside_lb[n] >= best;
-        // Symmetric guesses have equal bounds, so the minimum needs no symmetry check.
-        let by_parts =
-            n <= PARTS_FIRST_MAX && self.splitter.as_ref().is_some_and(Splitter::has_bits);
-        let splits = if members_only || by_parts {
-            None
-        } else {
-            self.split_all(set)
-        };
-        let guesses: Box<dyn Iterator<Item = u32>> = if members_only {
-            Box::new(set.iter().copied())
-        } else if let Some(score) = by_parts.then(|| self.part_scores(set)).flatten() {
-            best = self.min_bound_by_parts(set, &score, &mut counts, child_depth, best);
-            Box::new(std::iter::empty())
-        } else if let Some(splits) = &splits {
-            for g in 0..self.n_codes {
-                if let Some((bound, _)) = self.admit(n, splits.get(g), child_depth) {
+        let mut scan = |guesses: &mut dyn Iterator<Item = u32>, mut best: u32| {
+            for g in guesses {
+                if let Some((bound, _)) =
+                    self.guess_bound(g, set, &mut counts, best, sym, identity, child_depth)
+                {
                     best = best.min(bound);
                 }
             }
-            Box::new(std::iter::empty())
-        } else {
-            Box::new(0..self.n_codes as u32)
+            best
         };
-        for g in guesses {
-            if let Some((bound, _)) =
-                self.guess_bound(g, set, &mut counts, best, sym, identity, child_depth)
-            {
-                best = best.min(bound);
-            }
-        }
+        // The bulk passes skip the symmetry check: symmetric guesses have equal bounds, so the
+        // minimum is the same either way.
+        let best = if self.pool == GuessPool::Consistent || self.outside_lb[n] >= cap {
+            scan(&mut set.iter().copied(), cap)
+        } else if let Some(score) = (n <= PARTS_FIRST_MAX)
+            .then(|| self.part_scores(set))
+            .flatten()
+        {
+            self.min_bound_by_parts(set, &score, child_depth, cap)
+        } else if let Some(splits) = self.split_all(set) {
+            (0..self.n_codes)
+                .filter_map(|g| self.admit(n, splits.get(g), child_depth))
+                .fold(cap, |best, (bound, _)| best.min(bound))
+        } else {
+            scan(&mut (0..self.n_codes as u32), cap)
+        };
         let bound = best.max(known);
         if self.memo.put(set, depth, Entry { bound, exact: None }) {
             self.progress.memo.fetch_add(1, Ordering::Relaxed);
