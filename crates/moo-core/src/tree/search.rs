@@ -824,11 +824,7 @@ impl<'a> Ctx<'a> {
     /// that cannot beat `limit` or fit `depth` are left out.
     fn candidates(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Vec<Cand> {
         let n = set.len();
-        let child_depth = if depth == UNLIMITED {
-            UNLIMITED
-        } else {
-            depth - 1
-        };
+        let child_depth = child_limit(depth);
         let identity = sym.is_identity(self.alphabet);
         let mut counts = vec![0u32; self.slots];
         let mut out = Vec::new();
@@ -958,11 +954,7 @@ impl<'a> Ctx<'a> {
     ) -> Option<Sol> {
         let parts = self.parts(set, c.guess);
         let child_sym = sym.after(self.space.code(c.guess as usize).symbols());
-        let child_depth = if depth == UNLIMITED {
-            UNLIMITED
-        } else {
-            depth - 1
-        };
+        let child_depth = child_limit(depth);
         let mut worst = 1u8;
         let mut total = c.bound;
         if parallel && limit == INF {
@@ -1054,11 +1046,7 @@ impl<'a> Ctx<'a> {
             Small::AtLeast(b) => return b.max(known),
             Small::Unknown => {}
         }
-        let child_depth = if depth == UNLIMITED {
-            UNLIMITED
-        } else {
-            depth - 1
-        };
+        let child_depth = child_limit(depth);
         let identity = sym.is_identity(self.alphabet);
         let mut counts = vec![0u32; self.slots];
         let mut scan = |guesses: &mut dyn Iterator<Item = u32>, mut best: u32| {
@@ -1137,11 +1125,7 @@ impl<'a> Ctx<'a> {
         }
         parts.sort_by_key(|(f, _)| *f);
         let child_sym = sym.after(self.space.code(sol.guess as usize).symbols());
-        let child_depth = if depth == UNLIMITED {
-            UNLIMITED
-        } else {
-            depth - 1
-        };
+        let child_depth = child_limit(depth);
         let mut children = Vec::new();
         for (f, part) in parts {
             let child = self
@@ -1207,6 +1191,15 @@ impl<'s> Dedup<'s> {
         self.seen
             .insert_unique(h, (h, start as u32), |&(hash, _)| hash);
         true
+    }
+}
+
+/// The depth limit left for the parts after one more guess.
+fn child_limit(depth: u8) -> u8 {
+    if depth == UNLIMITED {
+        UNLIMITED
+    } else {
+        depth - 1
     }
 }
 

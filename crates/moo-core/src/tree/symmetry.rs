@@ -15,7 +15,7 @@ use crate::rules::{Rules, MAX_LENGTH};
 
 /// Position permutations are listed only up to this length (720 of them); longer codes use the
 /// unplayed-symbol reduction alone, which is still exact.
-const MAX_PERMUTED_LENGTH: usize = 6;
+pub(super) const MAX_PERMUTED_LENGTH: usize = 6;
 
 const NONE: u8 = u8::MAX;
 
@@ -160,7 +160,8 @@ impl Symmetry {
     }
 }
 
-fn permutations(p: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
+/// Calls `f` with every permutation of `p[k..]` after the fixed prefix `p[..k]`.
+pub(super) fn permutations(p: &mut Vec<u8>, k: usize, f: &mut impl FnMut(&[u8])) {
     if k == p.len() {
         f(p);
         return;

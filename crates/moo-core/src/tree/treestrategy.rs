@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::symmetry::{permutations, MAX_PERMUTED_LENGTH};
 use super::{search, DecisionTree, Progress, SearchOptions, SearchOutcome, TreeError};
 use crate::code::Code;
 use crate::rules::Rules;
@@ -147,7 +148,7 @@ impl Strategy for TreeStrategy {
         let mut perms: Vec<Vec<u8>> = Vec::new();
         let identity: Vec<u8> = (0..length as u8).collect();
         if length <= MAX_PERMUTED_LENGTH {
-            permutations(&mut identity.clone(), 0, &mut perms);
+            permutations(&mut identity.clone(), 0, &mut |p| perms.push(p.to_vec()));
             // The identity first, so a history on the tree is followed as it is.
             perms.sort_by_key(|p| *p != identity);
         } else {
@@ -180,9 +181,6 @@ impl Strategy for TreeStrategy {
         })
     }
 }
-
-/// Position permutations are tried only up to this length (720 of them).
-const MAX_PERMUTED_LENGTH: usize = 6;
 
 /// How a history fares against one symmetric image of a tree.
 enum Follow {
@@ -253,19 +251,6 @@ impl TreeStrategy {
             *s = back[usize::from(b)];
         }
         Follow::Guess(Code::from_symbols(&symbols))
-    }
-}
-
-/// Every permutation of `items[k..]` after the fixed prefix, appended to `out`.
-fn permutations(items: &mut Vec<u8>, k: usize, out: &mut Vec<Vec<u8>>) {
-    if k == items.len() {
-        out.push(items.clone());
-        return;
-    }
-    for i in k..items.len() {
-        items.swap(k, i);
-        permutations(items, k + 1, out);
-        items.swap(k, i);
     }
 }
 
