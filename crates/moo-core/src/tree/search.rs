@@ -375,10 +375,9 @@ impl Memo {
     }
 
     fn key(set: &[u32], depth: u8) -> u64 {
-        // FxHash-style mixing: fast, and collisions are resolved by comparing the sets.
         let mut h = u64::from(depth).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         for &x in set {
-            h = (h.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x517C_C1B7_2722_0A95);
+            h = mix(h, u64::from(x));
         }
         h
     }
@@ -620,25 +619,26 @@ impl<'a> Ctx<'a> {
     /// the set is small enough for byte counters.
     fn split_all(&self, set: &[u32]) -> Option<Splits> {
         let splitter = self.splitter.as_ref()?;
-        if self.pool != GuessPool::All || set.len() > MAX_SET {
+        if set.len() > MAX_SET {
             return None;
         }
-        let rows: Vec<&[u8]> = set.iter().map(|&s| self.row(s)).collect();
         let mut out = Splits::default();
-        splitter.split_all(&rows, self.n_codes, &mut out);
+        splitter.split_all(&self.bulk_rows(set)?, self.n_codes, &mut out);
         Some(out)
+    }
+
+    /// The score rows of `set`'s members, which list each member's feedback against every
+    /// guess, when the bulk passes apply: every code may be guessed.
+    fn bulk_rows(&self, set: &[u32]) -> Option<Vec<&[u8]>> {
+        (self.pool == GuessPool::All).then(|| set.iter().map(|&s| self.row(s)).collect())
     }
 
     /// Every guess's part score on `set` ([`Splitter::part_scores`]), when every code may be
     /// guessed and feedbacks fit 32 bits.
     fn part_scores(&self, set: &[u32]) -> Option<Vec<u8>> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
-        if self.pool != GuessPool::All {
-            return None;
-        }
-        let rows: Vec<&[u8]> = set.iter().map(|&s| self.row(s)).collect();
         let mut out = Vec::new();
-        splitter.part_scores(&rows, self.n_codes, &mut out);
+        splitter.part_scores(&self.bulk_rows(set)?, self.n_codes, &mut out);
         Some(out)
     }
 
@@ -1179,7 +1179,7 @@ impl<'s> Dedup<'s> {
                 next += 1;
             }
             self.labels.push(self.remap[f]);
-            h = (h.rotate_left(5) ^ u64::from(self.remap[f])).wrapping_mul(0x517C_C1B7_2722_0A95);
+            h = mix(h, u64::from(self.remap[f]));
         }
         let (seen, new) = self.labels.split_at(start);
         let same =
@@ -1192,6 +1192,13 @@ impl<'s> Dedup<'s> {
             .insert_unique(h, (h, start as u32), |&(hash, _)| hash);
         true
     }
+}
+
+/// FxHash-style mixing of one more value into a hash: fast, and every user resolves collisions
+/// by comparing the keys themselves.
+#[inline]
+fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(5) ^ x).wrapping_mul(0x517C_C1B7_2722_0A95)
 }
 
 /// The depth limit left for the parts after one more guess.

@@ -167,7 +167,7 @@ impl Strategy for TreeStrategy {
             // one means the answers contradict each other.
             return Err(StrategyError::NoCandidates);
         }
-        let first_off = turns
+        let guesses = turns
             .iter()
             .map(|t| rules.format_code(&t.guess))
             .collect::<Vec<_>>()
@@ -176,7 +176,7 @@ impl Strategy for TreeStrategy {
             name: self.name.clone(),
             rules: rules.describe(),
             reason: format!(
-                "no symmetry of the game carries the guesses {first_off} onto the tree's, so it has no move here"
+                "no symmetry of the game carries the guesses {guesses} onto the tree's, so it has no move here"
             ),
         })
     }
