@@ -9,6 +9,7 @@ pub mod feedback;
 pub mod history;
 pub mod rules;
 pub mod space;
+pub mod stop;
 pub mod strategy;
 pub mod tree;
 
@@ -19,5 +20,6 @@ pub use feedback::{Feedback, FeedbackError};
 pub use history::{History, Repair, Turn};
 pub use rules::{CodeError, Preset, Rules, RulesError};
 pub use space::{CodeSpace, SpaceError};
+pub use stop::Stop;
 pub use strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 pub use tree::{DecisionTree, Objective, SearchOptions, SearchOutcome, TreeError, TreeStats};
