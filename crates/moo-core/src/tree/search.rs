@@ -26,8 +26,14 @@
 //!   front of the cache answers most misses without a trip to memory.
 //! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
 //!   so every thread prunes with it; ties go to the earliest guess in the order, as sequentially.
+//!
+//! The search starts from any position ([`search_set`]): the candidate set a history leaves, with
+//! the game's symmetries narrowed to those that fix every guess played. It checks its [`Stop`]
+//! inside the recursion (the clock every 64 sets, a shared flag at every set), so a caller's
+//! deadline or cancel ends it within a few milliseconds; a stopped search returns
+//! [`SearchError::Stopped`] and its cache, which may hold unproven results, dies with it.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use hashbrown::HashTable;
@@ -36,8 +42,11 @@ use rayon::prelude::*;
 use super::bulk::{Split, Splits, Splitter, MAX_SET};
 use super::symmetry::Symmetry;
 use super::{DecisionTree, Node, NodeId, TreeStats};
+use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
+use crate::history::History;
 use crate::space::CodeSpace;
+use crate::stop::Stop;
 use crate::strategy::GuessPool;
 
 /// What an optimal tree minimises.
@@ -110,6 +119,12 @@ pub enum SearchError {
     /// A depth limit of zero allows no guess at all.
     #[error("--max-depth must be at least 1")]
     ZeroDepth,
+    /// The search was stopped before it finished.
+    #[error("the search was stopped by its time limit or a cancel")]
+    Stopped,
+    /// The position has no candidate left, so there is nothing to search.
+    #[error("no code is consistent with the history: check the answers given")]
+    NoCandidates,
 }
 
 /// The result of a search.
@@ -128,6 +143,34 @@ pub enum SearchOutcome {
         /// The depth that is not enough.
         max_depth: u32,
     },
+}
+
+/// The result of a search from a position ([`search_set`]).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum SetOutcome {
+    /// An optimal plan from the position.
+    Solved(SetPlan),
+    /// Proven: no strategy solves every candidate within `max_depth` more guesses.
+    Impossible {
+        /// The depth (counted from the position) that is not enough.
+        max_depth: u32,
+    },
+}
+
+/// An optimal strategy from a position, as the guess for every candidate set it reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetPlan {
+    /// Guesses summed over every candidate from here on, the winning guess counted.
+    pub total: u64,
+    /// The most guesses any candidate needs from here.
+    pub worst: u32,
+    /// `histogram[k - 1]` candidates need exactly `k` more guesses.
+    pub histogram: Vec<u64>,
+    /// `moves[0]` is the position's candidate set and the optimal guess (a code index); then
+    /// every set the plan reaches, depth first, with its guess, so a caller can cache them and
+    /// answer later turns without searching.
+    pub moves: Vec<(CodeSet, u32)>,
 }
 
 /// Live counters of a running search, readable from another thread (for progress display).
@@ -218,6 +261,94 @@ pub(crate) fn search_with_cache(
     progress: &Progress,
     cache_bytes: u64,
 ) -> Result<SearchOutcome, SearchError> {
+    let root: Vec<u32> = (0..space.len() as u32).collect();
+    let sym = Symmetry::new(space.rules());
+    let stop = Stop::never();
+    let plan = match search_from(space, &root, &sym, options, progress, &stop, cache_bytes)? {
+        Ok(plan) => plan,
+        Err(max_depth) => return Ok(SearchOutcome::Impossible { max_depth }),
+    };
+    let total = plan.total;
+    let nodes = plan.nodes.into_iter().map(|n| n.node).collect();
+    let tree = DecisionTree::from_nodes(space.rules().clone(), nodes);
+    let stats = tree
+        .verify_in(space)
+        .expect("the search builds trees that solve every secret");
+    debug_assert_eq!(stats.total, total);
+    Ok(SearchOutcome::Found { tree, stats })
+}
+
+/// Exact search from the position a history leaves: the optimal plan for `candidates` (the set
+/// `history` leaves in `space`) under `options`, whose depth limit counts from this position.
+/// Equivalent guesses are pruned with the symmetries of the game that fix every guess of the
+/// history. Runs on the current rayon pool; returns [`SearchError::Stopped`] soon after `stop`
+/// fires.
+pub fn search_set(
+    space: &CodeSpace,
+    history: &History,
+    candidates: &CodeSet,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+) -> Result<SetOutcome, SearchError> {
+    debug_assert!(
+        *candidates == history.candidates(space),
+        "the candidates are the set the history leaves"
+    );
+    if candidates.is_empty() {
+        return Err(SearchError::NoCandidates);
+    }
+    let sym = history
+        .turns()
+        .iter()
+        .fold(Symmetry::new(space.rules()), |sym, turn| {
+            sym.after(turn.guess.symbols())
+        });
+    let root = candidates.as_slice();
+    let plan = match search_from(space, root, &sym, options, progress, stop, MEMO_BUDGET)? {
+        Ok(plan) => plan,
+        Err(max_depth) => return Ok(SetOutcome::Impossible { max_depth }),
+    };
+    let moves = plan
+        .nodes
+        .into_iter()
+        .map(|n| (CodeSet::from_sorted(n.set), n.guess))
+        .collect();
+    Ok(SetOutcome::Solved(SetPlan {
+        total: plan.total,
+        worst: plan.worst,
+        histogram: plan.histogram,
+        moves,
+    }))
+}
+
+/// A solved position, written out: every node of the optimal tree in depth-first order, with the
+/// set it is reached with.
+struct Plan {
+    total: u64,
+    worst: u32,
+    histogram: Vec<u64>,
+    nodes: Vec<PlanNode>,
+}
+
+/// One node of a [`Plan`]: the tree node, and the candidate set and guess index behind it.
+struct PlanNode {
+    node: Node,
+    set: Vec<u32>,
+    guess: u32,
+}
+
+/// The search both entry points share: the optimal plan for `root` (sorted code indexes) under
+/// `options`, or `Err(max_depth)` when no tree fits the depth limit.
+fn search_from(
+    space: &CodeSpace,
+    root: &[u32],
+    sym: &Symmetry,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+    cache_bytes: u64,
+) -> Result<Result<Plan, u32>, SearchError> {
     if !space.has_table() {
         return Err(SearchError::TooLarge {
             size: space.len(),
@@ -227,24 +358,37 @@ pub(crate) fn search_with_cache(
     if options.max_depth == Some(0) {
         return Err(SearchError::ZeroDepth);
     }
-    let ctx = Ctx::new(space, options.guesses, progress, cache_bytes);
-    let root: Vec<u32> = (0..space.len() as u32).collect();
-    let sym = Symmetry::new(space.rules());
+    let ctx = Ctx::new(
+        space,
+        options.guesses,
+        progress,
+        stop,
+        root.len(),
+        cache_bytes,
+    );
+    // Every result is checked for a stop before it is believed: a stopped search returns `None`
+    // or a tree that is not proven optimal.
+    let solve = |limit: u32, depth: u8| {
+        let sol = ctx.solve(root, sym, limit, depth);
+        if ctx.halted() {
+            Err(SearchError::Stopped)
+        } else {
+            Ok(sol)
+        }
+    };
     let cap = options
         .max_depth
         .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
     let found = match options.objective {
         Objective::Average => {
-            let Some(mut best) = ctx.solve(&root, &sym, INF, cap) else {
-                return Ok(SearchOutcome::Impossible {
-                    max_depth: options.max_depth.unwrap_or(0),
-                });
+            let Some(mut best) = solve(INF, cap)? else {
+                return Ok(Err(options.max_depth.unwrap_or(0)));
             };
             // Among trees with this total, the smallest worst case: ask for the same total
             // within one guess less until that is proven impossible.
             let mut depth = cap;
             while best.worst > ctx.levels(root.len()) {
-                match ctx.solve(&root, &sym, best.total + 1, best.worst - 1) {
+                match solve(best.total + 1, best.worst - 1)? {
                     Some(s) => {
                         depth = best.worst - 1;
                         best = s;
@@ -259,11 +403,9 @@ pub(crate) fn search_with_cache(
             let mut depth = ctx.levels(root.len());
             loop {
                 if depth > cap {
-                    return Ok(SearchOutcome::Impossible {
-                        max_depth: u32::from(cap),
-                    });
+                    return Ok(Err(u32::from(cap)));
                 }
-                if let Some(s) = ctx.solve(&root, &sym, INF, depth) {
+                if let Some(s) = solve(INF, depth)? {
                     break (s, depth);
                 }
                 depth += 1;
@@ -275,13 +417,32 @@ pub(crate) fn search_with_cache(
         .bound
         .store(u64::from(sol.total), Ordering::Relaxed);
     let mut nodes = Vec::new();
-    ctx.build(&root, &sym, depth, sol, &mut nodes);
-    let tree = DecisionTree::from_nodes(space.rules().clone(), nodes);
-    let stats = tree
-        .verify_in(space)
-        .expect("the search builds trees that solve every secret");
-    debug_assert_eq!(stats.total, u64::from(sol.total));
-    Ok(SearchOutcome::Found { tree, stats })
+    let built = ctx.build(root, sym, depth, sol, 1, &mut nodes);
+    if ctx.halted() || built.is_none() {
+        return Err(SearchError::Stopped);
+    }
+    let mut histogram: Vec<u64> = Vec::new();
+    for (n, level) in &nodes {
+        if n.set.binary_search(&n.guess).is_ok() {
+            let level = *level as usize;
+            if histogram.len() < level {
+                histogram.resize(level, 0);
+            }
+            histogram[level - 1] += 1;
+        }
+    }
+    let total: u64 = histogram
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (k as u64 + 1) * c)
+        .sum();
+    debug_assert_eq!(total, u64::from(sol.total));
+    Ok(Ok(Plan {
+        total,
+        worst: histogram.len() as u32,
+        histogram,
+        nodes: nodes.into_iter().map(|(n, _)| n).collect(),
+    }))
 }
 
 /// A candidate guess at a node, with its proven lower bound.
@@ -468,6 +629,13 @@ struct Ctx<'a> {
     splitter: Option<Splitter>,
     memo: Memo,
     progress: &'a Progress,
+    /// When to give up.
+    stop: &'a Stop,
+    /// Set once `stop` has fired: every search still running returns at once, and nothing more
+    /// is cached.
+    halted: AtomicBool,
+    /// The size of the set the search started from (its parts count as progress).
+    root_len: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -475,6 +643,8 @@ impl<'a> Ctx<'a> {
         space: &'a CodeSpace,
         pool: GuessPool,
         progress: &'a Progress,
+        stop: &'a Stop,
+        root_len: usize,
         cache_bytes: u64,
     ) -> Ctx<'a> {
         let length = space.length();
@@ -542,7 +712,30 @@ impl<'a> Ctx<'a> {
             splitter,
             memo: Memo::new(n, cache_bytes),
             progress,
+            stop,
+            halted: AtomicBool::new(false),
+            root_len,
         }
+    }
+
+    /// Whether the search has been stopped (one load).
+    fn halted(&self) -> bool {
+        self.halted.load(Ordering::Relaxed)
+    }
+
+    /// Counts one more set searched and says whether the search must stop. The clock is read
+    /// every 64 sets, which keeps its cost out of the profile while still stopping within a
+    /// few milliseconds of the deadline.
+    fn tick(&self) -> bool {
+        let seen = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        if self.halted() {
+            return true;
+        }
+        if (seen % 64 == 0 && self.stop.is_stopped()) || self.stop.is_cancelled() {
+            self.halted.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 
     fn levels(&self, n: usize) -> u8 {
@@ -717,7 +910,9 @@ impl<'a> Ctx<'a> {
     /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
     /// is below `limit`; `None` proves there is none.
     fn solve(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Option<Sol> {
-        self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        if self.tick() {
+            return None;
+        }
         let n = set.len();
         if depth == 0 || self.lb[n] >= limit || self.levels[n] > depth {
             return None;
@@ -756,6 +951,10 @@ impl<'a> Ctx<'a> {
             bound = bound.max(entry.bound);
         }
         let result = self.search_node(set, sym, limit, depth, bound);
+        if self.halted() {
+            // Neither a tree nor a failure found after the stop is proven.
+            return None;
+        }
         let entry = match result {
             Some(sol) => Entry {
                 bound: sol.total,
@@ -862,7 +1061,15 @@ impl<'a> Ctx<'a> {
                 });
             }
         } else {
-            (0..self.n_codes as u32).for_each(|g| consider(g, &mut out));
+            // The sets too large for the bulk pass take longest here: look at the clock now and
+            // then, and return nothing once stopped (the caller then gives up too).
+            for g in 0..self.n_codes as u32 {
+                if g % 256 == 255 && self.stop.is_stopped() {
+                    self.halted.store(true, Ordering::Relaxed);
+                    return Vec::new();
+                }
+                consider(g, &mut out);
+            }
         }
         out.sort_by_key(|c| (c.bound, !c.member, c.guess));
         out
@@ -962,7 +1169,7 @@ impl<'a> Ctx<'a> {
                 .par_iter()
                 .map(|p| {
                     let s = self.solve(p, &child_sym, INF, child_depth);
-                    if set.len() == self.n_codes {
+                    if set.len() == self.root_len {
                         self.progress.solved.fetch_add(1, Ordering::Relaxed);
                     }
                     s
@@ -1076,6 +1283,9 @@ impl<'a> Ctx<'a> {
             scan(&mut (0..self.n_codes as u32), cap)
         };
         let bound = best.max(known);
+        if self.halted() {
+            return bound;
+        }
         if self.memo.put(set, depth, Entry { bound, exact: None }) {
             self.progress.memo.fetch_add(1, Ordering::Relaxed);
         }
@@ -1095,21 +1305,30 @@ impl<'a> Ctx<'a> {
         parts
     }
 
-    /// Writes out the tree of an exact result, looking the children up in the cache (or
-    /// re-solving them when they were closed forms).
+    /// Writes out the tree of an exact result, depth first, each node with its set and level
+    /// (1 for `set`), looking the children up in the cache (or re-solving them when they were
+    /// closed forms). `None` if the search was stopped meanwhile.
     fn build(
         &self,
         set: &[u32],
         sym: &Symmetry,
         depth: u8,
         sol: Sol,
-        nodes: &mut Vec<Node>,
-    ) -> NodeId {
+        level: u32,
+        nodes: &mut Vec<(PlanNode, u32)>,
+    ) -> Option<NodeId> {
         let id = NodeId(nodes.len() as u32);
-        nodes.push(Node {
-            guess: self.space.code(sol.guess as usize),
-            children: Vec::new(),
-        });
+        nodes.push((
+            PlanNode {
+                node: Node {
+                    guess: self.space.code(sol.guess as usize),
+                    children: Vec::new(),
+                },
+                set: set.to_vec(),
+                guess: sol.guess,
+            },
+            level,
+        ));
         let length = self.space.length();
         let row = self.row(sol.guess);
         let mut parts: Vec<(u8, Vec<u32>)> = Vec::new();
@@ -1128,14 +1347,16 @@ impl<'a> Ctx<'a> {
         let child_depth = child_limit(depth);
         let mut children = Vec::new();
         for (f, part) in parts {
-            let child = self
-                .solve(&part, &child_sym, INF, child_depth)
-                .expect("a part of an optimal tree has a tree");
-            let child_id = self.build(&part, &child_sym, child_depth, child, nodes);
+            let child = self.solve(&part, &child_sym, INF, child_depth);
+            let Some(child) = child else {
+                assert!(self.halted(), "a part of an optimal tree has a tree");
+                return None;
+            };
+            let child_id = self.build(&part, &child_sym, child_depth, child, level + 1, nodes)?;
             children.push((Feedback::from_index(usize::from(f), length), child_id));
         }
-        nodes[id.index()].children = children;
-        id
+        nodes[id.index()].0.node.children = children;
+        Some(id)
     }
 }
 
