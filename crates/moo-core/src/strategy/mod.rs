@@ -19,7 +19,7 @@ pub use partition::{
     partition_stats, Choice, PartitionScore, PartitionStats, PartitionStrategy, Sampling,
 };
 pub use random::Random;
-pub use registry::{by_name, describe, names, playable};
+pub use registry::{by_name, describe, info_of, list, names, playable, Cost, StrategyInfo};
 pub use simple::Simple;
 
 use crate::code::Code;

@@ -226,6 +226,8 @@ const UNLIMITED: u8 = u8::MAX;
 const INF: u32 = u32::MAX;
 /// Sets at least this large try their guesses in parallel.
 const PARALLEL_MIN: usize = 150;
+/// Sets at least this large read the clock whenever they are searched or probed.
+pub(super) const CLOCK_SET: usize = 64;
 
 /// An exact result for a set: its optimal total, the worst case of the tree found, and its first
 /// guess.
@@ -562,15 +564,22 @@ impl<'a> Search<'a> {
         self.halted.load(Ordering::Relaxed)
     }
 
-    /// Counts one more set searched and says whether the search must stop. The clock is read
-    /// every 64 sets, which keeps its cost out of the profile while still stopping within a
-    /// few milliseconds of the deadline.
-    fn tick(&self) -> bool {
+    /// Counts one more set searched, of `n` codes, and says whether the search must stop. The
+    /// clock is read every 64 sets, which keeps its cost out of the profile, and at every set of
+    /// [`CLOCK_SET`] codes or more, whose bulk passes cost far more than a clock read (one set of
+    /// a 1024-code game takes milliseconds), so the search stops within a few milliseconds of
+    /// the deadline on any game.
+    fn tick(&self, n: usize) -> bool {
         let seen = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
+        self.must_stop(seen % 64 == 0 || n >= CLOCK_SET)
+    }
+
+    /// Whether the search must stop, reading the clock only if `read_clock`.
+    pub(super) fn must_stop(&self, read_clock: bool) -> bool {
         if self.halted() {
             return true;
         }
-        if (seen % 64 == 0 && self.stop.is_stopped()) || self.stop.is_cancelled() {
+        if (read_clock && self.stop.is_stopped()) || self.stop.is_cancelled() {
             self.halted.store(true, Ordering::Relaxed);
             return true;
         }
@@ -612,7 +621,7 @@ impl<'a> Search<'a> {
     /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
     /// is below `limit`; `None` proves there is none.
     fn solve(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Option<Solved> {
-        if self.tick() {
+        if self.tick(set.len()) {
             return None;
         }
         let n = set.len();

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use super::super::bulk::{Split, Splits, MAX_SET};
 use super::memo::Entry;
-use super::{child_limit, Search, Solved, Symmetry, INF, UNLIMITED};
+use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
 use crate::strategy::GuessPool;
 
 /// Sets up to this size get their lookahead bound by counting parts first
@@ -262,6 +262,11 @@ impl Search<'_> {
             ClosedForm::Exact(sol) => return sol.total,
             ClosedForm::AtLeast(b) => return b.max(known),
             ClosedForm::Unknown => {}
+        }
+        // The lookahead of a large set is a bulk pass of its own; once stopped, any bound will
+        // do, since nothing found after the stop is believed.
+        if self.must_stop(n >= CLOCK_SET) {
+            return cap;
         }
         let child_depth = child_limit(depth);
         let identity = sym.is_identity(self.alphabet);
