@@ -6,6 +6,7 @@ pub mod crack;
 pub mod hint;
 pub mod input;
 pub mod play;
+pub mod progress;
 pub mod serve;
 pub mod solve;
 pub mod tree;
