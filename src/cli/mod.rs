@@ -2,9 +2,11 @@
 
 pub mod advice;
 pub mod bench;
+pub mod completions;
 pub mod crack;
 pub mod hint;
 pub mod input;
+pub mod man;
 pub mod play;
 pub mod progress;
 pub mod serve;

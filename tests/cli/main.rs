@@ -4,6 +4,7 @@
 mod common;
 
 mod bench;
+mod completions;
 mod crack;
 mod hint;
 mod play;
