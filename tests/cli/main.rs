@@ -8,5 +8,6 @@ mod completions;
 mod crack;
 mod hint;
 mod play;
+mod snapshots;
 mod solve;
 mod tree;

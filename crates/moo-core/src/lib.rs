@@ -8,6 +8,7 @@ pub mod eval;
 pub mod feedback;
 pub mod histogram;
 pub mod history;
+pub mod published;
 pub mod rules;
 pub mod space;
 pub mod stop;
