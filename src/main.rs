@@ -5,7 +5,7 @@ mod cli;
 use std::io;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Bulls and Cows (MOO) and Mastermind: play, solve, get hints, benchmark strategies.
 #[derive(Debug, Parser)]
@@ -38,6 +38,10 @@ enum Command {
     Crack(cli::crack::Args),
     /// Serve the game, the solver and the tree explorer in a web browser.
     Serve(cli::serve::Args),
+    /// Print a shell's tab-completion script (bash, zsh, fish, powershell, elvish).
+    Completions(cli::completions::Args),
+    /// Print the manual page (roff), of moo or of one subcommand.
+    Man(cli::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => cli::bench::run(args),
         Command::Crack(args) => cli::crack::run(args),
         Command::Serve(args) => cli::serve::run(args),
+        Command::Completions(args) => cli::completions::run(args, Cli::command()),
+        Command::Man(args) => cli::man::run(args, Cli::command()),
     }
 }
 
@@ -83,7 +89,6 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn cli_definition_is_consistent() {

@@ -1,18 +1,19 @@
 //! `moo bench`: every strategy against every secret, with exact totals, histograms and times.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use comfy_table::{presets, CellAlignment, Table};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moo_core::eval::{game_seed, Builder};
 use moo_core::strategy::{self, Strategy};
-use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
+use moo_core::{
+    evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Histogram, Rules, StrategyOptions,
+};
 use serde::Serialize;
 
+use super::progress::Progress;
 use super::{advice, bench_advisor, GuessPoolArg, RuleArgs, UsageError};
 
 /// Arguments of `moo bench`.
@@ -283,7 +284,7 @@ fn bench_one(
     let deterministic = build(args.seed)?.is_deterministic();
     let runs = if deterministic { 1 } else { args.runs };
 
-    let bar = progress_bar(name, (space.len() * runs) as u64);
+    let bar = Progress::bar(name, (space.len() * runs) as u64, "games");
     let mut evaluations: Vec<(u64, Evaluation)> = Vec::with_capacity(runs);
     for run in 0..runs {
         let mut options = EvalOptions::default();
@@ -294,18 +295,12 @@ fn bench_one(
             game_seed(args.seed, run as u64)
         };
         let offset = (space.len() * run) as u64;
-        let progress = |done: usize| {
-            if let Some(bar) = &bar {
-                bar.advance(offset + done as u64);
-            }
-        };
+        let progress = |done: usize| bar.set_position(offset + done as u64);
         let e = evaluate(space, build, &options, &progress)
             .with_context(|| format!("strategy {name} failed"))?;
         evaluations.push((options.seed, e));
     }
-    if let Some(bar) = bar {
-        bar.bar.finish_and_clear();
-    }
+    bar.finish();
     Ok(combine(name, space.len(), deterministic, &evaluations))
 }
 
@@ -316,22 +311,15 @@ fn combine(
     deterministic: bool,
     evaluations: &[(u64, Evaluation)],
 ) -> StrategyResult {
-    let mut histogram: Vec<u64> = Vec::new();
-    let (mut total, mut max, mut gave_up, mut seconds) = (0, 0, 0, 0.0);
+    let mut histogram = Histogram::new();
+    let mut seconds = 0.0;
     for (_, e) in evaluations {
-        if histogram.len() < e.histogram.len() {
-            histogram.resize(e.histogram.len(), 0);
-        }
-        for (a, b) in histogram.iter_mut().zip(&e.histogram) {
-            *a += b;
-        }
-        total += e.total;
-        max = max.max(e.max);
-        gave_up += e.gave_up;
+        let mut run = Histogram::from_counts(e.histogram.clone());
+        run.give_up(e.gave_up as u64);
+        histogram = histogram.merge(&run);
         seconds += e.seconds;
     }
     let games = secrets * evaluations.len();
-    let solved = games - gave_up;
     let runs = if deterministic {
         Vec::new()
     } else {
@@ -355,59 +343,15 @@ fn combine(
             .map_or_else(|| name.to_string(), |(_, e)| e.strategy.clone()),
         secrets,
         games,
-        total,
-        average: if solved == 0 {
-            0.0
-        } else {
-            total as f64 / solved as f64
-        },
-        max,
-        histogram,
-        gave_up,
+        total: histogram.total(),
+        average: histogram.average(),
+        max: histogram.max(),
+        gave_up: histogram.gave_up() as usize,
+        histogram: histogram.into_counts(),
         seconds,
         deterministic,
         runs,
     }
-}
-
-/// A progress bar on stderr for evaluations that take more than a second, only when a person is
-/// watching stderr.
-struct Progress {
-    bar: ProgressBar,
-    start: Instant,
-    shown: AtomicBool,
-}
-
-/// How long an evaluation runs before its progress bar appears.
-const PROGRESS_DELAY: Duration = Duration::from_secs(1);
-
-impl Progress {
-    /// Records progress; shows the bar once the evaluation has taken longer than the delay.
-    fn advance(&self, position: u64) {
-        self.bar.set_position(position);
-        if !self.shown.load(Ordering::Relaxed) && self.start.elapsed() >= PROGRESS_DELAY {
-            self.shown.store(true, Ordering::Relaxed);
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-    }
-}
-
-fn progress_bar(name: &str, len: u64) -> Option<Progress> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>14} [{bar:30}] {pos}/{len} games ({elapsed})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_message(name.to_string());
-    Some(Progress {
-        bar,
-        start: Instant::now(),
-        shown: AtomicBool::new(false),
-    })
 }
 
 /// Histogram columns shown in the table before the rest are lumped together.

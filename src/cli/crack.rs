@@ -14,6 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::progress::Progress;
 use super::UsageError;
 
 /// The lengths of the published table.
@@ -323,6 +324,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
             cells.push((repeats, n));
         }
     }
+    let bar = Progress::bar("table", cells.len() as u64, "rows");
     let rows: Vec<Row> = cells
         .par_iter()
         .map(|&(repeats, n)| {
@@ -335,9 +337,12 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(args.seed));
                 (rules, secret)
             };
-            table_row(args, &rules, &secret)
+            let row = table_row(args, &rules, &secret);
+            bar.inc(1);
+            row
         })
         .collect();
+    bar.finish();
     if args.json {
         println!("{}", serde_json::to_string(&rows)?);
         return Ok(());

@@ -3,10 +3,13 @@
 pub mod advice;
 pub mod bench;
 pub mod bench_advisor;
+pub mod completions;
 pub mod crack;
 pub mod hint;
 pub mod input;
+pub mod man;
 pub mod play;
+pub mod progress;
 pub mod serve;
 pub mod solve;
 pub mod tree;

@@ -138,9 +138,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let done = AtomicBool::new(false);
     let start = Instant::now();
     let outcome = std::thread::scope(|scope| {
-        if std::io::stderr().is_terminal() {
-            scope.spawn(|| show_progress(&progress, &done, start));
-        }
+        scope.spawn(|| show_progress(&progress, &done));
         let outcome = pool.install(|| search(&space, &options, &progress));
         done.store(true, Ordering::Relaxed);
         outcome
@@ -225,23 +223,20 @@ fn exit_on_interrupt() -> Result<Arc<Mutex<bool>>> {
     Ok(written)
 }
 
-/// Redraws one status line on stderr until the search ends.
-fn show_progress(progress: &Progress, done: &AtomicBool, start: Instant) {
-    let mut err = std::io::stderr();
+/// Shows the search's counters on the progress line until the search ends.
+fn show_progress(progress: &Progress, done: &AtomicBool) {
+    let line = super::progress::Progress::spinner("searching");
     while !done.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(250));
         let bound = progress.bound().map_or("-".to_string(), |b| b.to_string());
-        let _ = write!(
-            err,
-            "\r\x1b[2Ksearching: {} sets, {} cached, {} first-guess parts solved, best {bound}, {:.1} s",
+        line.set_message(format!(
+            "{} sets, {} cached, {} first-guess parts solved, best {bound}",
             progress.nodes(),
             progress.cached(),
             progress.parts_solved(),
-            start.elapsed().as_secs_f64()
-        );
-        let _ = err.flush();
+        ));
     }
-    let _ = write!(err, "\r\x1b[2K");
+    line.finish();
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a reader

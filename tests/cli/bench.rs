@@ -3,7 +3,8 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::common::moo;
+use crate::common::{game_args, json_histogram, moo};
+use moo_core::published::{self, Method};
 
 /// Runs `moo bench ARGS --json` and returns the results by strategy name.
 fn bench_json(args: &[&str]) -> Vec<Value> {
@@ -28,58 +29,28 @@ fn total_max(result: &Value) -> (u64, u64) {
     )
 }
 
-/// Mastermind (4 pegs, 6 colours, 1296 secrets), every heuristic with guesses from all codes.
-///
-/// Published figures: (total guesses over the 1296 secrets, worst case, secrets needing 6 or more)
-/// - knuth: 5801, 5, 0 (Knuth, "The computer as master mind", J. Recreational Mathematics 9
-///   (1976-77) 1-6; histogram 1, 6, 62, 533, 694 from his table).
-/// - simple: 7471, 9, 853 (Shapiro 1983).
-/// - expected-size: 5696, 6, 3 (Irving 1979).
-/// - entropy: 5722, 6, 12 (Neuwirth 1982).
-/// - most-parts: 5668, 6, 7 (Kooi, "Yet another Mastermind strategy", ICGA Journal 28 (2005)).
-///
-/// The last four rows as compiled, with these totals, in Serkan Gur's "Mastermind strategies"
-/// table of game solution tree averages (serkangur.freeservers.com).
+/// Every published heuristic (moo_core::published, each row with its source), through
+/// `moo bench --json`: totals, worst case, the secrets needing six or more, Knuth's histogram.
 #[test]
-fn mastermind_matches_the_literature() {
-    let results = bench_json(&[
-        "--game",
-        "mastermind",
-        "--strategy",
-        "knuth,simple,expected-size,entropy,most-parts",
-    ]);
-    let expected = [
-        ("knuth", 5801, 5, 0),
-        ("simple", 7471, 9, 853),
-        ("expected-size", 5696, 6, 3),
-        ("entropy", 5722, 6, 12),
-        ("most-parts", 5668, 6, 7),
-    ];
-    assert_eq!(results.len(), expected.len());
-    for (r, (name, total, max, six_or_more)) in results.iter().zip(expected) {
+fn heuristics_match_the_literature() {
+    let mut rows = 0;
+    for row in published::TABLE {
+        let Method::Strategy(name) = row.method else {
+            continue;
+        };
+        rows += 1;
+        let mut args = game_args(&row.game);
+        args.extend(["--strategy".to_string(), name.to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let results = bench_json(&args);
+        assert_eq!(results.len(), 1);
+        let r = &results[0];
         assert_eq!(r["strategy"], name);
-        assert_eq!(r["secrets"], 1296, "{name}");
-        assert_eq!(total_max(r), (total, max), "{name}");
-        let histogram: Vec<u64> = r["histogram"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_u64().unwrap())
-            .collect();
-        assert_eq!(histogram.iter().sum::<u64>(), 1296);
-        assert_eq!(histogram.iter().skip(5).sum::<u64>(), six_or_more, "{name}");
-        let weighted: u64 = histogram
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (i as u64 + 1) * c)
-            .sum();
-        assert_eq!(weighted, total);
+        let histogram = json_histogram(r, "gave_up");
+        row.compare(&histogram).unwrap();
+        assert_eq!(total_max(r), (histogram.total(), histogram.max() as u64));
     }
-    // Knuth's table: 1 secret in one guess, 6 in two, 62 in three, 533 in four, 694 in five.
-    assert_eq!(
-        results[0]["histogram"],
-        serde_json::json!([1, 6, 62, 533, 694])
-    );
+    assert_eq!(rows, 5);
 }
 
 #[test]
@@ -93,9 +64,10 @@ fn hard_mode_restricts_guesses() {
         "--guesses",
         "consistent",
     ]);
-    // Only candidates may be guessed: Knuth's worst case of 5 is lost.
-    assert_eq!(total_max(&all[0]), (5801, 5));
-    assert!(hard[0]["max"].as_u64().unwrap() > 5);
+    // Only candidates may be guessed: Knuth's worst case is lost.
+    let knuth = published::KNUTH;
+    knuth.compare(&json_histogram(&all[0], "gave_up")).unwrap();
+    assert!(hard[0]["max"].as_u64().unwrap() > u64::from(knuth.max.unwrap()));
 }
 
 #[test]
@@ -194,7 +166,7 @@ fn table_lists_every_strategy() {
         .stdout(predicate::str::contains("1296 secrets"))
         .stdout(predicate::str::contains("| knuth"))
         .stdout(predicate::str::contains("| simple"))
-        .stdout(predicate::str::contains("5801"));
+        .stdout(predicate::str::contains(published::KNUTH.total.to_string()));
 }
 
 #[test]

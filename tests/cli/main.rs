@@ -4,8 +4,10 @@
 mod common;
 
 mod bench;
+mod completions;
 mod crack;
 mod hint;
 mod play;
+mod snapshots;
 mod solve;
 mod tree;

@@ -1,6 +1,7 @@
 //! Helpers shared by the CLI tests.
 
 use assert_cmd::Command;
+use moo_core::published::Game;
 
 /// The `moo` binary under test, with no terminal and no colour.
 pub fn moo() -> Command {
@@ -23,4 +24,33 @@ pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     )
+}
+
+/// The rule flags that select a published game.
+pub fn game_args(game: &Game) -> Vec<String> {
+    vec![
+        "--length".into(),
+        game.length.to_string(),
+        "--symbols".into(),
+        game.symbols.into(),
+        if game.repeats {
+            "--repeats"
+        } else {
+            "--distinct"
+        }
+        .into(),
+    ]
+}
+
+/// The histogram in a `--json` report, with the games given up.
+pub fn json_histogram(report: &serde_json::Value, gave_up: &str) -> moo_core::Histogram {
+    let counts = report["histogram"]
+        .as_array()
+        .expect("the report has a histogram")
+        .iter()
+        .map(|c| c.as_u64().expect("counts are whole numbers"))
+        .collect();
+    let mut histogram = moo_core::Histogram::from_counts(counts);
+    histogram.give_up(report[gave_up].as_u64().unwrap_or(0));
+    histogram
 }

@@ -7,7 +7,12 @@
 use std::fmt;
 
 use crate::feedback::Feedback;
-use crate::rules::MAX_LENGTH;
+
+/// The longest code the packed [`Code`] type holds.
+///
+/// Fifteen keeps a feedback index (`bulls * (length + 1) + cows`) inside one byte; longer secrets are
+/// the business of the long-code cracker, which never enumerates a code space.
+pub const MAX_LENGTH: usize = 15;
 
 /// A code: up to [`MAX_LENGTH`] symbols, each an index into the alphabet.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

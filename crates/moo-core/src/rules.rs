@@ -10,13 +10,9 @@ use std::fmt;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
+// Re-exported: the limit belongs to the packed code, and rules are where users meet it.
 use crate::code::Code;
-
-/// The longest code the packed [`Code`] type holds.
-///
-/// Fifteen keeps a feedback index (`bulls * (length + 1) + cows`) inside one byte; longer secrets are
-/// the business of the long-code cracker, which never enumerates a code space.
-pub const MAX_LENGTH: usize = 15;
+pub use crate::code::MAX_LENGTH;
 
 /// The largest alphabet: a code's symbol set fits in one `u64` mask.
 pub const MAX_SYMBOLS: usize = 64;

@@ -10,6 +10,8 @@
 //! their minima, which the compiler vectorises). A pair then costs a few instructions and no
 //! branch, and filtering millions of codes runs on every core.
 
+use std::collections::BTreeMap;
+
 use rayon::prelude::*;
 
 use crate::code::Code;
@@ -381,6 +383,26 @@ impl CodeSpace {
                 )
             })
             .collect()
+    }
+
+    /// Splits `set` by the feedback each member gives to `guess` (any code of the right length,
+    /// inside the space or not), in feedback-index order, leaving out empty parts.
+    pub fn partition_code(&self, guess: &Code, set: &CodeSet) -> Vec<(Feedback, CodeSet)> {
+        match self.index_of(guess) {
+            Some(g) => self.partition(g, set),
+            None => {
+                let length = self.length();
+                let mut parts: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+                for s in set.iter() {
+                    let f = guess.score(&self.code(s));
+                    parts.entry(f.index(length)).or_default().push(s as u32);
+                }
+                parts
+                    .into_iter()
+                    .map(|(i, p)| (Feedback::from_index(i, length), CodeSet::from_sorted(p)))
+                    .collect()
+            }
+        }
     }
 
     /// The members of `set` that would answer `feedback` to guess `g`.

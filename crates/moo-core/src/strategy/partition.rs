@@ -774,11 +774,12 @@ mod known_answers {
 
     #[test]
     fn knuth_mastermind() {
-        // Knuth, "The computer as master mind", J. Recreational Mathematics 9 (1976-77) 1-6:
-        // 5801 guesses over the 1296 secrets (average 4.476), never more than 5.
+        let knuth = crate::published::KNUTH;
         assert_eq!(
             totals(Rules::mastermind(), PartitionScore::Minimax, GuessPool::All),
-            (5801, 5)
+            (knuth.total as usize, knuth.max.unwrap() as usize),
+            "{}",
+            knuth.source
         );
     }
 }

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
+use crate::histogram::Histogram;
 use crate::rules::Rules;
 use crate::space::{CodeSpace, SpaceError};
 
@@ -156,26 +157,13 @@ pub struct TreeStats {
 }
 
 impl TreeStats {
-    fn from_histogram(histogram: Vec<u64>) -> TreeStats {
-        let secrets: u64 = histogram.iter().sum();
-        let total: u64 = histogram
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| (i as u64 + 1) * c)
-            .sum();
+    fn from_histogram(histogram: Histogram) -> TreeStats {
         TreeStats {
-            secrets,
-            total,
-            average: if secrets == 0 {
-                0.0
-            } else {
-                total as f64 / secrets as f64
-            },
-            max: histogram
-                .iter()
-                .rposition(|&c| c > 0)
-                .map_or(0, |i| i as u32 + 1),
-            histogram,
+            secrets: histogram.solved(),
+            total: histogram.total(),
+            average: histogram.average(),
+            max: histogram.max() as u32,
+            histogram: histogram.into_counts(),
         }
     }
 }
@@ -244,7 +232,7 @@ impl DecisionTree {
                 wanted: space.rules().describe(),
             });
         }
-        let mut histogram = Vec::new();
+        let mut histogram = Histogram::new();
         let mut path = Vec::new();
         self.verify_node(space, NodeId(0), &space.all(), 1, &mut path, &mut histogram)?;
         Ok(TreeStats::from_histogram(histogram))
@@ -257,7 +245,7 @@ impl DecisionTree {
         set: &CodeSet,
         depth: usize,
         path: &mut Vec<(Code, Feedback)>,
-        histogram: &mut Vec<u64>,
+        histogram: &mut Histogram,
     ) -> Result<(), TreeError> {
         let node = self.node(id);
         let length = space.length();
@@ -265,10 +253,7 @@ impl DecisionTree {
         let parts = space.partition_code(&guess, set);
         for (feedback, part) in &parts {
             if feedback.is_win(length) {
-                if histogram.len() < depth {
-                    histogram.resize(depth, 0);
-                }
-                histogram[depth - 1] += part.len() as u64;
+                histogram.won(depth, part.len() as u64);
             } else if node.child(*feedback).is_none() {
                 return Err(TreeError::MissingBranch {
                     path: self.describe_path(path),
@@ -488,28 +473,6 @@ struct RawNode {
     guess: String,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     children: BTreeMap<String, RawNode>,
-}
-
-impl CodeSpace {
-    /// Splits `set` by the feedback each member gives to `guess` (any code of the right length,
-    /// inside the space or not), in feedback-index order, leaving out empty parts.
-    pub fn partition_code(&self, guess: &Code, set: &CodeSet) -> Vec<(Feedback, CodeSet)> {
-        match self.index_of(guess) {
-            Some(g) => self.partition(g, set),
-            None => {
-                let length = self.length();
-                let mut parts: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
-                for s in set.iter() {
-                    let f = guess.score(&self.code(s));
-                    parts.entry(f.index(length)).or_default().push(s as u32);
-                }
-                parts
-                    .into_iter()
-                    .map(|(i, p)| (Feedback::from_index(i, length), CodeSet::from_sorted(p)))
-                    .collect()
-            }
-        }
-    }
 }
 
 #[cfg(test)]

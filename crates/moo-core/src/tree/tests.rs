@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::history::History;
+use crate::published::{self, Method, Published};
 use crate::stop::Stop;
 use crate::strategy::GuessPool;
 
@@ -273,36 +274,37 @@ fn render_shows_the_top_levels_with_set_sizes() {
     assert!(two.lines().nth(1).unwrap().starts_with("  0B"));
 }
 
-/// Published optimal totals. Mastermind 4x6: Koyama and Lai (1993), 5625 (average 4.3403).
+/// Searches the optimum of a published row and checks it against the row.
+fn reproduce(row: &Published) -> DecisionTree {
+    let Method::Optimal(objective) = row.method else {
+        panic!("{} is not an optimum", row.describe());
+    };
+    let space = CodeSpace::new(row.game.rules().unwrap()).unwrap();
+    let (tree, stats) = found(&space, &SearchOptions::new(objective));
+    row.compare(&Histogram::from_counts(stats.histogram))
+        .unwrap();
+    tree
+}
+
+/// Every published optimum is found by the search, one row per test so each can be run alone.
+/// Mastermind on average: about a second in release.
 #[test]
 #[ignore = "exact search, about a second in release; run with --ignored"]
-fn mastermind_optimal_average_is_5625() {
-    let space = CodeSpace::new(Rules::mastermind()).unwrap();
-    let (_, stats) = found(&space, &SearchOptions::default());
-    assert_eq!(stats.total, 5625);
-    // The optimum needs 6 guesses for some secret (5626 is the best within 5).
-    assert_eq!(stats.max, 6);
+fn mastermind_optimal_average_is_published() {
+    reproduce(&published::KOYAMA_LAI);
 }
 
-/// Mastermind 4x6 worst case: 5 guesses always suffice (Knuth 1977), and no fewer.
 #[test]
 #[ignore = "exact search, seconds in release; run with --ignored"]
-fn mastermind_worst_case_is_5() {
-    let space = CodeSpace::new(Rules::mastermind()).unwrap();
-    let (_, stats) = found(&space, &options(Objective::Worst, None, GuessPool::All));
-    assert_eq!(stats.max, 5);
-    assert_eq!(stats.total, 5626);
+fn mastermind_worst_case_is_published() {
+    reproduce(&published::KNUTH_WORST);
 }
 
-/// Bulls and Cows, 4 distinct digits 0-9: Tanaka (1996), 26274 in total, at most 7 guesses. The
-/// search also writes the tree that ships with the library, byte for byte.
+/// The search also writes the tree that ships with the library, byte for byte.
 #[test]
 #[ignore = "exact search, about a minute of CPU in release; run with --ignored"]
-fn bulls_optimal_average_is_26274() {
-    let space = CodeSpace::new(Rules::bulls()).unwrap();
-    let (tree, stats) = found(&space, &SearchOptions::default());
-    assert_eq!(stats.total, 26274);
-    assert_eq!(stats.max, 7);
+fn bulls_optimal_average_is_published() {
+    let tree = reproduce(&published::TANAKA);
     assert_eq!(
         tree.to_json(false),
         include_str!("../../trees/bulls-4x10-average.json"),
@@ -311,14 +313,27 @@ fn bulls_optimal_average_is_26274() {
     );
 }
 
-/// Bulls and Cows with digits 1-9 (3024 secrets): 14914 in total.
 #[test]
 #[ignore = "exact search, seconds in release; run with --ignored"]
-fn bulls_1_to_9_optimal_average_is_14914() {
-    let rules = Rules::new(4, "123456789", false, false).unwrap();
-    let space = CodeSpace::new(rules).unwrap();
-    let (_, stats) = found(&space, &SearchOptions::default());
-    assert_eq!(stats.total, 14914);
+fn bulls_1_to_9_optimal_average_is_published() {
+    reproduce(&published::BULLS_1_TO_9);
+}
+
+/// Every optimum of the table has its test above.
+#[test]
+fn every_published_optimum_has_a_test() {
+    let optima: Vec<_> = published::TABLE
+        .iter()
+        .filter(|row| matches!(row.method, Method::Optimal(_)))
+        .collect();
+    let tested = [
+        published::KOYAMA_LAI,
+        published::KNUTH_WORST,
+        published::TANAKA,
+        published::BULLS_1_TO_9,
+    ];
+    assert_eq!(optima.len(), tested.len());
+    assert!(optima.iter().all(|row| tested.contains(row)));
 }
 
 /// The cache only saves work: with no room for it at all the search proves the same optimum and

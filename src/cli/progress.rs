@@ -1,0 +1,109 @@
+//! One progress line for every command that can run long (`tree build`, `bench`, `crack --table`).
+//!
+//! Progress goes to stderr, so stdout stays the command's answer, and only when a person watches
+//! stderr: in a pipe, a file or a test the bar is never drawn. It also waits a second before it
+//! appears, so quick runs print nothing but their result. Once shown, it redraws itself four times
+//! a second, so the elapsed time moves even while a long step (a table row, a search level)
+//! reports nothing.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// How long work runs before its progress line appears.
+const DELAY: Duration = Duration::from_secs(1);
+
+/// How often a shown line redraws on its own.
+const TICK: Duration = Duration::from_millis(250);
+
+/// A progress line on stderr; every method does nothing when stderr is not a terminal.
+pub struct Progress {
+    /// `None` when nobody watches stderr.
+    bar: Option<ProgressBar>,
+    start: Instant,
+    shown: AtomicBool,
+}
+
+impl Progress {
+    /// A bar over `len` steps counted in `unit` (`games`, `rows`), labelled `label`.
+    pub fn bar(label: &str, len: u64, unit: &str) -> Progress {
+        Progress::with(
+            Some(len),
+            label,
+            &format!("[{{bar:30}}] {{pos}}/{{len}} {unit}"),
+        )
+    }
+
+    /// A line for work of unknown length: a spinner, `label`, and a message set as work goes on.
+    pub fn spinner(label: &str) -> Progress {
+        Progress::with(None, label, "{spinner} {wide_msg}")
+    }
+
+    fn with(len: Option<u64>, label: &str, body: &str) -> Progress {
+        let start = Instant::now();
+        let shown = AtomicBool::new(false);
+        if !std::io::stderr().is_terminal() {
+            return Progress {
+                bar: None,
+                start,
+                shown,
+            };
+        }
+        // Hidden until the delay has passed (see `update`).
+        let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(&format!("{{prefix:>14}} {body} ({{elapsed}})"))
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(label.to_string());
+        Progress {
+            bar: Some(bar),
+            start,
+            shown,
+        }
+    }
+
+    /// Sets how many steps are done.
+    pub fn set_position(&self, position: u64) {
+        self.update(|bar| bar.set_position(position));
+    }
+
+    /// Counts `steps` more steps done.
+    pub fn inc(&self, steps: u64) {
+        self.update(|bar| bar.inc(steps));
+    }
+
+    /// Replaces the message after the spinner.
+    pub fn set_message(&self, message: String) {
+        self.update(|bar| bar.set_message(message));
+    }
+
+    /// Removes the line from the terminal.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// Applies `change`, then shows the line if the work has outlasted the delay.
+    fn update(&self, change: impl FnOnce(&ProgressBar)) {
+        let Some(bar) = &self.bar else { return };
+        change(bar);
+        if !self.shown.load(Ordering::Relaxed)
+            && self.start.elapsed() >= DELAY
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            bar.enable_steady_tick(TICK);
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

@@ -1,0 +1,69 @@
+//! `moo completions` and `moo man`: generated from the CLI definition, so they must know every
+//! subcommand and flag of the binary that prints them.
+
+use crate::common::run;
+
+/// Every top-level subcommand; a new one must show up in completions and the manual too.
+const SUBCOMMANDS: &[&str] = &[
+    "play",
+    "solve",
+    "hint",
+    "tree",
+    "bench",
+    "crack",
+    "serve",
+    "completions",
+    "man",
+];
+
+#[test]
+fn every_shell_completes_every_subcommand_and_flag() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, err) = run(&["completions", shell], "");
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(err.is_empty(), "{shell}: {err}");
+        for sub in SUBCOMMANDS {
+            assert!(out.contains(sub), "{shell} completions miss {sub}");
+        }
+        // Flags and values of nested subcommands are there too.
+        for word in ["objective", "mastermind", "verify"] {
+            assert!(out.contains(word), "{shell} completions miss {word}");
+        }
+    }
+}
+
+#[test]
+fn an_unknown_shell_is_a_usage_error() {
+    let (code, out, err) = run(&["completions", "tcsh"], "");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("bash"), "{err}");
+}
+
+#[test]
+fn the_manual_lists_every_subcommand() {
+    let (code, page, err) = run(&["man"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(page.contains(".TH moo 1"), "{page}");
+    assert!(page.contains(".SH SYNOPSIS"), "{page}");
+    for sub in SUBCOMMANDS {
+        // roff escapes the hyphen of moo-play(1).
+        assert!(
+            page.contains(&format!("moo\\-{sub}(1)")),
+            "the manual misses {sub}"
+        );
+    }
+}
+
+#[test]
+fn a_subcommand_has_its_own_page() {
+    let (code, page, err) = run(&["man", "tree", "build"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(page.contains(".TH moo-tree-build 1"), "{page}");
+    assert!(page.contains("\\fBmoo tree build\\fR"), "{page}");
+    assert!(page.contains("\\-\\-objective"), "{page}");
+
+    let (code, out, err) = run(&["man", "tree", "plant"], "");
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("build, verify, show"), "{err}");
+}
