@@ -11,6 +11,7 @@ pub mod rules;
 pub mod space;
 pub mod stop;
 pub mod strategy;
+pub mod text;
 pub mod tree;
 
 pub use code::Code;

@@ -11,6 +11,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use crate::code::Code;
+use crate::text::{excerpt, is_visible_symbol, CharName};
 
 /// The longest code the packed [`Code`] type holds.
 ///
@@ -40,8 +41,9 @@ pub enum RulesError {
     /// A symbol appears twice in the alphabet.
     #[error("symbol {0:?} appears more than once in the alphabet: list each symbol once")]
     DuplicateSymbol(char),
-    /// A whitespace or control character was given as a symbol.
-    #[error("symbol {0:?} cannot be used: symbols must be visible characters")]
+    /// A character that does not show as one symbol (space, control, format or combining
+    /// character) was given as a symbol.
+    #[error("symbol {} cannot be used: symbols must be visible letters, digits, punctuation or signs, not spaces, control, format or combining characters", CharName(*.0))]
     InvisibleSymbol(char),
     /// Distinct codes cannot be longer than the alphabet.
     #[error("codes of {length} distinct symbols need at least {length} symbols, but the alphabet has only {symbols}: shorten the code, add symbols, or allow repeats")]
@@ -71,7 +73,7 @@ pub enum CodeError {
         expected: usize,
     },
     /// A symbol is not in the alphabet.
-    #[error("{code:?} uses {symbol:?}, which is not one of the symbols {alphabet}")]
+    #[error("{code:?} uses {}, which is not one of the symbols {alphabet}", CharName(*symbol))]
     UnknownSymbol {
         /// What was typed.
         code: String,
@@ -213,7 +215,7 @@ impl Rules {
             return Err(RulesError::TooManySymbols(alphabet.len()));
         }
         for (i, &c) in alphabet.iter().enumerate() {
-            if c.is_whitespace() || c.is_control() {
+            if !is_visible_symbol(c) {
                 return Err(RulesError::InvisibleSymbol(c));
             }
             if alphabet[..i].contains(&c) {
@@ -308,13 +310,14 @@ impl Rules {
     /// so `1 2 3 4` and `1-2-3-4` read as `1234`.
     pub fn parse_code(&self, text: &str) -> Result<Code, CodeError> {
         let trimmed = text.trim();
+        let quoted = || excerpt(trimmed);
         let symbols: Vec<char> = trimmed
             .chars()
             .filter(|&c| !(is_separator(c) && self.symbol_index(c).is_none()))
             .collect();
         if symbols.len() != self.length {
             return Err(CodeError::WrongLength {
-                code: trimmed.to_string(),
+                code: quoted(),
                 found: symbols.len(),
                 expected: self.length,
             });
@@ -324,7 +327,7 @@ impl Rules {
             *slot = self
                 .symbol_index(c)
                 .ok_or_else(|| CodeError::UnknownSymbol {
-                    code: trimmed.to_string(),
+                    code: quoted(),
                     symbol: c,
                     alphabet: self.symbols(),
                 })?;
@@ -332,11 +335,11 @@ impl Rules {
         let code = Code::from_symbols(&packed[..self.length]);
         self.check_code(&code).map_err(|e| match e {
             CodeError::RepeatedSymbol { symbol, .. } => CodeError::RepeatedSymbol {
-                code: trimmed.to_string(),
+                code: quoted(),
                 symbol,
             },
             CodeError::ForbiddenLead { symbol, .. } => CodeError::ForbiddenLead {
-                code: trimmed.to_string(),
+                code: quoted(),
                 symbol,
             },
             other => other,

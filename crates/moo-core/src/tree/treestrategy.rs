@@ -112,8 +112,8 @@ impl TreeStrategy {
             rules: space.rules().describe(),
             reason,
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| unsupported(format!("cannot read {path}: {e}")))?;
+        let text = crate::text::read_capped(std::path::Path::new(path), super::MAX_TREE_FILE)
+            .map_err(|e| unsupported(e.to_string()))?;
         let tree = DecisionTree::from_json(&text).map_err(|e| unsupported(e.to_string()))?;
         if tree.rules() != space.rules() {
             return Err(unsupported(format!(
