@@ -20,7 +20,15 @@ pub fn strategies(
     options: &StrategyOptions,
 ) -> anyhow::Result<Vec<Box<dyn Strategy>>> {
     if let Some(name) = name {
-        let s = strategy::by_name(name, space, options).map_err(|e| UsageError(e.to_string()))?;
+        let s = strategy::by_name(name, space, options).map_err(|e| {
+            // A tree file that cannot be read or checked is a runtime error (exit 1), as for
+            // `moo tree verify`; a strategy that does not exist or fit is a usage error (2).
+            if name.starts_with("tree:") {
+                anyhow::Error::new(e)
+            } else {
+                UsageError(e.to_string()).into()
+            }
+        })?;
         return Ok(vec![s]);
     }
     let found: Vec<_> = PREFERRED

@@ -1,10 +1,11 @@
 //! `moo hint`: what a game's history leaves, and the best next guess.
 
-use anyhow::Context;
 use moo_core::strategy::{GuessPool, StrategyOptions};
+use moo_core::text::excerpt;
 use moo_core::{CodeSpace, Feedback, History, Rules};
 use serde::Serialize;
 
+use super::output::outln;
 use super::{advice, GuessPoolArg, RuleArgs, UsageError};
 
 /// Arguments of `moo hint`.
@@ -44,21 +45,32 @@ struct Report {
     best_guess: Option<String>,
 }
 
-/// Reads `GUESS=FEEDBACK` turns into a history.
+/// The most turns a history may have: far more than any game needs, and a bound on the work.
+pub const MAX_TURNS: usize = 10_000;
+
+/// Reads `GUESS=FEEDBACK` turns into a history; any malformed turn is a usage error.
 pub fn parse_turns(rules: &Rules, turns: &[String]) -> anyhow::Result<History> {
+    if turns.len() > MAX_TURNS {
+        return Err(UsageError(format!(
+            "{} turns is too many: give at most {MAX_TURNS}",
+            turns.len()
+        ))
+        .into());
+    }
     let mut history = History::new();
     for (i, turn) in turns.iter().enumerate() {
         let (guess, feedback) = turn.split_once('=').ok_or_else(|| {
             UsageError(format!(
-                "turn {} ({turn:?}) must be GUESS=FEEDBACK, for example 0123=1B2C",
-                i + 1
+                "turn {} ({:?}) must be GUESS=FEEDBACK, for example 0123=1B2C",
+                i + 1,
+                excerpt(turn)
             ))
         })?;
         let guess = rules
             .parse_code(guess)
-            .with_context(|| format!("turn {}: bad guess", i + 1))?;
+            .map_err(|e| UsageError(format!("turn {}: bad guess: {e}", i + 1)))?;
         let feedback = Feedback::parse(feedback, rules.length())
-            .with_context(|| format!("turn {}: bad feedback", i + 1))?;
+            .map_err(|e| UsageError(format!("turn {}: bad feedback: {e}", i + 1)))?;
         history.push(guess, feedback);
     }
     Ok(history)
@@ -98,31 +110,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             candidates: names,
             best_guess: best.map(|(code, _)| rules.format_code(&code)),
         };
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?)?;
         return Ok(());
     }
 
     if won {
-        println!("Solved: the secret is {}.", names[0]);
+        outln!("Solved: the secret is {}.", names[0])?;
         return Ok(());
     }
     let n = candidates.len();
-    println!(
+    outln!(
         "{n} code{} remain{}.",
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" }
-    );
+    )?;
     if args.list > 0 {
         let shown = &names[..n.min(args.list)];
-        println!("{}", shown.join(" "));
+        outln!("{}", shown.join(" "))?;
         if n > shown.len() {
-            println!("... and {} more (--list N shows more)", n - shown.len());
+            outln!("... and {} more (--list N shows more)", n - shown.len())?;
         }
     }
     let (guess, strategy) = best.expect("a game not won gets a guess");
-    println!(
+    outln!(
         "{}",
         advice::explain(&space, &candidates, &guess, &strategy)
-    );
+    )?;
     Ok(())
 }

@@ -8,6 +8,7 @@ use moo_core::{Code, CodeSpace, Feedback, History, Rules};
 use serde::Serialize;
 
 use super::input::{Input, Line, TOO_LONG};
+use super::output::outln;
 use super::{advice, GuessPoolArg, RuleArgs};
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
@@ -233,7 +234,7 @@ fn read_command(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String
     loop {
         match input.ask(prompt)? {
             Line::Text(t) => return Ok(Some(t)),
-            Line::TooLong => println!("{TOO_LONG}"),
+            Line::TooLong => outln!("{TOO_LONG}")?,
             Line::End => return Ok(None),
         }
     }
