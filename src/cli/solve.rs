@@ -2,14 +2,13 @@
 
 use std::io::{self, Write};
 
-use anyhow::Context;
 use moo_core::strategy::{GuessPool, Strategy, StrategyOptions};
 use moo_core::{Code, CodeSpace, Feedback, History, Rules};
 use serde::Serialize;
 
 use super::input::{Input, Line, TOO_LONG};
 use super::output::outln;
-use super::{advice, GuessPoolArg, RuleArgs};
+use super::{advice, GuessPoolArg, RuleArgs, UsageError};
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
 /// broken or unlucky random strategy is stopped, rather than looping for ever.
@@ -71,7 +70,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let secret = args
         .secret
         .as_deref()
-        .map(|s| rules.parse_code(s).context("bad --secret"))
+        .map(|s| {
+            rules
+                .parse_code(s)
+                .map_err(|e| UsageError(format!("bad --secret: {e}")))
+        })
         .transpose()?;
     let space = CodeSpace::new(rules.clone())?;
     let mut options = StrategyOptions::default();

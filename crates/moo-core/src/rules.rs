@@ -315,6 +315,20 @@ impl Rules {
             .chars()
             .filter(|&c| !(is_separator(c) && self.symbol_index(c).is_none()))
             .collect();
+        // A symbol outside the alphabet is the likelier mistake (a combining accent typed after a
+        // letter also makes the code one too long), so it is named first; only the first few
+        // symbols are looked at, so a huge input costs little.
+        if let Some(&c) = symbols
+            .iter()
+            .take(self.length + 1)
+            .find(|&&c| self.symbol_index(c).is_none())
+        {
+            return Err(CodeError::UnknownSymbol {
+                code: quoted(),
+                symbol: c,
+                alphabet: self.symbols(),
+            });
+        }
         if symbols.len() != self.length {
             return Err(CodeError::WrongLength {
                 code: quoted(),
