@@ -5,12 +5,14 @@
 //! server calls too, so a history gets the same answer everywhere. This module only turns flags
 //! into its options and resolves `tree:FILE`, since reading files is the binary's business.
 
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position, OPTIMAL};
 use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions};
-use moo_core::tree::TreeStrategy;
+use moo_core::text::read_capped;
+use moo_core::tree::{TreeStrategy, MAX_TREE_FILE};
 use moo_core::{CodeSet, CodeSpace, DecisionTree, History, Stop};
 
 use super::{GuessPoolArg, UsageError};
@@ -77,12 +79,14 @@ pub fn build_strategy(
     if let Some(tree) = tree_strategy_named(name, space)? {
         return Ok(Box::new(tree));
     }
+    // A tree file that cannot be read or checked is a runtime error (exit 1), as for `moo tree
+    // verify`; a strategy that does not exist or cannot play these rules is a usage error (2).
     strategy::by_name(name, space, options).map_err(|e| match e {
         strategy::StrategyError::Unknown { .. } => UsageError(format!(
             "{e}, or tree:FILE for a tree written by `moo tree build`"
         ))
         .into(),
-        e => e.into(),
+        e => UsageError(e.to_string()).into(),
     })
 }
 
@@ -92,7 +96,7 @@ pub fn tree_strategy_named(name: &str, space: &CodeSpace) -> anyhow::Result<Opti
     let Some(path) = name.strip_prefix("tree:") else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let text = read_capped(Path::new(path), MAX_TREE_FILE)?;
     let tree = DecisionTree::from_json(&text).with_context(|| path.to_string())?;
     let tree = TreeStrategy::checked(name, tree, space).with_context(|| path.to_string())?;
     Ok(Some(tree))

@@ -13,8 +13,12 @@ use moo_core::{
 };
 use serde::Serialize;
 
+use super::output::{out, outln, write_file};
 use super::progress::Progress;
-use super::{advice, bench_advisor, GuessPoolArg, RuleArgs, UsageError};
+use super::{advice, bench_advisor, ranged, GuessPoolArg, RuleArgs, UsageError};
+
+/// The most runs of a random strategy.
+const MAX_RUNS: u64 = 10_000;
 
 /// Arguments of `moo bench`.
 #[derive(Debug, clap::Args)]
@@ -45,8 +49,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     plot: Option<PathBuf>,
 
-    /// Evaluate random strategies this many times, each run with its own seed.
-    #[arg(long, default_value = "1", value_name = "N")]
+    /// Evaluate random strategies this many times, each run with its own seed (1 to 10000).
+    #[arg(long, default_value = "1", value_name = "N", value_parser = ranged(MAX_RUNS))]
     runs: usize,
 
     /// The seed of random strategies (run r uses a seed derived from it and r).
@@ -58,7 +62,7 @@ pub struct Args {
     list: bool,
 
     /// Stop a game after this many guesses and count it as given up [default: 10 x the number of codes].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranged(u32::MAX.into()))]
     max_guesses: Option<usize>,
 
     /// Instead of strategies, time the advisor (the default of `solve` and `hint`) on positions
@@ -141,12 +145,10 @@ struct Report<'a> {
 /// Runs `moo bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.list {
-        let mut out = std::io::stdout().lock();
         for info in strategy::list() {
-            writeln!(out, "{:<14} {}", info.name, info.about)?;
+            outln!("{:<14} {}", info.name, info.about)?;
         }
-        writeln!(
-            out,
+        outln!(
             "{:<14} follow the decision tree in FILE (as written by `moo tree build`)",
             "tree:FILE"
         )?;
@@ -178,12 +180,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         check_names(&args.strategy)?
     };
-    if args.runs == 0 {
-        return Err(UsageError("--runs must be at least 1".into()).into());
-    }
-    if args.max_guesses == Some(0) {
-        return Err(UsageError("--max-guesses must be at least 1".into()).into());
-    }
     if let Some(path) = &args.plot {
         plot_format(path)?;
     }
@@ -196,11 +192,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 
     if let Some(path) = &args.plot {
-        draw_plot(path, &rules, &results)
+        let image = draw_plot(path, &rules, &results)
             .with_context(|| format!("cannot draw the plot {}", path.display()))?;
+        write_file(path, &image)?;
     }
 
-    let mut out = std::io::stdout().lock();
+    let mut out = Vec::new();
     if args.json {
         let report = Report {
             rules: &rules,
@@ -229,7 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             writeln!(out, "{}", runs_table(&results, args.runs))?;
         }
     }
-    Ok(())
+    out!("{}", String::from_utf8_lossy(&out))
 }
 
 /// The strategies benchmarked when none are named, as the registry marks them.
@@ -471,8 +468,11 @@ static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 /// Pixels of one strategy's panel.
 const PANEL: (u32, u32) = (360, 320);
 
-/// Draws one histogram panel per strategy, side by side.
-fn draw_plot(path: &Path, rules: &Rules, results: &[StrategyResult]) -> anyhow::Result<()> {
+/// Draws one histogram panel per strategy, side by side, into the bytes of an image file.
+///
+/// The image is drawn in memory and written by the caller in one go, like a tree file, so a full
+/// disk leaves no half-drawn file and its error is the system's, in words.
+fn draw_plot(path: &Path, rules: &Rules, results: &[StrategyResult]) -> anyhow::Result<Vec<u8>> {
     use plotters::prelude::*;
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
         .map_err(|_| anyhow::anyhow!("the built-in font is unreadable"))?;
@@ -480,17 +480,40 @@ fn draw_plot(path: &Path, rules: &Rules, results: &[StrategyResult]) -> anyhow::
     let title = format!("{}: games won in n guesses", rules.describe());
     match plot_format(path)? {
         Format::Svg => {
-            let root = SVGBackend::new(path, size).into_drawing_area();
-            panels(&root, &title, results)?;
-            root.present()?;
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                panels(&root, &title, results)?;
+                root.present()?;
+            }
+            Ok(svg.into_bytes())
         }
         Format::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            panels(&root, &title, results)?;
-            root.present()?;
+            let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+                panels(&root, &title, results)?;
+                root.present()?;
+            }
+            encode_png(size, &pixels)
         }
     }
-    Ok(())
+}
+
+/// RGB pixels as a PNG file.
+fn encode_png((width, height): (u32, u32), pixels: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder
+        .write_header()
+        .context("cannot encode the PNG image")?;
+    writer
+        .write_image_data(pixels)
+        .context("cannot encode the PNG image")?;
+    writer.finish().context("cannot encode the PNG image")?;
+    Ok(bytes)
 }
 
 fn panels<DB: plotters::prelude::DrawingBackend>(

@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use super::output::out;
 use super::UsageError;
 
 /// What the advisor bench is asked to do.
@@ -143,13 +144,14 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
         cross_check_failures: failures,
         samples,
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = Vec::new();
     if plan.json {
         serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {
         print_text(&mut out, &report)?;
     }
+    out!("{}", String::from_utf8_lossy(&out))?;
     anyhow::ensure!(
         report.cross_check_failures.is_empty(),
         "{} cross-checks failed",

@@ -9,13 +9,34 @@ use clap::ValueEnum;
 use moo_core::crack::{
     exact, ga, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
 };
+use moo_core::text::read_capped;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::output::outln;
 use super::progress::Progress;
-use super::UsageError;
+use super::{ranged, UsageError};
+
+/// The longest secret cracked, with repeats: the exact cracker takes about 20 s at this length
+/// on a busy 2-core machine, and its time grows faster than the length.
+const MAX_LENGTH: u64 = 5000;
+
+/// The longest distinct secret cracked: about 10 s at this length, over a minute at twice it.
+const MAX_DISTINCT_LENGTH: usize = 1000;
+
+/// The most genetic-algorithm runs in a crowd.
+const MAX_RUNS: u64 = 1000;
+
+/// The most generations of one genetic-algorithm run.
+const MAX_GENERATIONS: u64 = 1_000_000;
+
+/// The most random secrets of `--trials`.
+const MAX_TRIALS: i64 = 10_000;
+
+/// The largest `--secret-file` read, in bytes (16 MiB; a novel is one or two).
+const MAX_SECRET_FILE: u64 = 16 << 20;
 
 /// The lengths of the published table.
 const TABLE_LENGTHS: [usize; 8] = [10, 25, 50, 100, 150, 200, 250, 300];
@@ -33,8 +54,9 @@ const DISTINCT_SYMBOLS: usize = 300;
   moo crack --table                         the published table (GA and exact, both sets)
   moo crack --table --lengths 10,25 --runs 2 --generations 200   a quick look")]
 pub struct Args {
-    /// Number of symbols in the secret [default: 300, or the length of --secret].
-    #[arg(long, short = 'l', value_name = "N")]
+    /// Number of symbols in the secret, at most 5000 with --repeats and 1000 without
+    /// [default: 300, or the length of --secret].
+    #[arg(long, short = 'l', value_name = "N", value_parser = ranged(MAX_LENGTH))]
     length: Option<usize>,
 
     /// The alphabet, in order [default: `a-z0-9` and space with --repeats, 300 Unicode letters from
@@ -43,19 +65,20 @@ pub struct Args {
     symbols: Option<String>,
 
     /// Symbols may repeat in the secret.
-    #[arg(long, overrides_with = "distinct")]
+    #[arg(long, conflicts_with = "distinct")]
     repeats: bool,
 
     /// Every symbol of the secret differs (the default).
-    #[arg(long, overrides_with = "repeats")]
+    #[arg(long)]
     distinct: bool,
 
     /// The secret to crack, written with the alphabet's symbols [default: random from --seed].
     #[arg(long, value_name = "STRING", conflicts_with = "secret_file")]
     secret: Option<String>,
 
-    /// Take the secret from a text file: lower-cased, whitespace runs made one space, other
-    /// characters outside the alphabet dropped, then the first --length symbols.
+    /// Take the secret from a text file (a regular file of at most 16 MiB): lower-cased,
+    /// whitespace runs made one space, other characters outside the alphabet dropped, then the
+    /// first --length symbols.
     #[arg(long, value_name = "PATH")]
     secret_file: Option<PathBuf>,
 
@@ -69,7 +92,12 @@ pub struct Args {
 
     /// Crack N random secrets (seeds --seed, --seed + 1, ...) and report mean and max queries and
     /// time.
-    #[arg(long, value_name = "N", conflicts_with_all = ["secret", "secret_file", "table"])]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with_all = ["secret", "secret_file", "table"],
+        value_parser = clap::value_parser!(u32).range(1..=MAX_TRIALS)
+    )]
     trials: Option<u32>,
 
     /// Print the published table: GA best, worst, average and crowd fitness beside the exact
@@ -78,16 +106,23 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["secret", "secret_file", "method"])]
     table: bool,
 
-    /// Lengths of the --table rows, comma-separated [default: 10,25,50,100,150,200,250,300].
-    #[arg(long, value_name = "N,...", value_delimiter = ',', requires = "table")]
+    /// Lengths of the --table rows, comma-separated, each 1 to 300
+    /// [default: 10,25,50,100,150,200,250,300].
+    #[arg(
+        long,
+        value_name = "N,...",
+        value_delimiter = ',',
+        requires = "table",
+        value_parser = ranged(DISTINCT_SYMBOLS as u64)
+    )]
     lengths: Option<Vec<usize>>,
 
-    /// Genetic-algorithm runs forming the crowd.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    /// Genetic-algorithm runs forming the crowd (1 to 1000).
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = ranged(MAX_RUNS))]
     runs: usize,
 
-    /// Genetic-algorithm generations per run, at most.
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    /// Genetic-algorithm generations per run, at most (1 to 1000000).
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranged(MAX_GENERATIONS))]
     generations: usize,
 
     /// Print JSON on stdout instead of text.
@@ -116,9 +151,6 @@ struct Outcome {
 
 /// Runs `moo crack`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.runs == 0 || args.generations == 0 {
-        return Err(UsageError("--runs and --generations must be at least 1".into()).into());
-    }
     if args.table {
         return table(&args);
     }
@@ -135,13 +167,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seconds,
     };
     if args.json {
-        println!("{}", serde_json::to_string(&outcome)?);
+        outln!("{}", serde_json::to_string(&outcome)?)?;
     } else {
-        println!("secret  : {}", rules.format_code(&secret));
-        println!("found   : {}", outcome.found);
-        println!("exact   : {}", if outcome.exact { "yes" } else { "no" });
-        println!("queries : {}", outcome.queries);
-        println!("time    : {:.3} s", outcome.seconds);
+        outln!("secret  : {}", rules.format_code(&secret))?;
+        outln!("found   : {}", outcome.found)?;
+        outln!("exact   : {}", if outcome.exact { "yes" } else { "no" })?;
+        outln!("queries : {}", outcome.queries)?;
+        outln!("time    : {:.3} s", outcome.seconds)?;
     }
     Ok(())
 }
@@ -163,6 +195,24 @@ fn rules(args: &Args) -> anyhow::Result<LongRules> {
         (Some(s), None) => s.chars().count(),
         (None, None) => 300,
     };
+    let max = if repeats {
+        MAX_LENGTH as usize
+    } else {
+        MAX_DISTINCT_LENGTH
+    };
+    if length > max {
+        return Err(UsageError(format!(
+            "a secret of {length}{} symbols is past the practical limit of {max}: the time to \
+             crack grows faster than the length (use a shorter secret{})",
+            if repeats { "" } else { " distinct" },
+            if repeats {
+                ""
+            } else {
+                ", or --repeats for up to 5000"
+            }
+        ))
+        .into());
+    }
     LongRules::new(length, alphabet, repeats)
         .map_err(|e| UsageError(format!("invalid rules: {e}")).into())
 }
@@ -175,10 +225,7 @@ fn secret(args: &Args, rules: &LongRules) -> anyhow::Result<LongCode> {
             .map_err(|e| UsageError(format!("invalid --secret: {e}")).into());
     }
     if let Some(path) = &args.secret_file {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))?;
+        let text = read_capped(path, MAX_SECRET_FILE)?;
         let code = rules.alphabet().filter_text(&text);
         if code.len() < rules.length() {
             anyhow::bail!(
@@ -234,9 +281,6 @@ struct Trials {
 
 /// Cracks `trials` random secrets one after another (timings are per secret, not shared).
 fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()> {
-    if trials == 0 {
-        return Err(UsageError("--trials must be at least 1".into()).into());
-    }
     let mut results = Vec::new();
     for t in 0..u64::from(trials) {
         let seed = args.seed.wrapping_add(t);
@@ -259,9 +303,9 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
         seconds_max: results.iter().map(|r| r.2).fold(0.0, f64::max),
     };
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?)?;
     } else {
-        println!(
+        outln!(
             "{} random secrets of length {} over {} symbols, {}, method {}, seeds {}..{}",
             trials,
             report.length,
@@ -278,16 +322,18 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
                 .get_name(),
             args.seed,
             args.seed.wrapping_add(u64::from(trials) - 1)
-        );
-        println!("all exact: {}", if report.all_exact { "yes" } else { "no" });
-        println!(
+        )?;
+        outln!("all exact: {}", if report.all_exact { "yes" } else { "no" })?;
+        outln!(
             "queries: mean {:.1}, max {}",
-            report.queries_mean, report.queries_max
-        );
-        println!(
+            report.queries_mean,
+            report.queries_max
+        )?;
+        outln!(
             "time: mean {:.4} s, max {:.4} s",
-            report.seconds_mean, report.seconds_max
-        );
+            report.seconds_mean,
+            report.seconds_max
+        )?;
     }
     Ok(())
 }
@@ -311,12 +357,6 @@ fn table(args: &Args) -> anyhow::Result<()> {
         .lengths
         .clone()
         .unwrap_or_else(|| TABLE_LENGTHS.to_vec());
-    if let Some(&bad) = lengths.iter().find(|&&n| n == 0 || n > DISTINCT_SYMBOLS) {
-        return Err(UsageError(format!(
-            "table length {bad} is out of range: use 1 to {DISTINCT_SYMBOLS}"
-        ))
-        .into());
-    }
     let text = Alphabet::text().filter_text(OPENING_TEXT);
     let mut cells: Vec<(bool, usize)> = Vec::new();
     for &repeats in &[true, false] {
@@ -344,11 +384,11 @@ fn table(args: &Args) -> anyhow::Result<()> {
         .collect();
     bar.finish();
     if args.json {
-        println!("{}", serde_json::to_string(&rows)?);
+        outln!("{}", serde_json::to_string(&rows)?)?;
         return Ok(());
     }
     for set in ["repeats", "distinct"] {
-        println!(
+        outln!(
             "{}",
             if set == "repeats" {
                 format!("Secrets with repeats: the opening of Moby-Dick over {TEXT_SYMBOLS:?} (37 symbols)")
@@ -358,7 +398,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
                     args.seed
                 )
             }
-        );
+        )?;
         let mut t = comfy_table::Table::new();
         t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
         t.set_header([
@@ -385,13 +425,13 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 r.exact_queries.to_string(),
             ]);
         }
-        println!("{t}\n");
+        outln!("{t}\n")?;
     }
-    println!(
+    outln!(
         "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
          generations, population 100, seed {}; the exact cracker always finds the secret.",
         args.runs, args.generations, args.seed
-    );
+    )?;
     Ok(())
 }
 

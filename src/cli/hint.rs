@@ -1,9 +1,10 @@
 //! `moo hint`: what a game's history leaves, and the best next guess.
 
-use anyhow::Context;
+use moo_core::text::excerpt;
 use moo_core::{CodeSpace, Feedback, History, Rules};
 
 use super::advice::{self, AdviceArgs, Guesser};
+use super::output::outln;
 use super::{RuleArgs, UsageError};
 
 /// Arguments of `moo hint`.
@@ -32,21 +33,32 @@ pub struct Args {
     rules: RuleArgs,
 }
 
-/// Reads `GUESS=FEEDBACK` turns into a history.
+/// The most turns a history may have: far more than any game needs, and a bound on the work.
+pub const MAX_TURNS: usize = 10_000;
+
+/// Reads `GUESS=FEEDBACK` turns into a history; any malformed turn is a usage error.
 pub fn parse_turns(rules: &Rules, turns: &[String]) -> anyhow::Result<History> {
+    if turns.len() > MAX_TURNS {
+        return Err(UsageError(format!(
+            "{} turns is too many: give at most {MAX_TURNS}",
+            turns.len()
+        ))
+        .into());
+    }
     let mut history = History::new();
     for (i, turn) in turns.iter().enumerate() {
         let (guess, feedback) = turn.split_once('=').ok_or_else(|| {
             UsageError(format!(
-                "turn {} ({turn:?}) must be GUESS=FEEDBACK, for example 0123=1B2C",
-                i + 1
+                "turn {} ({:?}) must be GUESS=FEEDBACK, for example 0123=1B2C",
+                i + 1,
+                excerpt(turn)
             ))
         })?;
         let guess = rules
             .parse_code(guess)
-            .with_context(|| format!("turn {}: bad guess", i + 1))?;
+            .map_err(|e| UsageError(format!("turn {}: bad guess: {e}", i + 1)))?;
         let feedback = Feedback::parse(feedback, rules.length())
-            .with_context(|| format!("turn {}: bad feedback", i + 1))?;
+            .map_err(|e| UsageError(format!("turn {}: bad feedback: {e}", i + 1)))?;
         history.push(guess, feedback);
     }
     Ok(history)
@@ -60,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut guesser = Guesser::new(&args.advice, &space)?;
     let position = guesser.position(&space, &history, args.list)?;
     if args.json {
-        println!("{}", serde_json::to_string(&position)?);
+        outln!("{}", serde_json::to_string(&position)?)?;
     }
     // A contradiction is an error (exit 1) in JSON too; the report above says what to fix.
     if let Some(c) = position.contradiction {
@@ -71,28 +83,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if position.won {
         let last = history.turns().last().expect("a won game has a turn");
-        println!("Solved: the secret is {}.", rules.format_code(&last.guess));
+        outln!("Solved: the secret is {}.", rules.format_code(&last.guess))?;
         return Ok(());
     }
     let n = position.remaining;
-    println!(
+    outln!(
         "{n} code{} remain{}.",
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" }
-    );
+    )?;
     if args.list > 0 {
-        println!("{}", position.candidates.join(" "));
+        outln!("{}", position.candidates.join(" "))?;
         if n > position.candidates.len() {
-            println!(
+            outln!(
                 "... and {} more (--list N shows more)",
                 n - position.candidates.len()
-            );
+            )?;
         }
     }
     let advice = position.advice.expect("a game not won gets a guess");
-    println!("{}", advice.explanation);
+    outln!("{}", advice.explanation)?;
     if let Some(note) = advice::note_line(&advice) {
-        println!("{note}");
+        outln!("{note}")?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ pub mod crack;
 pub mod hint;
 pub mod input;
 pub mod man;
+pub mod output;
 pub mod play;
 pub mod progress;
 pub mod serve;
@@ -31,6 +32,32 @@ impl fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
+
+/// Worker threads allowed per core: past a few, threads only add switching and memory.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads `--threads` accepts: [`THREADS_PER_CORE`] per core.
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Reads `--threads`: 1 to [`max_threads`], checked when the flags are parsed.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let max = max_threads();
+    let n: u64 = text.parse().map_err(|e| format!("{e}"))?;
+    match usize::try_from(n) {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{n} is not in 1..={max} ({THREADS_PER_CORE} per core on this machine)"
+        )),
+    }
+}
+
+/// A parser of a count from 1 to `max`, checked when the flags are parsed; clap's message gives
+/// the range.
+pub fn ranged(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=max)
+}
 
 /// A named game, as typed after `--game`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -85,11 +112,11 @@ pub struct RuleArgs {
     pub symbols: Option<String>,
 
     /// Allow a symbol to appear more than once in a code (on for mastermind).
-    #[arg(long, overrides_with = "distinct")]
+    #[arg(long, conflicts_with = "distinct")]
     pub repeats: bool,
 
     /// Every symbol of a code differs (on for bulls).
-    #[arg(long, overrides_with = "repeats")]
+    #[arg(long)]
     pub distinct: bool,
 
     /// The first symbol of the alphabet may not lead a code.

@@ -2,14 +2,14 @@
 
 use std::io::{self, Write};
 
-use anyhow::Context;
 use moo_core::advisor::Contradiction;
 use moo_core::{Code, CodeSpace, Feedback, History, Rules};
 use serde::Serialize;
 
 use super::advice::{AdviceArgs, Guesser};
 use super::input::{Input, Line, TOO_LONG};
-use super::RuleArgs;
+use super::output::outln;
+use super::{RuleArgs, UsageError};
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
 /// broken or unlucky random strategy is stopped, rather than looping for ever.
@@ -62,7 +62,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let secret = args
         .secret
         .as_deref()
-        .map(|s| rules.parse_code(s).context("bad --secret"))
+        .map(|s| {
+            rules
+                .parse_code(s)
+                .map_err(|e| UsageError(format!("bad --secret: {e}")))
+        })
         .transpose()?;
     let space = CodeSpace::new(rules.clone())?;
     let guesser = Guesser::new(&args.advice, &space)?;
@@ -220,7 +224,7 @@ fn read_command(input: &mut Input, prompt: &str) -> anyhow::Result<Option<String
     loop {
         match input.ask(prompt)? {
             Line::Text(t) => return Ok(Some(t)),
-            Line::TooLong => println!("{TOO_LONG}"),
+            Line::TooLong => outln!("{TOO_LONG}")?,
             Line::End => return Ok(None),
         }
     }

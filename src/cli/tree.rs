@@ -1,6 +1,6 @@
 //! `moo tree`: build provably optimal decision trees, verify tree files, show them.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -9,10 +9,16 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 use moo_core::strategy::GuessPool;
+use moo_core::text::read_capped;
+use moo_core::tree::MAX_TREE_FILE;
 use moo_core::tree::{search, Objective, Progress, SearchOptions, SearchOutcome};
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 
-use super::{GuessPoolArg, RuleArgs, UsageError};
+use super::output::{out, outln, write_file};
+use super::{parse_threads, GuessPoolArg, RuleArgs};
+
+/// The deepest `--max-depth`: deeper than any optimal tree of a space moo can enumerate.
+const MAX_DEPTH: i64 = 1000;
 
 /// Build, verify or show decision trees.
 #[derive(Debug, ClapArgs)]
@@ -62,7 +68,7 @@ struct BuildArgs {
 
     /// Only strategies that solve every secret within D guesses; if none exists, say so
     /// (a proof) and write no tree.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
     max_depth: Option<u32>,
 
     /// Which codes the strategy may guess.
@@ -70,12 +76,13 @@ struct BuildArgs {
     guesses: GuessPoolArg,
 
     /// Where to write the tree (JSON); written to a temporary file first, then renamed, so an
-    /// interrupted build (Ctrl-C exits with status 130) leaves no partial file.
+    /// interrupted build (Ctrl-C exits with status 130) leaves no partial file. Devices and pipes
+    /// are written to directly.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: PathBuf,
 
-    /// Worker threads [default: all cores].
-    #[arg(long, value_name = "N")]
+    /// Worker threads, at most 4 per core [default: one per core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
 
     /// Print the result as JSON on stdout.
@@ -114,12 +121,6 @@ pub fn run(args: Args) -> Result<()> {
 
 fn build(args: BuildArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    if args.max_depth == Some(0) {
-        return Err(UsageError("--max-depth must be at least 1".into()).into());
-    }
-    if args.threads == Some(0) {
-        return Err(UsageError("--threads must be at least 1".into()).into());
-    }
     let written = exit_on_interrupt()?;
     let space = CodeSpace::new(rules.clone())?;
     let objective = match args.objective {
@@ -149,7 +150,7 @@ fn build(args: BuildArgs) -> Result<()> {
             let text = tree.to_json(false);
             {
                 let mut written = written.lock().unwrap_or_else(|p| p.into_inner());
-                write_atomically(&args.output, &text)?;
+                write_file(&args.output, text.as_bytes())?;
                 *written = true;
             }
             if args.json {
@@ -157,14 +158,14 @@ fn build(args: BuildArgs) -> Result<()> {
                 value["nodes"] = progress.nodes().into();
                 value["seconds"] = seconds.into();
                 value["file"] = args.output.display().to_string().into();
-                println!("{value}");
+                outln!("{value}")?;
             } else {
                 print_stats(&stats)?;
-                println!(
+                outln!(
                     "searched  {} candidate sets in {seconds:.2} s; tree written to {}",
                     progress.nodes(),
                     args.output.display()
-                );
+                )?;
             }
         }
         SearchOutcome::Impossible { max_depth } => {
@@ -179,9 +180,9 @@ fn build(args: BuildArgs) -> Result<()> {
                     "nodes": progress.nodes(),
                     "seconds": seconds,
                 });
-                println!("{value}");
+                outln!("{value}")?;
             } else {
-                println!("{message} (proven in {seconds:.2} s; no tree written)");
+                outln!("{message} (proven in {seconds:.2} s; no tree written)")?;
             }
         }
         _ => anyhow::bail!("the search ended in a way this version of moo does not know"),
@@ -239,35 +240,10 @@ fn show_progress(progress: &Progress, done: &AtomicBool) {
     line.finish();
 }
 
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a reader
-/// never sees half a tree and an interrupted build leaves the old file alone.
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    if let Err(e) = std::fs::write(&tmp, text) {
-        // A disk that filled up midway must not leave half a tree lying around either.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", tmp.display()));
-    }
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}", path.display())
-    })
-}
-
+/// Reads a tree file: a regular file of at most [`MAX_TREE_FILE`] bytes, so a link to
+/// `/dev/zero` is refused instead of filling memory.
 fn read_tree(path: &Path) -> Result<DecisionTree> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = read_capped(path, MAX_TREE_FILE)?;
     DecisionTree::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
@@ -277,34 +253,30 @@ fn verify(args: VerifyArgs) -> Result<()> {
         .verify()
         .with_context(|| format!("{} is not a valid tree", args.file.display()))?;
     if args.json {
-        println!("{}", serde_json::to_string(&stats)?);
+        outln!("{}", serde_json::to_string(&stats)?)?;
     } else {
-        println!("rules     {}", tree.rules().describe());
+        outln!("rules     {}", tree.rules().describe())?;
         print_stats(&stats)?;
     }
     Ok(())
 }
 
 fn print_stats(stats: &TreeStats) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "secrets   {}", stats.secrets)?;
-    writeln!(out, "total     {}", stats.total)?;
-    writeln!(out, "average   {:.4}", stats.average)?;
-    writeln!(out, "worst     {}", stats.max)?;
+    outln!("secrets   {}", stats.secrets)?;
+    outln!("total     {}", stats.total)?;
+    outln!("average   {:.4}", stats.average)?;
+    outln!("worst     {}", stats.max)?;
     let histogram: Vec<String> = stats
         .histogram
         .iter()
         .enumerate()
         .map(|(i, c)| format!("{}:{c}", i + 1))
         .collect();
-    writeln!(out, "histogram {}  (guesses:secrets)", histogram.join(" "))?;
-    Ok(())
+    outln!("histogram {}  (guesses:secrets)", histogram.join(" "))
 }
 
 fn show(args: ShowArgs) -> Result<()> {
     let tree = read_tree(&args.file)?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "rules: {}", tree.rules().describe())?;
-    write!(out, "{}", tree.render(args.depth.max(1)))?;
-    Ok(())
+    outln!("rules: {}", tree.rules().describe())?;
+    out!("{}", tree.render(args.depth.max(1)))
 }

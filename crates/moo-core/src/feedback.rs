@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::text::excerpt;
+
 /// Why typed feedback was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -112,7 +114,7 @@ impl Feedback {
     /// ```
     pub fn parse(text: &str, length: usize) -> Result<Feedback, FeedbackError> {
         parse_unchecked(text)
-            .ok_or_else(|| FeedbackError::Unreadable(text.trim().to_string()))?
+            .ok_or_else(|| FeedbackError::Unreadable(excerpt(text.trim())))?
             .check(length)
     }
 }
@@ -121,6 +123,11 @@ impl Feedback {
 fn parse_unchecked(text: &str) -> Option<Feedback> {
     let t = text.trim().to_ascii_lowercase();
     if t.is_empty() || t.len() > 16 {
+        return None;
+    }
+    let separator = |c: char| c.is_whitespace() || c == ',' || c == '/' || c == '-';
+    if t.starts_with(separator) || t.ends_with(separator) {
+        // Separators go between numbers: "-1B" is not one bull, nor "-1 2" one bull and two cows.
         return None;
     }
     let has_letters = t.chars().any(|c| c.is_ascii_alphabetic());
@@ -149,10 +156,7 @@ fn parse_unchecked(text: &str) -> Option<Feedback> {
         }
         return Some(Feedback::new(bulls.unwrap_or(0), cows.unwrap_or(0)));
     }
-    let parts: Vec<&str> = t
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '/' || c == '-')
-        .filter(|p| !p.is_empty())
-        .collect();
+    let parts: Vec<&str> = t.split(separator).filter(|p| !p.is_empty()).collect();
     match parts.as_slice() {
         [b, c] => Some(Feedback::new(b.parse().ok()?, c.parse().ok()?)),
         [both] if both.len() == 2 && both.bytes().all(|b| b.is_ascii_digit()) => {
@@ -175,7 +179,7 @@ impl std::str::FromStr for Feedback {
 
     /// Reads any accepted form without a length check; prefer [`Feedback::parse`] for user input.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        parse_unchecked(s).ok_or_else(|| FeedbackError::Unreadable(s.trim().to_string()))
+        parse_unchecked(s).ok_or_else(|| FeedbackError::Unreadable(excerpt(s.trim())))
     }
 }
 
@@ -194,6 +198,14 @@ mod tests {
         assert_eq!(Feedback::parse("4B", 4), Ok(Feedback::new(4, 0)));
         assert_eq!(Feedback::parse("3c", 4), Ok(Feedback::new(0, 3)));
         assert_eq!(Feedback::parse("0 0", 4), Ok(Feedback::new(0, 0)));
+    }
+
+    #[test]
+    fn signs_are_not_separators() {
+        for text in ["-1B", "-1b2c", "1B-", "-1 2", "1 2-", ",1 2", "1B2C,"] {
+            assert!(Feedback::parse(text, 4).is_err(), "{text}");
+        }
+        assert_eq!(Feedback::parse("1b-2c", 4), Ok(Feedback::new(1, 2)));
     }
 
     #[test]

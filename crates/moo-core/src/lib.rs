@@ -14,6 +14,7 @@ pub mod rules;
 pub mod space;
 pub mod stop;
 pub mod strategy;
+pub mod text;
 pub mod tree;
 
 pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position};

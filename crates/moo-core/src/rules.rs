@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 // Re-exported: the limit belongs to the packed code, and rules are where users meet it.
 use crate::code::Code;
 pub use crate::code::MAX_LENGTH;
+use crate::text::{excerpt, is_visible_symbol, CharName};
 
 /// The largest alphabet: a code's symbol set fits in one `u64` mask.
 pub const MAX_SYMBOLS: usize = 64;
@@ -36,8 +37,9 @@ pub enum RulesError {
     /// A symbol appears twice in the alphabet.
     #[error("symbol {0:?} appears more than once in the alphabet: list each symbol once")]
     DuplicateSymbol(char),
-    /// A whitespace or control character was given as a symbol.
-    #[error("symbol {0:?} cannot be used: symbols must be visible characters")]
+    /// A character that does not show as one symbol (space, control, format or combining
+    /// character) was given as a symbol.
+    #[error("symbol {} cannot be used: symbols must be visible letters, digits, punctuation or signs, not spaces, control, format or combining characters", CharName(*.0))]
     InvisibleSymbol(char),
     /// Distinct codes cannot be longer than the alphabet.
     #[error("codes of {length} distinct symbols need at least {length} symbols, but the alphabet has only {symbols}: shorten the code, add symbols, or allow repeats")]
@@ -67,7 +69,7 @@ pub enum CodeError {
         expected: usize,
     },
     /// A symbol is not in the alphabet.
-    #[error("{code:?} uses {symbol:?}, which is not one of the symbols {alphabet}")]
+    #[error("{code:?} uses {}, which is not one of the symbols {alphabet}", CharName(*symbol))]
     UnknownSymbol {
         /// What was typed.
         code: String,
@@ -209,7 +211,7 @@ impl Rules {
             return Err(RulesError::TooManySymbols(alphabet.len()));
         }
         for (i, &c) in alphabet.iter().enumerate() {
-            if c.is_whitespace() || c.is_control() {
+            if !is_visible_symbol(c) {
                 return Err(RulesError::InvisibleSymbol(c));
             }
             if alphabet[..i].contains(&c) {
@@ -304,13 +306,28 @@ impl Rules {
     /// so `1 2 3 4` and `1-2-3-4` read as `1234`.
     pub fn parse_code(&self, text: &str) -> Result<Code, CodeError> {
         let trimmed = text.trim();
+        let quoted = || excerpt(trimmed);
         let symbols: Vec<char> = trimmed
             .chars()
             .filter(|&c| !(is_separator(c) && self.symbol_index(c).is_none()))
             .collect();
+        // A symbol outside the alphabet is the likelier mistake (a combining accent typed after a
+        // letter also makes the code one too long), so it is named first; only the first few
+        // symbols are looked at, so a huge input costs little.
+        if let Some(&c) = symbols
+            .iter()
+            .take(self.length + 1)
+            .find(|&&c| self.symbol_index(c).is_none())
+        {
+            return Err(CodeError::UnknownSymbol {
+                code: quoted(),
+                symbol: c,
+                alphabet: self.symbols(),
+            });
+        }
         if symbols.len() != self.length {
             return Err(CodeError::WrongLength {
-                code: trimmed.to_string(),
+                code: quoted(),
                 found: symbols.len(),
                 expected: self.length,
             });
@@ -320,7 +337,7 @@ impl Rules {
             *slot = self
                 .symbol_index(c)
                 .ok_or_else(|| CodeError::UnknownSymbol {
-                    code: trimmed.to_string(),
+                    code: quoted(),
                     symbol: c,
                     alphabet: self.symbols(),
                 })?;
@@ -328,11 +345,11 @@ impl Rules {
         let code = Code::from_symbols(&packed[..self.length]);
         self.check_code(&code).map_err(|e| match e {
             CodeError::RepeatedSymbol { symbol, .. } => CodeError::RepeatedSymbol {
-                code: trimmed.to_string(),
+                code: quoted(),
                 symbol,
             },
             CodeError::ForbiddenLead { symbol, .. } => CodeError::ForbiddenLead {
-                code: trimmed.to_string(),
+                code: quoted(),
                 symbol,
             },
             other => other,

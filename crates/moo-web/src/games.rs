@@ -3,6 +3,11 @@
 //! Ids are 128 random bits, so one client cannot guess another's game. The store is capped, and
 //! games idle longer than the expiry are swept whenever a game is created, so memory stays
 //! bounded without a background task.
+//!
+//! A full store must not lock new players out for the whole expiry (a burst of creations would
+//! do that), so a new game takes the place of a finished game, or else of the game idle longest
+//! once it has been idle for a short while. Only when every game was played within that while is
+//! the request refused, with the time until a place frees up.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -33,23 +38,26 @@ impl Game {
 pub(crate) struct Games {
     max: usize,
     expiry: Duration,
+    evict_idle: Duration,
     games: Mutex<HashMap<String, Game>>,
 }
 
 impl Games {
-    pub fn new(max: usize, expiry: Duration) -> Games {
+    pub fn new(max: usize, expiry: Duration, evict_idle: Duration) -> Games {
         Games {
             max,
             expiry,
+            evict_idle,
             games: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Starts a game with a uniformly drawn secret; `seed` makes the secret reproducible.
+    /// Starts a game with a uniformly drawn secret; `seed` makes the secret reproducible, the
+    /// same secret `moo play --seed` draws for the same rules.
     pub fn create(&self, rules: Rules, seed: Option<u64>) -> Result<(String, Game), ApiError> {
         let secret = match seed {
-            Some(seed) => random_code(&rules, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
-            None => random_code(&rules, &mut rand::thread_rng()),
+            Some(seed) => rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
+            None => rules.random_code(&mut rand::thread_rng()),
         };
         let id = format!("{:032x}", rand::thread_rng().gen::<u128>());
         let game = Game {
@@ -63,10 +71,7 @@ impl Games {
         let now = Instant::now();
         games.retain(|_, g| now.duration_since(g.last_used) < self.expiry);
         if games.len() >= self.max {
-            return Err(ApiError::unavailable(format!(
-                "the server already holds its limit of {} live games: try again in a few minutes",
-                self.max
-            )));
+            self.make_room(&mut games, now)?;
         }
         games.insert(id.clone(), game.clone());
         Ok((id, game))
@@ -93,57 +98,71 @@ impl Games {
     }
 }
 
-/// A code drawn uniformly from the rules' space, without enumerating it (so any rules work).
-pub(crate) fn random_code(rules: &Rules, rng: &mut impl Rng) -> Code {
-    let n = rules.alphabet().len();
-    let first_min = usize::from(rules.no_leading());
-    let mut symbols = Vec::with_capacity(rules.length());
-    if rules.repeats() {
-        for i in 0..rules.length() {
-            let low = if i == 0 { first_min } else { 0 };
-            symbols.push(rng.gen_range(low..n) as u8);
-        }
-    } else {
-        // Partial Fisher-Yates; the first draw skips the forbidden leading symbol (index 0).
-        let mut pool: Vec<u8> = (0..n as u8).collect();
-        for i in 0..rules.length() {
-            let low = if i == 0 { i + first_min } else { i };
-            let j = rng.gen_range(low..n);
-            pool.swap(i, j);
-            symbols.push(pool[i]);
-        }
+impl Games {
+    /// Drops the finished game used longest ago, or else the game idle longest if it has been
+    /// idle for `evict_idle`; otherwise says when a place will free up.
+    fn make_room(&self, games: &mut HashMap<String, Game>, now: Instant) -> Result<(), ApiError> {
+        let finished = games
+            .iter()
+            .filter(|(_, g)| g.is_over())
+            .min_by_key(|(_, g)| g.last_used);
+        let oldest = games.iter().min_by_key(|(_, g)| g.last_used);
+        let victim = match (finished, oldest) {
+            (Some((id, _)), _) => id.clone(),
+            (None, Some((id, g))) if now.duration_since(g.last_used) >= self.evict_idle => {
+                id.clone()
+            }
+            (None, Some((_, g))) => {
+                let wait = self.evict_idle - now.duration_since(g.last_used);
+                return Err(ApiError::unavailable(format!(
+                    "the server holds its limit of {} live games, all played in the last {} \
+                     seconds: try again in {} seconds",
+                    self.max,
+                    self.evict_idle.as_secs(),
+                    wait.as_secs() + 1
+                )));
+            }
+            (None, None) => return Ok(()),
+        };
+        games.remove(&victim);
+        Ok(())
     }
-    Code::from_symbols(&symbols)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Issue 15: one seed, one secret, on the web and in `moo play --seed`.
     #[test]
-    fn random_codes_obey_the_rules_and_cover_the_space() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    fn a_seed_gives_the_cli_secret() {
+        let games = Games::new(10, Duration::from_secs(60), Duration::from_secs(60));
         for rules in [
+            Rules::bulls(),
+            Rules::mastermind(),
             Rules::new(3, "0123", false, true).unwrap(),
-            Rules::new(2, "abc", true, true).unwrap(),
         ] {
-            let mut seen = std::collections::HashSet::new();
-            for _ in 0..2000 {
-                let code = random_code(&rules, &mut rng);
-                rules.check_code(&code).unwrap();
-                seen.insert(code);
+            for seed in [0, 7, u64::MAX] {
+                let (_, game) = games.create(rules.clone(), Some(seed)).unwrap();
+                let cli = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+                assert_eq!(game.secret, cli, "{rules}, seed {seed}");
             }
-            assert_eq!(seen.len() as u128, rules.space_size(), "{rules}");
         }
     }
 
     #[test]
     fn the_store_is_capped_and_ids_are_checked() {
-        let games = Games::new(2, Duration::from_secs(60));
+        let games = Games::new(2, Duration::from_secs(60), Duration::from_secs(60));
         let (a, _) = games.create(Rules::bulls(), Some(1)).unwrap();
         games.create(Rules::bulls(), None).unwrap();
         let full = games.create(Rules::bulls(), None).unwrap_err();
         assert_eq!(full.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            full.message
+                .contains("limit of 2 live games, all played in the last 60 seconds: try again in"),
+            "{}",
+            full.message
+        );
         assert!(games.with(&a, |g| Ok(g.history.len())).is_ok());
         let missing = games.with("nope", |_| Ok(())).unwrap_err();
         assert_eq!(missing.status, axum::http::StatusCode::NOT_FOUND);
@@ -151,10 +170,31 @@ mod tests {
 
     #[test]
     fn idle_games_expire() {
-        let games = Games::new(1, Duration::ZERO);
+        let games = Games::new(1, Duration::ZERO, Duration::ZERO);
         let (a, _) = games.create(Rules::bulls(), None).unwrap();
         assert!(games.with(&a, |_| Ok(())).is_err());
         // The expired game no longer counts against the cap.
         assert!(games.create(Rules::bulls(), None).is_ok());
+    }
+
+    #[test]
+    fn a_full_store_makes_room_from_finished_then_idle_games() {
+        let games = Games::new(2, Duration::from_secs(600), Duration::ZERO);
+        let (a, _) = games.create(Rules::bulls(), None).unwrap();
+        let (b, _) = games.create(Rules::bulls(), None).unwrap();
+        games
+            .with(&b, |g| {
+                g.gave_up = true;
+                Ok(())
+            })
+            .unwrap();
+        // b is finished, so it goes first even though a was used longer ago.
+        games.create(Rules::bulls(), None).unwrap();
+        assert!(games.with(&b, |_| Ok(())).is_err());
+        assert!(games.with(&a, |_| Ok(())).is_ok());
+        // Then the game idle longest (every game counts as idle at once here).
+        let (c, _) = games.create(Rules::bulls(), None).unwrap();
+        assert!(games.with(&c, |_| Ok(())).is_ok());
+        assert_eq!(games.games.lock().unwrap().len(), 2);
     }
 }

@@ -35,10 +35,24 @@ pub use error::ApiError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {
-    /// The most games kept at once; creating one more is refused until some expire.
+    /// The most games kept at once; past it, a new game replaces a finished one or the game
+    /// idle longest, if that one has been idle for [`Config::evict_idle`].
     pub max_games: usize,
     /// How long a game may go untouched before it is dropped.
     pub idle_expiry: Duration,
+    /// How long a game must have gone untouched before a new game may take its place when the
+    /// store is full.
+    pub evict_idle: Duration,
+    /// How long a client has to send a request's headers, counted from the connection's start
+    /// or the previous response; an idle connection is closed after it too.
+    pub header_timeout: Duration,
+    /// The longest pause between two pieces of a request body.
+    pub body_timeout: Duration,
+    /// The longest a whole request may take, from its headers to the response (heavy work
+    /// included).
+    pub request_timeout: Duration,
+    /// The most connections served at once; more wait in the listen queue.
+    pub max_connections: usize,
     /// The largest request body accepted, in bytes.
     pub body_limit: usize,
     /// How long one heavy request (hint, solver step, benchmark, tree) may run or wait.
@@ -58,6 +72,11 @@ impl Default for Config {
         Config {
             max_games: 1000,
             idle_expiry: Duration::from_secs(30 * 60),
+            evict_idle: Duration::from_secs(60),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(60),
+            max_connections: 256,
             body_limit: 16 * 1024,
             time_limit: Duration::from_secs(20),
             heavy_jobs: 2,
@@ -81,7 +100,7 @@ pub(crate) struct AppState {
 /// The web UI and the JSON API, as one axum router.
 pub fn router(config: Config) -> axum::Router {
     let state = Arc::new(AppState {
-        games: games::Games::new(config.max_games, config.idle_expiry),
+        games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle),
         spaces: spaces::Spaces::new(config.cached_spaces),
         heavy: heavy::Heavy::new(config.heavy_jobs, config.time_limit),
         bench_cache: bench::BenchCache::default(),
@@ -93,6 +112,48 @@ pub fn router(config: Config) -> axum::Router {
 /// Serves [`router`] on an already bound listener until the process ends.
 ///
 /// Binding is left to the caller so it can bind port 0 and learn the real port first.
+///
+/// Each connection is served by hyper's HTTP/1 server with the timeouts of `config`, so a client
+/// that sends its request a byte at a time, declares a body it never sends, or keeps a
+/// connection open doing nothing is cut off, and at most [`Config::max_connections`] are
+/// served at once: the next ones wait in the listen queue until one closes.
 pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, router(config)).await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
+
+    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections));
+    let app = tower::ServiceBuilder::new()
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            config.request_timeout,
+        ))
+        .layer(RequestBodyTimeoutLayer::new(config.body_timeout))
+        .service(router(config.clone()));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(config.header_timeout);
+    loop {
+        let slot = slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the connection semaphore is never closed");
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file descriptors, or a connection reset before it was accepted: wait a
+                // moment rather than spin, as axum::serve does.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let connection =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // A client that breaks off or times out is no error of the server's.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
 }

@@ -21,6 +21,8 @@ pub use oracle::{LongFeedback, Oracle};
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::text::{excerpt, is_letter, is_visible_symbol, CharName};
+
 /// The opening of Herman Melville's *Moby-Dick* (1851, public domain), the default source of
 /// secrets taken from prose, as the published experiments took theirs from the opening of a novel.
 pub const OPENING_TEXT: &str = include_str!("../../data/moby-dick-opening.txt");
@@ -41,8 +43,9 @@ pub enum CrackError {
     /// A symbol appears twice in the alphabet.
     #[error("symbol {0:?} appears more than once in the alphabet: list each symbol once")]
     DuplicateSymbol(char),
-    /// A control character (newline, tab, ...) was given as a symbol.
-    #[error("symbol {0:?} cannot be used: symbols must be printable characters or space")]
+    /// A character that does not show as one symbol (control, format or combining character,
+    /// or a separator other than space) was given as a symbol.
+    #[error("symbol {} cannot be used: symbols must be visible letters, digits, punctuation, signs or space, not control, format or combining characters", CharName(*.0))]
     ControlSymbol(char),
     /// The alphabet is larger than a `u16` symbol index can address.
     #[error("the alphabet has {0} symbols: at most 65535 are supported")]
@@ -62,7 +65,7 @@ pub enum CrackError {
         symbols: usize,
     },
     /// A code used a character outside the alphabet.
-    #[error("symbol {symbol:?} at position {position} is not in the alphabet {alphabet:?}: use only those symbols")]
+    #[error("symbol {} at position {position} is not in the alphabet {alphabet:?}: use only those symbols", CharName(*symbol))]
     UnknownSymbol {
         /// The offending character.
         symbol: char,
@@ -110,7 +113,7 @@ impl Alphabet {
         }
         let mut index = HashMap::with_capacity(chars.len());
         for (i, &c) in chars.iter().enumerate() {
-            if c.is_control() {
+            if c != ' ' && !is_visible_symbol(c) {
                 return Err(CrackError::ControlSymbol(c));
             }
             if index.insert(c, i as u16).is_some() {
@@ -128,11 +131,13 @@ impl Alphabet {
     /// `size` consecutive letters from U+0100 on (Latin Extended-A and -B, then onward), a ready
     /// alphabet of hundreds of printable, distinct Unicode characters for distinct-symbol games.
     ///
-    /// Sizes up to 4,000 stay inside blocks of printable letters and marks.
+    /// Only assigned letters are taken (general category L*), so past Latin the alphabet skips
+    /// combining marks, which would fuse with the symbol before them, and unassigned code points.
+    /// At most 4,000 symbols.
     pub fn unicode(size: usize) -> Alphabet {
         let chars: String = (0x100u32..)
             .filter_map(char::from_u32)
-            .filter(|c| !c.is_control() && !c.is_whitespace())
+            .filter(|&c| is_letter(c))
             .take(size.clamp(1, 4000))
             .collect();
         Alphabet::new(&chars).expect("consecutive letters are distinct")
@@ -276,7 +281,7 @@ impl LongRules {
                     return Err(CrackError::UnknownSymbol {
                         symbol: c,
                         position: i + 1,
-                        alphabet: self.alphabet.chars.iter().collect(),
+                        alphabet: excerpt(&self.alphabet.chars.iter().collect::<String>()),
                     })
                 }
             }
@@ -300,7 +305,7 @@ impl LongRules {
                 return Err(CrackError::UnknownSymbol {
                     symbol: char::REPLACEMENT_CHARACTER,
                     position: i + 1,
-                    alphabet: self.alphabet.chars.iter().collect(),
+                    alphabet: excerpt(&self.alphabet.chars.iter().collect::<String>()),
                 });
             };
             let slot = &mut seen[usize::from(s)];

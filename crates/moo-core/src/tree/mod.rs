@@ -26,6 +26,10 @@ pub use search::{
 };
 pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 
+/// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows
+/// tree, and a bound on what a link to `/dev/zero` can cost.
+pub const MAX_TREE_FILE: u64 = 64 << 20;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -37,6 +41,7 @@ use crate::feedback::Feedback;
 use crate::histogram::Histogram;
 use crate::rules::Rules;
 use crate::space::{CodeSpace, SpaceError};
+use crate::text::{excerpt, shorten};
 
 /// Why a tree was rejected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -200,8 +205,8 @@ impl DecisionTree {
     /// Reads a tree from its JSON form, checking the syntax (not yet that it solves every secret:
     /// see [`DecisionTree::verify`]).
     pub fn from_json(text: &str) -> Result<DecisionTree, TreeError> {
-        let raw: RawTree =
-            serde_json::from_str(text).map_err(|e| TreeError::Malformed(e.to_string()))?;
+        let raw: RawTree = serde_json::from_str(text)
+            .map_err(|e| TreeError::Malformed(shorten(&e.to_string(), 200)))?;
         DecisionTree::from_raw(raw)
     }
 
@@ -353,7 +358,7 @@ fn add_raw(
     for (key, child) in &raw.children {
         let bad = |reason: String| TreeError::BadFeedback {
             path: describe_path(rules, path),
-            key: key.clone(),
+            key: excerpt(key),
             reason,
         };
         let feedback = Feedback::parse(key, length).map_err(|e| bad(e.to_string()))?;

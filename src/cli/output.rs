@@ -1,0 +1,110 @@
+//! Where moo's output goes: one path to stdout, and files written whole or not at all.
+//!
+//! Every line a command prints goes through [`outln!`] or [`out!`], which return the write
+//! error instead of panicking as `println!` does: `main` then turns a closed pipe
+//! (`moo ... | head`) into a quiet success and any other failure (a full disk) into
+//! `error: ...` and exit status 1.
+//!
+//! Files are written to a temporary beside the target and renamed over it, so a reader never
+//! sees half a file and a full disk leaves the old one alone. A rename replaces whatever the
+//! name points to, so it is used only for a regular file or a name that does not exist yet:
+//! anything else (`/dev/null`, `/dev/stdout`, a FIFO) is written straight to, and a symbolic
+//! link keeps being a link to the file it names.
+
+use std::fmt;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+/// Writes formatted text to stdout, returning the error (with context) instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::output::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    () => {
+        $crate::cli::output::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::output::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+pub(crate) use {out, outln};
+
+/// The context of every stdout error; `main` looks through it for a broken pipe.
+const STDOUT: &str = "cannot write to standard output";
+
+/// Writes to stdout; the one place that does.
+pub fn write_stdout(args: fmt::Arguments<'_>) -> Result<()> {
+    io::stdout().lock().write_fmt(args).context(STDOUT)
+}
+
+/// Flushes stdout, so an error in the last buffered bytes is reported too.
+pub fn flush_stdout() -> Result<()> {
+    io::stdout().lock().flush().context(STDOUT)
+}
+
+/// Writes `bytes` to `path`: atomically for a regular file or a new name, straight to anything
+/// else (a device or a pipe), never replacing a device with a file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let failed = || format!("cannot write {}", path.display());
+    let target = match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            anyhow::bail!("cannot write {}: it is a directory", path.display())
+        }
+        Ok(meta) if !meta.is_file() => {
+            // A device, FIFO or socket: opened as it is, neither created nor truncated.
+            let mut file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(failed)?;
+            file.write_all(bytes).with_context(failed)?;
+            return file.flush().with_context(failed);
+        }
+        // Through any symbolic links, so the file they name is replaced and they stay links.
+        Ok(_) => fs::canonicalize(path).with_context(failed)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(e) => return Err(e).with_context(failed),
+    };
+    write_atomically(&target, bytes).with_context(failed)
+}
+
+/// A temporary file beside `target`, filled and renamed onto it; removed on any failure.
+fn write_atomically(target: &Path, bytes: &[u8]) -> Result<()> {
+    let dir: PathBuf = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .with_context(|| format!("{} is not a file name", target.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.to_string_lossy()))
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    tmp.write_all(bytes)?;
+    tmp.flush()?;
+    // The temporary is private; the file keeps its own permissions, or gets the usual ones.
+    match fs::metadata(target) {
+        Ok(meta) => fs::set_permissions(tmp.path(), meta.permissions())?,
+        #[cfg(unix)]
+        Err(_) => fs::set_permissions(tmp.path(), default_permissions())?,
+        #[cfg(not(unix))]
+        Err(_) => {}
+    }
+    tmp.persist(target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The permissions a plain create gives under the common umask 022; the temporary starts as 0600.
+#[cfg(unix)]
+fn default_permissions() -> fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    fs::Permissions::from_mode(0o644)
+}

@@ -1,0 +1,1399 @@
+//! Hostile input, output and load (issue 12): the real `moo` binary fed what a careless user or
+//! an attacker would feed it, and the web server held open by slow clients.
+//!
+//! Every CLI case runs in a fresh directory of its own inside one temporary directory, with that
+//! directory as its working directory, `TMPDIR` and `HOME`, and with an address-space limit set
+//! before `exec`, so a runaway allocation fails inside the child instead of filling the machine.
+//! Each case checks its exit code and message, that nothing panicked, that no file was left
+//! behind or replaced (device nodes and FIFOs made here stay what they are), and the suite
+//! checks that no child's peak resident memory reached 1 GB and that nothing outside its
+//! temporary directory changed. Devices are made with `mknod` inside the temporary directory,
+//! never touched under the real `/dev`; cases that need root or a tmpfs mount are skipped, with
+//! a note, where those are not available.
+//!
+//! The suite prints `hostile: N cases tried, N passed`.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The address-space limit of every child: far above what any case needs.
+const ADDRESS_SPACE: u64 = 2 << 30;
+/// The most resident memory any child may have reached.
+const MAX_RESIDENT_KB: i64 = 1 << 20;
+/// A case that runs longer than this is killed and fails.
+const CASE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// An extra check on a case directory after the run.
+type Check = fn(&Path) -> Result<(), String>;
+
+/// Where a case's stdout goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Out {
+    /// A pipe read to the end.
+    Pipe,
+    /// The `full` device node of the case directory (writes fail with ENOSPC).
+    Full,
+    /// A pipe whose reading end is closed at once (writes fail with EPIPE).
+    Closed,
+}
+
+/// One hostile invocation and what it must do.
+struct Case {
+    name: String,
+    args: Vec<String>,
+    out: Out,
+    /// The exit code wanted.
+    code: i32,
+    /// Text stderr must contain.
+    stderr_has: Vec<String>,
+    /// Text stderr must not contain.
+    stderr_lacks: Vec<String>,
+    /// The longest stderr allowed, in bytes (echoes of huge input are excerpts).
+    stderr_max: usize,
+    /// Files the case may create, relative to its directory.
+    creates: Vec<String>,
+    /// Needs the device nodes and FIFO (root).
+    needs_devices: bool,
+    /// Needs a small tmpfs mounted at `small/` (root with mount rights).
+    needs_small_fs: bool,
+    /// Extra check on the case directory afterwards.
+    check: Option<Check>,
+    /// The most time the case may take (for the former quadratic cases).
+    within: Option<Duration>,
+}
+
+impl Case {
+    fn new(name: impl Into<String>, args: &[&str], code: i32) -> Case {
+        Case {
+            name: name.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            out: Out::Pipe,
+            code,
+            stderr_has: Vec::new(),
+            stderr_lacks: Vec::new(),
+            stderr_max: 4096,
+            creates: Vec::new(),
+            needs_devices: false,
+            needs_small_fs: false,
+            check: None,
+            within: None,
+        }
+    }
+
+    fn owned(name: impl Into<String>, args: Vec<String>, code: i32) -> Case {
+        let mut case = Case::new(name, &[], code);
+        case.args = args;
+        case
+    }
+
+    fn says(mut self, text: &str) -> Case {
+        self.stderr_has.push(text.to_string());
+        self
+    }
+
+    fn never_says(mut self, text: &str) -> Case {
+        self.stderr_lacks.push(text.to_string());
+        self
+    }
+
+    fn out(mut self, out: Out) -> Case {
+        if out == Out::Full {
+            self.needs_devices = true;
+        }
+        self.out = out;
+        self
+    }
+
+    fn devices(mut self) -> Case {
+        self.needs_devices = true;
+        self
+    }
+
+    fn creates(mut self, file: &str) -> Case {
+        self.creates.push(file.to_string());
+        self
+    }
+
+    fn check(mut self, f: Check) -> Case {
+        self.check = Some(f);
+        self
+    }
+
+    fn stderr_max(mut self, bytes: usize) -> Case {
+        self.stderr_max = bytes;
+        self
+    }
+
+    fn within(mut self, limit: Duration) -> Case {
+        self.within = Some(limit);
+        self
+    }
+}
+
+/// What every case directory holds before the case runs, made by [`prepare`].
+struct Fixture {
+    /// Whether `mknod` and `mkfifo` worked.
+    devices: bool,
+}
+
+/// Fills a case directory: a small valid tree, device nodes and a FIFO, links, big and odd files.
+fn prepare(dir: &Path, tree: &str, case: &Case) -> Fixture {
+    std::fs::write(dir.join("tree.json"), tree).unwrap();
+    if case.args.iter().any(|a| a == "huge-guess.json") {
+        // A tree whose root guess is 10 MB long: its echo must be an excerpt.
+        let huge = format!(
+            r#"{{"rules":{{"length":2,"symbols":"123456","repeats":true}},"root":{{"guess":"{}","children":{{}}}}}}"#,
+            "1".repeat(10_000_000)
+        );
+        std::fs::write(dir.join("huge-guess.json"), huge).unwrap();
+    }
+    // Sparse files past the caps (no disk blocks are used).
+    std::fs::File::create(dir.join("big.json"))
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    std::fs::File::create(dir.join("big.txt"))
+        .unwrap()
+        .set_len((16 << 20) + 1)
+        .unwrap();
+    std::fs::write(dir.join("latin1.txt"), b"caf\xe9 au lait").unwrap();
+    std::fs::create_dir(dir.join("adir")).unwrap();
+    let devices = case.needs_devices && make_devices(dir);
+    Fixture { devices }
+}
+
+/// `full`, `null`, `zero` and `urandom` device nodes, `full.svg` and `full.png` (a full device
+/// under a plot's name), a FIFO, and links to them, inside `dir`.
+fn make_devices(dir: &Path) -> bool {
+    let nodes = [
+        ("full", "7"),
+        ("null", "3"),
+        ("zero", "5"),
+        ("urandom", "9"),
+        ("full.svg", "7"),
+        ("full.png", "7"),
+    ];
+    for (name, minor) in nodes {
+        let ok = Command::new("mknod")
+            .args([name, "c", "1", minor])
+            .current_dir(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            return false;
+        }
+    }
+    let fifo = Command::new("mkfifo")
+        .arg("fifo")
+        .current_dir(dir)
+        .status()
+        .is_ok_and(|s| s.success());
+    std::os::unix::fs::symlink("null", dir.join("link-to-null")).unwrap();
+    std::os::unix::fs::symlink("zero", dir.join("zero.json")).unwrap();
+    std::os::unix::fs::symlink("urandom", dir.join("urandom.json")).unwrap();
+    fifo
+}
+
+/// Every entry under `dir`: relative path -> kind.
+fn listing(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            let meta = std::fs::symlink_metadata(entry.path()).unwrap();
+            let t = meta.file_type();
+            let kind = if t.is_symlink() {
+                "link"
+            } else if t.is_dir() {
+                stack.push(entry.path());
+                "dir"
+            } else if t.is_file() {
+                "file"
+            } else if t.is_char_device() {
+                "char device"
+            } else if t.is_fifo() {
+                "fifo"
+            } else {
+                "other"
+            };
+            let rel = entry.path().strip_prefix(dir).unwrap().to_path_buf();
+            out.insert(rel, kind.to_string());
+        }
+    }
+    out
+}
+
+/// The result of one run.
+struct Run {
+    code: Option<i32>,
+    stderr: String,
+    elapsed: Duration,
+}
+
+/// Runs `moo` with the case's arguments in `dir`, under the address-space limit.
+fn run(dir: &Path, case: &Case) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_moo"));
+    cmd.args(&case.args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", dir)
+        .env("HOME", dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
+    match case.out {
+        Out::Pipe | Out::Closed => {
+            cmd.stdout(Stdio::piped());
+        }
+        Out::Full => {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("full"))
+                .unwrap();
+            cmd.stdout(full);
+        }
+    }
+    // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::sys::resource::setrlimit(
+                nix::sys::resource::Resource::RLIMIT_AS,
+                ADDRESS_SPACE,
+                ADDRESS_SPACE,
+            )
+            .map_err(std::io::Error::from)
+        });
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("moo starts");
+    let stdout = child.stdout.take();
+    if case.out == Out::Closed {
+        drop(stdout);
+    } else if let Some(mut stdout) = stdout {
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = stdout.read_to_end(&mut sink);
+        });
+    }
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = stderr.read_to_end(&mut text);
+        String::from_utf8_lossy(&text).into_owned()
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > CASE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let elapsed = start.elapsed();
+    Run {
+        code: status.and_then(|s| s.code()),
+        stderr: reader.join().unwrap(),
+        elapsed,
+    }
+}
+
+/// Runs one case in a fresh directory; `Err` says what went wrong.
+fn try_case(root: &Path, index: usize, case: &Case, tree: &str) -> Result<(), String> {
+    let dir = root.join(format!("case-{index:03}"));
+    std::fs::create_dir(&dir).unwrap();
+    let fixture = prepare(&dir, tree, case);
+    if case.needs_devices && !fixture.devices {
+        return Err("skip".into());
+    }
+    let _mount = if case.needs_small_fs {
+        match SmallFs::mount(&dir.join("small")) {
+            Some(m) => Some(m),
+            None => return Err("skip".into()),
+        }
+    } else {
+        None
+    };
+    let before = listing(&dir);
+    // A reader for the FIFO, so a write to it can finish.
+    let fifo_reader = (case.args.iter().any(|a| a == "fifo") && case.code == 0).then(|| {
+        let path = dir.join("fifo");
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(path)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    });
+    let run = run(&dir, case);
+    if let Some(reader) = fifo_reader {
+        let text = reader.join().unwrap();
+        if !text.starts_with("{\"rules\"") {
+            return Err(format!(
+                "the FIFO's reader got {:?}",
+                &text[..text.len().min(40)]
+            ));
+        }
+    }
+    let mut problems = Vec::new();
+    if run.stderr.contains("panicked at") {
+        problems.push("panicked".to_string());
+    }
+    if run.code != Some(case.code) {
+        problems.push(format!("exit {:?}, wanted {}", run.code, case.code));
+    }
+    for want in &case.stderr_has {
+        if !run.stderr.contains(want.as_str()) {
+            problems.push(format!("stderr lacks {want:?}"));
+        }
+    }
+    for unwanted in &case.stderr_lacks {
+        if run.stderr.contains(unwanted.as_str()) {
+            problems.push(format!("stderr has {unwanted:?}"));
+        }
+    }
+    if run.stderr.len() > case.stderr_max {
+        problems.push(format!(
+            "stderr is {} bytes, over {}",
+            run.stderr.len(),
+            case.stderr_max
+        ));
+    }
+    if let Some(limit) = case.within {
+        if run.elapsed > limit {
+            problems.push(format!("took {:?}, over {limit:?}", run.elapsed));
+        }
+    }
+    let after = listing(&dir);
+    for (path, kind) in &before {
+        match after.get(path) {
+            None => problems.push(format!("{} was removed", path.display())),
+            Some(k) if k != kind => {
+                problems.push(format!("{} became a {k} (was a {kind})", path.display()))
+            }
+            _ => {}
+        }
+    }
+    for path in after.keys().filter(|p| !before.contains_key(*p)) {
+        if !case.creates.iter().any(|c| Path::new(c) == path) {
+            problems.push(format!("{} was left behind", path.display()));
+        }
+    }
+    if let Some(check) = case.check {
+        if let Err(e) = check(&dir) {
+            problems.push(e);
+        }
+    }
+    drop(_mount);
+    if problems.is_empty() {
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    } else {
+        Err(format!(
+            "{}\n    stderr: {}",
+            problems.join("; "),
+            moo_core::text::shorten(run.stderr.trim(), 300)
+        ))
+    }
+}
+
+/// A 64 KiB tmpfs mounted inside the case directory, unmounted when dropped.
+struct SmallFs(PathBuf);
+
+impl SmallFs {
+    fn mount(path: &Path) -> Option<SmallFs> {
+        std::fs::create_dir(path).ok()?;
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(path)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            let _ = std::fs::remove_dir(path);
+            return None;
+        }
+        // Fill it up, so a plot's bytes cannot fit (the write stops at the end of the space).
+        let _ = std::fs::write(path.join("filler"), vec![b'x'; 64 << 10]);
+        Some(SmallFs(path.to_path_buf()))
+    }
+}
+
+impl Drop for SmallFs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+fn is_char_device(path: &Path) -> Result<(), String> {
+    let t = std::fs::symlink_metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .file_type();
+    if t.is_char_device() {
+        Ok(())
+    } else {
+        Err(format!("{} is no longer a device", path.display()))
+    }
+}
+
+fn s(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+/// Every case of issue 12, by item number.
+fn cases() -> Vec<Case> {
+    let mut c = Vec::new();
+    let small_tree = ["tree", "build", "--game", "mastermind", "--length", "2"];
+    let with = |extra: &[&str]| {
+        let mut v = s(&small_tree);
+        v.extend(s(extra));
+        v
+    };
+
+    // 1. Output targets: devices and FIFOs are written to, never replaced.
+    c.push(
+        Case::owned("1 tree build -o null (device)", with(&["-o", "null"]), 0)
+            .devices()
+            .check(|d| is_char_device(&d.join("null"))),
+    );
+    c.push(
+        Case::owned("1 tree build -o full (device)", with(&["-o", "full"]), 1)
+            .devices()
+            .says("No space left on device")
+            .check(|d| is_char_device(&d.join("full"))),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o link-to-null",
+            with(&["-o", "link-to-null"]),
+            0,
+        )
+        .devices()
+        .check(|d| {
+            is_char_device(&d.join("null"))?;
+            let t = std::fs::symlink_metadata(d.join("link-to-null")).unwrap();
+            if t.file_type().is_symlink() {
+                Ok(())
+            } else {
+                Err("the link was replaced".into())
+            }
+        }),
+    );
+    c.push(Case::owned("1 tree build -o fifo", with(&["-o", "fifo"]), 0).devices());
+    c.push(
+        Case::owned("1 tree build -o a new file", with(&["-o", "new.json"]), 0).creates("new.json"),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o an existing file",
+            with(&["-o", "tree.json"]),
+            0,
+        )
+        .check(|d| {
+            let text = std::fs::read_to_string(d.join("tree.json")).unwrap();
+            if text.starts_with("{\"rules\"") {
+                Ok(())
+            } else {
+                Err("tree.json was not rewritten".into())
+            }
+        }),
+    );
+    c.push(
+        Case::owned("1 tree build -o a directory", with(&["-o", "adir"]), 1).says("is a directory"),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o missing/dir/x.json",
+            with(&["-o", "missing/dir/x.json"]),
+            1,
+        )
+        .says("cannot write missing/dir/x.json"),
+    );
+
+    // 2. stdout: a full disk is an error (exit 1), a closed pipe a quiet success.
+    let bench_small = [
+        "bench",
+        "--game",
+        "mastermind",
+        "--length",
+        "2",
+        "-S",
+        "knuth",
+    ];
+    let crack_small = ["crack", "--repeats", "--length", "40"];
+    let full_cases: Vec<(&str, Vec<String>)> = vec![
+        ("hint", s(&["hint"])),
+        ("hint --json", s(&["hint", "--json"])),
+        ("hint --list 5040", s(&["hint", "--list", "5040"])),
+        ("tree verify", s(&["tree", "verify", "tree.json"])),
+        (
+            "tree verify --json",
+            s(&["tree", "verify", "--json", "tree.json"]),
+        ),
+        ("tree show", s(&["tree", "show", "tree.json"])),
+        ("tree build --json", with(&["--json", "-o", "out.json"])),
+        ("tree build", with(&["-o", "out.json"])),
+        ("crack", s(&crack_small)),
+        ("crack --json", {
+            let mut v = s(&crack_small);
+            v.push("--json".into());
+            v
+        }),
+        ("crack --trials 2", {
+            let mut v = s(&crack_small);
+            v.extend(s(&["--trials", "2"]));
+            v
+        }),
+        (
+            "crack --table",
+            s(&[
+                "crack",
+                "--table",
+                "--lengths",
+                "10",
+                "--runs",
+                "1",
+                "--generations",
+                "5",
+            ]),
+        ),
+        (
+            "crack --table --json",
+            s(&[
+                "crack",
+                "--table",
+                "--lengths",
+                "10",
+                "--runs",
+                "1",
+                "--generations",
+                "5",
+                "--json",
+            ]),
+        ),
+        ("bench", s(&bench_small)),
+        ("bench --json", {
+            let mut v = s(&bench_small);
+            v.push("--json".into());
+            v
+        }),
+        ("bench --list", s(&["bench", "--list"])),
+        (
+            "solve --secret",
+            s(&["solve", "--secret", "1234", "--game", "mastermind"]),
+        ),
+    ];
+    for (name, args) in &full_cases {
+        let creates_out = args.iter().any(|a| a == "out.json");
+        let mut case = Case::owned(format!("2 {name} > full"), args.clone(), 1)
+            .out(Out::Full)
+            .says("No space left on device")
+            .never_says("failed printing");
+        if creates_out {
+            case = case.creates("out.json");
+        }
+        c.push(case);
+        let mut case = Case::owned(format!("2 {name} | closed pipe"), args.clone(), 0)
+            .out(Out::Closed)
+            .stderr_max(0);
+        if creates_out {
+            case = case.creates("out.json");
+        }
+        c.push(case);
+    }
+    c.push(
+        Case::new(
+            "2 crack --length 2000 --json | closed pipe",
+            &["crack", "--repeats", "--length", "2000", "--json"],
+            0,
+        )
+        .out(Out::Closed)
+        .stderr_max(0),
+    );
+
+    // 3. Huge counts are refused when parsed, with the range.
+    for (name, args, range) in [
+        (
+            "bench --runs 1e9",
+            vec![
+                "bench",
+                "--game",
+                "mastermind",
+                "-S",
+                "random",
+                "--runs",
+                "1000000000",
+            ],
+            "1..=10000",
+        ),
+        (
+            "crack ga --runs 1e12",
+            vec![
+                "crack",
+                "--repeats",
+                "--method",
+                "ga",
+                "--length",
+                "10",
+                "--runs",
+                "1000000000000",
+            ],
+            "1..=1000",
+        ),
+        (
+            "crack --table --runs 1e12",
+            vec![
+                "crack",
+                "--table",
+                "--lengths",
+                "10",
+                "--runs",
+                "1000000000000",
+            ],
+            "1..=1000",
+        ),
+        (
+            "bench --runs u64::MAX",
+            vec!["bench", "-S", "random", "--runs", "18446744073709551615"],
+            "1..=10000",
+        ),
+        (
+            "crack --runs u64::MAX",
+            vec![
+                "crack",
+                "--repeats",
+                "--method",
+                "ga",
+                "--runs",
+                "18446744073709551615",
+            ],
+            "1..=1000",
+        ),
+        (
+            "crack --generations 1e12",
+            vec![
+                "crack",
+                "--repeats",
+                "--method",
+                "ga",
+                "--generations",
+                "1000000000000",
+            ],
+            "1..=1000000",
+        ),
+        (
+            "crack --trials 2^32",
+            vec!["crack", "--repeats", "--trials", "4294967296"],
+            "1..=10000",
+        ),
+        (
+            "crack --table --lengths 0",
+            vec!["crack", "--table", "--lengths", "10,0"],
+            "1..=300",
+        ),
+        (
+            "bench --max-guesses 0",
+            vec!["bench", "-S", "random", "--max-guesses", "0"],
+            "1..=",
+        ),
+        (
+            "tree build --max-depth 0",
+            vec!["tree", "build", "--max-depth", "0", "-o", "x.json"],
+            "1..=1000",
+        ),
+        (
+            "tree build --max-depth u32::MAX",
+            vec!["tree", "build", "--max-depth", "4294967295", "-o", "x.json"],
+            "1..=1000",
+        ),
+    ] {
+        c.push(Case::new(format!("3 {name}"), &args, 2).says(range));
+    }
+    for threads in ["0", "10000", "100000", "4294967296", "18446744073709551616"] {
+        c.push(
+            Case::owned(
+                format!("3 tree build --threads {threads}"),
+                with(&["--threads", threads, "-o", "x.json"]),
+                2,
+            )
+            .says("--threads"),
+        );
+    }
+    c.push(
+        Case::owned(
+            "3 tree build --threads 1",
+            with(&["--threads", "1", "-o", "x.json"]),
+            0,
+        )
+        .creates("x.json"),
+    );
+
+    // 4. Unbounded reads: devices, FIFOs and oversized files are refused.
+    for file in ["zero", "zero.json", "urandom.json", "fifo"] {
+        for (what, args) in [
+            ("tree verify", vec!["tree", "verify", file]),
+            ("tree show", vec!["tree", "show", file]),
+        ] {
+            c.push(
+                Case::new(format!("4 {what} {file}"), &args, 1)
+                    .devices()
+                    .says("not a regular file"),
+            );
+        }
+        let strategy = format!("tree:{file}");
+        c.push(
+            Case::owned(
+                format!("4 solve --strategy tree:{file}"),
+                s(&["solve", "--secret", "0123", "--strategy", &strategy]),
+                1,
+            )
+            .devices()
+            .says("not a regular file"),
+        );
+        c.push(
+            Case::owned(
+                format!("4 bench -S tree:{file}"),
+                s(&["bench", "-S", &strategy]),
+                1,
+            )
+            .devices()
+            .says("not a regular file"),
+        );
+        c.push(
+            Case::new(
+                format!("4 crack --secret-file {file}"),
+                &["crack", "--repeats", "--secret-file", file],
+                1,
+            )
+            .devices()
+            .says("not a regular file"),
+        );
+    }
+    c.push(
+        Case::new("4 tree verify big.json", &["tree", "verify", "big.json"], 1)
+            .says("larger than the limit of 67108864 bytes (64 MiB)"),
+    );
+    c.push(
+        Case::new(
+            "4 solve --strategy tree:big.json",
+            &["solve", "--secret", "0123", "--strategy", "tree:big.json"],
+            1,
+        )
+        .says("64 MiB"),
+    );
+    c.push(
+        Case::new(
+            "4 crack --secret-file big.txt",
+            &["crack", "--repeats", "--secret-file", "big.txt"],
+            1,
+        )
+        .says("larger than the limit of 16777216 bytes (16 MiB)"),
+    );
+    c.push(
+        Case::new(
+            "4 crack --secret-file latin1.txt",
+            &["crack", "--repeats", "--secret-file", "latin1.txt"],
+            1,
+        )
+        .says("not UTF-8"),
+    );
+    c.push(
+        Case::new("4 tree verify adir", &["tree", "verify", "adir"], 1).says("not a regular file"),
+    );
+
+    // 5. Echoes of huge input are short.
+    c.push(
+        Case::new(
+            "5 tree verify huge-guess.json",
+            &["tree", "verify", "huge-guess.json"],
+            1,
+        )
+        .says("(10000000 bytes)")
+        .stderr_max(600),
+    );
+    c.push(
+        Case::new(
+            "5 tree show huge-guess.json",
+            &["tree", "show", "huge-guess.json"],
+            1,
+        )
+        .stderr_max(600),
+    );
+    let long = "1".repeat(100_000);
+    c.push(
+        Case::owned(
+            "5 hint LONG=1B",
+            vec!["hint".into(), format!("{long}=1B")],
+            2,
+        )
+        .says("(100000 bytes)")
+        .stderr_max(600),
+    );
+    c.push(
+        Case::owned(
+            "5 hint 0123=LONG",
+            vec!["hint".into(), format!("0123={long}")],
+            2,
+        )
+        .says("(100000 bytes)")
+        .stderr_max(600),
+    );
+    c.push(Case::owned("5 hint LONG", vec!["hint".into(), long.clone()], 2).stderr_max(600));
+    c.push(
+        Case::owned(
+            "5 solve --secret LONG",
+            vec!["solve".into(), "--secret".into(), long.clone()],
+            2,
+        )
+        .stderr_max(600),
+    );
+    c.push(
+        Case::owned(
+            "5 crack --secret LONG",
+            vec![
+                "crack".into(),
+                "--repeats".into(),
+                "--secret".into(),
+                format!("{long}!"),
+            ],
+            2,
+        )
+        .stderr_max(600),
+    );
+    c.push(
+        Case::owned(
+            "5 crack --secret ?LONG",
+            vec![
+                "crack".into(),
+                "--repeats".into(),
+                "--length".into(),
+                "300".into(),
+                "--secret".into(),
+                format!("!{}", "a".repeat(299)),
+            ],
+            2,
+        )
+        .stderr_max(600),
+    );
+
+    // 6. Parsing: signs, invisible and combining symbols, conflicting flags, exit codes.
+    for feedback in ["-1B", "-1b2c", "1B-", "-1 2", "1 2-", ",1 2"] {
+        c.push(
+            Case::owned(
+                format!("6 hint 0123={feedback}"),
+                s(&["hint", &format!("0123={feedback}")]),
+                2,
+            )
+            .says("cannot read"),
+        );
+    }
+    for (name, ch) in [
+        ("U+202E", '\u{202E}'),
+        ("U+200F", '\u{200F}'),
+        ("U+200B", '\u{200B}'),
+        ("U+FEFF", '\u{FEFF}'),
+        ("U+0301", '\u{0301}'),
+        ("U+0000-like control", '\u{0007}'),
+        ("U+E000 private use", '\u{E000}'),
+        ("U+0378 unassigned", '\u{0378}'),
+    ] {
+        let symbols = format!("abc{ch}d");
+        c.push(
+            Case::owned(
+                format!("6 hint --symbols with {name}"),
+                s(&["hint", "--symbols", &symbols]),
+                2,
+            )
+            .says("cannot be used"),
+        );
+        c.push(
+            Case::owned(
+                format!("6 crack --symbols with {name}"),
+                s(&["crack", "--repeats", "--length", "3", "--symbols", &symbols]),
+                2,
+            )
+            .says("cannot be used"),
+        );
+        c.push(
+            Case::owned(
+                format!("6 crack --secret with {name}"),
+                s(&["crack", "--repeats", "--secret", &format!("ab{ch}c")]),
+                2,
+            )
+            .says("not in the alphabet"),
+        );
+    }
+    c.push(
+        Case::new(
+            "6 hint abe+U+0301 over abcde",
+            &[
+                "hint",
+                "--symbols",
+                "abcde",
+                "--length",
+                "3",
+                "abe\u{0301}=1B",
+            ],
+            2,
+        )
+        .says("U+0301"),
+    );
+    c.push(
+        Case::new(
+            "6 hint --repeats --distinct",
+            &["hint", "--repeats", "--distinct"],
+            2,
+        )
+        .says("cannot be used with"),
+    );
+    c.push(
+        Case::new(
+            "6 crack --repeats --distinct",
+            &["crack", "--repeats", "--distinct", "--length", "5"],
+            2,
+        )
+        .says("cannot be used with"),
+    );
+    c.push(Case::new("6 hint 0123 (no =)", &["hint", "0123"], 2));
+    c.push(Case::new("6 hint =1B (no guess)", &["hint", "=1B"], 2));
+    c.push(Case::new(
+        "6 hint 0123= (no feedback)",
+        &["hint", "0123="],
+        2,
+    ));
+    c.push(Case::new(
+        "6 hint 0123=5B (impossible)",
+        &["hint", "0123=5B"],
+        2,
+    ));
+    c.push(Case::new(
+        "6 hint 0023=1B (repeat)",
+        &["hint", "0023=1B"],
+        2,
+    ));
+    c.push(Case::new(
+        "6 solve --strategy nonsense",
+        &["solve", "--secret", "0123", "--strategy", "nonsense"],
+        2,
+    ));
+    c.push(Case::new(
+        "6 bench -S nonsense",
+        &["bench", "-S", "nonsense"],
+        2,
+    ));
+    c.push(
+        Case::new(
+            "6 solve --strategy tree:missing",
+            &["solve", "--secret", "0123", "--strategy", "tree:missing"],
+            1,
+        )
+        .says("No such file"),
+    );
+    c.push(Case::new(
+        "6 bench -S tree:missing",
+        &["bench", "-S", "tree:missing"],
+        1,
+    ));
+    c.push(
+        Case::new("6 tree verify missing", &["tree", "verify", "missing"], 1).says("No such file"),
+    );
+    c.push(Case::new(
+        "6 tree show missing",
+        &["tree", "show", "missing"],
+        1,
+    ));
+    c.push(Case::new(
+        "6 hint --strategy tree:tree.json (other rules)",
+        &["hint", "--strategy", "tree:tree.json"],
+        1,
+    ));
+
+    // 7. Quadratic work: long histories are bounded and repaired in one pass.
+    let mut turns = vec!["hint".to_string()];
+    turns.extend(std::iter::repeat("0123=0B0C".to_string()).take(9_999));
+    turns.push("4567=0B0C".to_string());
+    c.push(
+        Case::owned("7 hint with 10000 contradictory turns", turns.clone(), 1)
+            .says("if the answer to guess 10000 (4567) was not 0B0C")
+            .within(Duration::from_secs(30)),
+    );
+    turns.push("0123=0B0C".to_string());
+    c.push(Case::owned("7 hint with 10001 turns", turns, 2).says("at most 10000"));
+    c.push(
+        Case::new(
+            "7 crack --length 100000",
+            &["crack", "--length", "100000"],
+            2,
+        )
+        .says("1..=5000"),
+    );
+    c.push(
+        Case::new(
+            "7 crack --length 1001 (distinct)",
+            &["crack", "--length", "1001"],
+            2,
+        )
+        .says("practical limit of 1000"),
+    );
+    c.push(
+        Case::owned(
+            "7 crack --secret of 5001 symbols",
+            s(&["crack", "--repeats", "--secret", &"a".repeat(5001)]),
+            2,
+        )
+        .says("practical limit of 5000"),
+    );
+
+    // 8. Plots: written whole or not at all, errors in words.
+    for plot in ["full.svg", "full.png"] {
+        c.push(
+            Case::owned(
+                format!("8 bench --plot {plot} (full device)"),
+                {
+                    let mut v = s(&bench_small);
+                    v.extend(s(&["--plot", plot]));
+                    v
+                },
+                1,
+            )
+            .devices()
+            .says("No space left on device")
+            .never_says("ImageError")
+            .never_says("IoError"),
+        );
+    }
+    for plot in ["small/p.svg", "small/p.png"] {
+        let mut case = Case::owned(
+            format!("8 bench --plot {plot} (full disk)"),
+            {
+                let mut v = s(&bench_small);
+                v.extend(s(&["--plot", plot]));
+                v
+            },
+            1,
+        )
+        .says("No space left on device")
+        .never_says("ImageError");
+        case.needs_small_fs = true;
+        c.push(case);
+    }
+    for plot in ["p.svg", "p.png"] {
+        c.push(
+            Case::owned(
+                format!("8 bench --plot {plot}"),
+                {
+                    let mut v = s(&bench_small);
+                    v.extend(s(&["--plot", plot]));
+                    v
+                },
+                0,
+            )
+            .creates(plot),
+        );
+    }
+    c
+}
+
+/// Every hostile CLI case, one after another; prints the count.
+#[test]
+fn hostile_cli_input_and_output() {
+    let root = tempfile::tempdir().unwrap();
+    let outside_before = outside_snapshot();
+    // Device nodes need root; make_devices reports whether mknod worked.
+    let devices = true;
+    // One small valid tree, built once, for the cases that read a tree.
+    let tree_path = root.path().join("fixture.json");
+    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args([
+            "tree",
+            "build",
+            "--game",
+            "mastermind",
+            "--length",
+            "2",
+            "-o",
+        ])
+        .arg(&tree_path)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let tree = std::fs::read_to_string(&tree_path).unwrap();
+    std::fs::remove_file(&tree_path).unwrap();
+
+    let cases = cases();
+    let (mut tried, mut passed, mut skipped) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        if case.needs_devices && !devices {
+            skipped += 1;
+            continue;
+        }
+        match try_case(root.path(), i, case, &tree) {
+            Err(e) if e == "skip" => skipped += 1,
+            Ok(()) => {
+                tried += 1;
+                passed += 1;
+            }
+            Err(e) => {
+                tried += 1;
+                failures.push(format!("  {}: {e}", case.name));
+            }
+        }
+    }
+    let peak = peak_child_resident_kb();
+    println!("hostile: {tried} cases tried, {passed} passed, {skipped} skipped (no root or no tmpfs); peak child resident memory {} MB", peak / 1024);
+    assert!(
+        failures.is_empty(),
+        "hostile cases failed:\n{}",
+        failures.join("\n")
+    );
+    assert!(peak < MAX_RESIDENT_KB, "a child reached {peak} KB resident");
+    assert_eq!(
+        outside_before,
+        outside_snapshot(),
+        "something outside the temporary directory changed"
+    );
+    // The temporary directory holds nothing but the case directories of failed cases.
+    let left: Vec<_> = std::fs::read_dir(root.path()).unwrap().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// The peak resident memory of any child this test process has waited for, in KB.
+fn peak_child_resident_kb() -> i64 {
+    let usage = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
+        .expect("getrusage works");
+    usage.max_rss()
+}
+
+/// What the suite could touch by mistake outside its directory: the repository's files (the
+/// working directory of `cargo test`) and the real device nodes it imitates.
+fn outside_snapshot() -> Vec<(PathBuf, String, Option<std::time::SystemTime>)> {
+    let mut out = Vec::new();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in [repo.to_path_buf(), repo.join("tests"), repo.join("src")] {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            if entry.file_name() == "target" {
+                continue;
+            }
+            let meta = entry.metadata().unwrap();
+            let modified = if meta.is_file() {
+                meta.modified().ok()
+            } else {
+                None
+            };
+            out.push((entry.path(), format!("{:?}", meta.file_type()), modified));
+        }
+    }
+    for dev in ["/dev/null", "/dev/full", "/dev/zero"] {
+        let kind = std::fs::symlink_metadata(dev)
+            .map(|m| format!("char device: {}", m.file_type().is_char_device()))
+            .unwrap_or_default();
+        out.push((PathBuf::from(dev), kind, None));
+    }
+    out.sort();
+    out
+}
+
+// ---- the server --------------------------------------------------------------------------
+
+/// One HTTP/1.1 request on a fresh connection: (status, body).
+async fn http(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+/// How long until the server closes a connection that sends `prefix` and then drips one byte
+/// of `drip` every 100 ms (or nothing, if `drip` is empty), giving up after `limit`.
+async fn time_to_close(
+    addr: std::net::SocketAddr,
+    prefix: &'static str,
+    drip: &'static str,
+    limit: Duration,
+) -> Duration {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let start = Instant::now();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(prefix.as_bytes()).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let dripper = tokio::spawn(async move {
+        for b in drip
+            .bytes()
+            .cycle()
+            .take(if drip.is_empty() { 0 } else { 10_000 })
+        {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if writer.write_all(&[b]).await.is_err() {
+                break;
+            }
+        }
+        // Keep the writing half open; the server must close the connection itself.
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        drop(writer);
+    });
+    let mut buf = [0u8; 1024];
+    let closed = tokio::time::timeout(limit, async {
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    dripper.abort();
+    assert!(
+        closed.is_ok(),
+        "the server kept a slow connection open past {limit:?}"
+    );
+    start.elapsed()
+}
+
+/// Slow clients are cut off by the timeouts while a normal game starts and is played at once;
+/// a full connection table makes new clients wait, not fail; a full game store says when to
+/// come back and makes room from idle games.
+#[test]
+fn slow_clients_are_cut_off_and_normal_games_go_on() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let timeout = Duration::from_secs(1);
+        let mut config = moo_web::Config::default();
+        config.header_timeout = timeout;
+        config.body_timeout = timeout;
+        config.request_timeout = Duration::from_secs(5);
+        config.max_connections = 16;
+        config.max_games = 20;
+        config.evict_idle = Duration::from_secs(1);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(moo_web::serve(listener, config));
+        // Generous: the close must come after the timeout and well before the old 50 s.
+        let limit = timeout + Duration::from_secs(9);
+
+        // Five slow-drip connections: headers one byte every 100 ms, never finished.
+        let mut slow = Vec::new();
+        for _ in 0..5 {
+            slow.push(tokio::spawn(time_to_close(
+                addr,
+                "POST /api/games HTTP/1.1\r\n",
+                "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                limit,
+            )));
+        }
+        // A body declared as 1000 bytes of which one is sent; an idle connection.
+        let body = tokio::spawn(time_to_close(
+            addr,
+            "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+            "",
+            limit,
+        ));
+        let idle = tokio::spawn(time_to_close(addr, "", "", limit));
+
+        // Meanwhile a normal game: start it with a seed, so the secret is known, and play it.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let start = Instant::now();
+        let (status, created) = http(addr, "POST", "/api/games", r#"{"seed": 12, "preset": "bulls"}"#).await;
+        assert_eq!(status, 201, "{created}");
+        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+        let id = game["id"].as_str().unwrap().to_string();
+        let rules = moo_core::Rules::bulls();
+        let secret = rules.format_code(&rules.random_code(
+            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12),
+        ));
+        let first = if secret == "0123" { "4567" } else { "0123" };
+        for guess in [first, secret.as_str()] {
+            let (status, answer) = http(
+                addr,
+                "POST",
+                &format!("/api/games/{id}/guesses"),
+                &format!(r#"{{"guess": "{guess}"}}"#),
+            )
+            .await;
+            assert_eq!(status, 200, "{answer}");
+            if guess == secret {
+                let state: serde_json::Value = serde_json::from_str(&answer).unwrap();
+                assert_eq!(state["won"], true, "{answer}");
+            }
+        }
+        let played = start.elapsed();
+
+        let mut closes = Vec::new();
+        for handle in slow {
+            closes.push(handle.await.unwrap());
+        }
+        let body_close = body.await.unwrap();
+        let idle_close = idle.await.unwrap();
+        println!(
+            "server: a game started and played in {:.1} ms while 5 slow-drip connections were open; \
+             they were closed after {} s, a half-sent body after {:.2} s, an idle connection after {:.2} s \
+             (timeouts {:.0} s)",
+            played.as_secs_f64() * 1000.0,
+            closes.iter().map(|d| format!("{:.2}", d.as_secs_f64())).collect::<Vec<_>>().join(", "),
+            body_close.as_secs_f64(),
+            idle_close.as_secs_f64(),
+            timeout.as_secs_f64(),
+        );
+        // The issue asks for under 100 ms; on a loaded 2-core machine allow far more.
+        assert!(played < Duration::from_secs(3), "the game took {played:?}");
+        for close in closes.iter().chain([&body_close, &idle_close]) {
+            assert!(*close >= timeout.mul_f64(0.8), "closed too early: {close:?}");
+        }
+
+        // A full store: the 503 says when a place frees, and an idle game then makes room.
+        for _ in 0..20 {
+            assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+        }
+        let (status, full) = http(addr, "POST", "/api/games", "{}").await;
+        assert_eq!(status, 503, "{full}");
+        assert!(full.contains("try again in"), "{full}");
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+
+        // A full connection table: a new client waits for a slot instead of failing.
+        let mut hogs = Vec::new();
+        for _ in 0..16 {
+            hogs.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let start = Instant::now();
+        let (status, _) = http(addr, "GET", "/api/presets", "").await;
+        let waited = start.elapsed();
+        println!("server: with 16 of 16 connections held idle, a new request was answered after {:.2} s", waited.as_secs_f64());
+        assert_eq!(status, 200);
+        assert!(waited >= timeout.mul_f64(0.5), "the connection cap did not hold: {waited:?}");
+        drop(hogs);
+        server.abort();
+    });
+}
