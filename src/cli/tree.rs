@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 use moo_core::strategy::GuessPool;
-use moo_core::tree::{search, Objective, Progress, SearchOptions, SearchOutcome};
+use moo_core::tree::{
+    search, search_checkpointed, Checkpoint, Objective, Progress, SearchOptions, SearchOutcome,
+};
+use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 
 use super::{GuessPoolArg, RuleArgs, UsageError};
@@ -49,6 +52,9 @@ enum ObjectiveArg {
     Average,
     /// Fewest guesses that always suffice; ties: fewest in total.
     Worst,
+    /// Fewest guesses that always suffice, then fewest secrets needing that many, then fewest
+    /// in total.
+    FewestWorst,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -81,6 +87,16 @@ struct BuildArgs {
     /// Print the result as JSON on stdout.
     #[arg(long)]
     json: bool,
+
+    /// Append what is proven about large candidate sets to FILE as the search goes, after
+    /// loading what FILE already holds: an interrupted build run again with the same FILE and
+    /// options resumes where it stopped and writes the same tree.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+
+    /// Append a progress line to FILE every minute (for long runs without a terminal).
+    #[arg(long, value_name = "FILE")]
+    progress_log: Option<PathBuf>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -125,6 +141,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,
+        ObjectiveArg::FewestWorst => Objective::FewestWorst,
     };
     let options = SearchOptions::new(objective)
         .with_max_depth(args.max_depth)
@@ -134,6 +151,10 @@ fn build(args: BuildArgs) -> Result<()> {
         pool = pool.num_threads(n);
     }
     let pool = pool.build().context("cannot start the worker threads")?;
+    let checkpoint = match &args.checkpoint {
+        Some(path) => Some(Checkpoint::open(path, &space, &options)?),
+        None => None,
+    };
     let progress = Progress::new();
     let done = AtomicBool::new(false);
     let start = Instant::now();
@@ -141,7 +162,15 @@ fn build(args: BuildArgs) -> Result<()> {
         if std::io::stderr().is_terminal() {
             scope.spawn(|| show_progress(&progress, &done, start));
         }
-        let outcome = pool.install(|| search(&space, &options, &progress));
+        if let Some(path) = &args.progress_log {
+            let checkpoint = checkpoint.as_ref();
+            let (progress, done) = (&progress, &done);
+            scope.spawn(move || log_progress(path, progress, checkpoint, done, start));
+        }
+        let outcome = pool.install(|| match &checkpoint {
+            Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
+            None => search(&space, &options, &progress),
+        });
         done.store(true, Ordering::Relaxed);
         outcome
     })?;
@@ -244,6 +273,54 @@ fn show_progress(progress: &Progress, done: &AtomicBool, start: Instant) {
     let _ = write!(err, "\r\x1b[2K");
 }
 
+/// Appends a progress line to `path` every minute until the search ends (and once at the start
+/// and the end), so a long run in the background can be followed with `tail -f`.
+fn log_progress(
+    path: &Path,
+    progress: &Progress,
+    checkpoint: Option<&Checkpoint>,
+    done: &AtomicBool,
+    start: Instant,
+) {
+    let line = |what: &str| {
+        let (loaded, written) = checkpoint.map_or((0, 0), |c| (c.loaded() as u64, c.written()));
+        format!(
+            "{} {what}: {:.0} s, {} sets searched, {} cached, {} first-guess parts solved, checkpoint {loaded} loaded + {written} written\n",
+            unix_time(),
+            start.elapsed().as_secs_f64(),
+            progress.nodes(),
+            progress.cached(),
+            progress.parts_solved(),
+        )
+    };
+    let append = |text: String| {
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = f.write_all(text.as_bytes());
+        }
+    };
+    append(line("started"));
+    let mut last = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(250));
+        if last.elapsed() >= Duration::from_secs(60) {
+            last = Instant::now();
+            append(line("searching"));
+        }
+    }
+    append(line("ended"));
+}
+
+/// Seconds since 1970, for log lines.
+fn unix_time() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a reader
 /// never sees half a tree and an interrupted build leaves the old file alone.
 fn write_atomically(path: &Path, text: &str) -> Result<()> {
@@ -295,7 +372,7 @@ fn print_stats(stats: &TreeStats) -> Result<()> {
     writeln!(out, "secrets   {}", stats.secrets)?;
     writeln!(out, "total     {}", stats.total)?;
     writeln!(out, "average   {:.4}", stats.average)?;
-    writeln!(out, "worst     {}", stats.max)?;
+    writeln!(out, "worst     {} ({} secrets)", stats.max, stats.at_worst)?;
     let histogram: Vec<String> = stats
         .histogram
         .iter()
