@@ -284,9 +284,12 @@ fn log_progress(
 ) {
     let line = |what: &str| {
         let (loaded, written) = checkpoint.map_or((0, 0), |c| (c.loaded() as u64, c.written()));
+        let depth = progress
+            .depth()
+            .map_or(String::new(), |d| format!("trying depth {d}, "));
         format!(
-            "{} {what}: {:.0} s, {} sets searched, {} cached, {} first-guess parts solved, checkpoint {loaded} loaded + {written} written\n",
-            unix_time(),
+            "{} {what}: {:.0} s, {depth}{} sets searched, {} cached, {} first-guess parts solved, checkpoint {loaded} loaded + {written} written\n",
+            utc_now(),
             start.elapsed().as_secs_f64(),
             progress.nodes(),
             progress.cached(),
@@ -314,11 +317,28 @@ fn log_progress(
     append(line("ended"));
 }
 
-/// Seconds since 1970, for log lines.
-fn unix_time() -> u64 {
-    std::time::SystemTime::now()
+/// The time now in UTC, `2026-11-23T20:15:00Z`, for log lines.
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86400, secs % 86400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
 }
 
 /// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a reader

@@ -202,6 +202,7 @@ pub struct Progress {
     memo: AtomicU64,
     bound: AtomicU64,
     solved: AtomicU64,
+    depth: AtomicU64,
 }
 
 impl Progress {
@@ -226,6 +227,12 @@ impl Progress {
     /// The best total proven so far for the whole game, if one is known yet.
     pub fn bound(&self) -> Option<u64> {
         Some(self.bound.load(Ordering::Relaxed)).filter(|&b| b != u64::MAX)
+    }
+
+    /// The depth limit being tried, for the objectives that try one depth after another
+    /// (worst case, fewest at worst); `None` before the first or for the average.
+    pub fn depth(&self) -> Option<u32> {
+        Some(self.depth.load(Ordering::Relaxed) as u32).filter(|&d| d != 0)
     }
 
     /// How many of the first guess's parts have been solved exactly.
@@ -475,6 +482,7 @@ fn search_from(
                 if depth > cap {
                     return Ok(Err(u32::from(cap)));
                 }
+                progress.depth.store(u64::from(depth), Ordering::Relaxed);
                 if let Some(s) = solve(&search, INF, depth)? {
                     break (search, s, depth, None);
                 }
@@ -491,6 +499,7 @@ fn search_from(
                 if depth > cap {
                     return Ok(Err(u32::from(cap)));
                 }
+                progress.depth.store(u64::from(depth), Ordering::Relaxed);
                 let weight = weighted_cost_scale(space.len(), root.len(), depth)?;
                 let search = new_search(Some((depth, weight)));
                 if let Some(s) = solve(&search, INF, depth)? {
