@@ -1,6 +1,6 @@
 //! `moo tree`: build provably optimal decision trees, verify tree files, show them.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -10,8 +10,11 @@ use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 use moo_core::strategy::GuessPool;
 use moo_core::text::read_capped;
-use moo_core::tree::MAX_TREE_FILE;
-use moo_core::tree::{search, Objective, Progress, SearchOptions, SearchOutcome};
+use moo_core::tree::{
+    search, search_checkpointed, Checkpoint, Objective, Progress, SearchOptions, SearchOutcome,
+    MAX_TREE_FILE,
+};
+use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 
 use super::output::{out, outln, write_file};
@@ -55,6 +58,9 @@ enum ObjectiveArg {
     Average,
     /// Fewest guesses that always suffice; ties: fewest in total.
     Worst,
+    /// Fewest guesses that always suffice, then fewest secrets needing that many, then fewest
+    /// in total.
+    FewestWorst,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -88,6 +94,16 @@ struct BuildArgs {
     /// Print the result as JSON on stdout.
     #[arg(long)]
     json: bool,
+
+    /// Append what is proven about large candidate sets to FILE as the search goes, after
+    /// loading what FILE already holds: an interrupted build run again with the same FILE and
+    /// options resumes where it stopped and writes the same tree.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+
+    /// Append a progress line to FILE every minute (for long runs without a terminal).
+    #[arg(long, value_name = "FILE")]
+    progress_log: Option<PathBuf>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -126,6 +142,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,
+        ObjectiveArg::FewestWorst => Objective::FewestWorst,
     };
     let options = SearchOptions::new(objective)
         .with_max_depth(args.max_depth)
@@ -135,12 +152,24 @@ fn build(args: BuildArgs) -> Result<()> {
         pool = pool.num_threads(n);
     }
     let pool = pool.build().context("cannot start the worker threads")?;
+    let checkpoint = match &args.checkpoint {
+        Some(path) => Some(Checkpoint::open(path, &space, &options)?),
+        None => None,
+    };
     let progress = Progress::new();
     let done = AtomicBool::new(false);
     let start = Instant::now();
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| show_progress(&progress, &done));
-        let outcome = pool.install(|| search(&space, &options, &progress));
+        if let Some(path) = &args.progress_log {
+            let checkpoint = checkpoint.as_ref();
+            let (progress, done) = (&progress, &done);
+            scope.spawn(move || log_progress(path, progress, checkpoint, done, start));
+        }
+        let outcome = pool.install(|| match &checkpoint {
+            Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
+            None => search(&space, &options, &progress),
+        });
         done.store(true, Ordering::Relaxed);
         outcome
     })?;
@@ -240,6 +269,55 @@ fn show_progress(progress: &Progress, done: &AtomicBool) {
     line.finish();
 }
 
+/// Appends a progress line to `path` every minute until the search ends (and once at the start
+/// and the end), so a long run in the background can be followed with `tail -f`.
+fn log_progress(
+    path: &Path,
+    progress: &Progress,
+    checkpoint: Option<&Checkpoint>,
+    done: &AtomicBool,
+    start: Instant,
+) {
+    let line = |what: &str| {
+        let (loaded, written) = checkpoint.map_or((0, 0), |c| (c.loaded() as u64, c.written()));
+        let depth = progress
+            .depth()
+            .map_or(String::new(), |d| format!("trying depth {d}, "));
+        format!(
+            "{} {what}: {:.0} s, {depth}{} sets searched, {} cached, {} first-guess parts solved, checkpoint {loaded} loaded + {written} written\n",
+            utc_now(),
+            start.elapsed().as_secs_f64(),
+            progress.nodes(),
+            progress.cached(),
+            progress.parts_solved(),
+        )
+    };
+    let append = |text: String| {
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = f.write_all(text.as_bytes());
+        }
+    };
+    append(line("started"));
+    let mut last = Instant::now();
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(250));
+        if last.elapsed() >= Duration::from_secs(60) {
+            last = Instant::now();
+            append(line("searching"));
+        }
+    }
+    append(line("ended"));
+}
+
+/// The time now in UTC, `2026-11-23T20:15:00Z`, for log lines.
+fn utc_now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
 /// Reads a tree file: a regular file of at most [`MAX_TREE_FILE`] bytes, so a link to
 /// `/dev/zero` is refused instead of filling memory.
 fn read_tree(path: &Path) -> Result<DecisionTree> {
@@ -265,7 +343,7 @@ fn print_stats(stats: &TreeStats) -> Result<()> {
     outln!("secrets   {}", stats.secrets)?;
     outln!("total     {}", stats.total)?;
     outln!("average   {:.4}", stats.average)?;
-    outln!("worst     {}", stats.max)?;
+    outln!("worst     {} ({} secrets)", stats.max, stats.at_worst)?;
     let histogram: Vec<String> = stats
         .histogram
         .iter()

@@ -187,6 +187,9 @@ impl Published {
             Method::Strategy(name) => name.to_string(),
             Method::Optimal(Objective::Average) => "the optimum on average".to_string(),
             Method::Optimal(Objective::Worst) => "the optimum in the worst case".to_string(),
+            Method::Optimal(Objective::FewestWorst) => {
+                "the optimum in the worst case with the fewest secrets there".to_string()
+            }
         };
         let Game {
             length,

@@ -58,9 +58,18 @@ pub(super) struct Splits {
     parts: Vec<u8>,
     largest: Vec<u8>,
     member: Vec<bool>,
+    /// With a last threshold: the members of each guess's parts above it, summed.
+    excess: Vec<u16>,
 }
 
 impl Splits {
+    /// For guess `g`, how many members its parts hold above the last threshold given to
+    /// [`Splitter::split_all`] (0 without one).
+    #[inline]
+    pub fn excess(&self, g: usize) -> u32 {
+        self.excess.get(g).map_or(0, |&e| u32::from(e))
+    }
+
     /// How guess `g` splits the set.
     #[inline]
     pub fn get(&self, g: usize) -> Split {
@@ -129,8 +138,14 @@ impl Splitter {
 
     /// How each of `guesses` guesses splits the set whose members' score rows are `rows`.
     /// Scoring must be symmetric, so a member's row gives its feedback against every guess.
-    pub fn split_all(&self, rows: &[&[u8]], guesses: usize, out: &mut Splits) {
+    /// With `last`, also counts the members each guess's parts hold above `last`
+    /// ([`Splits::excess`]): the secrets a weighted objective charges extra.
+    pub fn split_all(&self, rows: &[&[u8]], guesses: usize, last: Option<u8>, out: &mut Splits) {
         debug_assert!(rows.len() <= MAX_SET);
+        out.excess.clear();
+        if last.is_some() {
+            out.excess.resize(guesses, 0);
+        }
         out.sum.resize(guesses, 0);
         out.parts.resize(guesses, 0);
         out.largest.resize(guesses, 0);
@@ -159,6 +174,12 @@ impl Splitter {
             out.largest[start..end].copy_from_slice(&largest[..width]);
             for (m, &c) in out.member[start..end].iter_mut().zip(&counts[self.win]) {
                 *m = c > 0;
+            }
+            if let Some(last) = last {
+                let mut excess = [0u16; BLOCK];
+                let (mut p, mut l) = ([0u8; BLOCK], [0u8; BLOCK]);
+                finish_block(&counts, &[last], &mut excess, &mut p, &mut l);
+                out.excess[start..end].copy_from_slice(&excess[..width]);
             }
             start = end;
         }
@@ -299,7 +320,8 @@ mod tests {
                     .iter()
                     .map(|&s| space.score_row(s as usize).unwrap())
                     .collect();
-                splitter.split_all(&rows, n, &mut out);
+                let last = (size % 3) as u8;
+                splitter.split_all(&rows, n, Some(last), &mut out);
                 let mut scores = Vec::new();
                 splitter.part_scores(&rows, n, &mut scores);
                 assert_eq!(out.sum.len(), n);
@@ -315,6 +337,11 @@ mod tests {
                         member: counts[usize::from(win)] > 0,
                     };
                     assert_eq!(out.get(g), want, "guess {g}, set of {}", set.len());
+                    let excess: u32 = counts
+                        .iter()
+                        .map(|&c| c.saturating_sub(u32::from(last)))
+                        .sum();
+                    assert_eq!(out.excess(g), excess, "guess {g}, set of {}", set.len());
                     let useful = want.member || want.parts > 1;
                     let want_score = u32::from(useful) * (want.parts + u32::from(want.member));
                     assert_eq!(

@@ -21,8 +21,8 @@ mod symmetry;
 mod treestrategy;
 
 pub use search::{
-    search, search_set, Objective, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome,
-    SetPlan,
+    search, search_checkpointed, search_set, Checkpoint, CheckpointError, Objective, Progress,
+    SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
 };
 pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 
@@ -157,6 +157,9 @@ pub struct TreeStats {
     pub average: f64,
     /// The most guesses any secret needs.
     pub max: u32,
+    /// How many secrets need `max` guesses (what the fewest-at-worst objective minimises after
+    /// `max`).
+    pub at_worst: u64,
     /// `histogram[k - 1]` secrets are solved with exactly `k` guesses.
     pub histogram: Vec<u64>,
 }
@@ -168,6 +171,10 @@ impl TreeStats {
             total: histogram.total(),
             average: histogram.average(),
             max: histogram.max() as u32,
+            at_worst: histogram
+                .max()
+                .checked_sub(1)
+                .map_or(0, |i| histogram.counts()[i]),
             histogram: histogram.into_counts(),
         }
     }

@@ -41,13 +41,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 mod bounds;
+mod checkpoint;
 mod dedup;
 mod memo;
 
-use self::bounds::ClosedForm;
+pub use self::checkpoint::{Checkpoint, CheckpointError};
+
+use self::bounds::{ClosedForm, LevelBounds};
 use self::dedup::SplitDedup;
 use self::memo::{Entry, Memo, MEMO_BUDGET};
-use super::bulk::Splitter;
+use super::bulk::{Splitter, MAX_SET};
 use super::symmetry::Symmetry;
 use super::{DecisionTree, Node, NodeId, TreeStats};
 use crate::codeset::CodeSet;
@@ -66,11 +69,14 @@ pub enum Objective {
     Average,
     /// The fewest guesses that always suffice; ties go to the fewest in total.
     Worst,
+    /// The fewest guesses that always suffice, then the fewest secrets that need that many,
+    /// then the fewest in total.
+    FewestWorst,
 }
 
 impl Objective {
     /// Every objective, for listings.
-    pub const ALL: [Objective; 2] = [Objective::Average, Objective::Worst];
+    pub const ALL: [Objective; 3] = [Objective::Average, Objective::Worst, Objective::FewestWorst];
 
     /// The objective's position in [`Objective::ALL`].
     pub fn index(self) -> usize {
@@ -127,6 +133,14 @@ pub enum SearchError {
     /// A depth limit of zero allows no guess at all.
     #[error("--max-depth must be at least 1")]
     ZeroDepth,
+    /// The fewest-at-worst objective's costs would not fit the search's 32-bit arithmetic.
+    #[error("the fewest-at-worst objective cannot weigh {size} codes over {depth} guesses: use a smaller game or another objective")]
+    TooLargeToWeigh {
+        /// Codes in the position.
+        size: usize,
+        /// The depth it would have weighed.
+        depth: u32,
+    },
     /// The search was stopped before it finished.
     #[error("the search was stopped by its time limit or a cancel")]
     Stopped,
@@ -188,6 +202,7 @@ pub struct Progress {
     memo: AtomicU64,
     bound: AtomicU64,
     solved: AtomicU64,
+    depth: AtomicU64,
 }
 
 impl Progress {
@@ -212,6 +227,12 @@ impl Progress {
     /// The best total proven so far for the whole game, if one is known yet.
     pub fn bound(&self) -> Option<u64> {
         Some(self.bound.load(Ordering::Relaxed)).filter(|&b| b != u64::MAX)
+    }
+
+    /// The depth limit being tried, for the objectives that try one depth after another
+    /// (worst case, fewest at worst); `None` before the first or for the average.
+    pub fn depth(&self) -> Option<u32> {
+        Some(self.depth.load(Ordering::Relaxed) as u32).filter(|&d| d != 0)
     }
 
     /// How many of the first guess's parts have been solved exactly.
@@ -255,10 +276,51 @@ pub(crate) fn search_with_cache(
     progress: &Progress,
     cache_bytes: u64,
 ) -> Result<SearchOutcome, SearchError> {
+    search_whole(space, options, progress, &Stop::never(), cache_bytes, None)
+}
+
+/// [`search`] that writes what it proves about large sets to `checkpoint` as it goes, after
+/// loading what the file already holds, so a run that was interrupted resumes where it stopped
+/// and finishes with the same tree. Stops soon after `stop` fires, with
+/// [`SearchError::Stopped`]; what was written stays valid for the next run.
+pub fn search_checkpointed(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+    checkpoint: &Checkpoint,
+) -> Result<SearchOutcome, SearchError> {
+    search_whole(
+        space,
+        options,
+        progress,
+        stop,
+        MEMO_BUDGET,
+        Some(checkpoint),
+    )
+}
+
+/// The search of the whole space, written out as a verified tree.
+fn search_whole(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+    cache_bytes: u64,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<SearchOutcome, SearchError> {
     let root: Vec<u32> = (0..space.len() as u32).collect();
     let sym = Symmetry::new(space.rules());
-    let stop = Stop::never();
-    let plan = match search_from(space, &root, &sym, options, progress, &stop, cache_bytes)? {
+    let plan = match search_from(
+        space,
+        &root,
+        &sym,
+        options,
+        progress,
+        stop,
+        cache_bytes,
+        checkpoint,
+    )? {
         Ok(plan) => plan,
         Err(max_depth) => return Ok(SearchOutcome::Impossible { max_depth }),
     };
@@ -299,7 +361,16 @@ pub fn search_set(
             sym.after(turn.guess.symbols())
         });
     let root = candidates.as_slice();
-    let plan = match search_from(space, root, &sym, options, progress, stop, MEMO_BUDGET)? {
+    let plan = match search_from(
+        space,
+        root,
+        &sym,
+        options,
+        progress,
+        stop,
+        MEMO_BUDGET,
+        None,
+    )? {
         Ok(plan) => plan,
         Err(max_depth) => return Ok(SetOutcome::Impossible { max_depth }),
     };
@@ -333,7 +404,9 @@ struct PlanNode {
 }
 
 /// The search both entry points share: the optimal plan for `root` (sorted code indexes) under
-/// `options`, or `Err(max_depth)` when no tree fits the depth limit.
+/// `options`, or `Err(max_depth)` when no tree fits the depth limit. With a checkpoint, the
+/// results it holds are loaded first and new ones appended as they are proven.
+#[allow(clippy::too_many_arguments)]
 fn search_from(
     space: &CodeSpace,
     root: &[u32],
@@ -342,6 +415,7 @@ fn search_from(
     progress: &Progress,
     stop: &Stop,
     cache_bytes: u64,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<Result<Plan, u32>, SearchError> {
     if !space.has_table() {
         return Err(SearchError::TooLarge {
@@ -352,37 +426,47 @@ fn search_from(
     if options.max_depth == Some(0) {
         return Err(SearchError::ZeroDepth);
     }
-    let ctx = Search::new(
-        space,
-        options.guesses,
-        progress,
-        stop,
-        root.len(),
-        cache_bytes,
-    );
+    let cap = options
+        .max_depth
+        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
+    let new_search = |last_level: Option<(u8, u32)>| {
+        let mut search = Search::new(
+            space,
+            options.guesses,
+            progress,
+            stop,
+            root.len(),
+            last_level,
+            cache_bytes,
+        );
+        let tag = last_level.map_or(0, |(depth, _)| depth);
+        if let Some(checkpoint) = checkpoint {
+            checkpoint.load_into(tag, &search.memo, space.len());
+            search.checkpoint = Some((checkpoint, tag));
+        }
+        search
+    };
     // Every result is checked for a stop before it is believed: a stopped search returns `None`
     // or a tree that is not proven optimal.
-    let solve = |limit: u32, depth: u8| {
-        let sol = ctx.solve(root, sym, limit, depth);
-        if ctx.halted() {
+    let solve = |search: &Search, limit: u32, depth: u8| {
+        let sol = search.solve(root, sym, limit, depth);
+        if search.halted() {
             Err(SearchError::Stopped)
         } else {
             Ok(sol)
         }
     };
-    let cap = options
-        .max_depth
-        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
-    let found = match options.objective {
+    let (search, sol, depth, weight) = match options.objective {
         Objective::Average => {
-            let Some(mut best) = solve(INF, cap)? else {
+            let search = new_search(None);
+            let Some(mut best) = solve(&search, INF, cap)? else {
                 return Ok(Err(options.max_depth.unwrap_or(0)));
             };
             // Among trees with this total, the smallest worst case: ask for the same total
             // within one guess less until that is proven impossible.
             let mut depth = cap;
-            while best.worst > ctx.levels(root.len()) {
-                match solve(best.total + 1, best.worst - 1)? {
+            while best.worst > search.levels(root.len()) {
+                match solve(&search, best.total + 1, best.worst - 1)? {
                     Some(s) => {
                         depth = best.worst - 1;
                         best = s;
@@ -390,29 +474,46 @@ fn search_from(
                     None => break,
                 }
             }
-            (best, depth)
+            (search, best, depth, None)
         }
         Objective::Worst => {
             // The first depth that admits a tree, proving each smaller one impossible.
-            let mut depth = ctx.levels(root.len());
+            let search = new_search(None);
+            let mut depth = search.levels(root.len());
             loop {
                 if depth > cap {
                     return Ok(Err(u32::from(cap)));
                 }
-                if let Some(s) = solve(INF, depth)? {
-                    break (s, depth);
+                progress.depth.store(u64::from(depth), Ordering::Relaxed);
+                if let Some(s) = solve(&search, INF, depth)? {
+                    break (search, s, depth, None);
+                }
+                depth += 1;
+            }
+        }
+        Objective::FewestWorst => {
+            // Depth by depth as for the worst case, each with its own weighted search: a cost
+            // `weight * (secrets at that depth) + total` with `weight` above any total, so the
+            // count decides first and the total breaks ties.
+            let plain = LevelBounds::new(Search::branches_of(space), root.len(), None);
+            let mut depth = plain.levels(root.len());
+            loop {
+                if depth > cap {
+                    return Ok(Err(u32::from(cap)));
+                }
+                progress.depth.store(u64::from(depth), Ordering::Relaxed);
+                let weight = weighted_cost_scale(space.len(), root.len(), depth)?;
+                let search = new_search(Some((depth, weight)));
+                if let Some(s) = solve(&search, INF, depth)? {
+                    break (search, s, depth, Some(weight));
                 }
                 depth += 1;
             }
         }
     };
-    let (sol, depth) = found;
-    progress
-        .bound
-        .store(u64::from(sol.total), Ordering::Relaxed);
     let mut nodes = Vec::new();
-    let built = ctx.build(root, sym, depth, sol, 1, &mut nodes);
-    if ctx.halted() || built.is_none() {
+    let built = search.build(root, sym, depth, sol, 1, &mut nodes);
+    if search.halted() || built.is_none() {
         return Err(SearchError::Stopped);
     }
     let mut histogram: Vec<u64> = Vec::new();
@@ -430,13 +531,32 @@ fn search_from(
         .enumerate()
         .map(|(k, &c)| (k as u64 + 1) * c)
         .sum();
-    debug_assert_eq!(total, u64::from(sol.total));
+    let at_depth = histogram.get(usize::from(depth) - 1).copied().unwrap_or(0);
+    let cost = total + weight.map_or(0, |w| u64::from(w) * at_depth);
+    debug_assert_eq!(cost, u64::from(sol.total));
+    progress.bound.store(total, Ordering::Relaxed);
     Ok(Ok(Plan {
         total,
         worst: histogram.len() as u32,
         histogram,
         nodes: nodes.into_iter().map(|(n, _)| n).collect(),
     }))
+}
+
+/// The weight of a secret at the worst depth for [`Objective::FewestWorst`]: one more than any
+/// total a set of `root` codes can reach within `depth` guesses, so the count at the worst
+/// depth decides before the total. Every cost of the search must fit 32 bits (with room for the
+/// sums of bounds), else the search is refused.
+fn weighted_cost_scale(codes: usize, root: usize, depth: u8) -> Result<u32, SearchError> {
+    let weight = root as u64 * u64::from(depth) + 1;
+    let most = (codes as u64 + 2) * (u64::from(depth) + weight);
+    if most >= u64::from(u32::MAX / 4) {
+        return Err(SearchError::TooLargeToWeigh {
+            size: root,
+            depth: u32::from(depth),
+        });
+    }
+    Ok(weight as u32)
 }
 
 /// A candidate guess at a node, with its proven lower bound.
@@ -455,17 +575,8 @@ struct Search<'a> {
     slots: usize,
     win: usize,
     alphabet: usize,
-    /// `lb[n]`: the level-filling lower bound on the total of a set of `n`.
-    lb: Vec<u32>,
-    /// `step[c] = lb[c + 1] - lb[c]`: the level at which the `c+1`-th member of a set is solved.
-    step: Vec<u32>,
-    /// `outside_lb[n]`: a lower bound on the total of a set of `n` when the next guess is not a
-    /// member (nobody is solved by it).
-    outside_lb: Vec<u32>,
-    /// `levels[n]`: the fewest guesses that can solve every member of a set of `n`.
-    levels: Vec<u8>,
-    /// The non-winning feedbacks that can occur.
-    branches: usize,
+    /// The level-filling bounds.
+    bounds: LevelBounds,
     /// The bulk split of sets small enough for it (none for degenerate games).
     splitter: Option<Splitter>,
     memo: Memo,
@@ -477,6 +588,8 @@ struct Search<'a> {
     halted: AtomicBool,
     /// The size of the set the search started from (its parts count as progress).
     root_len: usize,
+    /// Where to append what is proven about large sets, and this search's tag there.
+    checkpoint: Option<(&'a Checkpoint, u8)>,
 }
 
 impl<'a> Search<'a> {
@@ -486,58 +599,25 @@ impl<'a> Search<'a> {
         progress: &'a Progress,
         stop: &'a Stop,
         root_len: usize,
+        last_level: Option<(u8, u32)>,
         cache_bytes: u64,
     ) -> Search<'a> {
-        let length = space.length();
         let n = space.len();
-        // Feedbacks that actually occur in this space bound how many parts a guess makes.
-        let mut seen = vec![false; space.rules().feedback_slots()];
-        for g in 0..n {
-            if let Some(row) = space.score_row(g) {
-                for &f in row {
-                    seen[usize::from(f)] = true;
-                }
-            }
-        }
-        let win = Feedback::win(length).index(length);
-        let branches = seen
-            .iter()
-            .enumerate()
-            .filter(|&(i, &s)| s && i != win)
-            .count()
-            .max(1);
-        // Level filling: capacities 1, r, r^2, ... (or 0, r, r^2, ... when the first guess is not a
-        // member of the set).
-        let fill = |m: usize, first: u64| {
-            let (mut left, mut cap, mut level, mut total) = (m as u64, first, 1u64, 0u64);
-            while left > 0 {
-                let here = left.min(cap);
-                total += here * level;
-                left -= here;
-                cap = if cap == 0 {
-                    branches as u64
-                } else {
-                    cap.saturating_mul(branches as u64)
-                };
-                level += 1;
-            }
-            (
-                total as u32,
-                (level - 1).min(u64::from(UNLIMITED) - 1) as u8,
-            )
-        };
-        let (mut lb, mut levels, mut outside_lb) =
-            (vec![0u32; n + 2], vec![0u8; n + 2], vec![0u32; n + 2]);
-        for m in 1..=n + 1 {
-            (lb[m], levels[m]) = fill(m, 1);
-            outside_lb[m] = fill(m, 0).0;
-        }
-        let step = (0..=n).map(|c| lb[c + 1] - lb[c]).collect();
+        let (seen, win) = Search::feedbacks_of(space);
+        let branches = Search::branches_of(space);
+        let bounds = LevelBounds::new(branches, n, last_level);
         let feedbacks = (0..seen.len())
             .filter(|&f| seen[f] || f == win)
             .map(|f| f as u8)
             .collect();
-        let splitter = Splitter::new(feedbacks, win as u8, &lb);
+        // The splitter learns its thresholds from the unweighted bound; a weighted search only
+        // uses its parts count, which needs no bound.
+        let plain = LevelBounds::new(branches, MAX_SET.min(n), None);
+        let splitter = Splitter::new(
+            feedbacks,
+            win as u8,
+            bounds.plain_totals().unwrap_or(plain.table(0).totals()),
+        );
         Search {
             space,
             pool,
@@ -545,18 +625,40 @@ impl<'a> Search<'a> {
             slots: space.rules().feedback_slots(),
             win,
             alphabet: space.rules().alphabet().len(),
-            lb,
-            step,
-            outside_lb,
-            levels,
-            branches,
+            bounds,
             splitter,
             memo: Memo::new(n, cache_bytes),
             progress,
             stop,
             halted: AtomicBool::new(false),
             root_len,
+            checkpoint: None,
         }
+    }
+
+    /// Which feedback indexes occur in `space`, and the winning one's index.
+    fn feedbacks_of(space: &CodeSpace) -> (Vec<bool>, usize) {
+        let length = space.length();
+        let mut seen = vec![false; space.rules().feedback_slots()];
+        for g in 0..space.len() {
+            if let Some(row) = space.score_row(g) {
+                for &f in row {
+                    seen[usize::from(f)] = true;
+                }
+            }
+        }
+        (seen, Feedback::win(length).index(length))
+    }
+
+    /// The non-winning feedbacks that occur in `space` (at least one): the most parts besides
+    /// the winning one a guess can make, the `r` of level filling.
+    fn branches_of(space: &CodeSpace) -> usize {
+        let (seen, win) = Search::feedbacks_of(space);
+        seen.iter()
+            .enumerate()
+            .filter(|&(i, &s)| s && i != win)
+            .count()
+            .max(1)
     }
 
     /// Whether the search has been stopped (one load).
@@ -587,7 +689,7 @@ impl<'a> Search<'a> {
     }
 
     fn levels(&self, n: usize) -> u8 {
-        self.levels[n]
+        self.bounds.levels(n)
     }
 
     /// What the cache knows about `set` within `depth` guesses. A result without the depth limit
@@ -625,27 +727,27 @@ impl<'a> Search<'a> {
             return None;
         }
         let n = set.len();
-        if depth == 0 || self.lb[n] >= limit || self.levels[n] > depth {
+        if depth == 0 || self.bounds.total(n, depth) >= limit || self.levels(n) > depth {
             return None;
         }
         match n {
             1 => {
                 return Some(Solved {
-                    total: 1,
+                    total: self.bounds.total(1, depth),
                     worst: 1,
                     guess: set[0],
                 })
             }
             2 => {
                 return Some(Solved {
-                    total: 3,
+                    total: self.bounds.total(2, depth),
                     worst: 2,
                     guess: set[0],
                 })
             }
             _ => {}
         }
-        let mut bound = self.lb[n];
+        let mut bound = self.bounds.total(n, depth);
         match self.closed_form(set, depth) {
             ClosedForm::Exact(sol) => return (sol.total < limit).then_some(sol),
             ClosedForm::AtLeast(b) if b >= limit => return None,
@@ -679,6 +781,9 @@ impl<'a> Search<'a> {
         if self.memo.put(set, depth, entry) {
             self.progress.memo.fetch_add(1, Ordering::Relaxed);
         }
+        if let Some((checkpoint, tag)) = self.checkpoint {
+            checkpoint.record(tag, set, depth, entry);
+        }
         result
     }
 
@@ -707,11 +812,12 @@ impl<'a> Search<'a> {
         };
         // A guess outside the set solves nobody now, so it costs at least `outside_lb[n]`; when
         // that cannot beat the limit only members are worth scanning.
-        if self.pool == GuessPool::Consistent || self.outside_lb[n] >= limit {
+        if self.pool == GuessPool::Consistent || self.bounds.outside(n, depth) >= limit {
             set.iter().for_each(|&g| consider(g, &mut out));
-        } else if let Some(splits) = self.split_all(set) {
+        } else if let Some(splits) = self.split_all(set, child_depth) {
             for g in 0..self.n_codes {
-                let Some((bound, member)) = self.bound_of_split(n, splits.get(g), child_depth)
+                let Some((bound, member)) =
+                    self.bound_of_split(n, self.split_of(&splits, g), child_depth)
                 else {
                     continue;
                 };
@@ -841,7 +947,7 @@ impl<'a> Search<'a> {
                 .collect();
             for (p, s) in parts.iter().zip(sols) {
                 let s = s?;
-                total += s.total - self.lb[p.len()];
+                total += s.total - self.bounds.total(p.len(), child_depth);
                 worst = worst.max(s.worst + 1);
             }
         } else {
@@ -851,7 +957,7 @@ impl<'a> Search<'a> {
             let cached: Vec<Option<u32>> = parts
                 .iter()
                 .map(|p| {
-                    let lb = self.lb[p.len()];
+                    let lb = self.bounds.total(p.len(), child_depth);
                     if p.len() < 3 {
                         return Some(lb);
                     }
@@ -861,10 +967,10 @@ impl<'a> Search<'a> {
             let mut bounds: Vec<u32> = cached
                 .iter()
                 .zip(&parts)
-                .map(|(c, p)| c.unwrap_or(self.lb[p.len()]))
+                .map(|(c, p)| c.unwrap_or(self.bounds.total(p.len(), child_depth)))
                 .collect();
             for (p, &b) in parts.iter().zip(&bounds) {
-                total += b - self.lb[p.len()];
+                total += b - self.bounds.total(p.len(), child_depth);
             }
             if total >= limit {
                 return None;

@@ -16,6 +16,147 @@ use super::memo::Entry;
 use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
 use crate::strategy::GuessPool;
 
+/// The level-filling bounds of one search: for each set size, the least total (one table, or one
+/// per depth left when the objective weighs the last level), and the fewest levels.
+pub(super) struct LevelBounds {
+    tables: Vec<LevelTable>,
+    levels: Vec<u8>,
+    branches: usize,
+    weighted: bool,
+    /// What a secret solved by the last guess allowed costs extra (0 when not weighted).
+    weight: u32,
+}
+
+/// The level-filling totals for one depth left.
+pub(super) struct LevelTable {
+    /// `total[n]`: the least cost of a set of `n`.
+    total: Vec<u32>,
+    /// `step[c] = total[c + 1] - total[c]`: what the `c+1`-th member of a part adds.
+    pub(super) step: Vec<u32>,
+    /// `outside[n]`: the least cost of a set of `n` when the next guess is not a member (nobody
+    /// is solved by it).
+    outside: Vec<u32>,
+}
+
+impl LevelBounds {
+    /// The bounds for sets of up to `n + 1` codes in a game with `branches` non-winning
+    /// feedbacks. With `last_level = Some((depth, weight))` every secret solved by the last
+    /// guess a depth limit of `depth` allows costs `weight` more (the fewest-at-worst objective:
+    /// a cost is then `weight * secrets at the worst depth + total`), and the tables depend on
+    /// the depth left.
+    pub(super) fn new(branches: usize, n: usize, last_level: Option<(u8, u32)>) -> LevelBounds {
+        let r = branches as u64;
+        // Capacities 1, r, r^2, ... (0, r, r^2, ... when the first guess is not a member);
+        // `last` is the level whose secrets also pay `weight`, and it takes every secret left
+        // (for sets that do not fit, this relaxation is still a lower bound).
+        let fill = |m: usize, first: u64, last: u64, weight: u64| {
+            let (mut left, mut cap, mut level, mut total) = (m as u64, first, 1u64, 0u64);
+            while left > 0 {
+                let here = if level == last { left } else { left.min(cap) };
+                total += here * level + if level == last { here * weight } else { 0 };
+                left -= here;
+                cap = if cap == 0 { r } else { cap.saturating_mul(r) };
+                level += 1;
+            }
+            (
+                u32::try_from(total).expect("the caller checked that costs fit 32 bits"),
+                (level - 1).min(u64::from(UNLIMITED) - 1) as u8,
+            )
+        };
+        let table = |last: u64, weight: u64| {
+            let total: Vec<u32> = (0..n + 2).map(|m| fill(m, 1, last, weight).0).collect();
+            let outside = (0..n + 2).map(|m| fill(m, 0, last, weight).0).collect();
+            let step = (0..=n).map(|c| total[c + 1] - total[c]).collect();
+            LevelTable {
+                total,
+                step,
+                outside,
+            }
+        };
+        let levels = (0..n + 2).map(|m| fill(m, 1, 0, 0).1).collect();
+        let tables = match last_level {
+            None => vec![table(0, 0)],
+            Some((depth, weight)) => (0..=depth)
+                .map(|d| table(u64::from(d), u64::from(weight)))
+                .collect(),
+        };
+        LevelBounds {
+            tables,
+            levels,
+            branches,
+            weighted: last_level.is_some(),
+            weight: last_level.map_or(0, |(_, w)| w),
+        }
+    }
+
+    /// The table for `depth` guesses left.
+    #[inline]
+    pub(super) fn table(&self, depth: u8) -> &LevelTable {
+        &self.tables[usize::from(depth).min(self.tables.len() - 1)]
+    }
+
+    /// The least cost of a set of `n` with `depth` guesses left.
+    #[inline]
+    pub(super) fn total(&self, n: usize, depth: u8) -> u32 {
+        self.table(depth).total[n]
+    }
+
+    /// The least cost of a set of `n` with `depth` guesses left when the next guess is not a
+    /// member.
+    pub(super) fn outside(&self, n: usize, depth: u8) -> u32 {
+        self.table(depth).outside[n]
+    }
+
+    /// The fewest guesses that can solve every member of a set of `n`.
+    #[inline]
+    pub(super) fn levels(&self, n: usize) -> u8 {
+        self.levels[n]
+    }
+
+    /// The non-winning feedbacks that can occur.
+    pub(super) fn branches(&self) -> usize {
+        self.branches
+    }
+
+    /// Whether the last level a depth limit allows costs extra (the tables depend on depth).
+    pub(super) fn weighted(&self) -> bool {
+        self.weighted
+    }
+
+    /// The extra cost of a secret solved by the last guess a depth limit allows.
+    pub(super) fn weight(&self) -> u32 {
+        self.weight
+    }
+
+    /// With `depth` guesses left under a last-level weight, how many members of a part are
+    /// solved before the last level at best (`1 + r + ... + r^(depth-2)`): each one more pays
+    /// the weight. `None` when not weighted.
+    pub(super) fn last_level_threshold(&self, depth: u8) -> Option<u32> {
+        if !self.weighted {
+            return None;
+        }
+        let r = self.branches as u64;
+        let (mut sum, mut cap) = (0u64, 1u64);
+        for _ in 1..depth {
+            sum = sum.saturating_add(cap);
+            cap = cap.saturating_mul(r);
+        }
+        Some(sum.min(u64::from(u32::MAX)) as u32)
+    }
+
+    /// The unweighted totals, from which the bulk splitter learns the level thresholds.
+    pub(super) fn plain_totals(&self) -> Option<&[u32]> {
+        (!self.weighted).then(|| &self.tables[0].total[..])
+    }
+}
+
+impl LevelTable {
+    /// `total[n]` for every `n` in the table.
+    pub(super) fn totals(&self) -> &[u32] {
+        &self.total
+    }
+}
+
 /// Sets up to this size get their lookahead bound by counting parts first
 /// ([`Search::min_bound_by_parts`]); larger ones count every guess's parts in bulk. Larger sets have
 /// more parts over the level-1 capacity, so the parts floor rules out fewer guesses; measured on
@@ -54,7 +195,7 @@ impl Search<'_> {
         }
         self.bound_of_split(
             set.len(),
-            self.split_bound(g, set, counts, limit)?,
+            self.split_bound(g, set, counts, limit, child_depth)?,
             child_depth,
         )
     }
@@ -75,22 +216,44 @@ impl Search<'_> {
             largest,
             member,
         } = split;
-        if (!member && parts < 2) || self.levels[largest as usize] > child_depth {
+        if (!member && parts < 2) || self.bounds.levels(largest as usize) > child_depth {
             return None;
         }
-        Some((n as u32 + sum - u32::from(member), member))
+        // The winning part was summed as a part of one; its member costs nothing more.
+        let win = if member {
+            self.bounds.total(1, child_depth)
+        } else {
+            0
+        };
+        Some((n as u32 + sum - win, member))
     }
 
     /// How every guess splits `set`, when the bulk pass applies: every code may be guessed and
-    /// the set is small enough for byte counters.
-    pub(super) fn split_all(&self, set: &[u32]) -> Option<Splits> {
+    /// the set is small enough for byte counters. The bounds are for parts with `child_depth`
+    /// guesses left ([`Search::split_of`]).
+    pub(super) fn split_all(&self, set: &[u32], child_depth: u8) -> Option<Splits> {
         let splitter = self.splitter.as_ref()?;
         if set.len() > MAX_SET {
             return None;
         }
+        // Under a last-level weight, also count the members above the last level's threshold.
+        let last = self
+            .bounds
+            .last_level_threshold(child_depth)
+            .map(|t| u8::try_from(t).unwrap_or(u8::MAX));
         let mut out = Splits::default();
-        splitter.split_all(&self.bulk_rows(set)?, self.n_codes, &mut out);
+        splitter.split_all(&self.bulk_rows(set)?, self.n_codes, last, &mut out);
         Some(out)
+    }
+
+    /// How guess `g` splits the set of a [`Search::split_all`] pass, its sum weighted when the
+    /// objective weighs the last level: a part of `c` with `child_depth` left costs its plain
+    /// level-filling total plus the weight for each member beyond the threshold.
+    #[inline]
+    pub(super) fn split_of(&self, splits: &Splits, g: usize) -> Split {
+        let mut split = splits.get(g);
+        split.sum += self.bounds.weight() * splits.excess(g);
+        split
     }
 
     /// The score rows of `set`'s members, which list each member's feedback against every
@@ -127,8 +290,9 @@ impl Search<'_> {
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
         // limit that a part might exceed still needs the parts counted.
-        let exact = n <= 1 + self.branches as u32
-            && (child_depth == UNLIMITED || self.levels[set.len()] <= child_depth);
+        let exact = n <= 1 + self.bounds.branches() as u32
+            && !self.bounds.weighted()
+            && (child_depth == UNLIMITED || self.bounds.levels(set.len()) <= child_depth);
         for level in (1..=top).rev() {
             if 3 * n - level >= best {
                 break;
@@ -142,7 +306,8 @@ impl Search<'_> {
                 .enumerate()
                 .filter(|&(_, &s)| u32::from(s) == level)
             {
-                if let Some(split) = self.split_bound(g as u32, set, &mut counts, best) {
+                if let Some(split) = self.split_bound(g as u32, set, &mut counts, best, child_depth)
+                {
                     if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth) {
                         best = best.min(bound);
                     }
@@ -153,7 +318,8 @@ impl Search<'_> {
     }
 
     /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
-    /// bounds of the parts, giving up as soon as the bound reaches `limit`: `None` then.
+    /// bounds of the parts with `child_depth` guesses left, giving up as soon as the bound
+    /// reaches `limit`: `None` then.
     #[inline]
     pub(super) fn split_bound(
         &self,
@@ -161,18 +327,23 @@ impl Search<'_> {
         set: &[u32],
         counts: &mut [u32],
         limit: u32,
+        child_depth: u8,
     ) -> Option<Split> {
         let row = self.row(g);
+        let step = &self.bounds.table(child_depth).step;
         // Sum of lb[part size] kept incrementally: adding a member to a part of c raises its
         // bound by step[c]. The bound only grows as members are added, so stop as soon as it
-        // reaches the limit (the winning part, at most one member, can take back at most 1).
-        let give_up = limit.saturating_sub(set.len() as u32) + 1;
+        // reaches the limit (the winning part, at most one member, can take back what a part
+        // of one costs).
+        let give_up = limit
+            .saturating_sub(set.len() as u32)
+            .saturating_add(self.bounds.total(1, child_depth));
         let (mut sum, mut parts, mut largest, mut seen) = (0u32, 0u32, 0u32, 0usize);
         for &s in set {
             let f = usize::from(row[s as usize]);
             let c = counts[f];
             counts[f] = c + 1;
-            sum += self.step[c as usize];
+            sum += step[c as usize];
             parts += u32::from(c == 0);
             largest = largest.max(c + 1);
             seen += 1;
@@ -198,7 +369,7 @@ impl Search<'_> {
     /// candidate guess leaves a pair, and any other guess costs at least `n + n`).
     pub(super) fn closed_form(&self, set: &[u32], depth: u8) -> ClosedForm {
         let n = set.len();
-        if n > self.branches + 1 || depth < 2 {
+        if n > self.bounds.branches() + 1 || depth < 2 {
             return ClosedForm::Unknown;
         }
         let mut pair: Option<u32> = None;
@@ -219,7 +390,9 @@ impl Search<'_> {
             }
             if repeats == 0 {
                 return ClosedForm::Exact(Solved {
-                    total: 2 * n as u32 - 1,
+                    // 2n - 1, and under a last-level weight every secret after the first pays
+                    // it when the depth left is 2: the level bound either way.
+                    total: self.bounds.total(n, depth),
                     worst: 2,
                     guess: g,
                 });
@@ -230,11 +403,15 @@ impl Search<'_> {
             }
         }
         match pair {
-            Some(g) if depth >= 3 => ClosedForm::Exact(Solved {
-                total: 2 * n as u32,
-                worst: 3,
-                guess: g,
-            }),
+            // With three guesses left and the last level weighted, the pair's second secret pays
+            // the weight, which a guess splitting the set into singletons avoids: no closed form.
+            Some(g) if depth >= 3 && !(self.bounds.weighted() && depth == 3) => {
+                ClosedForm::Exact(Solved {
+                    total: 2 * n as u32,
+                    worst: 3,
+                    guess: g,
+                })
+            }
             // Every candidate leaves a part of two or more, and any other guess solves nobody now.
             _ => ClosedForm::AtLeast(2 * n as u32),
         }
@@ -255,7 +432,7 @@ impl Search<'_> {
         cap: u32,
     ) -> u32 {
         let n = set.len();
-        if self.levels[n] > depth {
+        if self.bounds.levels(n) > depth {
             return INF;
         }
         match self.closed_form(set, depth) {
@@ -283,16 +460,18 @@ impl Search<'_> {
         };
         // The bulk passes skip the symmetry check: symmetric guesses have equal bounds, so the
         // minimum is the same either way.
-        let best = if self.pool == GuessPool::Consistent || self.outside_lb[n] >= cap {
+        let best = if self.pool == GuessPool::Consistent || self.bounds.outside(n, depth) >= cap {
             min_over(&mut set.iter().copied(), cap)
-        } else if let Some(score) = (n <= PARTS_FIRST_MAX)
+        } else if let Some(score) = (n <= PARTS_FIRST_MAX && !self.bounds.weighted())
+            // The parts floor ignores the last-level weight, so under it the floor seldom
+            // reaches the best bound and nearly every guess would be counted one by one.
             .then(|| self.part_scores(set))
             .flatten()
         {
             self.min_bound_by_parts(set, &score, child_depth, cap)
-        } else if let Some(splits) = self.split_all(set) {
+        } else if let Some(splits) = self.split_all(set, child_depth) {
             (0..self.n_codes)
-                .filter_map(|g| self.bound_of_split(n, splits.get(g), child_depth))
+                .filter_map(|g| self.bound_of_split(n, self.split_of(&splits, g), child_depth))
                 .fold(cap, |best, (bound, _)| best.min(bound))
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
