@@ -64,8 +64,9 @@ impl Games {
         games.retain(|_, g| now.duration_since(g.last_used) < self.expiry);
         if games.len() >= self.max {
             return Err(ApiError::unavailable(format!(
-                "the server already holds its limit of {} live games: try again in a few minutes",
-                self.max
+                "the server already holds its limit of {} live games, each kept until it has been idle {} minutes: try again later",
+                self.max,
+                self.expiry.as_secs() / 60
             )));
         }
         games.insert(id.clone(), game.clone());
