@@ -1077,6 +1077,11 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.wait("document.body.dataset.ready").await;
     b.wait("document.querySelectorAll('#tree-select option').length > 0")
         .await;
+    // The Explorer starts no game on the server.
+    let games = b
+        .js("return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/games')).length;")
+        .await;
+    assert_eq!(games, json!(0));
     // Only strategies with a decision tree are offered.
     let offered = b
         .js("return [...document.querySelectorAll('#tree-select option')].map(o => o.value);")
@@ -1142,7 +1147,18 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     );
 
     // The bench chart: every registered strategy against every Mastermind secret.
-    b.js("document.querySelector('#bench-rules select').value = 'mastermind';")
+    // Rules too large for the benchmark are refused once, with the limit.
+    b.js("const s = document.querySelector('#bench-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change')); document.querySelector('#bench-rules [aria-label=\"Code length\"]').value = 5;")
+        .await;
+    b.click("#bench-run").await;
+    let error = b
+        .wait("document.querySelector('#bench-status.error')?.textContent")
+        .await;
+    assert!(
+        error.as_str().unwrap().contains("at most 5040 codes"),
+        "{error}"
+    );
+    b.js("const s = document.querySelector('#bench-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
         .await;
     b.click("#bench-run").await;
     b.wait("document.querySelector('#bench-status').dataset.done")

@@ -74,7 +74,9 @@ impl Stop {
 
     /// Whether the flag is set (cheap: one relaxed load).
     pub fn is_cancelled(&self) -> bool {
-        self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// Whether the flag is set or the deadline has passed (reads the clock: hot loops should

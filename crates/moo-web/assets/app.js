@@ -24,7 +24,11 @@ async function api(method, path, body) {
   const res = await fetch(path, init);
   let data = null;
   try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -679,6 +683,9 @@ const explorer = {
     const label = this.benchRules.label();
     const done = [];
     const failed = [];
+    delete status.dataset.done;
+    delete this.charts.bench;
+    $("#bench-chart").replaceChildren();
     $("#bench-run").disabled = true;
     $("#bench-table tbody").replaceChildren();
     $("#bench-table").hidden = false;
@@ -687,7 +694,17 @@ const explorer = {
       let r;
       try {
         r = (await api("POST", "/api/bench", Object.assign({ strategies: [name] }, rules))).results[0];
-      } catch (err) { r = { strategy: name, error: err.message }; }
+      } catch (err) {
+        // The strategies come from the server's own list, so a 422 is about the rules: say it once.
+        if (err.status === 422) {
+          setStatus(status, err.message, "error");
+          status.dataset.done = "1";
+          $("#bench-table").hidden = true;
+          $("#bench-run").disabled = false;
+          return;
+        }
+        r = { strategy: name, error: err.message };
+      }
       const row = r.error
         ? el("tr", { "data-strategy": r.strategy }, el("td", { text: r.strategy }), el("td", { colspan: 5, class: "error", text: r.error }))
         : el("tr", { "data-strategy": r.strategy },
