@@ -1236,6 +1236,7 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
     assert!(title.ends_with(&left.to_string()), "{title}");
     let guess = b.text("#assistant-guess-out").await;
     Rules::bulls().parse_code(&guess).unwrap();
+    b.screenshots("assistant-advice", "#assistant-advice").await;
     let details = b.text("#assistant-details").await;
     assert!(details.contains("proven optimal"), "{details}");
     assert_eq!(
@@ -1244,7 +1245,6 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
         json!("1"),
         "{details}"
     );
-    b.screenshots("assistant-advice", "#assistant-advice").await;
     // An answer no code fits, then its repair, which replaces it and goes on.
     add("0123", 2, 2).await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'contradiction'")
