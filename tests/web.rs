@@ -643,6 +643,10 @@ async fn trees_are_offered_only_for_strategies_that_have_one() {
             .clone()
     };
     assert_eq!(deterministic("random"), json!(false));
+    assert!(
+        !list.to_string().contains("--"),
+        "command-line flags in {list}"
+    );
     assert_eq!(deterministic("knuth"), json!(true));
     assert_error(
         call("POST", "/api/trees", Some(r#"{"preset":"mastermind"}"#)).await,

@@ -10,6 +10,7 @@ pub struct Advisor;
 
 #[non_exhaustive]
 #[derive(Default, Clone, Debug)]
+#[allow(dead_code)]
 pub struct AdviceOptions {
     pub strategy: Option<String>,
     pub guesses: GuessPool,

@@ -183,10 +183,27 @@ fn deterministic_strategies() -> &'static [&'static str] {
     })
 }
 
+/// A description without the parts that speak of command-line flags ("uses --seed"), which
+/// mean nothing on a web page: clauses of a parenthesis are dropped, then an empty parenthesis.
+pub(crate) fn without_flags(about: &str) -> String {
+    let Some((head, rest)) = about.split_once(" (") else {
+        return about.to_string();
+    };
+    let Some((inside, tail)) = rest.split_once(')') else {
+        return about.to_string();
+    };
+    let kept: Vec<&str> = inside.split("; ").filter(|c| !c.contains("--")).collect();
+    if kept.is_empty() {
+        format!("{head}{tail}")
+    } else {
+        format!("{head} ({}){tail}", kept.join("; "))
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct StrategyInfo {
     name: &'static str,
-    about: &'static str,
+    about: String,
     /// Whether it has a decision tree (the explorer offers only these).
     deterministic: bool,
 }
@@ -200,7 +217,7 @@ async fn strategies() -> Json<Strategies> {
     let strategies = offered_strategies()
         .map(|name| StrategyInfo {
             name,
-            about: strategy::describe(name).unwrap_or_default(),
+            about: without_flags(strategy::describe(name).unwrap_or_default()),
             deterministic: deterministic_strategies().contains(&name),
         })
         .collect();
