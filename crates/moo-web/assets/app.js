@@ -59,6 +59,7 @@ function pegs(bulls, cows, length, rules) {
 
 // How the advisor chose a guess, in words.
 const METHODS = {
+  endgame: "one of the last codes left, which nothing beats",
   tree: "read from the shipped optimal decision tree",
   cached: "from an exact search made earlier on this server",
   exact: "found by an exact search of every code left",

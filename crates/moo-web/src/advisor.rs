@@ -35,8 +35,14 @@ pub struct TurnReport {
     pub cows: u8,
 }
 
+#[derive(Debug, thiserror::Error)]
+pub enum AdviceError {
+    #[error(transparent)]
+    Strategy(#[from] moo_core::StrategyError),
+}
+
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Method {
     Heuristic,
     Named,
@@ -99,7 +105,7 @@ impl Advisor {
         options: &AdviceOptions,
         list: usize,
         _stop: &Stop,
-    ) -> Position {
+    ) -> Result<Position, AdviceError> {
         let start = std::time::Instant::now();
         let rules = space.rules();
         let code = |c: &moo_core::Code| rules.format_code(c);
@@ -128,7 +134,7 @@ impl Advisor {
             contradiction: None,
         };
         if won {
-            return position;
+            return Ok(position);
         }
         if candidates.is_empty() {
             let repairs: Vec<RepairReport> = history
@@ -156,19 +162,15 @@ impl Advisor {
                 message: "no code fits all these answers".into(),
                 repairs,
             });
-            return position;
+            return Ok(position);
         }
         let name = options.strategy.clone().unwrap_or_else(|| "entropy".into());
-        let Ok(mut s) = strategy::by_name(&name, space, &StrategyOptions::default()) else {
-            return position;
-        };
-        let Ok(guess) = s.next_guess(&Knowledge {
+        let mut s = strategy::by_name(&name, space, &StrategyOptions::default())?;
+        let guess = s.next_guess(&Knowledge {
             space,
             history,
             candidates: &candidates,
-        }) else {
-            return position;
-        };
+        })?;
         let index = space.index_of(&guess).unwrap_or(0);
         let p = partition_stats(space, index, &candidates);
         let _ = Feedback::all(1);
@@ -195,6 +197,6 @@ impl Advisor {
             explanation: "the guess whose answer tells the most".into(),
             seconds: start.elapsed().as_secs_f64(),
         });
-        position
+        Ok(position)
     }
 }

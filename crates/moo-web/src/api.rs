@@ -15,9 +15,9 @@ use moo_core::strategy::{self, StrategyOptions};
 use moo_core::{CodeSpace, EvalOptions, Feedback, History, Preset, Rules, RulesError};
 use serde::{Deserialize, Serialize};
 
-use crate::advisor::{AdviceOptions, Position};
+use crate::advisor::{AdviceError, AdviceOptions, Position};
 use crate::bench::{self, BenchResult};
-use crate::error::{ApiError, ApiJson};
+use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::spaces::check_size;
 use crate::AppState;
@@ -353,12 +353,23 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
             let space = job_state
                 .spaces
                 .get(&rules, job_state.config.solver_max_codes, "hints")?;
-            Ok(job_state
+            job_state
                 .advisor
-                .position(&space, &history, &options, HINT_LIST, &stop))
+                .position(&space, &history, &options, HINT_LIST, &stop)
+                .map_err(advice_error)
         })
         .await?;
     Ok(Json(position))
+}
+
+/// The advisor's refusal: only a strategy the client named can fail (the advisor's own policy
+/// always has a guess, and a won or contradictory game is a position, not an error).
+fn advice_error(error: AdviceError) -> ApiError {
+    match error {
+        AdviceError::Strategy(e) => strategy_error(e),
+        #[allow(unreachable_patterns)]
+        other => ApiError::unprocessable(other.to_string()),
+    }
 }
 
 // ---- solver ------------------------------------------------------------------------------
@@ -473,7 +484,8 @@ async fn solver_step(
             let space = job_state.spaces.get(&rules, limit, "the solver")?;
             let position = job_state
                 .advisor
-                .position(&space, &history, &options, list, &stop);
+                .position(&space, &history, &options, list, &stop)
+                .map_err(advice_error)?;
             let answers = position
                 .advice
                 .as_ref()

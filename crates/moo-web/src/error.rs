@@ -62,17 +62,26 @@ impl ApiError {
                 "{what} took longer than the server's time limit: try smaller rules"
             )),
             EvalError::Cancelled => ApiError::unavailable(format!("{what} was cancelled")),
-            // The reason may go on with what to type at the command line: keep the reason only.
-            EvalError::Strategy(StrategyError::Unsupported {
-                name,
-                rules,
-                reason,
-            }) => ApiError::unprocessable(format!(
-                "strategy {name:?} cannot play {rules} on this server: {}",
-                reason.split(';').next().unwrap_or_default()
-            )),
+            EvalError::Strategy(e) => strategy_error(e),
             other => ApiError::unprocessable(other.to_string()),
         }
+    }
+}
+
+/// A strategy that cannot play, said for the web: its reason may go on with what to type at
+/// the command line ("build one with `moo tree build` ... and use --strategy tree:..."), which
+/// a web user cannot do, so only the reason's first clause is kept.
+pub(crate) fn strategy_error(error: StrategyError) -> ApiError {
+    match error {
+        StrategyError::Unsupported {
+            name,
+            rules,
+            reason,
+        } => ApiError::unprocessable(format!(
+            "strategy {name:?} cannot play {rules} on this server: {}",
+            reason.split(';').next().unwrap_or_default()
+        )),
+        other => ApiError::unprocessable(other.to_string()),
     }
 }
 
