@@ -122,7 +122,7 @@ window.addEventListener("hashchange", showPage);
 
 let PRESETS = [];
 let STRATEGIES = [];
-const presetTitle = (p) => `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"} (${p.description})`;
+const presetTitle = (p) => `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"}: ${p.description}`;
 // `onApply` runs on "Apply" (and on picking a preset); without it the form only holds a choice.
 function rulesForm(form, onApply) {
   const preset = el("select", { "aria-label": "Game" });
