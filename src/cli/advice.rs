@@ -1,107 +1,207 @@
-//! Choosing the computer's guess: by a named strategy, or by the best one available.
+//! The command line's side of choosing guesses: the flags `solve`, `hint` and `play` share, and
+//! strategies named on the command line.
 //!
-//! `solve` and `hint` share this so that "the best guess" means the same thing in both.
+//! The decision itself belongs to the library's advisor ([`moo_core::advisor`]), which the web
+//! server calls too, so a history gets the same answer everywhere. This module only turns flags
+//! into its options and resolves `tree:FILE`, since reading files is the binary's business.
+
+use std::time::Duration;
 
 use anyhow::Context;
-use moo_core::strategy::{self, Knowledge, Strategy, StrategyOptions};
-use moo_core::{Code, CodeSet, CodeSpace, History};
-use std::fmt::Write as _;
+use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position, OPTIMAL};
+use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions};
+use moo_core::tree::TreeStrategy;
+use moo_core::{CodeSet, CodeSpace, DecisionTree, History, Stop};
 
-use super::UsageError;
+use super::{GuessPoolArg, UsageError};
 
-/// Strategies tried in order when none is named: the first that exists and can answer wins, so a
-/// tree-following strategy that does not know the position falls back to a heuristic.
-pub const PREFERRED: &[&str] = &["optimal", "knuth", "simple"];
+/// How long one guess may take when no `--time-limit` is given: short enough to feel
+/// immediate at a terminal.
+pub const DEFAULT_TIME_LIMIT: &str = "1s";
 
-/// The strategies to consult: the named one, or the preferred ones that exist for this space.
-pub fn strategies(
-    name: Option<&str>,
+/// The longest `--time-limit` accepted.
+const MAX_TIME_LIMIT: Duration = Duration::from_secs(24 * 3600);
+
+/// How the computer chooses its guesses.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "Guessing")]
+pub struct AdviceArgs {
+    /// The strategy that guesses: `optimal` (the default) plays proven optimal moves wherever
+    /// an exact search fits the time limit and a bounded heuristic elsewhere; any name of `moo
+    /// bench --list`, or `tree:FILE` to follow a tree written by `moo tree build`.
+    #[arg(long, value_name = "NAME")]
+    pub strategy: Option<String>,
+
+    /// Which codes may be guessed: any code, or only codes still possible ("hard mode").
+    #[arg(long, value_enum, default_value = "all")]
+    pub guesses: GuessPoolArg,
+
+    /// The seed of sampling on games too large to score in full, and of random strategies.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// The most time one guess may take, such as 500ms, 2s or 1m; an exact search that does not
+    /// finish in time gives way to a heuristic, and the answer says so.
+    #[arg(long, value_name = "DURATION", default_value = DEFAULT_TIME_LIMIT, value_parser = parse_time_limit)]
+    pub time_limit: Duration,
+}
+
+impl AdviceArgs {
+    /// The default flags with this time limit (for `play`'s hints, which take no other).
+    pub fn with_time_limit(time_limit: Duration) -> AdviceArgs {
+        AdviceArgs {
+            strategy: None,
+            guesses: GuessPoolArg::All,
+            seed: 0,
+            time_limit,
+        }
+    }
+}
+
+/// Reads a `--time-limit`.
+pub fn parse_time_limit(text: &str) -> Result<Duration, String> {
+    let d = humantime::parse_duration(text)
+        .map_err(|e| format!("{e}: write a duration such as 500ms, 2s or 1m"))?;
+    if d.is_zero() || d > MAX_TIME_LIMIT {
+        return Err("the time limit must be more than 0 and at most 24h".into());
+    }
+    Ok(d)
+}
+
+/// Builds the strategy `name` for `space`: a registry name, or `tree:FILE`.
+pub fn build_strategy(
+    name: &str,
     space: &CodeSpace,
     options: &StrategyOptions,
-) -> anyhow::Result<Vec<Box<dyn Strategy>>> {
-    if let Some(name) = name {
-        let s = strategy::by_name(name, space, options).map_err(|e| UsageError(e.to_string()))?;
-        return Ok(vec![s]);
+) -> anyhow::Result<Box<dyn Strategy>> {
+    if let Some(tree) = tree_strategy_named(name, space)? {
+        return Ok(Box::new(tree));
     }
-    let found: Vec<_> = PREFERRED
-        .iter()
-        .filter_map(|n| strategy::by_name(n, space, options).ok())
-        .collect();
-    anyhow::ensure!(!found.is_empty(), "no strategy can play these rules");
-    Ok(found)
+    strategy::by_name(name, space, options).map_err(|e| match e {
+        strategy::StrategyError::Unknown { .. } => UsageError(format!(
+            "{e}, or tree:FILE for a tree written by `moo tree build`"
+        ))
+        .into(),
+        e => e.into(),
+    })
 }
 
-/// The next guess from the first strategy that can give one, with that strategy's name.
-pub fn next_guess(
-    strategies: &mut [Box<dyn Strategy>],
-    space: &CodeSpace,
-    history: &History,
-    candidates: &CodeSet,
-) -> anyhow::Result<(Code, String)> {
-    let knowledge = Knowledge {
-        space,
-        history,
-        candidates,
+/// For a name `tree:FILE`, the tree in FILE, read, checked and replayed, ready to play; `None`
+/// for any other name.
+pub fn tree_strategy_named(name: &str, space: &CodeSpace) -> anyhow::Result<Option<TreeStrategy>> {
+    let Some(path) = name.strip_prefix("tree:") else {
+        return Ok(None);
     };
-    let mut last_error = None;
-    for s in strategies.iter_mut() {
-        match s.next_guess(&knowledge) {
-            Ok(code) => return Ok((code, s.name().to_string())),
-            Err(e) => last_error = Some(e),
-        }
-    }
-    Err(last_error.expect("at least one strategy is consulted"))
-        .context("no strategy could choose a guess")
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let tree = DecisionTree::from_json(&text).with_context(|| path.to_string())?;
+    let tree = TreeStrategy::checked(name, tree, space).with_context(|| path.to_string())?;
+    Ok(Some(tree))
 }
 
-/// One sentence on why `guess` is a good next guess for `candidates`.
-pub fn explain(space: &CodeSpace, candidates: &CodeSet, guess: &Code, strategy: &str) -> String {
-    let rules = space.rules();
-    let n = candidates.len();
-    let g = space
-        .index_of(guess)
-        .expect("strategies guess codes of the space");
-    let stats = strategy::partition_stats(space, g, candidates);
-    format!(
-        "Best next guess: {} ({strategy}): splits the {n} code{} into {} group{}, the largest of {}, {:.2} expected left, {:.2} bits; {}.",
-        rules.format_code(guess),
-        if n == 1 { "" } else { "s" },
-        stats.parts,
-        if stats.parts == 1 { "" } else { "s" },
-        stats.largest,
-        stats.expected_size,
-        stats.entropy,
-        if stats.is_candidate {
-            "it could be the secret"
+/// Chooses the guesses of one game, as the flags say.
+pub struct Guesser {
+    advisor: Advisor,
+    options: AdviceOptions,
+    /// A strategy built once for the whole game: a tree file, or one that keeps state between
+    /// turns (a random strategy's generator).
+    held: Option<Box<dyn Strategy>>,
+    time_limit: Duration,
+}
+
+impl Guesser {
+    /// The guesser the flags describe, for games of `space`.
+    pub fn new(args: &AdviceArgs, space: &CodeSpace) -> anyhow::Result<Guesser> {
+        let guesses = GuessPool::from(args.guesses);
+        let mut held = None;
+        let mut strategy = None;
+        match args.strategy.as_deref() {
+            None | Some(OPTIMAL) => {}
+            Some(name) => {
+                let mut options = StrategyOptions::default();
+                options.guesses = guesses;
+                options.seed = args.seed;
+                let built = build_strategy(name, space, &options)?;
+                if name.starts_with("tree:") || !built.is_deterministic() {
+                    held = Some(built);
+                } else {
+                    strategy = Some(name.to_string());
+                }
+            }
+        }
+        Ok(Guesser {
+            advisor: Advisor::new(),
+            options: AdviceOptions::default()
+                .with_guesses(guesses)
+                .with_strategy(strategy)
+                .with_seed(args.seed),
+            held,
+            time_limit: args.time_limit,
+        })
+    }
+
+    /// The next guess for `history`, whose candidates are `candidates`.
+    pub fn advise(
+        &mut self,
+        space: &CodeSpace,
+        history: &History,
+        candidates: &CodeSet,
+    ) -> Result<Advice, AdviceError> {
+        match &mut self.held {
+            Some(s) => self
+                .advisor
+                .advise_with(s.as_mut(), space, history, candidates),
+            None => self.advisor.advise(
+                space,
+                history,
+                candidates,
+                &self.options,
+                &Stop::after(self.time_limit),
+            ),
+        }
+    }
+
+    /// Everything about the position `history` leaves, listing at most `list` codes.
+    pub fn position(
+        &mut self,
+        space: &CodeSpace,
+        history: &History,
+        list: usize,
+    ) -> Result<Position, AdviceError> {
+        match &mut self.held {
+            Some(s) => self.advisor.position_with(s.as_mut(), space, history, list),
+            None => self.advisor.position(
+                space,
+                history,
+                &self.options,
+                list,
+                &Stop::after(self.time_limit),
+            ),
+        }
+    }
+}
+
+/// What to print after an advice's explanation: why it is not proven optimal, if an exact search
+/// was tried, with what to do about it.
+pub fn note_line(advice: &Advice) -> Option<String> {
+    advice.note.as_ref().map(|note| {
+        if note.contains("time limit") {
+            format!("({note}; --time-limit allows more)")
         } else {
-            "it cannot be the secret, but it narrows them down best"
+            format!("({note})")
         }
-    )
+    })
 }
 
-/// What to tell a user whose answers no code fits: which single answer, changed, would fit.
-pub fn contradiction(space: &CodeSpace, history: &History) -> String {
-    let rules = space.rules();
-    let mut msg = String::from("no code fits all the answers: one of them must be wrong");
-    let repairs = history.repairs(space);
-    if repairs.is_empty() {
-        msg.push_str("\n  no single changed answer would fix it: more than one is wrong");
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits_are_read_and_checked() {
+        assert_eq!(parse_time_limit("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_time_limit("2s"), Ok(Duration::from_secs(2)));
+        assert!(parse_time_limit("0s").unwrap_err().contains("more than 0"));
+        assert!(parse_time_limit("2 days").is_err());
+        assert!(parse_time_limit("fast").unwrap_err().contains("such as"));
     }
-    for r in repairs {
-        let t = history.turns()[r.turn];
-        let alts: Vec<String> = r
-            .alternatives
-            .iter()
-            .map(|(f, n)| format!("{f} ({n} code{} left)", if *n == 1 { "" } else { "s" }))
-            .collect();
-        let _ = write!(
-            msg,
-            "\n  if the answer to guess {} ({}) was not {} but {}, it would fit",
-            r.turn + 1,
-            rules.format_code(&t.guess),
-            t.feedback,
-            alts.join(" or ")
-        );
-    }
-    msg
 }

@@ -9,16 +9,11 @@ use anyhow::Context;
 use comfy_table::{presets, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moo_core::eval::{game_seed, Builder};
-use moo_core::strategy::{by_name, describe, names};
+use moo_core::strategy::{self, Strategy};
 use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
 use serde::Serialize;
 
-use super::{GuessPoolArg, RuleArgs, UsageError};
-
-/// The strategies benchmarked when none are named: every one that needs no argument and finishes
-/// in seconds.
-const DEFAULT_STRATEGIES: &str =
-    "simple,knuth,expected-size,entropy,most-parts,cows,enumerate,random";
+use super::{advice, bench_advisor, GuessPoolArg, RuleArgs, UsageError};
 
 /// Arguments of `moo bench`.
 #[derive(Debug, clap::Args)]
@@ -32,14 +27,9 @@ pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
 
-    /// Strategies to compare, comma-separated (`--list` shows them all).
-    #[arg(
-        long,
-        short = 'S',
-        value_delimiter = ',',
-        default_value = DEFAULT_STRATEGIES,
-        value_name = "NAMES"
-    )]
+    /// Strategies to compare, comma-separated (`--list` shows them all; `tree:FILE` plays a tree
+    /// file) [default: every registered strategy the registry marks for the default bench].
+    #[arg(long, short = 'S', value_delimiter = ',', value_name = "NAMES")]
     strategy: Vec<String>,
 
     /// Which codes the partition heuristics may guess: any code, or only codes still possible.
@@ -69,6 +59,44 @@ pub struct Args {
     /// Stop a game after this many guesses and count it as given up [default: 10 x the number of codes].
     #[arg(long, value_name = "N")]
     max_guesses: Option<usize>,
+
+    /// Instead of strategies, time the advisor (the default of `solve` and `hint`) on positions
+    /// after --openings, each with an empty cache, and count how many moves it proves optimal.
+    #[arg(long, help_heading = "Advisor bench")]
+    advisor: bool,
+
+    /// With --advisor: the first guesses of the positions, comma-separated [default: the
+    /// first code, such as 0123 or 1111].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "CODES",
+        help_heading = "Advisor bench"
+    )]
+    openings: Vec<String>,
+
+    /// With --advisor: try this many random two-turn positions (seeded by --seed); 0 tries
+    /// every one-turn position.
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        help_heading = "Advisor bench"
+    )]
+    positions: usize,
+
+    /// With --advisor: the time limit of each guess, such as 500ms or 2s.
+    #[arg(long, value_name = "DURATION", default_value = advice::DEFAULT_TIME_LIMIT, value_parser = advice::parse_time_limit, help_heading = "Advisor bench")]
+    time_limit: Duration,
+
+    /// With --advisor: how many proven positions to check against a search without a time limit.
+    #[arg(
+        long,
+        default_value_t = 20,
+        value_name = "N",
+        help_heading = "Advisor bench"
+    )]
+    cross_checks: usize,
 }
 
 /// One run of a random strategy.
@@ -113,13 +141,42 @@ struct Report<'a> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.list {
         let mut out = std::io::stdout().lock();
-        for name in names() {
-            writeln!(out, "{name:<14} {}", describe(name).unwrap_or_default())?;
+        for info in strategy::list() {
+            writeln!(out, "{:<14} {}", info.name, info.about)?;
         }
+        writeln!(
+            out,
+            "{:<14} follow the decision tree in FILE (as written by `moo tree build`)",
+            "tree:FILE"
+        )?;
         return Ok(());
     }
     let rules = args.rules.rules()?;
-    let names = check_names(&args.strategy)?;
+    if args.advisor {
+        let first = CodeSpace::new(rules.clone())
+            .ok()
+            .filter(|s| !s.is_empty())
+            .map(|s| rules.format_code(&s.code(0)));
+        let openings = if args.openings.is_empty() {
+            first.into_iter().collect()
+        } else {
+            args.openings.clone()
+        };
+        return bench_advisor::run(&bench_advisor::Plan {
+            rules: &rules,
+            openings: &openings,
+            positions: args.positions,
+            seed: args.seed,
+            time_limit: args.time_limit,
+            cross_checks: args.cross_checks,
+            json: args.json,
+        });
+    }
+    let names = if args.strategy.is_empty() {
+        default_strategies()
+    } else {
+        check_names(&args.strategy)?
+    };
     if args.runs == 0 {
         return Err(UsageError("--runs must be at least 1".into()).into());
     }
@@ -174,12 +231,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The strategies benchmarked when none are named, as the registry marks them.
+fn default_strategies() -> Vec<String> {
+    strategy::list()
+        .filter(|i| i.bench_default)
+        .map(|i| i.name.to_string())
+        .collect()
+}
+
 /// Splits and checks the strategy names against the registry.
 fn check_names(given: &[String]) -> anyhow::Result<Vec<String>> {
-    let known: Vec<&str> = names().collect();
+    let known: Vec<&str> = strategy::names().collect();
     let mut out: Vec<String> = Vec::new();
     for name in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
-        if !known.contains(&name) && !name.contains(':') {
+        if !known.contains(&name) && !name.starts_with("tree:") {
             return Err(UsageError(format!(
                 "unknown strategy {name:?}: choose from {}",
                 known.join(", ")
@@ -203,11 +268,16 @@ fn bench_one(
     pool: GuessPool,
     args: &Args,
 ) -> anyhow::Result<StrategyResult> {
-    let build = |seed: u64| {
+    // A tree file is read and checked once, then every thread plays a copy.
+    let tree = advice::tree_strategy_named(name, space)?;
+    let build = |seed: u64| -> Result<Box<dyn Strategy>, _> {
+        if let Some(tree) = &tree {
+            return Ok(Box::new(tree.clone()));
+        }
         let mut options = StrategyOptions::default();
         options.guesses = pool;
         options.seed = seed;
-        by_name(name, space, &options)
+        strategy::by_name(name, space, &options)
     };
     let build: &Builder<'_> = &build;
     let deterministic = build(args.seed)?.is_deterministic();
@@ -535,8 +605,10 @@ mod tests {
 
     #[test]
     fn default_strategies_are_registered() {
-        let defaults: Vec<String> = DEFAULT_STRATEGIES.split(',').map(String::from).collect();
+        let defaults = default_strategies();
         assert_eq!(check_names(&defaults).unwrap(), defaults);
+        assert!(defaults.iter().any(|n| n == "knuth"));
+        assert!(!defaults.iter().any(|n| n == "optimal"));
     }
 
     #[test]

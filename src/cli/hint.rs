@@ -1,11 +1,10 @@
 //! `moo hint`: what a game's history leaves, and the best next guess.
 
 use anyhow::Context;
-use moo_core::strategy::{GuessPool, StrategyOptions};
 use moo_core::{CodeSpace, Feedback, History, Rules};
-use serde::Serialize;
 
-use super::{advice, GuessPoolArg, RuleArgs, UsageError};
+use super::advice::{self, AdviceArgs, Guesser};
+use super::{RuleArgs, UsageError};
 
 /// Arguments of `moo hint`.
 #[derive(Debug, clap::Args)]
@@ -17,31 +16,20 @@ pub struct Args {
     #[arg(value_name = "GUESS=FEEDBACK")]
     turns: Vec<String>,
 
-    /// The strategy that picks the guess [default: the best available].
-    #[arg(long)]
-    strategy: Option<String>,
-
-    /// Which codes the guess may be: any code, or only codes still possible.
-    #[arg(long, value_enum, default_value = "all")]
-    guesses: GuessPoolArg,
-
-    /// List at most this many remaining codes (0 lists none).
+    /// List at most this many remaining codes, in text and in JSON (0 lists none).
     #[arg(long, default_value_t = 40, value_name = "N")]
     list: usize,
 
-    /// Print JSON: {"remaining": N, "candidates": [...], "best_guess": "..."}.
+    /// Print the position as JSON: {"turns", "remaining", "candidates", "won", "advice",
+    /// "contradiction"}, the same object the web API answers.
     #[arg(long)]
     json: bool,
 
     #[command(flatten)]
-    rules: RuleArgs,
-}
+    advice: AdviceArgs,
 
-#[derive(Serialize)]
-struct Report {
-    remaining: usize,
-    candidates: Vec<String>,
-    best_guess: Option<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
 }
 
 /// Reads `GUESS=FEEDBACK` turns into a history.
@@ -69,60 +57,42 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let history = parse_turns(&rules, &args.turns)?;
     let space = CodeSpace::new(rules.clone())?;
-    let candidates = history.candidates(&space);
-    if candidates.is_empty() {
-        anyhow::bail!(advice::contradiction(&space, &history));
-    }
-    let won = history.is_won(rules.length());
-    let mut options = StrategyOptions::default();
-    options.guesses = GuessPool::from(args.guesses);
-    let best = if won {
-        None
-    } else {
-        let mut strategies = advice::strategies(args.strategy.as_deref(), &space, &options)?;
-        Some(advice::next_guess(
-            &mut strategies,
-            &space,
-            &history,
-            &candidates,
-        )?)
-    };
-    let names: Vec<String> = candidates
-        .iter()
-        .map(|i| rules.format_code(&space.code(i)))
-        .collect();
-
+    let mut guesser = Guesser::new(&args.advice, &space)?;
+    let position = guesser.position(&space, &history, args.list)?;
     if args.json {
-        let report = Report {
-            remaining: candidates.len(),
-            candidates: names,
-            best_guess: best.map(|(code, _)| rules.format_code(&code)),
-        };
-        println!("{}", serde_json::to_string(&report)?);
+        println!("{}", serde_json::to_string(&position)?);
+    }
+    // A contradiction is an error (exit 1) in JSON too; the report above says what to fix.
+    if let Some(c) = position.contradiction {
+        anyhow::bail!(c);
+    }
+    if args.json {
         return Ok(());
     }
-
-    if won {
-        println!("Solved: the secret is {}.", names[0]);
+    if position.won {
+        let last = history.turns().last().expect("a won game has a turn");
+        println!("Solved: the secret is {}.", rules.format_code(&last.guess));
         return Ok(());
     }
-    let n = candidates.len();
+    let n = position.remaining;
     println!(
         "{n} code{} remain{}.",
         if n == 1 { "" } else { "s" },
         if n == 1 { "s" } else { "" }
     );
     if args.list > 0 {
-        let shown = &names[..n.min(args.list)];
-        println!("{}", shown.join(" "));
-        if n > shown.len() {
-            println!("... and {} more (--list N shows more)", n - shown.len());
+        println!("{}", position.candidates.join(" "));
+        if n > position.candidates.len() {
+            println!(
+                "... and {} more (--list N shows more)",
+                n - position.candidates.len()
+            );
         }
     }
-    let (guess, strategy) = best.expect("a game not won gets a guess");
-    println!(
-        "{}",
-        advice::explain(&space, &candidates, &guess, &strategy)
-    );
+    let advice = position.advice.expect("a game not won gets a guess");
+    println!("{}", advice.explanation);
+    if let Some(note) = advice::note_line(&advice) {
+        println!("{note}");
+    }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 pub mod advice;
 pub mod bench;
+pub mod bench_advisor;
 pub mod crack;
 pub mod hint;
 pub mod input;

@@ -1,9 +1,9 @@
 //! `moo play`: the computer keeps a secret and you guess it.
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use anyhow::Context;
-use moo_core::strategy::StrategyOptions;
 use moo_core::{Code, CodeSpace, History, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -27,6 +27,11 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
 
+    /// The most time a hint may take, such as 500ms, 2s or 1m (an exact search that does not
+    /// finish in time gives way to a heuristic, and the hint says so).
+    #[arg(long, value_name = "DURATION", default_value = advice::DEFAULT_TIME_LIMIT, value_parser = advice::parse_time_limit)]
+    time_limit: Duration,
+
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -39,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => ChaCha8Rng::from_entropy(),
     };
     let secret = rules.random_code(&mut rng);
-    Game::new(rules, secret).run(&mut Input::stdin())
+    Game::new(rules, secret, args.time_limit).run(&mut Input::stdin())
 }
 
 struct Game {
@@ -48,15 +53,20 @@ struct Game {
     history: History,
     /// Built on the first `hint`: plain play never needs to enumerate the codes.
     space: Option<CodeSpace>,
+    /// Chooses hints; built with the space, and kept so hints along one game share its cache.
+    guesser: Option<advice::Guesser>,
+    time_limit: Duration,
 }
 
 impl Game {
-    fn new(rules: Rules, secret: Code) -> Game {
+    fn new(rules: Rules, secret: Code, time_limit: Duration) -> Game {
         Game {
             rules,
             secret,
             history: History::new(),
             space: None,
+            guesser: None,
+            time_limit,
         }
     }
 
@@ -150,22 +160,29 @@ impl Game {
             }
         }
         let space = self.space.as_ref().expect("just built");
-        let candidates = self.history.candidates(space);
-        let mut strategies = advice::strategies(None, space, &StrategyOptions::default())?;
-        let (guess, strategy) =
-            advice::next_guess(&mut strategies, space, &self.history, &candidates)
-                .context("no hint available")?;
+        let guesser = match &mut self.guesser {
+            Some(g) => g,
+            None => self.guesser.insert(advice::Guesser::new(
+                &advice::AdviceArgs::with_time_limit(self.time_limit),
+                space,
+            )?),
+        };
+        let position = guesser
+            .position(space, &self.history, 0)
+            .context("no hint available")?;
+        let advice = position
+            .advice
+            .expect("a game in play is neither won nor contradictory");
+        let n = position.remaining;
         writeln!(
             out,
-            "{} code{} still possible. {}",
-            candidates.len(),
-            if candidates.len() == 1 {
-                " is"
-            } else {
-                "s are"
-            },
-            advice::explain(space, &candidates, &guess, &strategy)
+            "{n} code{} still possible. {}",
+            if n == 1 { " is" } else { "s are" },
+            advice.explanation
         )?;
+        if let Some(note) = advice::note_line(&advice) {
+            writeln!(out, "{note}")?;
+        }
         Ok(())
     }
 }

@@ -3,12 +3,13 @@
 use std::io::{self, Write};
 
 use anyhow::Context;
-use moo_core::strategy::{GuessPool, Strategy, StrategyOptions};
+use moo_core::advisor::Contradiction;
 use moo_core::{Code, CodeSpace, Feedback, History, Rules};
 use serde::Serialize;
 
+use super::advice::{AdviceArgs, Guesser};
 use super::input::{Input, Line, TOO_LONG};
-use super::{advice, GuessPoolArg, RuleArgs};
+use super::RuleArgs;
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
 /// broken or unlucky random strategy is stopped, rather than looping for ever.
@@ -32,21 +33,12 @@ pub struct Args {
     #[arg(long, value_name = "CODE")]
     secret: Option<String>,
 
-    /// The strategy that guesses [default: the best available].
-    #[arg(long)]
-    strategy: Option<String>,
-
-    /// Which codes the computer may guess: any code, or only codes still possible.
-    #[arg(long, value_enum, default_value = "all")]
-    guesses: GuessPoolArg,
-
-    /// Seed for strategies that draw random numbers.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-
     /// With --secret: print JSON {"secret": "...", "guesses": [{"guess": "...", "feedback": "1B2C"}]}.
     #[arg(long, requires = "secret")]
     json: bool,
+
+    #[command(flatten)]
+    advice: AdviceArgs,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -73,20 +65,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|s| rules.parse_code(s).context("bad --secret"))
         .transpose()?;
     let space = CodeSpace::new(rules.clone())?;
-    let mut options = StrategyOptions::default();
-    options.guesses = GuessPool::from(args.guesses);
-    options.seed = args.seed;
-    let strategies = advice::strategies(args.strategy.as_deref(), &space, &options)?;
+    let guesser = Guesser::new(&args.advice, &space)?;
     match secret {
-        Some(secret) => solve_known(&rules, &space, strategies, &secret, args.json),
-        None => solve_interactive(&rules, &space, strategies),
+        Some(secret) => solve_known(&rules, &space, guesser, &secret, args.json),
+        None => solve_interactive(&rules, &space, guesser),
     }
 }
 
 fn solve_known(
     rules: &Rules,
     space: &CodeSpace,
-    mut strategies: Vec<Box<dyn Strategy>>,
+    mut guesser: Guesser,
     secret: &Code,
     json: bool,
 ) -> anyhow::Result<()> {
@@ -99,7 +88,8 @@ fn solve_known(
             "the strategy did not find the secret in {} guesses",
             max_guesses(space)
         );
-        let (guess, _) = advice::next_guess(&mut strategies, space, &history, &candidates)?;
+        let advice = guesser.advise(space, &history, &candidates)?;
+        let guess = advice.code;
         let feedback = guess.score(secret);
         candidates = space.filter_code(&candidates, &guess, feedback);
         history.push(guess, feedback);
@@ -136,11 +126,7 @@ fn solve_known(
     Ok(())
 }
 
-fn solve_interactive(
-    rules: &Rules,
-    space: &CodeSpace,
-    mut strategies: Vec<Box<dyn Strategy>>,
-) -> anyhow::Result<()> {
+fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> anyhow::Result<()> {
     let mut input = Input::stdin();
     let mut out = io::stdout().lock();
     writeln!(
@@ -153,7 +139,7 @@ fn solve_interactive(
     loop {
         let candidates = history.candidates(space);
         if candidates.is_empty() {
-            writeln!(out, "{}", advice::contradiction(space, &history))?;
+            writeln!(out, "{}", Contradiction::new(space, &history))?;
             writeln!(
                 out,
                 "Type `undo` to take back your last answer (repeat to go further back), or `quit`."
@@ -192,7 +178,8 @@ fn solve_interactive(
         let guess = match pending {
             Some(g) => g,
             None => {
-                let (g, _) = advice::next_guess(&mut strategies, space, &history, &candidates)?;
+                let advice = guesser.advise(space, &history, &candidates)?;
+                let g = advice.code;
                 writeln!(
                     out,
                     "guess {}: {}   ({} code{} possible)",

@@ -5,7 +5,10 @@ use serde_json::Value;
 
 #[test]
 fn remaining_codes_match_a_brute_force_count() {
-    let (code, out, err) = run(&["hint", "0123=1B2C", "4567=0B1C", "--json"], "");
+    let (code, out, err) = run(
+        &["hint", "0123=1B2C", "4567=0B1C", "--json", "--list", "5040"],
+        "",
+    );
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     let rules = moo_core::Rules::bulls();
@@ -28,7 +31,77 @@ fn remaining_codes_match_a_brute_force_count() {
         .map(|c| c.as_str().unwrap().to_string())
         .collect();
     assert_eq!(listed, expected);
-    assert_eq!(v["best_guess"].as_str().unwrap().len(), 4);
+    assert_eq!(v["advice"]["guess"].as_str().unwrap().len(), 4);
+    assert_eq!(v["turns"][1]["feedback"], "0B1C");
+    assert_eq!(v["won"], false);
+    assert!(v["contradiction"].is_null());
+}
+
+#[test]
+fn off_the_shipped_tree_the_hint_is_still_proven_optimal() {
+    // 8901 after 4567=0B1C is no move of the shipped tree under any symmetry.
+    let (code, out, err) = run(
+        &[
+            "hint",
+            "4567=0B1C",
+            "8901=1B1C",
+            "--json",
+            "--time-limit",
+            "60s",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let advice = &v["advice"];
+    assert_eq!(advice["method"], "exact", "{advice}");
+    assert_eq!(advice["proven_optimal"], true);
+    assert_eq!(advice["strategy"], "optimal");
+    let remaining = v["remaining"].as_u64().unwrap();
+    let total = advice["total_guesses"].as_u64().unwrap();
+    // Every code left needs this guess and at least one more, bar the guess itself.
+    assert!(total >= 2 * remaining - 1, "{advice}");
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 40);
+
+    let (code, out, _) = run(
+        &["hint", "4567=0B1C", "8901=1B1C", "--time-limit", "60s"],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("(optimal, by an exact search)"), "{out}");
+    assert!(out.contains("Proven optimal: "), "{out}");
+}
+
+#[test]
+fn ten_digit_games_get_a_bounded_hint() {
+    let (code, out, err) = run(
+        &[
+            "hint",
+            "--length",
+            "10",
+            "0123456789=2B8C",
+            "--json",
+            "--list",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    // Two digits in place (C(10, 2) ways), the other eight all displaced (D(8) = 14833).
+    assert_eq!(v["remaining"], 45 * 14833);
+    assert_eq!(v["advice"]["method"], "heuristic");
+    assert_eq!(v["advice"]["proven_optimal"], false);
+    assert_eq!(v["advice"]["guess"].as_str().unwrap().len(), 10);
+}
+
+#[test]
+fn time_limits_are_checked_as_usage() {
+    for bad in ["0s", "fast", "3 days"] {
+        let (code, _, err) = run(&["hint", "--time-limit", bad], "");
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("--time-limit"), "{bad}: {err}");
+    }
 }
 
 #[test]

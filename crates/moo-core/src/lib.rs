@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod advisor;
 pub mod code;
 pub mod codeset;
 pub mod crack;
@@ -13,6 +14,7 @@ pub mod stop;
 pub mod strategy;
 pub mod tree;
 
+pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
 pub use eval::{evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, StrategyTree};

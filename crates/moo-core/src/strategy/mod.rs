@@ -10,13 +10,16 @@ mod enumerate;
 mod partition;
 mod random;
 mod registry;
+mod sample;
 mod simple;
 
 pub use cows::Cows;
 pub use enumerate::Enumerate;
-pub use partition::{partition_stats, PartitionScore, PartitionStats, PartitionStrategy};
+pub use partition::{
+    partition_stats, Choice, PartitionScore, PartitionStats, PartitionStrategy, Sampling,
+};
 pub use random::Random;
-pub use registry::{by_name, describe, names, playable};
+pub use registry::{by_name, describe, info_of, list, names, playable, Cost, StrategyInfo};
 pub use simple::Simple;
 
 use crate::code::Code;

@@ -24,10 +24,12 @@
 
 use rayon::prelude::*;
 
+use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Symmetry};
 use super::{GuessPool, Knowledge, Strategy, StrategyError};
 use crate::code::Code;
 use crate::codeset::CodeSet;
-use crate::space::CodeSpace;
+use crate::space::{CodeSpace, GuessScorer};
+use crate::stop::Stop;
 
 /// How a partition of the candidates is scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,7 +89,7 @@ fn xlog2x_fixed(c: u32) -> u64 {
 }
 
 /// How a guess splits a candidate set, in the terms people use to explain a choice.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct PartitionStats {
     /// The number of non-empty parts (distinct feedbacks the guess can get).
     pub parts: usize,
@@ -150,12 +152,79 @@ pub fn partition_stats(space: &CodeSpace, guess: usize, candidates: &CodeSet) ->
 /// first code in alphabet order.
 type Ranked = (u64, bool, u32);
 
+/// How much work one partition choice may do, and the seed of its samples.
+///
+/// A choice scores guesses against candidates; when the guesses worth scoring (after the exact
+/// renaming shortcut) times the candidates exceed `max_pairs`, it scores a sample instead: a
+/// seeded sample of the candidates against a sample of the guesses, candidates first (see the
+/// module docs). The same seed and position give the same guess on any number of threads.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Sampling {
+    /// The most (guess, candidate) pairs one choice scores.
+    pub max_pairs: u64,
+    /// The seed of the samples.
+    pub seed: u64,
+}
+
+impl Sampling {
+    /// The default pair budget: one choice takes about 10 to 20 ms on two cores with the packed
+    /// scoring of big spaces, and every choice on Mastermind 4x6 and Bulls and Cows 4x10 is a full
+    /// scan, so their published figures hold.
+    pub const DEFAULT_MAX_PAIRS: u64 = 4_000_000;
+
+    /// A budget of `max_pairs` pairs per choice, sampling with `seed`.
+    pub fn new(max_pairs: u64, seed: u64) -> Sampling {
+        Sampling {
+            max_pairs: max_pairs.max(1),
+            seed,
+        }
+    }
+
+    /// No budget: every choice is a full scan, however long it takes.
+    pub fn exhaustive() -> Sampling {
+        Sampling::new(u64::MAX, 0)
+    }
+}
+
+impl Default for Sampling {
+    fn default() -> Sampling {
+        Sampling::new(Sampling::DEFAULT_MAX_PAIRS, 0)
+    }
+}
+
+/// A partition strategy's guess and how it was found.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Choice {
+    /// The guess, as an index of the code space.
+    pub guess: usize,
+    /// How the guess splits the whole candidate set (exact, even when the choice was sampled).
+    pub stats: PartitionStats,
+    /// Whether the choice scored a sample of the guesses or of the candidates, rather than
+    /// every guess worth scoring against every candidate.
+    pub sampled: bool,
+    /// How many guesses were scored (after the renaming shortcut, or in the sample).
+    pub guesses_scored: usize,
+    /// How many candidates each guess was scored against.
+    pub secrets_scored: usize,
+}
+
+/// What a choice found, before its statistics.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    guess: usize,
+    sampled: bool,
+    guesses_scored: usize,
+    secrets_scored: usize,
+}
+
 /// The one-step-lookahead strategy that picks the guess whose partition of the candidates scores
 /// best under its [`PartitionScore`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartitionStrategy {
     score: PartitionScore,
     pool: GuessPool,
+    sampling: Sampling,
 }
 
 /// Above this many (guess, candidate) pairs, a choice is scored by all cores.
@@ -164,10 +233,26 @@ const PARALLEL_PAIRS: usize = 1 << 15;
 /// Guesses per parallel task: enough to amortise the task, few enough to balance two cores.
 const CHUNK: usize = 64;
 
+/// Pairs scored between two looks at the [`Stop`].
+const CHECK_PAIRS: usize = 4096;
+
+/// The fewest candidates a sample of them holds.
+const MIN_SECRETS: usize = 64;
+
 impl PartitionStrategy {
-    /// The strategy scoring partitions by `score`, guessing from `pool`.
+    /// The strategy scoring partitions by `score`, guessing from `pool`, with the default
+    /// [`Sampling`].
     pub fn new(score: PartitionScore, pool: GuessPool) -> PartitionStrategy {
-        PartitionStrategy { score, pool }
+        PartitionStrategy {
+            score,
+            pool,
+            sampling: Sampling::default(),
+        }
+    }
+
+    /// The same strategy with another work budget and seed.
+    pub fn with_sampling(self, sampling: Sampling) -> PartitionStrategy {
+        PartitionStrategy { sampling, ..self }
     }
 
     /// The scoring rule.
@@ -175,17 +260,28 @@ impl PartitionStrategy {
         self.score
     }
 
+    /// The work budget and seed.
+    pub fn sampling(&self) -> Sampling {
+        self.sampling
+    }
+
     /// The best guesses, best first, at most `top` of them, each with how it splits the
     /// candidates. Guesses equal up to renaming symbols no guess has used yet (or symbols no
     /// candidate holds) split the candidates alike; only the first of each such class is listed.
+    /// This scans every such guess against every candidate, whatever the sampling.
     pub fn ranked(&self, knowledge: &Knowledge<'_>, top: usize) -> Vec<(Code, PartitionStats)> {
         if knowledge.candidates.is_empty() {
             return Vec::new();
         }
-        let scorer = Scorer::new(self.score, knowledge.space, knowledge.candidates);
-        let (mut candidates, others) = self.pool(knowledge, &scorer.member);
-        candidates.extend(others);
-        let mut all: Vec<Ranked> = candidates
+        let space = knowledge.space;
+        let member = membership(space.len(), knowledge.candidates);
+        let symmetry = Symmetry::new(knowledge);
+        let pool = exact_pool(knowledge, self.pool, &symmetry, &member, usize::MAX)
+            .expect("no limit, no refusal");
+        let scorer = Scorer::new(self.score, space, knowledge.candidates.as_slice(), &member);
+        let mut guesses = pool.candidates;
+        guesses.extend(pool.others);
+        let mut all: Vec<Ranked> = guesses
             .par_iter()
             .map_init(
                 || [0u32; 256],
@@ -202,175 +298,242 @@ impl PartitionStrategy {
             .map(|(_, _, g)| {
                 let g = g as usize;
                 (
-                    knowledge.space.code(g),
-                    partition_stats(knowledge.space, g, knowledge.candidates),
+                    space.code(g),
+                    partition_stats(space, g, knowledge.candidates),
                 )
             })
             .collect()
     }
 
-    /// The index of the best guess, or `None` when there are no candidates.
+    /// The index of the best guess within the strategy's budget, or `None` when there are no
+    /// candidates.
     pub fn best(&self, knowledge: &Knowledge<'_>) -> Option<usize> {
+        self.find(knowledge, &Stop::never()).map(|f| f.guess)
+    }
+
+    /// The best guess and how it was found; `None` only if stopped before any guess was scored
+    /// (or if there are no candidates).
+    ///
+    /// Within the budget of the strategy's [`Sampling`] the choice is a full scan and equals
+    /// [`PartitionStrategy::ranked`]'s first; beyond it, a seeded sample is scored. `stop` is
+    /// checked every few thousand pairs; once it fires, the best guess scored so far is returned.
+    pub fn choose(&self, knowledge: &Knowledge<'_>, stop: &Stop) -> Option<Choice> {
+        let found = self.find(knowledge, stop)?;
+        Some(Choice {
+            guess: found.guess,
+            stats: partition_stats(knowledge.space, found.guess, knowledge.candidates),
+            sampled: found.sampled,
+            guesses_scored: found.guesses_scored,
+            secrets_scored: found.secrets_scored,
+        })
+    }
+
+    fn find(&self, knowledge: &Knowledge<'_>, stop: &Stop) -> Option<Found> {
         let n = knowledge.candidates.len();
         match n {
             0 => return None,
             // Two candidates: guessing the first splits them into singletons, which no guess
             // beats under any rule, and candidates win ties.
-            1 | 2 => return knowledge.candidates.first(),
+            1 | 2 => {
+                return knowledge.candidates.first().map(|guess| Found {
+                    guess,
+                    sampled: false,
+                    guesses_scored: 1,
+                    secrets_scored: n,
+                })
+            }
             _ => {}
         }
-        let scorer = Scorer::new(self.score, knowledge.space, knowledge.candidates);
-        let (candidates, others) = self.pool(knowledge, &scorer.member);
+        let space = knowledge.space;
+        let budget = self.sampling.max_pairs.max(1);
+        let member = membership(space.len(), knowledge.candidates);
+        let symmetry = Symmetry::new(knowledge);
 
+        // Sample the candidates only when even the guesses' share of the budget at the square
+        // root would not cover them all.
+        let secrets_cap = ((budget as f64).sqrt() as usize).max(MIN_SECRETS);
+        let secrets_wanted = n.min(secrets_cap);
+        let guess_limit = usize::try_from(budget / secrets_wanted as u64).unwrap_or(usize::MAX);
+        let exact = exact_pool(knowledge, self.pool, &symmetry, &member, guess_limit);
+        let full = exact
+            .as_ref()
+            .is_some_and(|p| (p.len() as u128) * (n as u128) <= u128::from(budget));
+        let (secrets, pool) = if full {
+            (
+                knowledge.candidates.as_slice().to_vec(),
+                exact.expect("checked"),
+            )
+        } else {
+            let mut rng = sample::rng(self.sampling.seed, knowledge);
+            let secrets = sample_of(knowledge.candidates.as_slice(), secrets_wanted, &mut rng);
+            let pool = match exact {
+                Some(pool) => pool,
+                None => sample_pool(
+                    knowledge,
+                    self.pool,
+                    &symmetry,
+                    &member,
+                    guess_limit,
+                    &mut rng,
+                ),
+            };
+            (secrets, pool)
+        };
+
+        let scorer = Scorer::new(self.score, space, &secrets, &member);
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).
-        let slots = knowledge.space.rules().feedback_slots();
-        let perfect = (n <= slots).then(|| {
-            let mut singletons = [0u32; 256];
-            singletons[..n].fill(1);
-            self.score.key(&singletons[..slots])
-        });
-        let mut counts = [0u32; 256];
-        let mut best: Option<Ranked> = None;
-        if candidates.len() * n < PARALLEL_PAIRS {
-            for &g in &candidates {
-                let bound = best.map_or(u64::MAX, |b| b.0);
-                if let Some(r) = scorer.rank(g, bound, &mut counts) {
-                    if Some(r.0) == perfect {
-                        return Some(g as usize);
-                    }
-                    best = best.min(Some(r)).or(Some(r));
-                }
-            }
-        } else {
-            best = candidates
-                .par_chunks(CHUNK)
-                .filter_map(|chunk| scorer.best_of(chunk, None))
-                .min();
+        let first = scorer.scan(&pool.candidates, None, stop);
+        let mut scored = first.examined;
+        let mut best = first.best;
+        if !first.stopped && best.map_or(true, |b| Some(b.0) != scorer.perfect) {
+            let rest = scorer.scan(&pool.others, best, stop);
+            scored += rest.examined;
+            best = best.into_iter().chain(rest.best).min();
         }
-        if best.is_some_and(|b| Some(b.0) == perfect) {
-            return best.map(|b| b.2 as usize);
-        }
-        let rest = if others.len() * n < PARALLEL_PAIRS {
-            scorer.best_of(&others, best)
-        } else {
-            others
-                .par_chunks(CHUNK)
-                .filter_map(|chunk| scorer.best_of(chunk, best))
-                .min()
-        };
-        best.into_iter().chain(rest).min().map(|b| b.2 as usize)
-    }
-
-    /// The guesses worth scoring, split into candidates and the others (empty when only
-    /// candidates may be guessed): one per class of guesses equal up to renaming the symbols no
-    /// guess has used yet.
-    fn pool(&self, knowledge: &Knowledge<'_>, member: &[u64]) -> (Vec<u32>, Vec<u32>) {
-        let space = knowledge.space;
-        let rules = space.rules();
-        let used = knowledge
-            .history
-            .turns()
-            .iter()
-            .fold(0u64, |m, t| m | t.guess.mask());
-        let all_symbols = if rules.alphabet().len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << rules.alphabet().len()) - 1
-        };
-        // The first symbol may not lead a code: renaming it could make a code invalid, so it is
-        // never treated as interchangeable.
-        let pinned = if rules.no_leading() { 1 } else { 0 };
-        let free = all_symbols & !pinned;
-        // Symbols no candidate holds: swapping two of them fixes every candidate.
-        let present = knowledge
-            .candidates
-            .iter()
-            .fold(0u64, |m, c| m | space.code(c).mask());
-        let absent = free & !present;
-        // Symbols no guess used: swapping two of them fixes the history, hence the candidates.
-        let fresh = free & !used & !absent;
-        let classes = [fresh, absent];
-        let shortcut = classes.iter().any(|c| c.count_ones() >= 2);
-        let canonical = |g: u32| !shortcut || is_canonical(&space.code(g as usize), classes);
-        let candidates: Vec<u32> = knowledge
-            .candidates
-            .as_slice()
-            .iter()
-            .copied()
-            .filter(|&g| canonical(g))
-            .collect();
-        let others = match self.pool {
-            GuessPool::All => (0..space.len() as u32)
-                .filter(|&g| !is_member(member, g) && canonical(g))
-                .collect(),
-            GuessPool::Consistent => Vec::new(),
-        };
-        (candidates, others)
+        best.map(|b| Found {
+            guess: b.2 as usize,
+            sampled: !full,
+            guesses_scored: scored,
+            secrets_scored: secrets.len(),
+        })
     }
 }
 
-/// Scores guesses against one candidate set.
+/// What a scan of some guesses found.
+#[derive(Debug, Clone, Copy, Default)]
+struct Scan {
+    /// The best guess that beat the bound given, if any.
+    best: Option<Ranked>,
+    /// Guesses looked at.
+    examined: usize,
+    /// Whether the stop fired.
+    stopped: bool,
+}
+
+impl Scan {
+    fn join(self, other: Scan) -> Scan {
+        Scan {
+            best: match (self.best, other.best) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            examined: self.examined + other.examined,
+            stopped: self.stopped || other.stopped,
+        }
+    }
+}
+
+/// Scores guesses against one set of secrets: the candidates, or a sample of them.
 struct Scorer<'a> {
     score: PartitionScore,
     space: &'a CodeSpace,
-    candidates: &'a [u32],
-    member: Vec<u64>,
+    secrets: &'a [u32],
+    /// The whole candidate set, for the tie-break.
+    member: &'a [u64],
     slots: usize,
+    /// The score of a split of the secrets into singletons, when there are few enough of them.
+    perfect: Option<u64>,
     /// For entropy, `steps[c]` is how much `c·log2 c` grows when a part of `c` gains a member.
     steps: Vec<u64>,
 }
 
 impl<'a> Scorer<'a> {
-    fn new(score: PartitionScore, space: &'a CodeSpace, candidates: &'a CodeSet) -> Scorer<'a> {
+    fn new(
+        score: PartitionScore,
+        space: &'a CodeSpace,
+        secrets: &'a [u32],
+        member: &'a [u64],
+    ) -> Scorer<'a> {
         let steps = if score == PartitionScore::Entropy {
-            (0..candidates.len() as u32)
+            (0..secrets.len() as u32)
                 .map(|c| xlog2x_fixed(c + 1) - xlog2x_fixed(c))
                 .collect()
         } else {
             Vec::new()
         };
+        let slots = space.rules().feedback_slots();
+        let n = secrets.len();
+        let perfect = (n <= slots).then(|| {
+            let mut singletons = [0u32; 256];
+            singletons[..n].fill(1);
+            score.key(&singletons[..slots])
+        });
         Scorer {
             score,
             space,
-            candidates: candidates.as_slice(),
-            member: membership(space.len(), candidates),
-            slots: space.rules().feedback_slots(),
+            secrets,
+            member,
+            slots,
+            perfect,
             steps,
         }
     }
 
+    /// The best of `guesses` (sorted by index) that beats `best`, on every core when the work is
+    /// worth it.
+    fn scan(&self, guesses: &[u32], best: Option<Ranked>, stop: &Stop) -> Scan {
+        if guesses.len() * self.secrets.len() < PARALLEL_PAIRS {
+            self.best_of(guesses, best, stop)
+        } else {
+            guesses
+                .par_chunks(CHUNK)
+                .map(|chunk| self.best_of(chunk, best, stop))
+                .reduce(Scan::default, Scan::join)
+        }
+    }
+
     /// The best-ranked guess of `guesses` (scanned in order) that beats `best`, if any.
-    fn best_of(&self, guesses: &[u32], mut best: Option<Ranked>) -> Option<Ranked> {
+    fn best_of(&self, guesses: &[u32], mut best: Option<Ranked>, stop: &Stop) -> Scan {
         let mut counts = [0u32; 256];
-        let mut found = None;
+        let mut scan = Scan::default();
+        let mut since = CHECK_PAIRS;
         for &g in guesses {
+            if since >= CHECK_PAIRS {
+                since = 0;
+                if stop.is_stopped() {
+                    scan.stopped = true;
+                    break;
+                }
+            }
+            since += self.secrets.len();
+            scan.examined += 1;
             // A later guess ties with the best so far only to lose the tie: it is not a
             // candidate (these are scanned first) or comes later in alphabet order.
             let bound = best.map_or(u64::MAX, |b| b.0.saturating_sub(1));
             if let Some(r) = self.rank(g, bound, &mut counts) {
                 if best.map_or(true, |b| r < b) {
                     best = Some(r);
-                    found = Some(r);
+                    scan.best = Some(r);
+                    if !r.1 && Some(r.0) == self.perfect {
+                        // A candidate splitting the secrets into singletons: nothing later beats it.
+                        break;
+                    }
                 }
             }
         }
-        found
+        scan
     }
 
     /// The rank of guess `g`, or `None` as soon as its score is sure to exceed `bound`.
     ///
     /// `counts` must be all zeros; it is left so.
     fn rank(&self, g: u32, bound: u64, counts: &mut [u32; 256]) -> Option<Ranked> {
-        let key = match self.space.score_row(g as usize) {
-            Some(row) => self.key(|s| row[s as usize], bound, counts),
-            None => self.key(
-                |s| self.space.score_index(g as usize, s as usize),
+        let key = match self.space.guess_scorer(g as usize) {
+            GuessScorer::Row(row) => self.key(|s| row[s as usize], bound, counts),
+            GuessScorer::Distinct(guess, codes, length) => {
+                self.key(|s| guess.score(codes[s as usize], length), bound, counts)
+            }
+            GuessScorer::Repeats(guess, codes, length) => {
+                self.key(|s| guess.score(&codes[s as usize], length), bound, counts)
+            }
+            GuessScorer::Codes(guess, codes, length) => self.key(
+                |s| guess.score(&codes[s as usize]).index(length) as u8,
                 bound,
                 counts,
             ),
         }?;
-        Some((key, !is_member(&self.member, g), g))
+        Some((key, !is_member(self.member, g), g))
     }
 
     /// Counts the parts and keeps the score up to date as each candidate lands, so a guess can
@@ -384,20 +547,20 @@ impl<'a> Scorer<'a> {
     ) -> Option<u64> {
         // One loop per rule, so each is compiled without the others' branches.
         match self.score {
-            PartitionScore::Minimax => self.scan(
+            PartitionScore::Minimax => self.tally(
                 feedback,
                 counts,
                 |c, key| u64::from(c + 1 > key as u32),
                 |key, _| key > bound,
             ),
             // Each candidate still to come adds at least 1 (a new singleton part).
-            PartitionScore::ExpectedSize => self.scan(
+            PartitionScore::ExpectedSize => self.tally(
                 feedback,
                 counts,
                 |c, _| 2 * u64::from(c) + 1,
                 |key, left| key + left as u64 > bound,
             ),
-            PartitionScore::Entropy => self.scan(
+            PartitionScore::Entropy => self.tally(
                 feedback,
                 counts,
                 |c, _| self.steps[c as usize],
@@ -407,7 +570,7 @@ impl<'a> Scorer<'a> {
             // still to come would leave it above the bound.
             PartitionScore::MostParts => {
                 let slots = self.slots as u64;
-                self.scan(
+                self.tally(
                     feedback,
                     counts,
                     |c, _| u64::from(c == 0),
@@ -421,17 +584,17 @@ impl<'a> Scorer<'a> {
     /// Adds `step(count, key)` for each candidate landing in a part of `count`; stops early when
     /// `hopeless(key, candidates left)`.
     #[inline(always)]
-    fn scan(
+    fn tally(
         &self,
         feedback: impl Fn(u32) -> u8,
         counts: &mut [u32; 256],
         step: impl Fn(u32, u64) -> u64,
         hopeless: impl Fn(u64, usize) -> bool,
     ) -> Option<u64> {
-        let n = self.candidates.len();
+        let n = self.secrets.len();
         let mut key = 0u64;
         let mut seen = n;
-        for (i, &s) in self.candidates.iter().enumerate() {
+        for (i, &s) in self.secrets.iter().enumerate() {
             let c = &mut counts[usize::from(feedback(s))];
             key += step(*c, key);
             *c += 1;
@@ -440,37 +603,10 @@ impl<'a> Scorer<'a> {
                 break;
             }
         }
-        for &s in &self.candidates[..seen] {
-            counts[usize::from(feedback(s))] = 0;
-        }
+        // Clearing the few feedback slots costs less than scoring the secrets again.
+        counts[..self.slots].fill(0);
         (seen == n && !hopeless(key, 0)).then_some(key)
     }
-}
-
-fn is_member(member: &[u64], g: u32) -> bool {
-    member[g as usize / 64] >> (g % 64) & 1 == 1
-}
-
-/// Whether, for each class of interchangeable symbols, the class's symbols in `code` appear (first
-/// occurrences, in order) as the smallest of the class in increasing order: then `code` is the
-/// first in alphabet order of the codes it can be renamed to.
-fn is_canonical(code: &Code, classes: [u64; 2]) -> bool {
-    let mut unseen = classes;
-    for &s in code.symbols() {
-        let bit = 1u64 << s;
-        for (class, unseen) in classes.iter().zip(&mut unseen) {
-            if class & bit != 0 {
-                if *unseen & bit != 0 {
-                    if s as u32 != unseen.trailing_zeros() {
-                        return false;
-                    }
-                    *unseen &= !bit;
-                }
-                break;
-            }
-        }
-    }
-    true
 }
 
 /// The candidate set as a bitmap, for constant-time membership tests in the scoring loop.
@@ -488,7 +624,8 @@ impl Strategy for PartitionStrategy {
     }
 
     fn next_guess(&mut self, knowledge: &Knowledge<'_>) -> Result<Code, StrategyError> {
-        self.best(knowledge)
+        self.find(knowledge, &Stop::never())
+            .map(|f| f.guess)
             .map(|g| knowledge.space.code(g))
             .ok_or(StrategyError::NoCandidates)
     }

@@ -20,7 +20,10 @@ mod search;
 mod symmetry;
 mod treestrategy;
 
-pub use search::{search, Objective, Progress, SearchError, SearchOptions, SearchOutcome};
+pub use search::{
+    search, search_set, Objective, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome,
+    SetPlan,
+};
 pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 
 use std::collections::BTreeMap;

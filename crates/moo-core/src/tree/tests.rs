@@ -1,6 +1,10 @@
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use super::*;
+use crate::history::History;
+use crate::stop::Stop;
 use crate::strategy::GuessPool;
 
 fn found(space: &CodeSpace, options: &SearchOptions) -> (DecisionTree, TreeStats) {
@@ -350,4 +354,223 @@ fn the_cache_changes_nothing_but_speed() {
         assert!(remembered > 0 && none == 0, "{remembered} {none}");
         assert_eq!(cached, uncached, "{}", space.rules().describe());
     }
+}
+
+/// What `search_set` found, or a panic.
+fn plan_of(space: &CodeSpace, history: &History, options: &SearchOptions) -> SetPlan {
+    let candidates = history.candidates(space);
+    match search_set(
+        space,
+        history,
+        &candidates,
+        options,
+        &Progress::new(),
+        &Stop::never(),
+    )
+    .unwrap()
+    {
+        SetOutcome::Solved(plan) => plan,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A plan is a whole strategy for its set: its first move is the set's, every non-winning part of
+/// every move is a later move, and its figures add up.
+fn check_plan(space: &CodeSpace, candidates: &CodeSet, plan: &SetPlan) {
+    assert_eq!(&plan.moves[0].0, candidates);
+    let sets: HashMap<&CodeSet, u32> = plan.moves.iter().map(|(s, g)| (s, *g)).collect();
+    for (set, guess) in &plan.moves {
+        for (_, part) in space.partition_code(&space.code(*guess as usize), set) {
+            if part.len() == 1 && part.first() == Some(*guess as usize) {
+                continue;
+            }
+            assert!(sets.contains_key(&part), "{part:?} after {set:?}");
+        }
+    }
+    assert_eq!(plan.histogram.iter().sum::<u64>(), candidates.len() as u64);
+    assert_eq!(plan.worst as usize, plan.histogram.len());
+    let total: u64 = (1..).zip(&plan.histogram).map(|(k, &c)| k * c).sum();
+    assert_eq!(plan.total, total);
+}
+
+/// From every position after one guess (any guess, not only one per symmetry class, so the
+/// narrowed symmetries are put to the test), the search finds the naive recursion's optimum,
+/// under both objectives and a depth limit counted from the position.
+#[test]
+fn search_set_matches_exhaustive_recursion_after_any_first_guess() {
+    for rules in tiny_games() {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        for pool in GuessPool::ALL {
+            let mut naive = Naive {
+                space: &space,
+                pool,
+                memo: HashMap::new(),
+            };
+            for g in 0..space.len() {
+                let guess = space.code(g);
+                for (feedback, set) in space.partition_code(&guess, &space.all()) {
+                    if feedback.is_win(space.length()) {
+                        continue;
+                    }
+                    let mut history = History::new();
+                    history.push(guess, feedback);
+                    let what = format!("{} {pool:?} {history:?}", rules.describe());
+                    let plan = plan_of(&space, &history, &options(Objective::Average, None, pool));
+                    check_plan(&space, &set, &plan);
+                    let free = naive.total(set.as_slice(), 64).unwrap();
+                    assert_eq!(plan.total, u64::from(free), "{what}");
+                    let depth = (1..)
+                        .find(|&d| naive.total(set.as_slice(), d).is_some())
+                        .unwrap();
+                    let worst = plan_of(&space, &history, &options(Objective::Worst, None, pool));
+                    assert_eq!(worst.worst, depth, "{what}");
+                    assert_eq!(
+                        worst.total,
+                        u64::from(naive.total(set.as_slice(), depth).unwrap()),
+                        "{what}"
+                    );
+                    if depth > 1 {
+                        let outcome = search_set(
+                            &space,
+                            &history,
+                            &set,
+                            &options(Objective::Average, Some(depth - 1), pool),
+                            &Progress::new(),
+                            &Stop::never(),
+                        )
+                        .unwrap();
+                        assert!(
+                            matches!(outcome, SetOutcome::Impossible { max_depth } if max_depth == depth - 1),
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every subtree of an optimal tree is optimal for its set, so on Mastermind the search from
+/// each position two guesses deep must cost what the whole search's tree spends there.
+#[test]
+fn search_set_agrees_with_the_subtrees_of_the_full_search() {
+    let space = CodeSpace::new(Rules::mastermind()).unwrap();
+    let (tree, _) = found(&space, &SearchOptions::default());
+    // Guesses each secret needs after the node `id`, reached with `set`.
+    fn cost(space: &CodeSpace, tree: &DecisionTree, id: NodeId, set: &CodeSet) -> u64 {
+        let node = tree.node(id);
+        let mut total = set.len() as u64;
+        for (feedback, part) in space.partition_code(&node.guess, set) {
+            if !feedback.is_win(space.length()) {
+                total += cost(space, tree, node.child(feedback).unwrap(), &part);
+            }
+        }
+        total
+    }
+    let root = tree.root();
+    let mut checked = 0;
+    for (f1, set1) in space.partition_code(&root.guess, &space.all()) {
+        let Some(id1) = root.child(f1) else { continue };
+        let node1 = tree.node(id1);
+        for (f2, set2) in space.partition_code(&node1.guess, &set1) {
+            let Some(id2) = node1.child(f2) else { continue };
+            if set2.len() < 4 {
+                continue;
+            }
+            let mut history = History::new();
+            history.push(root.guess, f1);
+            history.push(node1.guess, f2);
+            let plan = plan_of(&space, &history, &SearchOptions::default());
+            check_plan(&space, &set2, &plan);
+            assert_eq!(plan.total, cost(&space, &tree, id2, &set2), "{history:?}");
+            checked += 1;
+        }
+        // And one guess deep.
+        let mut history = History::new();
+        history.push(root.guess, f1);
+        let plan = plan_of(&space, &history, &SearchOptions::default());
+        assert_eq!(plan.total, cost(&space, &tree, id1, &set1), "{history:?}");
+    }
+    assert!(checked > 20, "{checked}");
+}
+
+/// The whole space with an empty history is the full search, to the guess.
+#[test]
+fn search_set_from_the_start_is_the_full_search() {
+    let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+    for objective in Objective::ALL {
+        let (tree, stats) = found(&space, &SearchOptions::new(objective));
+        let plan = plan_of(&space, &History::new(), &SearchOptions::new(objective));
+        assert_eq!(plan.total, stats.total);
+        assert_eq!(plan.histogram, stats.histogram);
+        let guesses: Vec<Code> = plan
+            .moves
+            .iter()
+            .map(|&(_, g)| space.code(g as usize))
+            .collect();
+        let in_tree: Vec<Code> = tree.nodes().iter().map(|n| n.guess).collect();
+        assert_eq!(guesses, in_tree);
+    }
+}
+
+#[test]
+fn a_stop_fired_in_advance_stops_the_search() {
+    let space = CodeSpace::new(Rules::mastermind()).unwrap();
+    let flag = Arc::new(AtomicBool::new(true));
+    let stop = Stop::never().with_flag(flag);
+    let outcome = search_set(
+        &space,
+        &History::new(),
+        &space.all(),
+        &SearchOptions::default(),
+        &Progress::new(),
+        &stop,
+    );
+    assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
+    let past = Stop::at(std::time::Instant::now());
+    let outcome = search_set(
+        &space,
+        &History::new(),
+        &space.all(),
+        &SearchOptions::default(),
+        &Progress::new(),
+        &past,
+    );
+    assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
+}
+
+/// A deadline that fires in the middle of a long search (Bulls and Cows takes many seconds)
+/// stops it with an error, not a wrong answer. Only the outcome is asserted, never the time.
+#[test]
+fn a_deadline_stops_a_long_search_midway() {
+    let space = CodeSpace::new(Rules::bulls()).unwrap();
+    let stop = Stop::after(std::time::Duration::from_millis(50));
+    let progress = Progress::new();
+    let outcome = search_set(
+        &space,
+        &History::new(),
+        &space.all(),
+        &SearchOptions::default(),
+        &progress,
+        &stop,
+    );
+    assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
+}
+
+#[test]
+fn an_empty_position_is_an_error() {
+    let space = CodeSpace::new(Rules::new(2, "abc", false, false).unwrap()).unwrap();
+    let mut history = History::new();
+    let ab = space.code(0);
+    history.push(ab, Feedback::new(0, 2));
+    history.push(ab, Feedback::new(1, 0));
+    let outcome = search_set(
+        &space,
+        &history,
+        &CodeSet::new(),
+        &SearchOptions::default(),
+        &Progress::new(),
+        &Stop::never(),
+    );
+    assert_eq!(outcome.unwrap_err(), SearchError::NoCandidates);
 }

@@ -104,25 +104,28 @@ impl TreeStrategy {
         }
     }
 
-    /// The strategy registered as `tree:FILE`: reads, checks and verifies a tree file.
-    pub fn from_file(path: &str, space: &CodeSpace) -> Result<TreeStrategy, StrategyError> {
-        let name = format!("tree:{path}");
+    /// A strategy following a tree from elsewhere (a file, say), checked first: it must be for
+    /// the rules of `space` and solve every secret. Reading the tree is the caller's business,
+    /// so the library does no file I/O.
+    pub fn checked(
+        name: impl Into<String>,
+        tree: DecisionTree,
+        space: &CodeSpace,
+    ) -> Result<TreeStrategy, StrategyError> {
+        let name = name.into();
         let unsupported = |reason: String| StrategyError::Unsupported {
             name: name.clone(),
             rules: space.rules().describe(),
             reason,
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| unsupported(format!("cannot read {path}: {e}")))?;
-        let tree = DecisionTree::from_json(&text).map_err(|e| unsupported(e.to_string()))?;
         if tree.rules() != space.rules() {
             return Err(unsupported(format!(
-                "{path} is a tree for {}",
+                "the tree is for {}",
                 tree.rules().describe()
             )));
         }
         tree.verify_in(space)
-            .map_err(|e: TreeError| unsupported(format!("{path} is not a valid tree: {e}")))?;
+            .map_err(|e: TreeError| unsupported(format!("the tree is not valid: {e}")))?;
         TreeStrategy::new(name.clone(), Arc::new(tree), space)
     }
 
@@ -349,20 +352,7 @@ mod tests {
     }
 
     #[test]
-    fn tree_files_are_checked_before_play() {
-        let space = CodeSpace::new(Rules::bulls()).unwrap();
-        let err = by_name(
-            "tree:/nonexistent.json",
-            &space,
-            &StrategyOptions::default(),
-        )
-        .err()
-        .unwrap()
-        .to_string();
-        assert!(err.contains("cannot read /nonexistent.json"), "{err}");
-        let dir = std::env::temp_dir().join(format!("moo-tree-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("mm.json");
+    fn outside_trees_are_checked_before_play() {
         let mm = CodeSpace::new(Rules::mastermind()).unwrap();
         let small = Rules::new(4, "01234", false, false).unwrap();
         let small_space = CodeSpace::new(small.clone()).unwrap();
@@ -371,22 +361,15 @@ mod tests {
             SearchOutcome::Found { tree, .. } => tree,
             _ => unreachable!(),
         };
-        std::fs::write(&file, tiny.to_json(false)).unwrap();
-        let name = format!("tree:{}", file.display());
-        let err = by_name(&name, &mm, &StrategyOptions::default())
-            .err()
-            .unwrap()
+        let err = TreeStrategy::checked("tree:t.json", tiny.clone(), &mm)
+            .unwrap_err()
             .to_string();
-        assert!(err.contains("is a tree for"), "{err}");
-        let mut strategy = by_name(&name, &small_space, &StrategyOptions::default()).unwrap();
+        assert!(err.contains("the tree is for"), "{err}");
+        let mut strategy = TreeStrategy::checked("tree:t.json", tiny, &small_space).unwrap();
+        assert_eq!(strategy.name(), "tree:t.json");
         let secret = small.parse_code("4201").unwrap();
-        assert!(play(strategy.as_mut(), &small_space, &secret, 7)
+        assert!(play(&mut strategy, &small_space, &secret, 7)
             .unwrap()
             .is_won(4));
-        assert_eq!(
-            crate::strategy::describe(&name),
-            crate::strategy::describe("tree:FILE")
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,0 +1,684 @@
+//! The advisor: the one place that decides which guess to play next, for `moo solve`, `moo hint`,
+//! `moo play`'s hints and every web route alike.
+//!
+//! A player rarely stays on the shipped optimal tree, and a demanding one still wants an optimal
+//! move, so the advisor goes as far towards a proof as the time limit allows, in this order:
+//!
+//! 1. One or two codes left: guess one of them (1 and 3 guesses in total, which nothing beats).
+//! 2. A shipped optimal tree, followed through the game's symmetries (instant).
+//! 3. A move cached from an earlier exact search of this very candidate set (instant).
+//! 4. An exact search of the candidate set (any position, not only a whole game), stopped at
+//!    [`EXACT_SHARE`] of the time left. When it finishes, every position of its optimal plan is
+//!    cached, so the rest of the game is answered at once.
+//! 5. Else the entropy heuristic, bounded by sampling on games too large to score in full, so
+//!    that every game moo accepts gets a guess within the limit.
+//!
+//! Moves from steps 1 to 4 are proven optimal for the codes left (a subtree of an optimal tree
+//! is optimal for its own set) and say so. A caller that names a strategy gets that strategy's
+//! move, reported the same way.
+
+mod cache;
+mod report;
+
+pub use report::{
+    Advice, Alternative, Contradiction, Method, PartitionReport, Position, RepairReport, TurnReport,
+};
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::code::Code;
+use crate::codeset::CodeSet;
+use crate::history::History;
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::strategy::{
+    self, partition_stats, GuessPool, Knowledge, PartitionScore, PartitionStats, PartitionStrategy,
+    Sampling, Strategy, StrategyError, StrategyOptions,
+};
+use crate::tree::{self, SearchError, SearchOptions, SetOutcome, TreeStrategy};
+use cache::{PlanCache, Planned};
+use report::codes;
+
+/// The registry name that selects the advisor's own policy rather than one strategy.
+pub const OPTIMAL: &str = "optimal";
+
+/// The heuristic the advisor falls back on: the best of the partition rules on Bulls and Cows
+/// (26424 guesses over the 5040 secrets, against 26551 for expected size and 27139 for Knuth's
+/// minimax; see the README's bench table).
+pub const FALLBACK: PartitionScore = PartitionScore::Entropy;
+
+/// The share of the time left that an exact search may take; the rest is kept for the
+/// heuristic, should the search not finish.
+pub const EXACT_SHARE: f64 = 0.8;
+
+/// The memory the cache of proven moves may take.
+const PLAN_BUDGET: usize = 256 << 20;
+
+/// What the advisor is asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AdviceOptions {
+    /// A registry strategy to use instead of the advisor's policy (`optimal` or `None`: the
+    /// policy).
+    pub strategy: Option<String>,
+    /// Which codes may be guessed.
+    pub guesses: GuessPool,
+    /// The seed of sampling and of random strategies.
+    pub seed: u64,
+}
+
+impl AdviceOptions {
+    /// The policy's options with this guess pool.
+    pub fn with_guesses(mut self, guesses: GuessPool) -> AdviceOptions {
+        self.guesses = guesses;
+        self
+    }
+
+    /// Options naming a strategy (`None` or `optimal`: the advisor's policy).
+    pub fn with_strategy(mut self, strategy: Option<String>) -> AdviceOptions {
+        self.strategy = strategy;
+        self
+    }
+
+    /// Options with this seed.
+    pub fn with_seed(mut self, seed: u64) -> AdviceOptions {
+        self.seed = seed;
+        self
+    }
+}
+
+/// Why no guess can be advised.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AdviceError {
+    /// No code fits every answer.
+    #[error("{0}")]
+    Contradiction(Box<Contradiction>),
+    /// The last answer was a win.
+    #[error("the game is already won: the secret is {0}")]
+    Won(String),
+    /// The named strategy is unknown or cannot play.
+    #[error(transparent)]
+    Strategy(#[from] StrategyError),
+}
+
+/// Decides the next guess; clones share one cache of proven moves.
+#[derive(Debug, Clone)]
+pub struct Advisor {
+    plans: Arc<PlanCache>,
+}
+
+impl Default for Advisor {
+    fn default() -> Advisor {
+        Advisor::new()
+    }
+}
+
+/// A chosen guess before it is reported.
+struct Pick {
+    guess: usize,
+    method: Method,
+    strategy: String,
+    total: Option<u64>,
+    sampled: bool,
+    note: Option<String>,
+    /// How the guess splits the candidates, when the chooser already worked it out.
+    stats: Option<PartitionStats>,
+}
+
+impl Advisor {
+    /// An advisor with an empty cache.
+    pub fn new() -> Advisor {
+        Advisor {
+            plans: Arc::new(PlanCache::new(PLAN_BUDGET)),
+        }
+    }
+
+    /// Everything about the position `history` leaves: its turns, the codes left (the first
+    /// `list` of them listed), and the next guess, the win or the contradiction.
+    pub fn position(
+        &self,
+        space: &CodeSpace,
+        history: &History,
+        options: &AdviceOptions,
+        list: usize,
+        stop: &Stop,
+    ) -> Result<Position, AdviceError> {
+        position_by(space, history, list, |candidates| {
+            self.advise(space, history, candidates, options, stop)
+        })
+    }
+
+    /// [`Advisor::position`] with the guess of a strategy the caller holds.
+    pub fn position_with(
+        &self,
+        strategy: &mut dyn Strategy,
+        space: &CodeSpace,
+        history: &History,
+        list: usize,
+    ) -> Result<Position, AdviceError> {
+        position_by(space, history, list, |candidates| {
+            self.advise_with(strategy, space, history, candidates)
+        })
+    }
+
+    /// The next guess for `history`, whose candidates are `candidates`.
+    pub fn advise(
+        &self,
+        space: &CodeSpace,
+        history: &History,
+        candidates: &CodeSet,
+        options: &AdviceOptions,
+        stop: &Stop,
+    ) -> Result<Advice, AdviceError> {
+        let start = Instant::now();
+        check_open(space, history, candidates)?;
+        if let Some(name) = options.strategy.as_deref().filter(|&n| n != OPTIMAL) {
+            // Stateless callers (the web) build the strategy for every turn: vary the seed with
+            // the turn so a random strategy does not repeat its first draw.
+            let strategy_options = StrategyOptions {
+                guesses: options.guesses,
+                seed: options.seed ^ (history.len() as u64).wrapping_mul(SEED_STEP),
+            };
+            let mut strategy = strategy::by_name(name, space, &strategy_options)?;
+            return self.advise_with(strategy.as_mut(), space, history, candidates);
+        }
+        let pick = self.choose(space, history, candidates, options, stop, start);
+        Ok(report(space, candidates, pick, start))
+    }
+
+    /// The guess of a strategy the caller holds (one that keeps state between turns, or a tree
+    /// loaded from a file), reported like the advisor's own.
+    pub fn advise_with(
+        &self,
+        strategy: &mut dyn Strategy,
+        space: &CodeSpace,
+        history: &History,
+        candidates: &CodeSet,
+    ) -> Result<Advice, AdviceError> {
+        let start = Instant::now();
+        check_open(space, history, candidates)?;
+        let code = strategy.next_guess(&Knowledge {
+            space,
+            history,
+            candidates,
+        })?;
+        let pick = Pick {
+            guess: index_of(space, &code),
+            method: Method::Named,
+            strategy: strategy.name().to_string(),
+            total: None,
+            sampled: false,
+            note: None,
+            stats: None,
+        };
+        Ok(report(space, candidates, pick, start))
+    }
+
+    fn choose(
+        &self,
+        space: &CodeSpace,
+        history: &History,
+        candidates: &CodeSet,
+        options: &AdviceOptions,
+        stop: &Stop,
+        start: Instant,
+    ) -> Pick {
+        let proven = |guess: usize, method: Method, total: Option<u64>| Pick {
+            guess,
+            method,
+            strategy: OPTIMAL.to_string(),
+            total,
+            sampled: false,
+            note: None,
+            stats: None,
+        };
+        let n = candidates.len() as u64;
+        if n <= 2 {
+            let first = candidates.first().expect("checked non-empty");
+            return proven(first, Method::Endgame, Some(2 * n - 1));
+        }
+        let rules = space.rules();
+        let knowledge = Knowledge {
+            space,
+            history,
+            candidates,
+        };
+        if let Some(tree) = tree::shipped(rules, options.guesses) {
+            if let Ok(code) =
+                TreeStrategy::new(OPTIMAL, tree, space).and_then(|mut t| t.next_guess(&knowledge))
+            {
+                return proven(index_of(space, &code), Method::Tree, None);
+            }
+        }
+        if let Some(p) = self.plans.get(rules, options.guesses, candidates) {
+            return proven(p.guess as usize, Method::Cached, p.total);
+        }
+        let note = match self.exact(space, history, candidates, options.guesses, stop, start) {
+            Ok(p) => return proven(p.guess as usize, Method::Exact, p.total),
+            Err(note) => note,
+        };
+        let heuristic = PartitionStrategy::new(FALLBACK, options.guesses).with_sampling(Sampling {
+            seed: options.seed,
+            ..Sampling::default()
+        });
+        let (guess, sampled, stats) = match heuristic.choose(&knowledge, stop) {
+            Some(choice) => (choice.guess, choice.sampled, Some(choice.stats)),
+            // Stopped before a single guess was scored: a code still possible is a fair move.
+            None => (candidates.first().expect("checked non-empty"), false, None),
+        };
+        Pick {
+            guess,
+            method: Method::Heuristic,
+            strategy: FALLBACK.name().to_string(),
+            total: None,
+            sampled,
+            note: Some(note),
+            stats,
+        }
+    }
+
+    /// An exact search of `candidates` within [`EXACT_SHARE`] of the time left, caching every
+    /// position of the plan it finds; else why not, in words.
+    fn exact(
+        &self,
+        space: &CodeSpace,
+        history: &History,
+        candidates: &CodeSet,
+        guesses: GuessPool,
+        stop: &Stop,
+        start: Instant,
+    ) -> Result<Planned, String> {
+        if !space.has_table() {
+            return Err(format!(
+                "not proven optimal: exact searches handle games of at most {} codes, and these rules allow {}",
+                crate::space::TABLE_MAX_CODES,
+                space.len()
+            ));
+        }
+        let exact_stop = match stop.remaining() {
+            Some(left) => stop.until(start + left.mul_f64(EXACT_SHARE)),
+            None => stop.clone(),
+        };
+        let options = SearchOptions::default().with_guesses(guesses);
+        let progress = tree::Progress::new();
+        match tree::search_set(
+            space,
+            history,
+            candidates,
+            &options,
+            &progress,
+            &exact_stop,
+        ) {
+            Ok(SetOutcome::Solved(plan)) => {
+                let totals = plan_totals(space, &plan.moves);
+                let first = Planned {
+                    guess: plan.moves[0].1,
+                    total: Some(plan.total),
+                };
+                debug_assert_eq!(totals[0], Some(plan.total));
+                self.plans.insert_all(
+                    space.rules(),
+                    guesses,
+                    plan.moves
+                        .into_iter()
+                        .zip(totals)
+                        .map(|((set, guess), total)| (set, Planned { guess, total })),
+                );
+                Ok(first)
+            }
+            Ok(_) => Err("the exact search found no plan".to_string()),
+            Err(SearchError::Stopped) => Err(format!(
+                "not proven optimal: the exact search of the {} left did not finish within the time limit ({:.2} s)",
+                codes(candidates.len()),
+                start.elapsed().as_secs_f64()
+            )),
+            Err(e) => Err(format!("not proven optimal: {e}")),
+        }
+    }
+}
+
+fn position_by(
+    space: &CodeSpace,
+    history: &History,
+    list: usize,
+    advise: impl FnOnce(&CodeSet) -> Result<Advice, AdviceError>,
+) -> Result<Position, AdviceError> {
+    let candidates = history.candidates(space);
+    let won = history.is_won(space.length());
+    let mut position = Position {
+        turns: TurnReport::all(space.rules(), history),
+        remaining: candidates.len(),
+        candidates: Position::listed(space, &candidates, list),
+        won,
+        advice: None,
+        contradiction: None,
+    };
+    if candidates.is_empty() {
+        position.contradiction = Some(Contradiction::new(space, history));
+    } else if !won {
+        position.advice = Some(advise(&candidates)?);
+    }
+    Ok(position)
+}
+
+/// The total of every position of an exact plan (`moves[0]` is its root), from the moves
+/// alone: a set costs its size (each member waits for this guess) plus its parts' totals. Parts
+/// the plan does not list are closed forms of one or two codes.
+fn plan_totals(space: &CodeSpace, moves: &[(CodeSet, u32)]) -> Vec<Option<u64>> {
+    let guess_of: HashMap<&[u32], u32> = moves.iter().map(|(s, g)| (s.as_slice(), *g)).collect();
+    let mut memo: HashMap<Vec<u32>, Option<u64>> = HashMap::new();
+    fn total(
+        space: &CodeSpace,
+        set: &CodeSet,
+        guess_of: &HashMap<&[u32], u32>,
+        memo: &mut HashMap<Vec<u32>, Option<u64>>,
+    ) -> Option<u64> {
+        if let Some(&t) = memo.get(set.as_slice()) {
+            return t;
+        }
+        let n = set.len() as u64;
+        let t = match guess_of.get(set.as_slice()) {
+            Some(&g) => {
+                let win = crate::feedback::Feedback::win(space.length());
+                space
+                    .partition(g as usize, set)
+                    .into_iter()
+                    .filter(|(f, _)| *f != win)
+                    .try_fold(n, |sum, (_, part)| {
+                        Some(sum + total(space, &part, guess_of, memo)?)
+                    })
+            }
+            None if n <= 2 => Some(2 * n - 1),
+            None => None,
+        };
+        memo.insert(set.as_slice().to_vec(), t);
+        t
+    }
+    moves
+        .iter()
+        .map(|(set, _)| total(space, set, &guess_of, &mut memo))
+        .collect()
+}
+
+/// Mixes the turn number into a random strategy's seed.
+const SEED_STEP: u64 = 0x9E37_79B9_7F4A_7C15;
+
+fn check_open(
+    space: &CodeSpace,
+    history: &History,
+    candidates: &CodeSet,
+) -> Result<(), AdviceError> {
+    if candidates.is_empty() {
+        return Err(AdviceError::Contradiction(Box::new(Contradiction::new(
+            space, history,
+        ))));
+    }
+    if history.is_won(space.length()) {
+        let last = history.turns().last().expect("a won history has a turn");
+        return Err(AdviceError::Won(space.rules().format_code(&last.guess)));
+    }
+    Ok(())
+}
+
+fn index_of(space: &CodeSpace, code: &Code) -> usize {
+    space
+        .index_of(code)
+        .expect("strategies guess codes of the space")
+}
+
+fn report(space: &CodeSpace, candidates: &CodeSet, pick: Pick, start: Instant) -> Advice {
+    let rules = space.rules();
+    let n = candidates.len();
+    let stats = pick
+        .stats
+        .unwrap_or_else(|| partition_stats(space, pick.guess, candidates));
+    let code = space.code(pick.guess);
+    let guess = rules.format_code(&code);
+    let total = pick.total;
+    let how = match pick.method {
+        Method::Endgame => "optimal: a code still possible".to_string(),
+        Method::Tree => "optimal, from the shipped tree".to_string(),
+        Method::Cached => "optimal, from an earlier exact search".to_string(),
+        Method::Exact => "optimal, by an exact search".to_string(),
+        Method::Heuristic if pick.sampled => format!("{}, on samples", pick.strategy),
+        Method::Heuristic | Method::Named => pick.strategy.clone(),
+    };
+    let mut explanation = format!(
+        "Best next guess: {guess} ({how}): splits the {} into {} group{}, the largest of {}, {:.2} expected left, {:.2} bits; {}.",
+        codes(n),
+        stats.parts,
+        if stats.parts == 1 { "" } else { "s" },
+        stats.largest,
+        stats.expected_size,
+        stats.entropy,
+        if stats.is_candidate {
+            "it could be the secret"
+        } else {
+            "it cannot be the secret, but it narrows them down best"
+        }
+    );
+    if let Some(total) = total {
+        explanation.push_str(&format!(
+            " Proven optimal: {total} guesses in total for the {} left ({:.4} on average).",
+            codes(n),
+            total as f64 / n as f64
+        ));
+    }
+    Advice {
+        guess,
+        code,
+        proven_optimal: pick.method.is_proven(),
+        method: pick.method,
+        strategy: pick.strategy,
+        remaining: n,
+        total_guesses: total,
+        partition: stats.into(),
+        sampled: pick.sampled,
+        note: pick.note,
+        explanation,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Feedback, Rules};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    fn history(rules: &Rules, turns: &[(&str, u8, u8)]) -> History {
+        let mut h = History::new();
+        for &(g, b, c) in turns {
+            h.push(rules.parse_code(g).unwrap(), Feedback::new(b, c));
+        }
+        h
+    }
+
+    fn advise(advisor: &Advisor, space: &CodeSpace, h: &History, stop: &Stop) -> Advice {
+        advisor
+            .advise(
+                space,
+                h,
+                &h.candidates(space),
+                &AdviceOptions::default(),
+                stop,
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn off_the_tree_the_move_is_proven_and_the_rest_of_the_plan_is_cached() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let advisor = Advisor::new();
+        // 8901 after 4567 is not a move of the shipped tree under any symmetry.
+        let h = history(&rules, &[("4567", 0, 1), ("8901", 1, 1)]);
+        let first = advise(&advisor, &space, &h, &Stop::never());
+        assert_eq!(first.method, Method::Exact, "{first:?}");
+        assert!(first.proven_optimal && first.note.is_none());
+        let total = first.total_guesses.unwrap();
+        assert_eq!(first.remaining, h.candidates(&space).len());
+        // The plan's positions are answered from the cache, and their totals add up to the
+        // parent's: every code waits for this guess, then for its part's plan.
+        let mut sum = first.remaining as u64;
+        for (f, part) in
+            space.partition(space.index_of(&first.code).unwrap(), &h.candidates(&space))
+        {
+            if f.is_win(4) {
+                continue;
+            }
+            let mut child = h.clone();
+            child.push(first.code, f);
+            assert_eq!(child.candidates(&space), part);
+            let next = advise(&advisor, &space, &child, &Stop::at(Instant::now()));
+            assert!(next.proven_optimal, "{next:?}");
+            assert!(matches!(next.method, Method::Cached | Method::Endgame));
+            sum += next.total_guesses.unwrap();
+        }
+        assert_eq!(sum, total);
+        // The same position again: instant, from the cache, even with no time at all.
+        let again = advise(&advisor, &space, &h, &Stop::at(Instant::now()));
+        assert_eq!((again.method, again.guess), (Method::Cached, first.guess));
+    }
+
+    #[test]
+    fn every_mastermind_opening_gets_an_exact_second_guess() {
+        let rules = Rules::mastermind();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        for opening in ["1122", "1234", "1112", "1111", "1123"] {
+            let code = rules.parse_code(opening).unwrap();
+            for f in Feedback::all(4).filter(|f| !f.is_win(4)) {
+                let mut h = History::new();
+                h.push(code, f);
+                if h.candidates(&space).is_empty() {
+                    continue;
+                }
+                let advisor = Advisor::new();
+                let a = advise(&advisor, &space, &h, &Stop::never());
+                assert!(a.proven_optimal, "{opening}={f}: {a:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_out_of_time_gives_way_to_the_bounded_heuristic() {
+        let rules = Rules::new(4, "123456789", false, false).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let flag = Arc::new(AtomicBool::new(true));
+        let stopped = Stop::never().with_flag(flag);
+        let a = advise(&Advisor::new(), &space, &History::new(), &stopped);
+        assert_eq!(a.method, Method::Heuristic);
+        assert_eq!(a.strategy, "entropy");
+        assert!(!a.proven_optimal && a.total_guesses.is_none());
+        assert!(a.note.as_deref().unwrap().contains("time limit"), "{a:?}");
+        assert_eq!(a.remaining, 3024);
+    }
+
+    #[test]
+    fn a_game_too_large_for_the_table_still_gets_a_bounded_guess() {
+        let rules = Rules::new(7, "0123456789", false, false).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let h = history(&rules, &[("0123456", 2, 3)]);
+        let a = advise(
+            &Advisor::new(),
+            &space,
+            &h,
+            &Stop::after(Duration::from_secs(60)),
+        );
+        assert_eq!(a.method, Method::Heuristic);
+        assert!(
+            a.note.as_deref().unwrap().contains("at most 11000 codes"),
+            "{a:?}"
+        );
+        assert!(a.sampled, "{a:?}");
+        assert_eq!(a.remaining, h.candidates(&space).len());
+    }
+
+    #[test]
+    fn one_or_two_codes_left_are_guessed_at_once() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let advisor = Advisor::new();
+        let mut endgames = 0;
+        // Play the shipped tree against a few secrets, checking every position it reaches.
+        for secret in ["4271", "9876", "0132", "5601"] {
+            let secret = rules.parse_code(secret).unwrap();
+            let mut h = History::new();
+            while !h.is_won(4) {
+                let candidates = h.candidates(&space);
+                let a = advise(&advisor, &space, &h, &Stop::never());
+                if candidates.len() <= 2 {
+                    endgames += 1;
+                    assert_eq!(a.method, Method::Endgame);
+                    assert_eq!(a.total_guesses, Some(2 * candidates.len() as u64 - 1));
+                    assert_eq!(a.code, space.code(candidates.first().unwrap()));
+                } else {
+                    assert_eq!(a.method, Method::Tree, "{a:?}");
+                }
+                assert!(a.proven_optimal);
+                h.push(a.code, a.code.score(&secret));
+            }
+        }
+        assert!(endgames > 0);
+    }
+
+    #[test]
+    fn positions_report_wins_contradictions_and_named_strategies() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let advisor = Advisor::new();
+        let options = AdviceOptions::default();
+        let won = history(&rules, &[("0123", 0, 2), ("4271", 4, 0)]);
+        let p = advisor
+            .position(&space, &won, &options, 5, &Stop::never())
+            .unwrap();
+        assert!(p.won && p.advice.is_none() && p.contradiction.is_none());
+        assert_eq!(p.candidates, ["4271"]);
+
+        let bad = history(&rules, &[("0123", 0, 0), ("4567", 0, 0)]);
+        let p = advisor
+            .position(&space, &bad, &options, 5, &Stop::never())
+            .unwrap();
+        let c = p.contradiction.unwrap();
+        assert_eq!(p.remaining, 0);
+        assert!(c.single_change_fixes && c.repairs.len() == 2);
+        assert!(c
+            .message
+            .contains("if the answer to guess 1 (0123) was not 0B0C but 0B2C (84 codes left)"));
+        assert!(matches!(
+            advisor.advise(&space, &bad, &CodeSet::default(), &options, &Stop::never()),
+            Err(AdviceError::Contradiction(_))
+        ));
+
+        let h = history(&rules, &[("0123", 1, 2)]);
+        let named = options.clone().with_strategy(Some("knuth".into()));
+        let p = advisor
+            .position(&space, &h, &named, 3, &Stop::never())
+            .unwrap();
+        let a = p.advice.unwrap();
+        assert_eq!((a.method, a.strategy.as_str()), (Method::Named, "knuth"));
+        assert_eq!(p.candidates.len(), 3);
+        let unknown = options.with_strategy(Some("nope".into()));
+        assert!(matches!(
+            advisor.position(&space, &h, &unknown, 3, &Stop::never()),
+            Err(AdviceError::Strategy(StrategyError::Unknown { .. }))
+        ));
+    }
+
+    #[test]
+    fn advice_serialises_with_its_method_in_kebab_case() {
+        let rules = Rules::mastermind();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let h = history(&rules, &[("1122", 1, 0)]);
+        let a = advise(&Advisor::new(), &space, &h, &Stop::never());
+        let v = serde_json::to_value(&a).unwrap();
+        assert_eq!(v["method"], "exact");
+        assert_eq!(v["proven_optimal"], true);
+        assert!(v.get("code").is_none());
+        assert_eq!(v["partition"]["is_candidate"], a.partition.is_candidate);
+    }
+}

@@ -1,0 +1,282 @@
+//! `moo bench --advisor`: how often the advisor proves its move optimal off the shipped tree, and
+//! how long it takes, over many positions of real games.
+//!
+//! Each position gets a fresh advisor (an empty cache), so the times are those of a first request
+//! on a game, not of the instant cached answers that follow. For the first positions, the
+//! advisor's total is checked against an exact search of the same set run to the end without a
+//! time limit, so a proof cut short, or a cache answering for the wrong set, would show.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use moo_core::advisor::{AdviceOptions, Advisor, Method};
+use moo_core::tree::{self, Progress, SearchOptions, SetOutcome};
+use moo_core::{Code, CodeSpace, History, Rules, Stop};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use super::UsageError;
+
+/// What the advisor bench is asked to do.
+pub struct Plan<'a> {
+    /// The rules.
+    pub rules: &'a Rules,
+    /// The first guesses of the positions.
+    pub openings: &'a [String],
+    /// Random two-turn positions to try; with 0, every one-turn position after each opening.
+    pub positions: usize,
+    /// Seed of the random positions.
+    pub seed: u64,
+    /// The advisor's time limit per position.
+    pub time_limit: Duration,
+    /// How many positions are cross-checked against a search without a time limit.
+    pub cross_checks: usize,
+    /// Print JSON instead of text.
+    pub json: bool,
+}
+
+/// One position and what the advisor made of it.
+#[derive(Debug, Serialize)]
+struct Sample {
+    history: String,
+    remaining: usize,
+    method: Method,
+    proven: bool,
+    total_guesses: Option<u64>,
+    seconds: f64,
+}
+
+/// The whole run.
+#[derive(Debug, Serialize)]
+struct Report {
+    rules: String,
+    time_limit_seconds: f64,
+    positions: usize,
+    proven: usize,
+    p50_seconds: f64,
+    p90_seconds: f64,
+    p99_seconds: f64,
+    max_seconds: f64,
+    largest_set: usize,
+    cross_checked: usize,
+    cross_check_failures: Vec<String>,
+    samples: Vec<Sample>,
+}
+
+/// Runs the advisor bench.
+pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
+    let rules = plan.rules;
+    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let openings: Vec<Code> = plan
+        .openings
+        .iter()
+        .map(|o| {
+            rules
+                .parse_code(o)
+                .map_err(|e| UsageError(format!("--openings {o:?}: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    if openings.is_empty() {
+        return Err(UsageError("--openings needs at least one code".into()).into());
+    }
+    let histories = positions(&space, &openings, plan.positions, plan.seed);
+    let mut samples = Vec::with_capacity(histories.len());
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for history in &histories {
+        let candidates = history.candidates(&space);
+        // A fresh advisor, so each time is that of a first request on the position.
+        let advisor = Advisor::new();
+        let start = Instant::now();
+        let advice = advisor.advise(
+            &space,
+            history,
+            &candidates,
+            &AdviceOptions::default(),
+            &Stop::after(plan.time_limit),
+        )?;
+        let seconds = start.elapsed().as_secs_f64();
+        let text = describe(rules, history);
+        if checked < plan.cross_checks && advice.total_guesses.is_some() {
+            checked += 1;
+            let outcome = tree::search_set(
+                &space,
+                history,
+                &candidates,
+                &SearchOptions::default(),
+                &Progress::new(),
+                &Stop::never(),
+            )?;
+            match outcome {
+                SetOutcome::Solved(p) if Some(p.total) == advice.total_guesses => {}
+                SetOutcome::Solved(p) => failures.push(format!(
+                    "{text}: the advisor's total {:?} differs from a search without a limit, {}",
+                    advice.total_guesses, p.total
+                )),
+                _ => failures.push(format!("{text}: no plan without a limit")),
+            }
+        }
+        samples.push(Sample {
+            history: text,
+            remaining: candidates.len(),
+            method: advice.method,
+            proven: advice.proven_optimal,
+            total_guesses: advice.total_guesses,
+            seconds,
+        });
+    }
+    let mut times: Vec<f64> = samples.iter().map(|s| s.seconds).collect();
+    times.sort_by(f64::total_cmp);
+    let report = Report {
+        rules: rules.describe(),
+        time_limit_seconds: plan.time_limit.as_secs_f64(),
+        positions: samples.len(),
+        proven: samples.iter().filter(|s| s.proven).count(),
+        p50_seconds: quantile(&times, 0.50),
+        p90_seconds: quantile(&times, 0.90),
+        p99_seconds: quantile(&times, 0.99),
+        max_seconds: times.last().copied().unwrap_or(0.0),
+        largest_set: samples.iter().map(|s| s.remaining).max().unwrap_or(0),
+        cross_checked: checked,
+        cross_check_failures: failures,
+        samples,
+    };
+    let mut out = std::io::stdout().lock();
+    if plan.json {
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        print_text(&mut out, &report)?;
+    }
+    anyhow::ensure!(
+        report.cross_check_failures.is_empty(),
+        "{} cross-checks failed",
+        report.cross_check_failures.len()
+    );
+    Ok(())
+}
+
+fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{}: {} positions, time limit {:.2} s per guess",
+        r.rules, r.positions, r.time_limit_seconds
+    )?;
+    writeln!(
+        out,
+        "proven optimal: {} of {} ({:.1}%); largest set {}",
+        r.proven,
+        r.positions,
+        100.0 * r.proven as f64 / r.positions.max(1) as f64,
+        r.largest_set
+    )?;
+    writeln!(
+        out,
+        "latency: p50 {:.4} s, p90 {:.4} s, p99 {:.4} s, max {:.4} s",
+        r.p50_seconds, r.p90_seconds, r.p99_seconds, r.max_seconds
+    )?;
+    let mut methods: Vec<(Method, usize)> = Vec::new();
+    for s in &r.samples {
+        match methods.iter_mut().find(|(m, _)| *m == s.method) {
+            Some((_, n)) => *n += 1,
+            None => methods.push((s.method, 1)),
+        }
+    }
+    let methods: Vec<String> = methods
+        .iter()
+        .map(|(m, n)| format!("{} {n}", serde_json::to_value(m).unwrap_or_default()))
+        .collect();
+    writeln!(out, "methods: {}", methods.join(", "))?;
+    writeln!(
+        out,
+        "cross-checked against a search without a time limit: {} positions, {} differ",
+        r.cross_checked,
+        r.cross_check_failures.len()
+    )?;
+    for f in &r.cross_check_failures {
+        writeln!(out, "  {f}")?;
+    }
+    Ok(())
+}
+
+/// The positions to try: every one-turn position after each opening, or `count` random
+/// two-turn ones (a random secret, an opening in turn, then a random second guess), skipping
+/// games already won.
+fn positions(space: &CodeSpace, openings: &[Code], count: usize, seed: u64) -> Vec<History> {
+    let rules = space.rules();
+    if count == 0 {
+        let mut out = Vec::new();
+        for &opening in openings {
+            let mut seen = std::collections::BTreeSet::new();
+            for i in 0..space.len() {
+                let f = opening.score(&space.code(i));
+                if !f.is_win(rules.length()) && seen.insert(f.index(rules.length())) {
+                    let mut h = History::new();
+                    h.push(opening, f);
+                    out.push(h);
+                }
+            }
+        }
+        return out;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let opening = openings[out.len() % openings.len()];
+        let secret = space.code(rng.gen_range(0..space.len()));
+        let second = space.code(rng.gen_range(0..space.len()));
+        let mut h = History::new();
+        h.push(opening, opening.score(&secret));
+        h.push(second, second.score(&secret));
+        if !h.turns().iter().any(|t| t.feedback.is_win(rules.length())) {
+            out.push(h);
+        }
+    }
+    out
+}
+
+fn describe(rules: &Rules, history: &History) -> String {
+    history
+        .turns()
+        .iter()
+        .map(|t| format!("{}={}", rules.format_code(&t.guess), t.feedback))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `q` quantile of sorted values (nearest rank).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_use_the_nearest_rank() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(quantile(&v, 0.5), 50.0);
+        assert_eq!(quantile(&v, 0.99), 99.0);
+        assert_eq!(quantile(&v[..1], 0.99), 1.0);
+        assert_eq!(quantile(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn one_turn_positions_are_every_feedback_but_the_win() {
+        let space = CodeSpace::new(Rules::mastermind()).unwrap();
+        let opening = Rules::mastermind().parse_code("1122").unwrap();
+        // 1122 gets 13 feedbacks over all codes, one of them the win.
+        assert_eq!(positions(&space, &[opening], 0, 0).len(), 12);
+        let random = positions(&space, &[opening], 30, 7);
+        assert_eq!(random.len(), 30);
+        assert!(random.iter().all(|h| h.len() == 2));
+        assert_eq!(random, positions(&space, &[opening], 30, 7));
+    }
+}
