@@ -4,23 +4,23 @@
 //! object `moo hint --json` prints), or one of the small `Serialize` types below. No route
 //! decides a guess or a default strategy: hints and solver steps ask the advisor.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use moo_core::strategy::{self, StrategyOptions};
+use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
 use moo_core::{CodeSpace, EvalOptions, Feedback, History, Preset, Rules, RulesError};
 use serde::{Deserialize, Serialize};
 
-use crate::advisor::{AdviceError, AdviceOptions, Position};
 use crate::bench::{self, BenchResult};
 use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::spaces::check_size;
 use crate::AppState;
+use moo_core::advisor::{AdviceError, AdviceOptions, Position};
 
 type AppResult<T> = Result<Json<T>, ApiError>;
 type Shared = State<Arc<AppState>>;
@@ -141,21 +141,13 @@ async fn presets() -> Json<Presets> {
 
 // ---- strategies ----------------------------------------------------------------------------
 
-/// The strategies a page can offer: all registered ones but `tree:FILE`, which needs a file on
-/// the server's disk (the explorer loads tree files in the browser instead).
-fn offered_strategies() -> impl Iterator<Item = &'static str> {
-    strategy::names().filter(|n| !n.starts_with("tree:"))
-}
-
-/// Refuses a strategy name the server does not offer.
-///
-/// `tree:PATH` would make the server read any file it can: its contents could come back in the
-/// parse error, `/dev/stdin` would hold a job slot forever and `/dev/zero` would fill memory.
+/// Refuses a strategy name the registry does not know, pointing a tree file's user to the
+/// explorer page, which reads tree files in the browser (the server reads no files).
 fn check_offered(name: &str) -> Result<(), ApiError> {
-    if offered_strategies().any(|n| n == name) {
+    if strategy::info_of(name).is_some() {
         return Ok(());
     }
-    let choices = offered_strategies().collect::<Vec<_>>().join(", ");
+    let choices = strategy::names().collect::<Vec<_>>().join(", ");
     Err(ApiError::unprocessable(if name.starts_with("tree:") {
         format!("strategy {name:?} would read a file on the server, which the API does not do: open tree files in the explorer page instead, or choose among {choices}")
     } else {
@@ -163,65 +155,16 @@ fn check_offered(name: &str) -> Result<(), ApiError> {
     }))
 }
 
-/// The offered strategies that answer a history always with the same guess, so they have a
-/// decision tree. That does not depend on the rules, so each is asked once, on a tiny space.
-fn deterministic_strategies() -> &'static [&'static str] {
-    static LIST: OnceLock<Vec<&'static str>> = OnceLock::new();
-    LIST.get_or_init(|| {
-        let Some(space) = Rules::new(2, "012", false, false)
-            .ok()
-            .and_then(|r| CodeSpace::new(r).ok())
-        else {
-            return Vec::new();
-        };
-        offered_strategies()
-            .filter(|n| {
-                strategy::by_name(n, &space, &StrategyOptions::default())
-                    .is_ok_and(|s| s.is_deterministic())
-            })
-            .collect()
-    })
-}
-
-/// A description without the parts that speak of command-line flags ("uses --seed"), which
-/// mean nothing on a web page: clauses of a parenthesis are dropped, then an empty parenthesis.
-pub(crate) fn without_flags(about: &str) -> String {
-    let Some((head, rest)) = about.split_once(" (") else {
-        return about.to_string();
-    };
-    let Some((inside, tail)) = rest.split_once(')') else {
-        return about.to_string();
-    };
-    let kept: Vec<&str> = inside.split("; ").filter(|c| !c.contains("--")).collect();
-    if kept.is_empty() {
-        format!("{head}{tail}")
-    } else {
-        format!("{head} ({}){tail}", kept.join("; "))
-    }
-}
-
-#[derive(Debug, Serialize)]
-struct StrategyInfo {
-    name: &'static str,
-    about: String,
-    /// Whether it has a decision tree (the explorer offers only these).
-    deterministic: bool,
-}
-
+/// The registry's own entries, as the command line sees them.
 #[derive(Debug, Serialize)]
 struct Strategies {
-    strategies: Vec<StrategyInfo>,
+    strategies: Vec<&'static StrategyInfo>,
 }
 
 async fn strategies() -> Json<Strategies> {
-    let strategies = offered_strategies()
-        .map(|name| StrategyInfo {
-            name,
-            about: without_flags(strategy::describe(name).unwrap_or_default()),
-            deterministic: deterministic_strategies().contains(&name),
-        })
-        .collect();
-    Json(Strategies { strategies })
+    Json(Strategies {
+        strategies: strategy::list().collect(),
+    })
 }
 
 // ---- games -------------------------------------------------------------------------------
@@ -367,7 +310,6 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
 fn advice_error(error: AdviceError) -> ApiError {
     match error {
         AdviceError::Strategy(e) => strategy_error(e),
-        #[allow(unreachable_patterns)]
         other => ApiError::unprocessable(other.to_string()),
     }
 }
@@ -601,7 +543,11 @@ async fn strategy_tree(
     let Some(name) = body.strategy else {
         return Err(ApiError::unprocessable(format!(
             "name the strategy whose tree to build, one of {}",
-            deterministic_strategies().join(", ")
+            strategy::list()
+                .filter(|s| s.deterministic)
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     };
     check_offered(&name)?;

@@ -82,7 +82,7 @@ pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<BenchRes
         .map_err(|e| ApiError::from_eval(e, "the benchmark"))?;
     Ok(BenchResult {
         strategy: name.to_string(),
-        about: crate::api::without_flags(strategy::describe(name).unwrap_or_default()),
+        about: strategy::describe(name).unwrap_or_default().to_string(),
         secrets: e.secrets,
         total_guesses: e.total,
         average: e.average(),

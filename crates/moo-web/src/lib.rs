@@ -22,7 +22,6 @@
 
 #![deny(missing_docs)]
 
-mod advisor;
 mod api;
 mod assets;
 mod bench;
@@ -34,8 +33,8 @@ mod spaces;
 use std::sync::Arc;
 use std::time::Duration;
 
-use advisor::Advisor;
 pub use error::ApiError;
+use moo_core::advisor::Advisor;
 
 /// Limits and sizes of a server.
 #[derive(Debug, Clone, PartialEq, Eq)]
