@@ -84,7 +84,7 @@ async fn a_game_is_played_to_the_win_through_the_api() {
     // Follow the hints: each suggests a code still possible, so the game must end in a win.
     for _ in 0..12 {
         let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
-        let guess = hint["guess"].as_str().unwrap().to_string();
+        let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
         let (status, state) = call_with(
             app.clone(),
             "POST",
@@ -223,14 +223,14 @@ async fn invalid_rules_and_too_large_spaces_are_refused_with_the_limit() {
         )
         .await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "rules",
+        "at least 5 symbols",
     );
     let big = r#"{"rules":{"length":8,"symbols":"0123456789","repeats":true}}"#;
     // Playing needs no enumeration, so any valid rules can be played...
     let (status, game) = call("POST", "/api/games", Some(big)).await;
     assert_eq!(status, StatusCode::CREATED, "{game}");
     // ...but the solver, benchmark and trees refuse spaces over their limits, and say the limit.
-    let limit = moo_core::space::TABLE_MAX_CODES.to_string();
+    let limit = moo_core::space::MAX_CODES.to_string();
     assert_error(
         call("POST", "/api/solver", Some(big)).await,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -254,7 +254,7 @@ async fn oversized_bodies_are_refused() {
     assert_error(
         call("POST", "/api/games", Some(&body)).await,
         StatusCode::PAYLOAD_TOO_LARGE,
-        "too large",
+        "larger than",
     );
 }
 
@@ -285,7 +285,7 @@ async fn unknown_routes_methods_and_strategies_are_refused() {
 #[tokio::test]
 async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
     let mut config = moo_web::Config::default();
-    config.time_limit = Duration::ZERO;
+    config.bench_time_limit = Duration::ZERO;
     let app = moo_web::router(config);
     let (status, bench) = call_with(
         app.clone(),
@@ -323,7 +323,7 @@ async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
 async fn a_long_computation_does_not_stall_other_clients() {
     let mut config = moo_web::Config::default();
     config.heavy_jobs = 1;
-    config.time_limit = Duration::from_secs(3);
+    config.bench_time_limit = Duration::from_secs(3);
     config.bench_max_codes = 30240;
     let app = moo_web::router(config);
     // Enumerating codes one by one against every secret of 5 distinct digits takes about 450
@@ -383,27 +383,39 @@ async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
     assert_eq!(status, StatusCode::OK, "{step}");
     assert_eq!(step["remaining"], 360);
     assert_eq!(
-        step["history"],
-        json!([{"guess": "0123", "feedback": "0B0C"}]),
+        step["turns"],
+        json!([{"guess": "0123", "feedback": "0B0C", "bulls": 0, "cows": 0}]),
         "the history comes back in one form"
     );
-    let offered: usize = step["feedback"]
-        .as_array()
-        .unwrap()
+    assert_eq!(step["advice"]["method"], "named");
+    let answers = step["answers"].as_array().unwrap();
+    let offered: usize = answers
         .iter()
         .map(|f| f["remaining"].as_u64().unwrap() as usize)
         .sum();
-    assert_eq!(offered, 360, "the offered answers partition the candidates");
-    let other = step["other_feedback"].as_array().unwrap();
-    assert!(other.contains(&json!("0B0C")), "{step}");
-    let (_, bad) = call(
+    assert_eq!(offered, 360, "the answers partition the candidates");
+    assert_eq!(
+        answers.len(),
+        14,
+        "every answer of a 4-symbol code, possible or not"
+    );
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["feedback"] == "0B0C" && a["remaining"] == 0),
+        "{step}"
+    );
+    // A contradiction is an answer too (200), with the repairs the page offers.
+    let (status, bad) = call(
         "POST",
         "/api/solver",
         Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"0B0C"},{"guess":"4567","feedback":"0B0C"}]}"#),
     )
     .await;
-    assert_eq!(bad["status"], "contradiction");
-    let turns: Vec<u64> = bad["repairs"]
+    assert_eq!(status, StatusCode::OK, "{bad}");
+    assert_eq!(bad["remaining"], 0);
+    assert!(bad["advice"].is_null(), "{bad}");
+    let turns: Vec<u64> = bad["contradiction"]["repairs"]
         .as_array()
         .unwrap()
         .iter()
@@ -482,6 +494,178 @@ fn simple_totals(rules: Rules) -> (usize, usize) {
         })
         .sum();
     (space.len(), total)
+}
+
+#[tokio::test]
+async fn a_consistent_history_always_gets_advice_and_never_a_422() {
+    // The README's history, off the shipped tree.
+    let (status, step) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"1B2C"},{"guess":"4567","feedback":"0B1C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    let advice = &step["advice"];
+    assert!(advice["guess"].is_string(), "{step}");
+    assert_eq!(advice["remaining"], step["remaining"]);
+    assert!(step["contradiction"].is_null());
+    // Mastermind after the classic opening 1122.
+    let (status, step) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert!(step["advice"]["guess"].is_string(), "{step}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
+    let config = moo_web::Config::default();
+    let limit = config.time_limit;
+    let app = moo_web::router(config);
+    // Mastermind once first, so the check below measures waiting on the big request, not the
+    // first build of the Mastermind space on a machine shared with the compiler.
+    let (status, _) = call_with(
+        app.clone(),
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"mastermind"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // 1024 codes with no tree: the advisor must answer within the server's limit.
+    let start = Instant::now();
+    let (status, step) = call_with(
+        app.clone(),
+        "POST",
+        "/api/solver",
+        Some(r#"{"rules":{"length":10,"symbols":"12","repeats":true}}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert!(step["advice"]["guess"].is_string(), "{step}");
+    assert_eq!(step["remaining"], 1024);
+    // The limit plus the heavy pool's grace: a real bound, generous for a loaded machine.
+    let took = start.elapsed();
+    assert!(took < limit + Duration::from_secs(1), "{took:?}");
+    // Nothing is left holding a lock or a worker: a plain request right after is quick.
+    let start = Instant::now();
+    let (status, step) = call_with(
+        app,
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert!(step["advice"]["proven_optimal"] == true, "{step}");
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn a_given_up_game_gets_no_hint() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let (_, g) = call_with(
+        app.clone(),
+        "POST",
+        &format!("/api/games/{id}/give-up"),
+        None,
+    )
+    .await;
+    assert_eq!(g["gave_up"], true);
+    assert_error(
+        call_with(app, "GET", &format!("/api/games/{id}/hint"), None).await,
+        StatusCode::CONFLICT,
+        "given up",
+    );
+}
+
+#[tokio::test]
+async fn messages_speak_to_web_users_not_to_programmers() {
+    for (body, status) in [
+        // A wrong type: no Rust type names, no parser positions.
+        (
+            r#"{"preset":"bulls","history":[{"guess":1234,"feedback":"0B0C"}]}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (r#"{"rules":"bulls"}"#, StatusCode::UNPROCESSABLE_ENTITY),
+        // Rules the library refuses with a command-line flag in its message.
+        (
+            r#"{"rules":{"length":4,"symbols":"","repeats":true}}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            r#"{"rules":{"length":1,"symbols":"0","repeats":true,"no_leading":true}}"#,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+    ] {
+        for route in ["/api/solver", "/api/games"] {
+            let (got, v) = call("POST", route, Some(body)).await;
+            assert_eq!(got, status, "{body}: {v}");
+            let msg = v["error"].as_str().unwrap();
+            for jargon in ["line 1", "column", "struct", "--", "RulesSpec"] {
+                assert!(
+                    !msg.contains(jargon),
+                    "{route} {body}: {msg:?} says {jargon:?}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_size_limit_is_said_and_the_game_cap_says_how_long_games_live() {
+    let config = moo_web::Config::default();
+    let body = json!({ "guess": "7".repeat(100_000) }).to_string();
+    assert_error(
+        call("POST", "/api/games", Some(&body)).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &config.body_limit.to_string(),
+    );
+    let mut config = moo_web::Config::default();
+    config.max_games = 1;
+    let app = moo_web::router(config);
+    call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    let (_, full) = call_with(app, "POST", "/api/games", Some("{}")).await;
+    let msg = full["error"].as_str().unwrap();
+    assert!(
+        msg.contains("30 minutes") && !msg.contains("few minutes"),
+        "{msg}"
+    );
+}
+
+#[tokio::test]
+async fn trees_are_offered_only_for_strategies_that_have_one() {
+    let (_, list) = call("GET", "/api/strategies", None).await;
+    let deterministic = |name: &str| {
+        list["strategies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {list}"))["deterministic"]
+            .clone()
+    };
+    assert_eq!(deterministic("random"), json!(false));
+    assert!(
+        !list.to_string().contains("--"),
+        "command-line flags in {list}"
+    );
+    assert_eq!(deterministic("knuth"), json!(true));
+    assert_error(
+        call("POST", "/api/trees", Some(r#"{"preset":"mastermind"}"#)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "name the strategy",
+    );
 }
 
 // ---- the real binary -----------------------------------------------------------------------
@@ -735,6 +919,21 @@ async fn browser_plays_a_game_to_the_win() {
     panic!("twelve hinted guesses did not win");
 }
 
+/// The Solver page's status once its request is answered: "guess", "solved", "contradiction".
+const SOLVER_STATUS: &str = "document.querySelector('#solver-status').dataset.status";
+
+/// Waits until the Solver page shows the guess of turn `turn` (or the game ended), returning the
+/// status.
+async fn solver_settles(b: &Browser, turn: usize) -> String {
+    b.wait(&format!(
+        "{SOLVER_STATUS} !== 'busy' && ({SOLVER_STATUS} !== 'guess' || document.querySelector('#solver-turn').textContent === '{turn}') && {SOLVER_STATUS}"
+    ))
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_solves_a_secret_by_clicking_feedback() {
     let _one = BROWSER_LOCK.lock().await;
@@ -747,62 +946,63 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         .await
         .unwrap();
     b.wait("document.body.dataset.ready").await;
-    b.wait("document.querySelector('#solver-status').dataset.status === 'guess'")
-        .await;
-    // A wrong answer typed on the keyboard: 0123 scores nothing, then neither does 4567, which
-    // leaves two symbols for four places. The page must say which answer to change.
-    let first = b.text("#solver-guess").await;
-    let typed = b
-        .client
-        .find(Locator::Css("#feedback-input"))
-        .await
-        .unwrap();
-    typed.send_keys("0 0\u{E007}").await.unwrap();
-    b.wait("document.querySelector('#solver-turn').textContent === '2'")
-        .await;
-    let typed = b
-        .client
-        .find(Locator::Css("#feedback-input"))
-        .await
-        .unwrap();
-    typed.send_keys("0B0C\u{E007}").await.unwrap();
-    b.wait("document.querySelector('#solver-status').dataset.status === 'contradiction'")
-        .await;
-    let repairs = b.text("#repairs").await;
-    assert!(
-        repairs.contains(&format!("Turn 1: {first} answered 0B0C")),
-        "{repairs}"
-    );
-    let answers = b.text("#solver-history tbody").await;
-    assert!(
-        answers.contains("0B0C") && !answers.contains("0 0"),
-        "{answers}"
-    );
-    b.screenshots("solver-contradiction", "#solver-panel").await;
-    b.click("#undo-btn").await;
-    b.wait("document.querySelector('#solver-status').dataset.status === 'guess'")
-        .await;
-    b.click("#solver-start").await;
-    b.wait("document.querySelector('#solver-turn').textContent === '1' && document.querySelector('#solver-status').dataset.status === 'guess'")
-        .await;
-
     let rules = Rules::bulls();
     let secret = rules.parse_code("9876").unwrap();
-    for turn in 1..=12 {
-        b.wait(&format!(
-            "document.querySelector('#solver-status').dataset.status !== 'guess' || document.querySelector('#solver-turn').textContent === '{turn}'"
-        ))
+    assert_eq!(solver_settles(&b, 1).await, "guess");
+    // The first answer typed on the keyboard in the short form, which comes back as 1B2C.
+    let first = rules.parse_code(&b.text("#solver-guess").await).unwrap();
+    let truth = first.score(&secret);
+    let typed = b
+        .client
+        .find(Locator::Css("#feedback-input"))
+        .await
+        .unwrap();
+    typed
+        .send_keys(&format!("{} {}\u{E007}", truth.bulls, truth.cows))
+        .await
+        .unwrap();
+    assert_eq!(solver_settles(&b, 2).await, "guess");
+    let answers = b.text("#solver-history tbody").await;
+    assert!(answers.contains(&truth.to_string()), "{answers}");
+    // An answer that fits no code: the page names the answers that, changed, fix it.
+    b.js("document.querySelector('#other-buttons button').click();")
         .await;
-        let status = b
-            .js("return document.querySelector('#solver-status').dataset.status;")
-            .await;
-        if status == json!("solved") {
+    assert_eq!(solver_settles(&b, 3).await, "contradiction");
+    let repairs = b.text("#repairs").await;
+    assert!(repairs.contains("Turn 2:"), "{repairs}");
+    b.screenshots("solver-contradiction", "#solver-panel").await;
+    b.click("#undo-btn").await;
+    assert_eq!(solver_settles(&b, 2).await, "guess");
+
+    // Refused rules leave no game on show, not the previous one.
+    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
+        .await;
+    b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
+        .await;
+    b.click("#solver-rules button[type=submit]").await;
+    b.wait("document.querySelector('#solver-status.error')")
+        .await;
+    assert_eq!(b.text("#solver-guess").await, "?");
+    assert_eq!(b.text("#solver-history tbody").await, "");
+    let error = b.text("#solver-status").await;
+    assert!(error.contains("at least 5 symbols"), "{error}");
+    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
+        .await;
+
+    for turn in 1..=12 {
+        let status = solver_settles(&b, turn).await;
+        if status == "solved" {
             assert_eq!(b.text("#solver-guess").await, "9876");
-            assert_eq!(turn - 1, solved_in(&rules, &secret));
+            let said = b.text("#solver-status").await;
+            assert!(
+                said.contains(&format!("solved in {} guess", turn - 1)),
+                "{said}"
+            );
             b.screenshots("solver-solved", "main").await;
             b.stop().await;
             return;
         }
+        assert_eq!(status, "guess");
         let guess = rules.parse_code(&b.text("#solver-guess").await).unwrap();
         let feedback = guess.score(&secret).to_string();
         if turn == 2 {
@@ -816,17 +1016,87 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
     panic!("the solver page did not solve 9876 in 12 guesses");
 }
 
-/// How many guesses the default strategy needs for `secret`, through the core harness.
-fn solved_in(rules: &Rules, secret: &moo_core::Code) -> usize {
-    let space = CodeSpace::new(rules.clone()).unwrap();
-    // The solver page's default: the first of these that can play the rules.
-    let mut s = ["optimal", "knuth", "simple"]
-        .into_iter()
-        .find_map(|n| strategy::by_name(n, &space, &StrategyOptions::default()).ok())
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_solver_repair_continues_to_the_win() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#solver", server.url))
+        .await
         .unwrap();
-    strategy::play(s.as_mut(), &space, secret, 30)
-        .unwrap()
-        .len()
+    b.wait("document.body.dataset.ready").await;
+    let rules = Rules::bulls();
+    let secret = rules.parse_code("3194").unwrap();
+    let score = |text: String| rules.parse_code(&text).unwrap().score(&secret).to_string();
+    // Turn 1 right, turn 2 wrong but plausible (it leaves codes), then right answers until
+    // no code fits: the secret itself was ruled out by the wrong answer.
+    assert_eq!(solver_settles(&b, 1).await, "guess");
+    let truth = score(b.text("#solver-guess").await);
+    b.click(&format!(
+        "#feedback-buttons button[data-feedback='{truth}']"
+    ))
+    .await;
+    assert_eq!(solver_settles(&b, 2).await, "guess");
+    let truth2 = score(b.text("#solver-guess").await);
+    let wrong = b
+        .js(&format!("return [...document.querySelectorAll('#feedback-buttons button')].map(x => x.dataset.feedback).find(f => f !== '{truth2}');"))
+        .await;
+    let wrong = wrong.as_str().unwrap().to_string();
+    b.click(&format!(
+        "#feedback-buttons button[data-feedback='{wrong}']"
+    ))
+    .await;
+    let mut turn = 3;
+    loop {
+        let status = solver_settles(&b, turn).await;
+        if status == "contradiction" {
+            break;
+        }
+        assert_eq!(
+            status, "guess",
+            "the wrong answer must lead to a contradiction"
+        );
+        assert!(turn < 12, "no contradiction after 12 turns");
+        // The true answer may be among the possible ones or, the secret being ruled out, not.
+        let feedback = score(b.text("#solver-guess").await);
+        b.js(&format!(
+            "document.querySelector(\"#solver-panel button[data-feedback='{feedback}']\").click();"
+        ))
+        .await;
+        turn += 1;
+    }
+    b.screenshots("solver-repair", "#solver-panel").await;
+    // The repair of turn 2 to its true answer keeps the later turns and goes on.
+    b.click(&format!(
+        "#repairs button[data-turn='2'][data-feedback='{truth2}']"
+    ))
+    .await;
+    for next in turn..turn + 12 {
+        let status = solver_settles(&b, next).await;
+        if status == "solved" {
+            assert_eq!(b.text("#solver-guess").await, "3194");
+            let rows = b
+                .js("return document.querySelectorAll('#solver-history tbody tr').length;")
+                .await;
+            assert_eq!(rows, json!(next - 1));
+            let second = b
+                .js("return [...document.querySelectorAll('#solver-history tbody tr')].find(r => r.cells[0].textContent === '2').cells[2].textContent;")
+                .await;
+            assert!(second.as_str().unwrap().contains(&truth2), "{second}");
+            b.stop().await;
+            return;
+        }
+        assert_eq!(status, "guess", "after the repair the game goes on");
+        let feedback = score(b.text("#solver-guess").await);
+        b.click(&format!(
+            "#feedback-buttons button[data-feedback='{feedback}']"
+        ))
+        .await;
+    }
+    panic!("the solver did not win after the repair");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -843,9 +1113,22 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.wait("document.body.dataset.ready").await;
     b.wait("document.querySelectorAll('#tree-select option').length > 0")
         .await;
+    // The Explorer starts no game on the server.
+    let games = b
+        .js("return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/games')).length;")
+        .await;
+    assert_eq!(games, json!(0));
+    // Only strategies with a decision tree are offered.
+    let offered = b
+        .js("return [...document.querySelectorAll('#tree-select option')].map(o => o.value);")
+        .await;
+    assert!(
+        !offered.as_array().unwrap().contains(&json!("random")),
+        "{offered}"
+    );
 
     // A tree from the server: the JavaScript parser and counts must agree with the core harness.
-    b.js("const s = document.querySelector('#tree-select'); s.value = [...s.options].find(o => o.text === 'simple on mastermind').value;")
+    b.js("document.querySelector('#tree-select').value = 'simple'; document.querySelector('#tree-rules select').value = 'mastermind';")
         .await;
     b.click("#tree-load").await;
     let (secrets, total) = simple_totals(Rules::mastermind());
@@ -861,6 +1144,23 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.wait("document.querySelector('#node-info').textContent.startsWith('Level 2')")
         .await;
     b.screenshots("explorer-tree", "#tree-summary").await;
+
+    // Rules too large for a tree: refused with the limit, and the previous tree is not left on show.
+    b.js("const s = document.querySelector('#tree-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change')); document.querySelector('#tree-rules [aria-label=\"Code length\"]').value = 5;")
+        .await;
+    b.click("#tree-load").await;
+    let error = b
+        .wait("document.querySelector('#tree-status.error')?.textContent")
+        .await;
+    assert!(
+        error.as_str().unwrap().contains("at most 5040 codes"),
+        "{error}"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#tree-view').hidden;")
+            .await,
+        json!(true)
+    );
 
     // A tree file from the file picker: one symbol of three, guessed in order a, b, c.
     let file = screenshot_dir().join("tiny-tree.json");
@@ -883,7 +1183,18 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     );
 
     // The bench chart: every registered strategy against every Mastermind secret.
-    b.js("document.querySelector('#bench-preset').value = 'mastermind';")
+    // Rules too large for the benchmark are refused once, with the limit.
+    b.js("const s = document.querySelector('#bench-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change')); document.querySelector('#bench-rules [aria-label=\"Code length\"]').value = 5;")
+        .await;
+    b.click("#bench-run").await;
+    let error = b
+        .wait("document.querySelector('#bench-status.error')?.textContent")
+        .await;
+    assert!(
+        error.as_str().unwrap().contains("at most 5040 codes"),
+        "{error}"
+    );
+    b.js("const s = document.querySelector('#bench-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
         .await;
     b.click("#bench-run").await;
     b.wait("document.querySelector('#bench-status').dataset.done")
@@ -908,5 +1219,138 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         .await;
     assert!(bars.as_u64().unwrap() > 2);
     b.screenshots("explorer-bench", "#bench-title").await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_assistant_advises_off_the_tree_and_repairs() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#assistant", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready").await;
+    b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
+        .await;
+    let add = |guess: &'static str, bulls: u8, cows: u8| {
+        let b = &b;
+        async move {
+            let rows = b
+                .js("return document.querySelectorAll('#assistant-history tbody tr').length;")
+                .await;
+            b.js(&format!(
+                "document.querySelector('#assistant-guess').value = '{guess}'; document.querySelector('#assistant-hits').value = {bulls}; document.querySelector('#assistant-nears').value = {cows};"
+            ))
+            .await;
+            b.click("#assistant-form button[type=submit]").await;
+            b.wait(&format!(
+                "document.querySelectorAll('#assistant-history tbody tr').length === {} && document.querySelector('#assistant-status').dataset.status !== 'busy'",
+                rows.as_u64().unwrap() + 1
+            ))
+            .await;
+        }
+    };
+    // Bulls and Cows 4567=0B1C then 8901=1B1C: off the shipped tree, small enough to search.
+    add("4567", 0, 1).await;
+    add("8901", 1, 1).await;
+    b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
+        .await;
+    let space = CodeSpace::new(Rules::bulls()).unwrap();
+    let mut history = moo_core::History::new();
+    for (g, f) in [("4567", (0, 1)), ("8901", (1, 1))] {
+        history.push(
+            Rules::bulls().parse_code(g).unwrap(),
+            moo_core::Feedback::new(f.0, f.1),
+        );
+    }
+    let left = history.candidates(&space).len();
+    let title = b.text("#assistant-left-title").await;
+    assert!(title.ends_with(&left.to_string()), "{title}");
+    let guess = b.text("#assistant-guess-out").await;
+    Rules::bulls().parse_code(&guess).unwrap();
+    b.screenshots("assistant-advice", "#assistant-advice").await;
+    let details = b.text("#assistant-details").await;
+    assert!(details.contains("proven optimal"), "{details}");
+    assert_eq!(
+        b.js("return document.querySelector('#assistant-advice').dataset.proven;")
+            .await,
+        json!("1"),
+        "{details}"
+    );
+    // An answer no code fits, then its repair, which replaces it and goes on.
+    add("0123", 2, 2).await;
+    b.wait("document.querySelector('#assistant-status').dataset.status === 'contradiction'")
+        .await;
+    b.screenshots("assistant-contradiction", "#assistant-repairs")
+        .await;
+    b.click("#assistant-repairs button[data-turn='3']").await;
+    b.wait(
+        "['guess', 'solved'].includes(document.querySelector('#assistant-status').dataset.status)",
+    )
+    .await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('#assistant-history tbody tr').length;")
+            .await,
+        json!(3)
+    );
+    // Undo takes back the repaired turn.
+    b.click("#assistant-undo").await;
+    b.wait("document.querySelectorAll('#assistant-history tbody tr').length === 2 && document.querySelector('#assistant-status').dataset.status === 'guess'")
+        .await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#play", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready").await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5040')")
+        .await;
+    b.js("const s = document.querySelector('#play-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
+        .await;
+    b.wait("document.querySelector('#play-info').textContent.includes('1296')")
+        .await;
+    let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+    input.send_keys("1122\u{E007}").await.unwrap();
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    let status = b.text("#play-status").await;
+    assert!(
+        status.contains("black") && status.contains("white"),
+        "{status}"
+    );
+    assert!(
+        !status.contains("bull") && !status.contains("cow"),
+        "{status}"
+    );
+    let head = b.text("#play-history thead").await;
+    assert!(head.contains("Black") && !head.contains("Bulls"), "{head}");
+    b.click("#hint-btn").await;
+    b.wait("document.querySelector('#hint-out').dataset.remaining")
+        .await;
+    let hint = b.text("#hint-out").await;
+    assert!(hint.contains("Suggested guess"), "{hint}");
+    let guess = b
+        .js("return document.querySelector('#hint-out').dataset.guess;")
+        .await;
+    Rules::mastermind()
+        .parse_code(guess.as_str().unwrap())
+        .unwrap();
+    b.screenshots("play-mastermind-hint", "main").await;
+    // Given up: no more hints.
+    b.click("#giveup-btn").await;
+    b.wait("document.querySelector('#hint-btn').disabled").await;
     b.stop().await;
 }

@@ -1,4 +1,4 @@
-// moo web UI: plain JavaScript, no build step. Three pages switched by the URL hash.
+// moo web UI: plain JavaScript, no build step. Four pages switched by the URL hash.
 "use strict";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -24,7 +24,11 @@ async function api(method, path, body) {
   const res = await fetch(path, init);
   let data = null;
   try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
 }
 
@@ -33,17 +37,75 @@ function setStatus(node, text, kind = "") {
   node.className = "status" + (kind ? " " + kind : "");
 }
 
-function pegs(bulls, cows, length) {
-  const box = el("span", { class: "pegs", "aria-hidden": "true" });
+// Wording: Mastermind-style games (repeats allowed) answer with black and white pegs, Bulls and
+// Cows with bulls and cows. The server's short form ("1B2C") reads as both.
+const pegsGame = (rules) => !!(rules && rules.repeats);
+const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+function words(rules) {
+  return pegsGame(rules)
+    ? { hit: "Black", near: "White", hits: (n) => `${n} black`, nears: (n) => `${n} white`, game: "pegs" }
+    : { hit: "Bulls", near: "Cows", hits: (n) => plural(n, "bull"), nears: (n) => plural(n, "cow"), game: "bulls and cows" };
+}
+const answerWords = (bulls, cows, rules) => `${words(rules).hits(bulls)}, ${words(rules).nears(cows)}`;
+const parseFeedback = (text) => { const m = /^(\d+)B(\d+)C$/.exec(text); return m ? [Number(m[1]), Number(m[2])] : [0, 0]; };
+
+function pegs(bulls, cows, length, rules) {
+  const box = el("span", { class: "pegs" + (pegsGame(rules) ? " mm" : ""), "aria-hidden": "true" });
   for (let i = 0; i < length; i++) {
-    box.append(el("span", { class: "peg" + (i < bulls ? " bull" : i < bulls + cows ? " cow" : "") }));
+    box.append(el("span", { class: "peg" + (i < bulls ? " hit" : i < bulls + cows ? " near" : "") }));
   }
   return box;
 }
 
+// How the advisor chose a guess, in words.
+const METHODS = {
+  endgame: "one of the last codes left, which nothing beats",
+  tree: "read from the shipped optimal decision tree",
+  cached: "from an exact search made earlier on this server",
+  exact: "found by an exact search of every code left",
+  heuristic: "picked by a heuristic, as an exact search did not fit the time",
+  named: "picked by the strategy you chose",
+};
+function adviceSummary(a) {
+  return `${METHODS[a.method] || a.method} (strategy ${a.strategy}), ${a.proven_optimal ? "proven optimal" : "not proven optimal"}`;
+}
+function adviceDetails(a) {
+  const rows = [
+    ["How", adviceSummary(a)],
+    ["Answers it can get", a.partition.parts],
+    ["Codes left at worst", a.partition.largest],
+    ["Codes left on average", a.partition.expected_size.toFixed(2)],
+    ["Information", `${a.partition.entropy_bits.toFixed(2)} bits`],
+    ["Could be the secret", a.partition.is_candidate ? "yes" : "no"],
+  ];
+  if (a.total_guesses != null && a.remaining) {
+    rows.push(["Guesses to finish", `${a.total_guesses} over the ${plural(a.remaining, "code")} left, ${(a.total_guesses / a.remaining).toFixed(3)} on average`]);
+  }
+  if (a.sampled) rows.push(["Sampled", "scored on a sample of codes, the game is too large for all"]);
+  if (a.note) rows.push(["Note", a.note]);
+  rows.push(["Time", `${(a.seconds * 1000).toFixed(0)} ms`]);
+  return rows.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })]);
+}
+
+// A contradiction's repairs as buttons; `fix(turn, feedback)` applies one (turn is 1-based).
+function repairBoxes(c, rules, fix) {
+  const out = [];
+  if (!c.repairs.length) out.push(el("p", { class: "info", text: c.message }));
+  for (const r of c.repairs) {
+    const fixes = r.alternatives.map((a) => el("button", {
+      type: "button", class: "secondary", "data-turn": r.turn, "data-feedback": a.feedback,
+      onclick: () => fix(r.turn, a.feedback),
+    }, `${answerWords(...parseFeedback(a.feedback), rules)} (${plural(a.remaining, "code")} left)`));
+    out.push(el("div", { class: "repair" },
+      el("div", { text: `Turn ${r.turn}: ${r.guess} answered ${answerWords(...parseFeedback(r.feedback), rules)} (${r.feedback}). Had it been one of these, codes would remain:` }),
+      ...fixes));
+  }
+  return out;
+}
+
 // ---- pages --------------------------------------------------------------------------------
 
-const PAGES = ["play", "solver", "explorer"];
+const PAGES = ["play", "solver", "assistant", "explorer"];
 function showPage() {
   const want = location.hash.slice(1);
   const page = PAGES.includes(want) ? want : "play";
@@ -52,18 +114,19 @@ function showPage() {
     const link = $("#nav-" + p);
     if (p === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
-  if (page === "explorer") explorer.enter();
-  if (page === "solver") solver.enter();
+  ({ play, solver, assistant, explorer })[page].enter();
 }
 window.addEventListener("hashchange", showPage);
 
-// ---- rules form (shared by Play and Solver) ----------------------------------------------
+// ---- rules form (one per page) -------------------------------------------------------------
 
 let PRESETS = [];
 let STRATEGIES = [];
-function rulesForm(form, onChange) {
+const presetTitle = (p) => `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"}: ${p.description}`;
+// `onApply` runs on "Apply" (and on picking a preset); without it the form only holds a choice.
+function rulesForm(form, onApply) {
   const preset = el("select", { "aria-label": "Game" });
-  for (const p of PRESETS) preset.append(el("option", { value: p.name, text: `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"} (${p.description})` }));
+  for (const p of PRESETS) preset.append(el("option", { value: p.name, text: presetTitle(p) }));
   preset.append(el("option", { value: "custom", text: "Custom rules" }));
   const length = el("input", { type: "number", min: 1, max: 15, value: 4, "aria-label": "Code length" });
   const symbols = el("input", { value: "0123456789", size: 12, "aria-label": "Symbols", spellcheck: "false" });
@@ -72,18 +135,23 @@ function rulesForm(form, onChange) {
   const custom = el("span", { class: "custom", hidden: true },
     el("label", {}, "Length ", length),
     el("label", {}, "Symbols ", symbols),
-    el("label", {}, repeats, " repeats"),
-    el("label", {}, noLead, " no leading first symbol"));
-  const go = el("button", { type: "submit", text: "Apply" });
-  form.append(el("label", {}, "Game ", preset), custom, go);
+    el("label", {}, repeats, " repeats allowed"),
+    el("label", {}, noLead, " first symbol may not lead"));
+  form.append(el("label", {}, "Game ", preset), custom);
+  if (onApply) form.append(el("button", { type: "submit", text: "Apply" }));
   preset.addEventListener("change", () => {
     custom.hidden = preset.value !== "custom";
-    if (preset.value !== "custom") onChange();
+    if (onApply && preset.value !== "custom") onApply();
   });
-  form.addEventListener("submit", (e) => { e.preventDefault(); onChange(); });
-  return () => preset.value === "custom"
-    ? { rules: { length: Number(length.value), symbols: symbols.value, repeats: repeats.checked, no_leading: noLead.checked } }
-    : { preset: preset.value };
+  form.addEventListener("submit", (e) => { e.preventDefault(); if (onApply) onApply(); });
+  const custom_ = () => ({ length: Number(length.value), symbols: symbols.value, repeats: repeats.checked, no_leading: noLead.checked });
+  return {
+    // The request body's rules part.
+    body: () => preset.value === "custom" ? { rules: custom_() } : { preset: preset.value },
+    // The rules as the server describes them, for wording before it answers.
+    rules: () => preset.value === "custom" ? custom_() : PRESETS.find((p) => p.name === preset.value).rules,
+    label: () => preset.value === "custom" ? "custom rules" : preset.value,
+  };
 }
 
 // ---- Play ---------------------------------------------------------------------------------
@@ -91,20 +159,29 @@ function rulesForm(form, onChange) {
 const play = {
   game: null,
   init() {
-    this.rules = rulesForm($("#play-rules"), () => this.newGame());
+    this.form = rulesForm($("#play-rules"), () => this.newGame());
     $("#guess-form").addEventListener("submit", (e) => { e.preventDefault(); this.guess(); });
     $("#hint-btn").addEventListener("click", () => this.hint());
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
     $("#newgame-btn").addEventListener("click", () => this.newGame());
+    this.render();
   },
+  // The server keeps a game only once someone plays: the first visit of this page starts one.
+  enter() { if (!this.game && !this.starting) this.newGame(); },
   async newGame() {
+    this.starting = true;
     $("#hint-out").textContent = "";
     try {
-      this.game = await api("POST", "/api/games", this.rules());
+      this.game = await api("POST", "/api/games", this.form.body());
       setStatus($("#play-status"), "New game: make your first guess.");
       this.render();
       $("#guess-input").focus();
-    } catch (err) { setStatus($("#play-status"), err.message, "error"); }
+    } catch (err) {
+      // Refused rules: no game is shown rather than the old one under the new rules.
+      this.game = null;
+      this.render();
+      setStatus($("#play-status"), err.message, "error");
+    }
   },
   async guess() {
     const input = $("#guess-input");
@@ -120,12 +197,14 @@ const play = {
   async hint() {
     if (!this.game) return;
     const out = $("#hint-out");
-    out.textContent = "Counting…";
+    out.textContent = "Thinking…";
+    delete out.dataset.remaining;
     try {
       const h = await api("GET", `/api/games/${this.game.id}/hint`);
-      out.textContent = `${h.remaining} code${h.remaining === 1 ? "" : "s"} still possible.` +
-        (h.guess ? ` The ${h.strategy} strategy would guess ${h.guess}.` : "");
-      out.dataset.guess = h.guess || "";
+      const a = h.advice;
+      out.textContent = `${plural(h.remaining, "code")} still possible.` +
+        (a ? ` Suggested guess: ${a.guess}, ${adviceSummary(a)}.` : "");
+      out.dataset.guess = a ? a.guess : "";
       out.dataset.remaining = h.remaining;
     } catch (err) { out.textContent = err.message; }
   },
@@ -133,40 +212,48 @@ const play = {
     if (!this.game) return;
     try {
       this.game = await api("POST", `/api/games/${this.game.id}/give-up`);
+      $("#hint-out").textContent = "";
       this.render();
     } catch (err) { setStatus($("#play-status"), err.message, "error"); }
   },
   render() {
     const g = this.game;
-    const len = g.rules.length;
-    $("#play-info").textContent = `${g.description}: ${g.space_size} possible secrets.`;
     const body = $("#play-history tbody");
+    const over = !g || g.over;
+    for (const id of ["#guess-input", "#guess-btn", "#hint-btn", "#giveup-btn"]) $(id).disabled = over;
+    if (!g) {
+      $("#play-info").textContent = "";
+      body.replaceChildren();
+      return;
+    }
+    const w = words(g.rules);
+    $("#play .hit-head").textContent = w.hit;
+    $("#play .near-head").textContent = w.near;
+    $("#play-info").textContent = `${g.description}: ${g.space_size} possible secrets.`;
     body.replaceChildren(...g.turns.map((t, i) => el("tr", {},
       el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
       el("td", { text: t.bulls }), el("td", { text: t.cows }),
-      el("td", {}, pegs(t.bulls, t.cows, len), " ", t.feedback))).reverse());
-    const over = g.over;
-    $("#guess-input").disabled = over;
-    $("#guess-btn").disabled = over;
-    $("#hint-btn").disabled = over;
-    $("#giveup-btn").disabled = over;
-    if (g.won) setStatus($("#play-status"), `You won in ${g.turns.length} guess${g.turns.length === 1 ? "" : "es"}! The secret was ${g.secret}.`, "win");
+      el("td", {}, pegs(t.bulls, t.cows, g.rules.length, g.rules), " ", t.feedback))).reverse());
+    if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! The secret was ${g.secret}.`, "win");
     else if (over) setStatus($("#play-status"), `The secret was ${g.secret}.`);
     else if (g.turns.length) {
       const last = g.turns[g.turns.length - 1];
-      setStatus($("#play-status"), `${last.guess}: ${last.bulls} bull${last.bulls === 1 ? "" : "s"}, ${last.cows} cow${last.cows === 1 ? "" : "s"}.`);
+      setStatus($("#play-status"), `${last.guess}: ${answerWords(last.bulls, last.cows, g.rules)}.`);
     }
   },
 };
 
-// ---- Solver -------------------------------------------------------------------------------
+// ---- Solver and Assistant: the client holds the history and sends it whole each time ------
+
+// The status of a step: "solved", "contradiction", "guess", or "none" (no advice).
+const stepStatus = (s) => s.won ? "solved" : s.contradiction ? "contradiction" : s.advice ? "guess" : "none";
 
 const solver = {
   history: [],
   step: null,
   started: false,
   init() {
-    this.rules = rulesForm($("#solver-rules"), () => this.restart());
+    this.form = rulesForm($("#solver-rules"), () => this.restart());
     $("#solver-start").addEventListener("click", () => this.restart());
     $("#strategy-select").addEventListener("change", () => this.restart());
     $("#undo-btn").addEventListener("click", () => { this.history.pop(); this.ask(); });
@@ -177,83 +264,192 @@ const solver = {
     });
   },
   enter() { if (!this.started) this.restart(); },
-  restart() { this.started = true; this.history = []; this.ask(); },
+  restart() { this.started = true; this.history = []; this.step = null; this.ask(); },
   answer(feedback) {
-    if (!this.step || this.step.status !== "guess") return;
-    this.history.push({ guess: this.step.guess, feedback });
+    if (!this.step || stepStatus(this.step) !== "guess") return;
+    this.history.push({ guess: this.step.advice.guess, feedback });
     this.ask();
   },
   async ask() {
     const status = $("#solver-status");
     setStatus(status, "Thinking…");
-    const body = Object.assign(this.rules(), { strategy: $("#strategy-select").value || undefined, history: this.history });
+    status.dataset.status = "busy";
+    this.rules = this.form.rules();
+    const body = Object.assign(this.form.body(), { strategy: $("#strategy-select").value || undefined, history: this.history });
     try {
       this.step = await api("POST", "/api/solver", body);
-      this.history = this.step.history;
+      // The history as the server read it, so answers show in one form.
+      this.history = this.step.turns.map((t) => ({ guess: t.guess, feedback: t.feedback }));
       this.render();
     } catch (err) {
       // A bad typed answer is the client's last turn: take it back so the game can go on.
-      if (this.history.length && /^turn \d+:/.test(err.message)) this.history.pop();
+      if (this.history.length && /^turn \d+:/.test(err.message)) {
+        this.history.pop();
+      } else {
+        // Refused rules: show no game rather than the previous one.
+        this.step = null;
+        this.history = [];
+        this.render();
+      }
       setStatus(status, err.message, "error");
     }
   },
   render() {
     const s = this.step;
     const status = $("#solver-status");
-    status.dataset.status = s.status;
+    const kind = s ? stepStatus(s) : "none";
+    status.dataset.status = kind;
+    const w = words(this.rules);
     const buttons = $("#feedback-buttons");
     const other = $("#other-buttons");
     buttons.replaceChildren();
     other.replaceChildren();
     $("#repairs").replaceChildren();
     $("#other-feedback").hidden = true;
-    $("#feedback-form").hidden = s.status !== "guess";
+    $("#feedback-form").hidden = kind !== "guess";
+    $("#feedback-input").placeholder = pegsGame(this.rules) ? "1B2C: 1 black, 2 white" : "1B2C or 12";
     $("#undo-btn").disabled = this.history.length === 0;
-    $("#solver-turn").textContent = this.history.length + (s.status === "guess" ? 1 : 0);
-    $("#solver-turn-line").hidden = s.status !== "guess";
+    $("#solver-turn").textContent = this.history.length + (kind === "guess" ? 1 : 0);
+    $("#solver-turn-line").hidden = kind !== "guess";
+    $("#solver-why").textContent = "";
     $("#solver-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
-      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }), el("td", { text: t.feedback }))).reverse());
-    if (s.status === "guess") {
-      $("#solver-guess").textContent = s.guess;
-      $("#solver-remaining").textContent = `${s.remaining} code${s.remaining === 1 ? "" : "s"} still possible (strategy: ${s.strategy}). How many bulls and cows does it score?`;
+      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
+      el("td", { text: `${answerWords(...parseFeedback(t.feedback), this.rules)} (${t.feedback})` }))).reverse());
+    if (!s) {
+      $("#solver-guess").textContent = "?";
+      $("#solver-remaining").textContent = "";
+      return;
+    }
+    if (kind === "guess") {
+      const a = s.advice;
+      $("#solver-guess").textContent = a.guess;
+      $("#solver-remaining").textContent = `${plural(s.remaining, "code")} still possible. What does it score?`;
+      $("#solver-why").textContent = `This guess was ${adviceSummary(a)}.`;
       setStatus(status, "");
-      for (const f of s.feedback) {
-        buttons.append(el("button", {
-          type: "button", "data-feedback": f.feedback, class: f.win ? "win" : "",
-          title: `${f.bulls} bulls, ${f.cows} cows: ${f.remaining} code(s) left`,
-          onclick: () => this.answer(f.feedback),
-        }, f.win ? "Correct!" : f.feedback, el("small", { text: f.win ? f.feedback : `${f.remaining} left` })));
-      }
-      if (s.other_feedback.length) {
-        $("#other-feedback").hidden = false;
-        for (const f of s.other_feedback) {
-          other.append(el("button", { type: "button", "data-feedback": f, onclick: () => this.answer(f), text: f }));
+      for (const f of s.answers) {
+        const label = pegsGame(this.rules) ? `${f.bulls} black ${f.cows} white` : f.feedback;
+        if (f.remaining > 0) {
+          buttons.append(el("button", {
+            type: "button", "data-feedback": f.feedback, class: f.win ? "win" : "",
+            title: `${answerWords(f.bulls, f.cows, this.rules)}: ${plural(f.remaining, "code")} left`,
+            onclick: () => this.answer(f.feedback),
+          }, f.win ? "Correct!" : label, el("small", { text: f.win ? label : `${f.remaining} left` })));
+        } else {
+          other.append(el("button", { type: "button", "data-feedback": f.feedback, onclick: () => this.answer(f.feedback), text: label }));
         }
       }
-    } else if (s.status === "solved") {
-      $("#solver-guess").textContent = s.secret;
+      $("#other-feedback").hidden = other.children.length === 0;
+    } else if (kind === "solved") {
+      const secret = s.turns[s.turns.length - 1].guess;
+      $("#solver-guess").textContent = secret;
       $("#solver-remaining").textContent = "";
-      setStatus(status, `Your secret is ${s.secret}: ${s.message}.`, "win");
+      setStatus(status, `Your secret is ${secret}: solved in ${plural(s.turns.length, "guess", "guesses")}.`, "win");
+    } else if (kind === "contradiction") {
+      $("#solver-guess").textContent = "?";
+      $("#solver-remaining").textContent = `No code fits every answer. ${w.hit} and ${w.near.toLowerCase()} may have been miscounted: fix one answer below to go on.`;
+      setStatus(status, "Contradiction: one of your answers must be wrong.", "error");
+      // Fixing an answer keeps every later turn and goes on from the new position.
+      $("#repairs").append(...repairBoxes(s.contradiction, this.rules, (turn, feedback) => {
+        this.history[turn - 1].feedback = feedback;
+        this.ask();
+      }));
     } else {
       $("#solver-guess").textContent = "?";
-      $("#solver-remaining").textContent = "No code fits every answer.";
-      setStatus(status, "Contradiction: one of your answers must be wrong.", "error");
-      const box = $("#repairs");
-      // The repair boxes below say the same as the message, with buttons; the message alone
-      // is for when no single change helps.
-      if (!s.repairs.length) box.append(el("p", { class: "info", text: s.message }));
-      for (const r of s.repairs) {
-        const fixes = r.alternatives.map((a) => el("button", {
-          type: "button", class: "secondary",
-          onclick: () => { this.history[r.turn - 1].feedback = a.feedback; this.ask(); },
-        }, `${a.feedback} (${a.remaining} left)`));
-        box.append(el("div", { class: "repair" },
-          el("div", { text: `Turn ${r.turn}: ${r.guess} answered ${r.given}. Had it been one of these, codes would remain:` }),
-          ...fixes));
-      }
+      $("#solver-remaining").textContent = `${plural(s.remaining, "code")} still possible, but no guess came back.`;
     }
     const first = buttons.querySelector("button");
     if (first && document.activeElement === document.body) first.focus();
+  },
+};
+
+const assistant = {
+  history: [],
+  step: null,
+  started: false,
+  init() {
+    this.form = rulesForm($("#assistant-rules"), () => { this.history = []; this.ask(); });
+    $("#assistant-form").addEventListener("submit", (e) => { e.preventDefault(); this.add(); });
+    $("#assistant-undo").addEventListener("click", () => { this.history.pop(); this.ask(); });
+    $("#assistant-clear").addEventListener("click", () => { this.history = []; this.ask(); });
+    $("#assistant-use").addEventListener("click", () => {
+      if (this.step && this.step.advice) $("#assistant-guess").value = this.step.advice.guess;
+      $("#assistant-hits").focus();
+    });
+  },
+  enter() { if (!this.started) { this.started = true; this.ask(); } },
+  add() {
+    const guess = $("#assistant-guess").value.trim();
+    const feedback = `${Number($("#assistant-hits").value)}B${Number($("#assistant-nears").value)}C`;
+    if (!guess) return;
+    this.history.push({ guess, feedback });
+    this.ask(true);
+  },
+  async ask(added = false) {
+    const status = $("#assistant-status");
+    setStatus(status, "Thinking…");
+    status.dataset.status = "busy";
+    this.rules = this.form.rules();
+    try {
+      this.step = await api("POST", "/api/solver", Object.assign(this.form.body(), { history: this.history }));
+      this.history = this.step.turns.map((t) => ({ guess: t.guess, feedback: t.feedback }));
+      if (added) {
+        $("#assistant-guess").value = "";
+        $("#assistant-hits").value = 0;
+        $("#assistant-nears").value = 0;
+        $("#assistant-guess").focus();
+      }
+      this.render();
+    } catch (err) {
+      // A typed turn the rules refuse is taken back, so it can be corrected and sent again.
+      if (added) this.history.pop();
+      else { this.step = null; this.history = []; this.render(); }
+      setStatus(status, err.message, "error");
+      status.dataset.status = "error";
+    }
+  },
+  render() {
+    const s = this.step;
+    const w = words(this.rules);
+    for (const n of document.querySelectorAll("#assistant .hit-word")) n.textContent = w.hit;
+    for (const n of document.querySelectorAll("#assistant .near-word")) n.textContent = w.near;
+    $("#assistant-hits").max = this.rules.length;
+    $("#assistant-nears").max = this.rules.length;
+    $("#assistant-undo").disabled = this.history.length === 0;
+    $("#assistant-clear").disabled = this.history.length === 0;
+    $("#assistant-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
+      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
+      el("td", { text: `${answerWords(...parseFeedback(t.feedback), this.rules)} (${t.feedback})` }))).reverse());
+    $("#assistant-repairs").replaceChildren();
+    $("#assistant-advice").hidden = true;
+    $("#assistant-left").replaceChildren();
+    const status = $("#assistant-status");
+    const kind = s ? stepStatus(s) : "none";
+    status.dataset.status = kind;
+    if (!s) return;
+    const left = s.candidates.map((c) => el("span", { class: "code", text: c }));
+    if (s.remaining > s.candidates.length) left.push(el("span", { text: `and ${s.remaining - s.candidates.length} more` }));
+    $("#assistant-left").append(...left);
+    $("#assistant-left-title").textContent = `Codes still possible: ${s.remaining}`;
+    if (kind === "solved") {
+      setStatus(status, `Solved in ${plural(s.turns.length, "guess", "guesses")}: the secret is ${s.turns[s.turns.length - 1].guess}.`, "win");
+    } else if (kind === "contradiction") {
+      setStatus(status, "No code fits every answer: one of them must be wrong. Fix one below to go on.", "error");
+      $("#assistant-repairs").append(...repairBoxes(s.contradiction, this.rules, (turn, feedback) => {
+        this.history[turn - 1].feedback = feedback;
+        this.ask();
+      }));
+    } else if (kind === "guess") {
+      const a = s.advice;
+      setStatus(status, this.history.length ? `${plural(s.remaining, "code")} still possible.` : `Any first guess: ${plural(s.remaining, "code")} possible.`);
+      $("#assistant-advice").hidden = false;
+      $("#assistant-guess-out").textContent = a.guess;
+      $("#assistant-advice").dataset.method = a.method;
+      $("#assistant-advice").dataset.proven = a.proven_optimal ? "1" : "0";
+      $("#assistant-explanation").textContent = a.explanation;
+      $("#assistant-details").replaceChildren(...adviceDetails(a));
+    } else {
+      setStatus(status, `${plural(s.remaining, "code")} still possible.`);
+    }
   },
 };
 
@@ -387,34 +583,37 @@ const explorer = {
     $("#tree-load").addEventListener("click", () => this.loadSelected());
     $("#tree-file").addEventListener("change", (e) => this.loadFile(e.target.files[0]));
     $("#bench-run").addEventListener("click", () => this.bench());
-    for (const p of PRESETS) $("#bench-preset").append(el("option", { value: p.name, text: `${p.name} (${p.space_size} codes)` }));
-  },
-  async enter() {
-    if (this.entered) return;
-    this.entered = true;
-    try {
-      const list = await api("GET", "/api/trees");
-      const sel = $("#tree-select");
-      for (const t of list.trees) sel.append(el("option", { value: JSON.stringify(t), text: t.label }));
-    } catch (err) {
-      setStatus($("#tree-status"), `No trees from the server (${err.message}); open a tree file instead.`);
+    this.treeRules = rulesForm($("#tree-rules"));
+    this.benchRules = rulesForm($("#bench-rules"));
+    // Only deterministic strategies have a decision tree.
+    for (const s of STRATEGIES.filter((x) => x.deterministic)) {
+      $("#tree-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}` }));
     }
   },
+  enter() {},
   async loadSelected() {
-    const value = $("#tree-select").value;
-    if (!value) return;
-    const t = JSON.parse(value);
-    setStatus($("#tree-status"), `Building the tree of ${t.label}…`);
+    const name = $("#tree-select").value;
+    if (!name) return;
+    const label = `${name} on ${this.treeRules.label()}`;
+    setStatus($("#tree-status"), `Building the tree of ${label}…`);
     try {
-      this.show(await api("POST", "/api/trees", { preset: t.preset, strategy: t.strategy }), t.label);
-    } catch (err) { setStatus($("#tree-status"), err.message, "error"); }
+      this.show(await api("POST", "/api/trees", Object.assign(this.treeRules.body(), { strategy: name })), label);
+    } catch (err) { this.fail(err.message); }
+  },
+  // A failed load leaves no tree on show, so nothing on screen belongs to an earlier one.
+  fail(message) {
+    this.tree = null;
+    this.path = [];
+    $("#tree-view").hidden = true;
+    delete this.charts.tree;
+    setStatus($("#tree-status"), message, "error");
   },
   loadFile(file) {
     if (!file) return;
     const reader = new FileReader();
     reader.onload = () => {
       try { this.show(JSON.parse(reader.result), file.name); }
-      catch (err) { setStatus($("#tree-status"), `${file.name}: ${err.message}`, "error"); }
+      catch (err) { this.fail(`${file.name}: ${err.message}`); }
     };
     reader.readAsText(file);
   },
@@ -422,7 +621,7 @@ const explorer = {
     try {
       this.tree = parseTree(data);
     } catch (err) {
-      setStatus($("#tree-status"), `${label}: ${err.message}`, "error");
+      this.fail(`${label}: ${err.message}`);
       return;
     }
     this.cache = new WeakMap();
@@ -481,9 +680,13 @@ const explorer = {
   // as results arrive.
   async bench() {
     const status = $("#bench-status");
-    const preset = $("#bench-preset").value;
+    const rules = this.benchRules.body();
+    const label = this.benchRules.label();
     const done = [];
     const failed = [];
+    delete status.dataset.done;
+    delete this.charts.bench;
+    $("#bench-chart").replaceChildren();
     $("#bench-run").disabled = true;
     $("#bench-table tbody").replaceChildren();
     $("#bench-table").hidden = false;
@@ -491,8 +694,18 @@ const explorer = {
       setStatus(status, `Playing every secret with ${name}…`);
       let r;
       try {
-        r = (await api("POST", "/api/bench", { preset, strategies: [name] })).results[0];
-      } catch (err) { r = { strategy: name, error: err.message }; }
+        r = (await api("POST", "/api/bench", Object.assign({ strategies: [name] }, rules))).results[0];
+      } catch (err) {
+        // The strategies come from the server's own list, so a 422 is about the rules: say it once.
+        if (err.status === 422) {
+          setStatus(status, err.message, "error");
+          status.dataset.done = "1";
+          $("#bench-table").hidden = true;
+          $("#bench-run").disabled = false;
+          return;
+        }
+        r = { strategy: name, error: err.message };
+      }
       const row = r.error
         ? el("tr", { "data-strategy": r.strategy }, el("td", { text: r.strategy }), el("td", { colspan: 5, class: "error", text: r.error }))
         : el("tr", { "data-strategy": r.strategy },
@@ -501,7 +714,7 @@ const explorer = {
       $("#bench-table tbody").append(row);
       if (r.error) { failed.push(r.strategy); continue; }
       done.push(r);
-      const title = `Secrets by guesses needed (${preset})`;
+      const title = `Secrets by guesses needed (${label})`;
       // Baselines that need hundreds of guesses would flatten the others: chart the rest.
       const shown = done.filter((x) => x.worst <= 20);
       this.charts.bench = () => $("#bench-chart").replaceChildren(barChart(
@@ -524,8 +737,8 @@ async function start() {
     PRESETS = (await api("GET", "/api/presets")).presets;
     const strategies = await api("GET", "/api/strategies");
     STRATEGIES = strategies.strategies;
-    // "Best available" lets the server pick per rules (an exact strategy may cover only some).
-    $("#strategy-select").append(el("option", { value: "", text: `best available (${strategies.default} for Bulls and Cows)` }));
+    // No strategy named: the server's advisor picks each guess (exact when it can).
+    $("#strategy-select").append(el("option", { value: "", text: "best guess: exact when there is time" }));
     for (const s of strategies.strategies) {
       $("#strategy-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}` }));
     }
@@ -535,9 +748,9 @@ async function start() {
   }
   play.init();
   solver.init();
+  assistant.init();
   explorer.init();
   showPage();
-  play.newGame();
   document.body.dataset.ready = "1";
 }
 start();

@@ -1,4 +1,8 @@
 //! The JSON API under `/api/`; the README's "Web server" section documents each route.
+//!
+//! Every answer is a typed report: the advisor's `Position` as the core builds it (the same
+//! object `moo hint --json` prints), or one of the small `Serialize` types below. No route
+//! decides a guess or a default strategy: hints and solver steps ask the advisor.
 
 use std::sync::Arc;
 
@@ -7,16 +11,16 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, EvalOptions, Feedback, History, Knowledge, Preset, Rules, Strategy};
+use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
+use moo_core::{CodeSpace, EvalOptions, Feedback, History, Preset, Rules, RulesError};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
-use crate::bench;
-use crate::error::{ApiError, ApiJson};
+use crate::bench::{self, BenchResult};
+use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::spaces::check_size;
 use crate::AppState;
+use moo_core::advisor::{AdviceError, AdviceOptions, Position};
 
 type AppResult<T> = Result<Json<T>, ApiError>;
 type Shared = State<Arc<AppState>>;
@@ -33,7 +37,7 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/solver", post(solver_step))
         .route("/api/bench", post(run_bench))
-        .route("/api/trees", get(list_trees).post(strategy_tree))
+        .route("/api/trees", post(strategy_tree))
         .fallback(|| async {
             ApiError::not_found("no such API route: see the README's web server section")
         })
@@ -47,91 +51,103 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// The strategy used when the client names none: the best one this build has.
-pub(crate) fn default_strategy() -> &'static str {
-    ["optimal", "knuth", "simple"]
-        .into_iter()
-        .find(|want| strategy::names().any(|n| n == *want))
-        .or_else(|| strategy::names().next())
-        .unwrap_or("simple")
+// ---- rules -------------------------------------------------------------------------------
+
+/// Rules as a client sends them; read here rather than through `Rules`' own serde form so a
+/// refusal speaks of the page's fields, not of the command line's flags.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesIn {
+    length: usize,
+    symbols: String,
+    repeats: bool,
+    #[serde(default)]
+    no_leading: bool,
 }
 
-/// Builds the strategy `name`, or with no name the first of the preferred strategies that can
-/// play this space (an exact strategy may support only some rules), then any other.
-fn build_strategy(
-    name: Option<&str>,
-    space: &CodeSpace,
-) -> Result<(String, Box<dyn Strategy>), ApiError> {
-    let options = StrategyOptions::default();
-    if let Some(name) = name {
-        check_offered(name)?;
-        let s = strategy::by_name(name, space, &options)
-            .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        return Ok((name.to_string(), s));
+impl RulesIn {
+    fn rules(&self) -> Result<Rules, ApiError> {
+        Rules::new(self.length, &self.symbols, self.repeats, self.no_leading)
+            .map_err(|e| ApiError::unprocessable(rules_message(&e)))
     }
-    let preferred = ["optimal", "knuth", "simple"]
-        .into_iter()
-        .filter(|want| strategy::names().any(|n| n == *want));
-    let mut last = None;
-    for n in preferred.chain(offered_strategies()) {
-        match strategy::by_name(n, space, &options) {
-            Ok(s) => return Ok((n.to_string(), s)),
-            Err(e) => last = Some(e),
+}
+
+/// The library's message, with the two that name command-line flags said for the web.
+fn rules_message(error: &RulesError) -> String {
+    match error {
+        RulesError::EmptyAlphabet => {
+            "no symbols were given: list at least one, for example 0123456789".to_string()
         }
+        RulesError::TooLong(n) => format!(
+            "code length {n} is too long: at most {} symbols are supported",
+            moo_core::rules::MAX_LENGTH
+        ),
+        RulesError::NoCodeLeft(c) => format!(
+            "with {c:?} forbidden in front, no code is left: add a symbol or allow {c:?} to lead"
+        ),
+        other => other.to_string(),
     }
-    Err(ApiError::unprocessable(last.map_or_else(
-        || "no strategy is registered".to_string(),
-        |e| e.to_string(),
-    )))
 }
 
 /// Either a preset name or full rules; neither means Bulls and Cows.
-fn pick_rules(preset: Option<Preset>, rules: Option<Rules>) -> Result<Rules, ApiError> {
+fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, ApiError> {
     match (preset, rules) {
         (Some(_), Some(_)) => Err(ApiError::unprocessable(
             "give either \"preset\" or \"rules\", not both",
         )),
         (Some(p), None) => Ok(p.rules()),
-        (None, Some(r)) => Ok(r),
+        (None, Some(r)) => r.rules(),
         (None, None) => Ok(Rules::bulls()),
     }
 }
 
-fn rules_json(rules: &Rules) -> Value {
-    json!({
-        "rules": rules,
-        "description": rules.describe(),
-        "space_size": rules.space_size().to_string(),
-    })
+/// Rules with what a page shows of them.
+#[derive(Debug, Serialize)]
+struct RulesReport {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'static str>,
+    rules: Rules,
+    description: String,
+    /// A string: big spaces overflow JavaScript's exact integers.
+    space_size: String,
 }
 
-async fn presets() -> Json<Value> {
-    let list: Vec<Value> = Preset::ALL
+impl RulesReport {
+    fn new(rules: &Rules) -> RulesReport {
+        RulesReport {
+            name: None,
+            rules: rules.clone(),
+            description: rules.describe(),
+            space_size: rules.space_size().to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Presets {
+    presets: Vec<RulesReport>,
+}
+
+async fn presets() -> Json<Presets> {
+    let presets = Preset::ALL
         .iter()
-        .map(|p| {
-            let mut v = rules_json(&p.rules());
-            v["name"] = json!(p.name());
-            v
+        .map(|p| RulesReport {
+            name: Some(p.name()),
+            ..RulesReport::new(&p.rules())
         })
         .collect();
-    Json(json!({ "presets": list }))
+    Json(Presets { presets })
 }
 
-/// The strategies a page can offer: all registered ones but `tree:FILE`, which needs a file on
-/// the server's disk (the explorer loads tree files in the browser instead).
-fn offered_strategies() -> impl Iterator<Item = &'static str> {
-    strategy::names().filter(|n| !n.starts_with("tree:"))
-}
+// ---- strategies ----------------------------------------------------------------------------
 
-/// Refuses a strategy name the server does not offer.
-///
-/// `tree:PATH` would make the server read any file it can: its contents could come back in the
-/// parse error, `/dev/stdin` would hold a job slot forever and `/dev/zero` would fill memory.
+/// Refuses a strategy name the registry does not know, pointing a tree file's user to the
+/// explorer page, which reads tree files in the browser (the server reads no files).
 fn check_offered(name: &str) -> Result<(), ApiError> {
-    if offered_strategies().any(|n| n == name) {
+    if strategy::info_of(name).is_some() {
         return Ok(());
     }
-    let choices = offered_strategies().collect::<Vec<_>>().join(", ");
+    let choices = strategy::names().collect::<Vec<_>>().join(", ");
     Err(ApiError::unprocessable(if name.starts_with("tree:") {
         format!("strategy {name:?} would read a file on the server, which the API does not do: open tree files in the explorer page instead, or choose among {choices}")
     } else {
@@ -139,11 +155,16 @@ fn check_offered(name: &str) -> Result<(), ApiError> {
     }))
 }
 
-async fn strategies() -> Json<Value> {
-    let list: Vec<Value> = offered_strategies()
-        .map(|n| json!({ "name": n, "about": strategy::describe(n) }))
-        .collect();
-    Json(json!({ "default": default_strategy(), "strategies": list }))
+/// The registry's own entries, as the command line sees them.
+#[derive(Debug, Serialize)]
+struct Strategies {
+    strategies: Vec<&'static StrategyInfo>,
+}
+
+async fn strategies() -> Json<Strategies> {
+    Json(Strategies {
+        strategies: strategy::list().collect(),
+    })
 }
 
 // ---- games -------------------------------------------------------------------------------
@@ -152,7 +173,7 @@ async fn strategies() -> Json<Value> {
 #[serde(deny_unknown_fields)]
 struct NewGame {
     preset: Option<Preset>,
-    rules: Option<Rules>,
+    rules: Option<RulesIn>,
     /// Makes the secret reproducible.
     seed: Option<u64>,
 }
@@ -165,43 +186,55 @@ struct TurnOut {
     cows: u8,
 }
 
-fn game_json(id: &str, game: &Game) -> Value {
-    let rules = &game.rules;
-    let turns: Vec<TurnOut> = game
-        .history
-        .turns()
-        .iter()
-        .map(|t| TurnOut {
-            guess: rules.format_code(&t.guess),
-            feedback: t.feedback.to_string(),
-            bulls: t.feedback.bulls,
-            cows: t.feedback.cows,
-        })
-        .collect();
-    let mut v = rules_json(rules);
-    v["id"] = json!(id);
-    v["turns"] = json!(turns);
-    v["won"] = json!(game.history.is_won(rules.length()));
-    v["over"] = json!(game.is_over());
-    v["secret"] = if game.is_over() {
-        json!(rules.format_code(&game.secret))
-    } else {
-        Value::Null
-    };
-    v
+/// A game as its player may see it: the secret only once it is over.
+#[derive(Debug, Serialize)]
+struct GameReport {
+    id: String,
+    #[serde(flatten)]
+    rules: RulesReport,
+    turns: Vec<TurnOut>,
+    won: bool,
+    over: bool,
+    gave_up: bool,
+    secret: Option<String>,
+}
+
+impl GameReport {
+    fn new(id: &str, game: &Game) -> GameReport {
+        let rules = &game.rules;
+        GameReport {
+            id: id.to_string(),
+            rules: RulesReport::new(rules),
+            turns: game
+                .history
+                .turns()
+                .iter()
+                .map(|t| TurnOut {
+                    guess: rules.format_code(&t.guess),
+                    feedback: t.feedback.to_string(),
+                    bulls: t.feedback.bulls,
+                    cows: t.feedback.cows,
+                })
+                .collect(),
+            won: game.history.is_won(rules.length()),
+            over: game.is_over(),
+            gave_up: game.gave_up,
+            secret: game.is_over().then(|| rules.format_code(&game.secret)),
+        }
+    }
 }
 
 async fn new_game(
     State(state): Shared,
     ApiJson(body): ApiJson<NewGame>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<GameReport>), ApiError> {
     let rules = pick_rules(body.preset, body.rules)?;
     let (id, game) = state.games.create(rules, body.seed)?;
-    Ok((StatusCode::CREATED, Json(game_json(&id, &game))))
+    Ok((StatusCode::CREATED, Json(GameReport::new(&id, &game))))
 }
 
-async fn game_state(State(state): Shared, Path(id): Path<String>) -> AppResult<Value> {
-    state.games.with(&id, |g| Ok(Json(game_json(&id, g))))
+async fn game_state(State(state): Shared, Path(id): Path<String>) -> AppResult<GameReport> {
+    state.games.with(&id, |g| Ok(Json(GameReport::new(&id, g))))
 }
 
 #[derive(Debug, Deserialize)]
@@ -214,7 +247,7 @@ async fn guess(
     State(state): Shared,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<GuessBody>,
-) -> AppResult<Value> {
+) -> AppResult<GameReport> {
     state.games.with(&id, |g| {
         if g.is_over() {
             return Err(ApiError::new(
@@ -228,49 +261,57 @@ async fn guess(
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         let feedback = code.score(&g.secret);
         g.history.push(code, feedback);
-        Ok(Json(game_json(&id, g)))
+        Ok(Json(GameReport::new(&id, g)))
     })
 }
 
-async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Value> {
+async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<GameReport> {
     state.games.with(&id, |g| {
         if !g.is_over() {
             g.gave_up = true;
         }
-        Ok(Json(game_json(&id, g)))
+        Ok(Json(GameReport::new(&id, g)))
     })
 }
 
-async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Value> {
-    let (rules, history) = state
-        .games
-        .with(&id, |g| Ok((g.rules.clone(), g.history.clone())))?;
+/// How many of the codes left a hint lists.
+const HINT_LIST: usize = 20;
+
+async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Position> {
+    let (rules, history) = state.games.with(&id, |g| {
+        if g.gave_up {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "this game was given up, so it gets no more hints: start a new one",
+            ));
+        }
+        Ok((g.rules.clone(), g.history.clone()))
+    })?;
     check_size(&rules, state.config.solver_max_codes, "hints")?;
+    let options = AdviceOptions::default();
     let job_state = state.clone();
-    let value = state
+    let position = state
         .heavy
-        .run(move |_| {
+        .run(state.config.time_limit, move |stop| {
             let space = job_state
                 .spaces
                 .get(&rules, job_state.config.solver_max_codes, "hints")?;
-            let candidates = history.candidates(&space);
-            let (name, mut s) = build_strategy(None, &space)?;
-            let guess = if history.is_won(rules.length()) || candidates.is_empty() {
-                None
-            } else {
-                let code = s
-                    .next_guess(&Knowledge {
-                        space: &space,
-                        history: &history,
-                        candidates: &candidates,
-                    })
-                    .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-                Some(rules.format_code(&code))
-            };
-            Ok(json!({ "remaining": candidates.len(), "guess": guess, "strategy": name }))
+            job_state
+                .advisor
+                .position(&space, &history, &options, HINT_LIST, &stop)
+                .map_err(advice_error)
         })
         .await?;
-    Ok(Json(value))
+    Ok(Json(position))
+}
+
+/// The advisor's refusal: only a strategy the client named can fail (the advisor's own policy
+/// always has a guess, and a won or contradictory game is a position, not an error).
+fn advice_error(error: AdviceError) -> ApiError {
+    match error {
+        AdviceError::Strategy(e) => strategy_error(e),
+        other => ApiError::unprocessable(other.to_string()),
+    }
 }
 
 // ---- solver ------------------------------------------------------------------------------
@@ -286,10 +327,36 @@ struct TurnIn {
 #[serde(deny_unknown_fields)]
 struct SolverBody {
     preset: Option<Preset>,
-    rules: Option<Rules>,
+    rules: Option<RulesIn>,
+    /// A strategy to follow instead of the advisor's own choice.
     strategy: Option<String>,
     #[serde(default)]
     history: Vec<TurnIn>,
+    /// How many of the codes left to list (at most [`MAX_LIST`]).
+    list: Option<usize>,
+}
+
+/// The most codes left a solver step lists, and how many unless asked.
+const MAX_LIST: usize = 200;
+const DEFAULT_LIST: usize = 50;
+
+/// A solver step: the advisor's position, and for its guess every answer with the codes each
+/// leaves, so the page can offer the possible ones as buttons.
+#[derive(Debug, Serialize)]
+struct SolverStep {
+    #[serde(flatten)]
+    position: Position,
+    answers: Vec<Answer>,
+}
+
+#[derive(Debug, Serialize)]
+struct Answer {
+    feedback: String,
+    bulls: u8,
+    cows: u8,
+    /// Codes left after this answer (0: it would contradict an earlier one).
+    remaining: usize,
+    win: bool,
 }
 
 /// Reads the client's history of the solver, naming the turn of the first bad value.
@@ -314,115 +381,62 @@ fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
     Ok(history)
 }
 
-async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -> AppResult<Value> {
+/// Every answer to `guess` with the candidates it leaves.
+fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
+    let rules = space.rules();
+    let length = rules.length();
+    let Some(index) = rules
+        .parse_code(guess)
+        .ok()
+        .and_then(|c| space.index_of(&c))
+    else {
+        return Vec::new();
+    };
+    let mut counts = [0u32; 256];
+    space.partition_counts(index, &history.candidates(space), &mut counts);
+    Feedback::all(length)
+        .map(|f| Answer {
+            feedback: f.to_string(),
+            bulls: f.bulls,
+            cows: f.cows,
+            remaining: counts[f.index(length)] as usize,
+            win: f.is_win(length),
+        })
+        .collect()
+}
+
+async fn solver_step(
+    State(state): Shared,
+    ApiJson(body): ApiJson<SolverBody>,
+) -> AppResult<SolverStep> {
     let rules = pick_rules(body.preset, body.rules)?;
     let limit = state.config.solver_max_codes;
     check_size(&rules, limit, "the solver")?;
     let history = read_history(&rules, &body.history)?;
+    let mut options = AdviceOptions::default();
+    if let Some(name) = body.strategy {
+        check_offered(&name)?;
+        options.strategy = Some(name);
+    }
+    let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
     let job_state = state.clone();
-    let value = state
+    let step = state
         .heavy
-        .run(move |_| {
+        .run(state.config.time_limit, move |stop| {
             let space = job_state.spaces.get(&rules, limit, "the solver")?;
-            let (name, mut s) = build_strategy(body.strategy.as_deref(), &space)?;
-            let candidates = history.candidates(&space);
-            let length = rules.length();
-            let code = |c: &moo_core::Code| rules.format_code(c);
-            // The history as the server read it, so the client shows answers in one form.
-            let turns: Vec<Value> = history
-                .turns()
-                .iter()
-                .map(|t| json!({ "guess": code(&t.guess), "feedback": t.feedback.to_string() }))
-                .collect();
-            if history.is_won(length) {
-                let secret = history.turns().last().map(|t| code(&t.guess));
-                return Ok(json!({
-                    "status": "solved", "strategy": name, "remaining": 1, "secret": secret,
-                    "history": turns,
-                    "message": format!("solved in {} guesses", history.len()),
-                }));
-            }
-            if candidates.is_empty() {
-                let repairs: Vec<Value> = history
-                    .repairs(&space)
-                    .iter()
-                    .map(|r| {
-                        let t = history.turns()[r.turn];
-                        let alternatives: Vec<Value> = r
-                            .alternatives
-                            .iter()
-                            .map(|(f, n)| json!({ "feedback": f.to_string(), "remaining": n }))
-                            .collect();
-                        json!({
-                            "turn": r.turn + 1, "guess": code(&t.guess),
-                            "given": t.feedback.to_string(), "alternatives": alternatives,
-                        })
-                    })
-                    .collect();
-                let message = if repairs.is_empty() {
-                    "no code fits all these answers, and changing any single answer would not fix it: more than one answer is wrong".to_string()
-                } else {
-                    let fixes: Vec<String> = repairs
-                        .iter()
-                        .map(|r| {
-                            format!(
-                                "turn {} ({} answered {}) could have been {}",
-                                r["turn"],
-                                r["guess"].as_str().unwrap_or_default(),
-                                r["given"].as_str().unwrap_or_default(),
-                                r["alternatives"]
-                                    .as_array()
-                                    .map(|a| a
-                                        .iter()
-                                        .map(|x| x["feedback"].as_str().unwrap_or_default())
-                                        .collect::<Vec<_>>()
-                                        .join(" or "))
-                                    .unwrap_or_default()
-                            )
-                        })
-                        .collect();
-                    format!(
-                        "no code fits all these answers; one of them must be wrong: {}",
-                        fixes.join("; ")
-                    )
-                };
-                return Ok(json!({
-                    "status": "contradiction", "strategy": name, "remaining": 0, "history": turns,
-                    "repairs": repairs, "message": message,
-                }));
-            }
-            let guess = s
-                .next_guess(&Knowledge {
-                    space: &space,
-                    history: &history,
-                    candidates: &candidates,
-                })
-                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-            let index = space.index_of(&guess).ok_or_else(|| {
-                ApiError::unprocessable(format!("strategy {name:?} guessed a code outside the rules"))
-            })?;
-            let parts = space.partition(index, &candidates);
-            let possible: Vec<Value> = parts
-                .iter()
-                .map(|(f, p)| {
-                    json!({
-                        "feedback": f.to_string(), "bulls": f.bulls, "cows": f.cows,
-                        "remaining": p.len(), "win": f.is_win(length),
-                    })
-                })
-                .collect();
-            let other: Vec<String> = Feedback::all(length)
-                .filter(|f| !parts.iter().any(|(p, _)| p == f))
-                .map(|f| f.to_string())
-                .collect();
-            Ok(json!({
-                "status": "guess", "strategy": name, "remaining": candidates.len(), "history": turns,
-                "turn": history.len() + 1, "guess": code(&guess),
-                "feedback": possible, "other_feedback": other,
-            }))
+            let position = job_state
+                .advisor
+                .position(&space, &history, &options, list, &stop)
+                .map_err(advice_error)?;
+            let answers = position
+                .advice
+                .as_ref()
+                .map(|a| answers(&space, &history, &a.guess))
+                .unwrap_or_default();
+            Ok(SolverStep { position, answers })
         })
         .await?;
-    Ok(Json(value))
+    Ok(Json(step))
 }
 
 // ---- bench and trees ---------------------------------------------------------------------
@@ -431,12 +445,30 @@ async fn solver_step(State(state): Shared, ApiJson(body): ApiJson<SolverBody>) -
 #[serde(deny_unknown_fields)]
 struct BenchBody {
     preset: Option<Preset>,
-    rules: Option<Rules>,
+    rules: Option<RulesIn>,
     /// Absent or empty: every registered strategy that can play the rules.
     strategies: Option<Vec<String>>,
 }
 
-async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> AppResult<Value> {
+/// One strategy's figures, or why it has none (the others' still count).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum BenchRow {
+    Done(BenchResult),
+    Failed { strategy: String, error: String },
+}
+
+#[derive(Debug, Serialize)]
+struct BenchReport {
+    #[serde(flatten)]
+    rules: RulesReport,
+    results: Vec<BenchRow>,
+}
+
+async fn run_bench(
+    State(state): Shared,
+    ApiJson(body): ApiJson<BenchBody>,
+) -> AppResult<BenchReport> {
     let rules = pick_rules(body.preset, body.rules)?;
     let limit = state.config.bench_max_codes;
     check_size(&rules, limit, "the benchmark")?;
@@ -453,7 +485,7 @@ async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> A
     let job_rules = rules.clone();
     let results = state
         .heavy
-        .run(move |deadline| {
+        .run(state.config.bench_time_limit, move |stop| {
             let space = job_state.spaces.get(&job_rules, limit, "the benchmark")?;
             // With no list, every strategy that can play these rules by name alone.
             let names = if names.is_empty() {
@@ -464,50 +496,36 @@ async fn run_bench(State(state): Shared, ApiJson(body): ApiJson<BenchBody>) -> A
             } else {
                 names
             };
-            // One strategy failing (say, past the time limit) still leaves the others' figures.
-            let results: Vec<Value> = names
+            let results = names
                 .iter()
                 .map(|n| match job_state.bench_cache.get(&job_rules, n) {
-                    Some(r) => json!(r),
-                    None => match bench::run(&space, n, deadline) {
+                    Some(r) => BenchRow::Done(r),
+                    None => match bench::run(&space, n, &stop) {
                         Ok(r) => {
                             job_state.bench_cache.put(&job_rules, &r);
-                            json!(r)
+                            BenchRow::Done(r)
                         }
-                        Err(e) => json!({ "strategy": n, "error": e.message }),
+                        Err(e) => BenchRow::Failed {
+                            strategy: n.clone(),
+                            error: e.message,
+                        },
                     },
                 })
                 .collect();
             Ok(results)
         })
         .await?;
-    let mut v = rules_json(&rules);
-    v["results"] = json!(results);
-    Ok(Json(v))
-}
-
-async fn list_trees() -> Json<Value> {
-    let trees: Vec<Value> = Preset::ALL
-        .iter()
-        .flat_map(|p| {
-            strategy::names()
-                .filter(|n| !n.starts_with("tree:"))
-                .map(move |n| {
-                    json!({
-                        "label": format!("{n} on {}", p.name()),
-                        "preset": p.name(), "strategy": n,
-                    })
-                })
-        })
-        .collect();
-    Json(json!({ "trees": trees }))
+    Ok(Json(BenchReport {
+        rules: RulesReport::new(&rules),
+        results,
+    }))
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TreeBody {
     preset: Option<Preset>,
-    rules: Option<Rules>,
+    rules: Option<RulesIn>,
     strategy: Option<String>,
 }
 
@@ -522,15 +540,26 @@ async fn strategy_tree(
     let rules = pick_rules(body.preset, body.rules)?;
     let limit = state.config.bench_max_codes;
     check_size(&rules, limit, "strategy trees")?;
+    let Some(name) = body.strategy else {
+        return Err(ApiError::unprocessable(format!(
+            "name the strategy whose tree to build, one of {}",
+            strategy::list()
+                .filter(|s| s.deterministic)
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    };
+    check_offered(&name)?;
     let job_state = state.clone();
     let json = state
         .heavy
-        .run(move |deadline| {
+        .run(state.config.bench_time_limit, move |stop| {
             let space = job_state.spaces.get(&rules, limit, "strategy trees")?;
-            let (name, _) = build_strategy(body.strategy.as_deref(), &space)?;
             let build = bench::builder(&name, &space);
             let mut options = EvalOptions::default();
-            options.deadline = Some(deadline);
+            options.deadline = stop.deadline();
+            options.cancel = stop.flag().cloned();
             let grown = moo_core::strategy_tree(&space, &build, &options, Some(MAX_NODES))
                 .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
             // Written here, on the job's large stack: writing nests once per guess of the

@@ -8,10 +8,9 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, EvalOptions, Rules, Strategy, StrategyError};
+use moo_core::{CodeSpace, EvalOptions, Rules, Stop, Strategy, StrategyError};
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -73,15 +72,12 @@ pub(crate) fn builder<'a>(
     }
 }
 
-/// Measures strategy `name` against every secret of `space`, giving up at `deadline`.
-pub(crate) fn run(
-    space: &CodeSpace,
-    name: &str,
-    deadline: Instant,
-) -> Result<BenchResult, ApiError> {
+/// Measures strategy `name` against every secret of `space`, giving up at `stop`.
+pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<BenchResult, ApiError> {
     let build = builder(name, space);
     let mut options = EvalOptions::default();
-    options.deadline = Some(deadline);
+    options.deadline = stop.deadline();
+    options.cancel = stop.flag().cloned();
     let e = moo_core::evaluate(space, &build, &options, &|_| {})
         .map_err(|e| ApiError::from_eval(e, "the benchmark"))?;
     Ok(BenchResult {
@@ -103,16 +99,16 @@ mod tests {
     use super::*;
     use moo_core::published::KNUTH;
     use moo_core::Histogram;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
-    fn far() -> Instant {
-        Instant::now() + Duration::from_secs(600)
+    fn far() -> Stop {
+        Stop::after(Duration::from_secs(600))
     }
 
     #[test]
     fn knuth_on_mastermind_is_reported_as_published() {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
-        let r = run(&space, "knuth", far()).unwrap();
+        let r = run(&space, "knuth", &far()).unwrap();
         KNUTH
             .compare(&Histogram::from_counts(r.histogram.clone()))
             .unwrap();
@@ -125,7 +121,7 @@ mod tests {
     #[test]
     fn a_random_strategy_plays_each_secret_as_moo_bench_does() {
         let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
-        let r = run(&space, "random", far()).unwrap();
+        let r = run(&space, "random", &far()).unwrap();
         assert_eq!((r.method, r.secrets), ("play", 120));
         // `moo bench -S random` without --seed: seed 0, each game seeded from it.
         let build = |seed| {
@@ -142,7 +138,12 @@ mod tests {
     fn a_past_deadline_stops_the_benchmark() {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
         for name in ["simple", "random"] {
-            let err = run(&space, name, Instant::now() - Duration::from_secs(1)).unwrap_err();
+            let err = run(
+                &space,
+                name,
+                &Stop::at(Instant::now() - Duration::from_secs(1)),
+            )
+            .unwrap_err();
             assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
             assert!(err.message.contains("time limit"), "{}", err.message);
         }

@@ -11,10 +11,14 @@
 //! - The solver (`/api/solver`) keeps no state: the client sends the whole history with every
 //!   request, so undo is "send one turn fewer" and a server restart loses nothing.
 //!
-//! Work that grows with the code space (hints, solver steps, benchmarks, decision trees) runs on
-//! the blocking thread pool, at most [`Config::heavy_jobs`] at once and each under
-//! [`Config::time_limit`], and only for spaces within the configured limits, so a client can
-//! neither stall the async workers nor queue unbounded work.
+//! - Every guess the server suggests (a hint, a solver or assistant step) comes from the one
+//!   `moo_core` advisor, which decides how to choose it (a shipped tree, an exact search, a
+//!   bounded heuristic); the web adds no policy of its own.
+//!
+//! Work that grows with the code space (advice, benchmarks, decision trees) runs on worker
+//! threads, at most [`Config::heavy_jobs`] at once, each under its time limit and a cancel flag
+//! set when the client goes away, and only for spaces within the configured limits, so a client
+//! can neither stall the async workers nor queue unbounded work.
 
 #![deny(missing_docs)]
 
@@ -30,6 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use error::ApiError;
+use moo_core::advisor::Advisor;
 
 /// Limits and sizes of a server.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,11 +60,15 @@ pub struct Config {
     pub max_connections: usize,
     /// The largest request body accepted, in bytes.
     pub body_limit: usize,
-    /// How long one heavy request (hint, solver step, benchmark, tree) may run or wait.
+    /// How long one piece of advice (a hint, a solver or assistant step) may take, waiting
+    /// included: past it the advisor answers with the best guess it has.
     pub time_limit: Duration,
+    /// How long a benchmark or a strategy tree may run or wait: they play every secret.
+    pub bench_time_limit: Duration,
     /// How many heavy requests run at once.
     pub heavy_jobs: usize,
-    /// The largest code space for hints and the solver.
+    /// The largest code space for hints and the solver: it is enumerated and held in memory
+    /// (the advisor bounds the time by sampling, not the memory).
     pub solver_max_codes: usize,
     /// The largest code space for benchmarks and strategy trees (they play every secret).
     pub bench_max_codes: usize,
@@ -78,10 +87,10 @@ impl Default for Config {
             request_timeout: Duration::from_secs(60),
             max_connections: 256,
             body_limit: 16 * 1024,
-            time_limit: Duration::from_secs(20),
+            time_limit: Duration::from_secs(2),
+            bench_time_limit: Duration::from_secs(20),
             heavy_jobs: 2,
-            // The score table exists up to this size, which keeps every strategy fast.
-            solver_max_codes: moo_core::space::TABLE_MAX_CODES,
+            solver_max_codes: moo_core::space::MAX_CODES,
             bench_max_codes: 5040,
             cached_spaces: 3,
         }
@@ -94,6 +103,8 @@ pub(crate) struct AppState {
     pub games: games::Games,
     pub spaces: spaces::Spaces,
     pub heavy: heavy::Heavy,
+    /// The one advisor: every hint and solver step asks it, and its clones share one cache.
+    pub advisor: Advisor,
     pub bench_cache: bench::BenchCache,
 }
 
@@ -102,7 +113,8 @@ pub fn router(config: Config) -> axum::Router {
     let state = Arc::new(AppState {
         games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle),
         spaces: spaces::Spaces::new(config.cached_spaces),
-        heavy: heavy::Heavy::new(config.heavy_jobs, config.time_limit),
+        heavy: heavy::Heavy::new(config.heavy_jobs),
+        advisor: Advisor::new(),
         bench_cache: bench::BenchCache::default(),
         config,
     });
