@@ -138,8 +138,9 @@ fn contradictions_name_the_answer_to_change() {
     );
 }
 
+/// Turns are command-line arguments, so any that does not parse is a usage error (exit 2).
 #[test]
-fn malformed_turns_are_usage_or_input_errors() {
+fn malformed_turns_are_usage_errors() {
     for (args, status, want) in [
         (
             vec!["hint", "0123"],
@@ -148,15 +149,15 @@ fn malformed_turns_are_usage_or_input_errors() {
         ),
         (
             vec!["hint", "0123=9B"],
-            1,
+            2,
             "turn 1: bad feedback: feedback 9B0C is impossible",
         ),
         (
             vec!["hint", "0123=1B2C", "01=1B"],
-            1,
+            2,
             "turn 2: bad guess: \"01\" has 2 symbols",
         ),
-        (vec!["hint", "0123=x"], 1, "cannot read \"x\" as feedback"),
+        (vec!["hint", "0123=x"], 2, "cannot read \"x\" as feedback"),
     ] {
         let (code, _, err) = run(&args, "");
         assert_eq!(code, status, "{args:?}: {err}");

@@ -150,7 +150,7 @@ fn input_ending_early_is_an_error() {
 #[test]
 fn bad_arguments() {
     let (code, _, err) = run(&["solve", "--secret", "11"], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
         err.contains("bad --secret: \"11\" has 2 symbols, but codes have 4"),
         "{err}"

@@ -11,6 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
+use moo_core::text::excerpt;
 use moo_core::tree::{search, Progress};
 use moo_core::{
     CodeSpace, DecisionTree, Feedback, Rules, SearchOptions, SearchOutcome, TreeError, TreeStats,
@@ -153,11 +154,12 @@ fn judge(rules: &Rules, value: &Value, text: &str) -> Result<(), TestCaseError> 
             other => prop_assert!(false, "expected a missing or dead branch, got {:?}", other),
         },
         Verdict::Syntax(texts) => {
+            // Errors quote what was typed as an excerpt: whole when short, cut when long.
             let named = |t: &String| match &result {
-                Err(TreeError::BadFeedback { key, .. }) => key == t,
+                Err(TreeError::BadFeedback { key, .. }) => *key == excerpt(t),
                 // Code errors quote the code as Rust would.
                 Err(TreeError::BadGuess { reason, .. }) => {
-                    reason.contains(&format!("{:?}", t.trim()))
+                    reason.contains(&format!("{:?}", excerpt(t.trim())))
                 }
                 _ => false,
             };
@@ -460,7 +462,7 @@ fn breaks() -> Vec<Break> {
             Rules,
             "symbols",
             Some("\"01 2\""),
-            "symbol ' ' cannot be used",
+            "symbol U+0020 cannot be used",
         ),
         b(Rules, "symbols", Some("7"), "invalid type: integer `7`"),
         b(

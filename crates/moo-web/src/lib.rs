@@ -85,7 +85,7 @@ impl Default for Config {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(60),
-            max_connections: 256,
+            max_connections: 1024,
             body_limit: 16 * 1024,
             time_limit: Duration::from_secs(2),
             bench_time_limit: Duration::from_secs(20),
