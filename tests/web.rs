@@ -623,7 +623,7 @@ async fn messages_speak_to_web_users_not_to_programmers() {
 }
 
 #[tokio::test]
-async fn the_size_limit_is_said_and_the_game_cap_says_how_long_games_live() {
+async fn the_size_limit_is_said_and_the_game_cap_says_how_long_to_wait() {
     let config = moo_web::Config::default();
     let body = json!({ "guess": "7".repeat(100_000) }).to_string();
     assert_error(
@@ -631,16 +631,17 @@ async fn the_size_limit_is_said_and_the_game_cap_says_how_long_games_live() {
         StatusCode::PAYLOAD_TOO_LARGE,
         &config.body_limit.to_string(),
     );
+    // A full store: the wait is the one a game must be idle before a new one may replace it
+    // (games live 30 minutes idle, so "a few minutes" would be wrong both ways).
     let mut config = moo_web::Config::default();
     config.max_games = 1;
+    let wait = format!("{} seconds", config.evict_idle.as_secs());
     let app = moo_web::router(config);
     call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    let (_, full) = call_with(app, "POST", "/api/games", Some("{}")).await;
+    let (status, full) = call_with(app, "POST", "/api/games", Some("{}")).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{full}");
     let msg = full["error"].as_str().unwrap();
-    assert!(
-        msg.contains("30 minutes") && !msg.contains("few minutes"),
-        "{msg}"
-    );
+    assert!(msg.contains(&wait) && !msg.contains("few minutes"), "{msg}");
 }
 
 #[tokio::test]
