@@ -604,7 +604,7 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         let n = space.len();
         let (seen, win) = Search::feedbacks_of(space);
-        let branches = Search::branches_of(space);
+        let branches = Search::count_branches(&seen, win);
         let bounds = LevelBounds::new(branches, n, last_level);
         let feedbacks = (0..seen.len())
             .filter(|&f| seen[f] || f == win)
@@ -654,6 +654,11 @@ impl<'a> Search<'a> {
     /// the winning one a guess can make, the `r` of level filling.
     fn branches_of(space: &CodeSpace) -> usize {
         let (seen, win) = Search::feedbacks_of(space);
+        Search::count_branches(&seen, win)
+    }
+
+    /// The non-winning feedbacks among `seen` (at least one).
+    fn count_branches(seen: &[bool], win: usize) -> usize {
         seen.iter()
             .enumerate()
             .filter(|&(i, &s)| s && i != win)

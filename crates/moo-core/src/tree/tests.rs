@@ -753,3 +753,32 @@ fn an_interrupted_search_resumes_from_its_checkpoint() {
         std::fs::remove_file(&path).unwrap();
     }
 }
+
+/// The tree of the fewest-at-worst proof for Bulls and Cows 4 of 0-9 (the open question of how
+/// few secrets must need 7 guesses; best known 50, Slovesnov's "crush5o"): replaying every
+/// secret shows 50 at 7 and 26450 in total. That no tree does better is the search's proof,
+/// rerun by the ignored test below.
+#[test]
+fn bulls_fewest_at_worst_tree_has_50_at_7() {
+    let tree =
+        DecisionTree::from_json(include_str!("../../trees/bulls-4x10-fewest-worst.json")).unwrap();
+    let stats = tree.verify().unwrap();
+    assert_eq!((stats.max, stats.at_worst, stats.total), (7, 50, 26450));
+}
+
+/// The proof itself: depths 5 and 6 impossible, then at 7 no tree with fewer than 50 secrets
+/// at the seventh guess, nor with 50 and fewer than 26450 in total; it writes the shipped file
+/// byte for byte.
+#[test]
+#[ignore = "exact search, about three minutes of CPU in release; run with --ignored"]
+fn bulls_fewest_at_worst_is_7_with_50() {
+    let space = CodeSpace::new(Rules::bulls()).unwrap();
+    let (tree, stats) = found(&space, &SearchOptions::new(Objective::FewestWorst));
+    assert_eq!((stats.max, stats.at_worst, stats.total), (7, 50, 26450));
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../trees/bulls-4x10-fewest-worst.json"),
+        "rebuild with `moo tree build --objective fewest-worst \
+         -o crates/moo-core/trees/bulls-4x10-fewest-worst.json`"
+    );
+}
