@@ -10,7 +10,9 @@ use comfy_table::{presets, CellAlignment, Table};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use moo_core::eval::{game_seed, Builder};
 use moo_core::strategy::{by_name, describe, names};
-use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
+use moo_core::{
+    evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, GuessTimes, Rules, StrategyOptions,
+};
 use serde::Serialize;
 
 use super::{GuessPoolArg, RuleArgs, UsageError};
@@ -20,6 +22,18 @@ use super::{GuessPoolArg, RuleArgs, UsageError};
 const DEFAULT_STRATEGIES: &str =
     "simple,knuth,expected-size,entropy,most-parts,cows,enumerate,random";
 
+/// The strategies benchmarked on big games when none are named: the brute-force baselines
+/// (`enumerate`, `random`) would need millions of guesses per game there.
+const DEFAULT_BIG_STRATEGIES: &str = "simple,knuth,expected-size,entropy,most-parts,cows";
+
+/// Games with more codes than this are big: by default a sample of their secrets is played (every
+/// secret of Bulls and Cows 5x10 would take minutes per strategy), and without the brute-force
+/// baselines. It is the size up to which the space keeps a score table.
+const BIG_GAME: usize = moo_core::space::TABLE_MAX_CODES;
+
+/// The secrets played by default on a big game.
+const DEFAULT_SAMPLE: usize = 200;
+
 /// Arguments of `moo bench`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
@@ -27,20 +41,28 @@ const DEFAULT_STRATEGIES: &str =
   moo bench --game mastermind -S knuth           Knuth's 5801 guesses over 1296 secrets
   moo bench -S knuth,entropy --guesses consistent --json
   moo bench -S random,enumerate,cows --runs 10 --seed 1
-  moo bench --plot histograms.svg                the histograms side by side")]
+  moo bench --plot histograms.svg                the histograms side by side
+  moo bench --length 10 -S simple,entropy --secrets 200 --seed 1
+                                                 200 random secrets of 10 digits, each guess timed")]
 pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
 
-    /// Strategies to compare, comma-separated (`--list` shows them all).
-    #[arg(
-        long,
-        short = 'S',
-        value_delimiter = ',',
-        default_value = DEFAULT_STRATEGIES,
-        value_name = "NAMES"
-    )]
-    strategy: Vec<String>,
+    /// Strategies to compare, comma-separated (`--list` shows them all) [default:
+    /// simple,knuth,expected-size,entropy,most-parts,cows,enumerate,random; on games of more than
+    /// 11000 codes, without enumerate and random].
+    #[arg(long, short = 'S', value_delimiter = ',', value_name = "NAMES")]
+    strategy: Option<Vec<String>>,
+
+    /// Play N secrets drawn at random with --seed, one game at a time, timing every guess, instead
+    /// of every secret [default: every secret; 200 on games of more than 11000 codes].
+    #[arg(long, value_name = "N")]
+    secrets: Option<usize>,
+
+    /// The most (guess, candidate) pairs a partition heuristic scores per guess; beyond it, it
+    /// scores a sample seeded by --seed.
+    #[arg(long, value_name = "N", default_value_t = moo_core::strategy::Sampling::DEFAULT_MAX_PAIRS)]
+    max_pairs: u64,
 
     /// Which codes the partition heuristics may guess: any code, or only codes still possible.
     #[arg(long, value_enum, default_value = "all")]
@@ -100,13 +122,31 @@ struct StrategyResult {
     /// Each run of a random strategy (absent for deterministic ones).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     runs: Vec<RunResult>,
+    /// Seconds per guess, when a sample of secrets was played one game at a time (of the run with
+    /// the slowest 99th percentile, for random strategies run several times).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guess_times: Option<GuessTimes>,
 }
 
 #[derive(Debug, Serialize)]
 struct Report<'a> {
     rules: &'a Rules,
     guesses: &'static str,
+    /// The secrets played, when a sample rather than every secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sample: Option<Sample>,
     results: Vec<StrategyResult>,
+}
+
+/// Which secrets a sampled benchmark played.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Sample {
+    /// How many, drawn at random.
+    secrets: usize,
+    /// Of how many codes.
+    of: usize,
+    /// The seed they were drawn with.
+    seed: u64,
 }
 
 /// Runs `moo bench`.
@@ -119,7 +159,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let rules = args.rules.rules()?;
-    let names = check_names(&args.strategy)?;
     if args.runs == 0 {
         return Err(UsageError("--runs must be at least 1".into()).into());
     }
@@ -129,12 +168,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
         plot_format(path)?;
     }
+    if args.secrets == Some(0) {
+        return Err(UsageError("--secrets must be at least 1".into()).into());
+    }
     let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let big = space.len() > BIG_GAME;
+    let names = match &args.strategy {
+        Some(names) => check_names(names)?,
+        None => check_names(&[String::from(if big {
+            DEFAULT_BIG_STRATEGIES
+        } else {
+            DEFAULT_STRATEGIES
+        })])?,
+    };
+    let sample = args
+        .secrets
+        .or(big.then_some(DEFAULT_SAMPLE))
+        .filter(|&n| n < space.len())
+        .map(|secrets| Sample {
+            secrets,
+            of: space.len(),
+            seed: args.seed,
+        });
     let pool = GuessPool::from(args.guesses);
 
     let mut results = Vec::new();
     for name in &names {
-        results.push(bench_one(&space, name, pool, &args)?);
+        results.push(bench_one(&space, name, pool, sample, &args)?);
     }
 
     if let Some(path) = &args.plot {
@@ -150,16 +210,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 GuessPoolArg::All => "all",
                 GuessPoolArg::Consistent => "consistent",
             },
+            sample,
             results,
         };
         serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {
+        let secrets = match sample {
+            Some(s) => format!(
+                "{} of {} secrets drawn with seed {}, one game at a time",
+                s.secrets, s.of, s.seed
+            ),
+            None => format!("{} secrets", space.len()),
+        };
         writeln!(
             out,
-            "{}: {} secrets, guesses from {}",
+            "{}: {secrets}, guesses from {}",
             rules.describe(),
-            space.len(),
             match args.guesses {
                 GuessPoolArg::All => "every code",
                 GuessPoolArg::Consistent => "the codes still possible",
@@ -178,7 +245,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn check_names(given: &[String]) -> anyhow::Result<Vec<String>> {
     let known: Vec<&str> = names().collect();
     let mut out: Vec<String> = Vec::new();
-    for name in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+    for name in given
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+    {
         if !known.contains(&name) && !name.contains(':') {
             return Err(UsageError(format!(
                 "unknown strategy {name:?}: choose from {}",
@@ -201,29 +273,33 @@ fn bench_one(
     space: &CodeSpace,
     name: &str,
     pool: GuessPool,
+    sample: Option<Sample>,
     args: &Args,
 ) -> anyhow::Result<StrategyResult> {
     let build = |seed: u64| {
         let mut options = StrategyOptions::default();
         options.guesses = pool;
         options.seed = seed;
+        options.max_pairs = args.max_pairs;
         by_name(name, space, &options)
     };
     let build: &Builder<'_> = &build;
     let deterministic = build(args.seed)?.is_deterministic();
     let runs = if deterministic { 1 } else { args.runs };
 
-    let bar = progress_bar(name, (space.len() * runs) as u64);
+    let secrets = sample.map_or(space.len(), |s| s.secrets);
+    let bar = progress_bar(name, (secrets * runs) as u64);
     let mut evaluations: Vec<(u64, Evaluation)> = Vec::with_capacity(runs);
     for run in 0..runs {
         let mut options = EvalOptions::default();
         options.max_guesses = args.max_guesses;
+        options.sample = sample.map(|s| s.secrets);
         options.seed = if runs == 1 {
             args.seed
         } else {
             game_seed(args.seed, run as u64)
         };
-        let offset = (space.len() * run) as u64;
+        let offset = (secrets * run) as u64;
         let progress = |done: usize| {
             if let Some(bar) = &bar {
                 bar.advance(offset + done as u64);
@@ -236,7 +312,7 @@ fn bench_one(
     if let Some(bar) = bar {
         bar.bar.finish_and_clear();
     }
-    Ok(combine(name, space.len(), deterministic, &evaluations))
+    Ok(combine(name, secrets, deterministic, &evaluations))
 }
 
 /// Sums the runs of one strategy.
@@ -279,7 +355,12 @@ fn combine(
             })
             .collect()
     };
+    let guess_times = evaluations
+        .iter()
+        .filter_map(|(_, e)| e.guess_times.clone())
+        .max_by(|a, b| a.p99.total_cmp(&b.p99));
     StrategyResult {
+        guess_times,
         strategy: evaluations
             .first()
             .map_or_else(|| name.to_string(), |(_, e)| e.strategy.clone()),
@@ -348,6 +429,7 @@ fn summary_table(results: &[StrategyResult]) -> Table {
     let columns = widest.min(TABLE_COLUMNS);
     let lump = widest > TABLE_COLUMNS;
     let any_gave_up = results.iter().any(|r| r.gave_up > 0);
+    let timed = results.iter().any(|r| r.guess_times.is_some());
 
     let mut header: Vec<String> = ["strategy", "games", "total", "average", "worst"]
         .map(String::from)
@@ -363,6 +445,9 @@ fn summary_table(results: &[StrategyResult]) -> Table {
         }
     }));
     header.push("time".into());
+    if timed {
+        header.push("p99/guess".into());
+    }
 
     let mut table = Table::new();
     table
@@ -388,6 +473,13 @@ fn summary_table(results: &[StrategyResult]) -> Table {
             row.push(count.to_string());
         }
         row.push(format!("{:.3} s", r.seconds));
+        if timed {
+            row.push(
+                r.guess_times
+                    .as_ref()
+                    .map_or_else(|| "-".into(), |t| format!("{:.1} ms", t.p99 * 1e3)),
+            );
+        }
         table.add_row(row);
     }
     for i in 1..table.column_count() {

@@ -15,7 +15,9 @@ pub mod tree;
 
 pub use code::Code;
 pub use codeset::CodeSet;
-pub use eval::{evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, StrategyTree};
+pub use eval::{
+    evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, StrategyTree,
+};
 pub use feedback::{Feedback, FeedbackError};
 pub use history::{History, Repair, Turn};
 pub use rules::{CodeError, Preset, Rules, RulesError};

@@ -1,8 +1,8 @@
 //! The one list of strategies, by name.
 
 use super::{
-    Cows, Enumerate, PartitionScore, PartitionStrategy, Random, Simple, Strategy, StrategyError,
-    StrategyOptions,
+    Cows, Enumerate, PartitionScore, PartitionStrategy, Random, Sampling, Simple, Strategy,
+    StrategyError, StrategyOptions,
 };
 use crate::space::CodeSpace;
 use crate::tree::TreeStrategy;
@@ -77,7 +77,10 @@ fn partition(
     score: PartitionScore,
     options: &StrategyOptions,
 ) -> Result<Box<dyn Strategy>, StrategyError> {
-    Ok(Box::new(PartitionStrategy::new(score, options.guesses)))
+    Ok(Box::new(
+        PartitionStrategy::new(score, options.guesses)
+            .with_sampling(Sampling::new(options.max_pairs, options.seed)),
+    ))
 }
 
 /// The names of every registered strategy, in a stable order.
