@@ -21,6 +21,15 @@
 //! - Candidates are scored first; each guess is abandoned as soon as its running score cannot
 //!   beat the best so far, and a candidate that splits the rest into singletons ends the search.
 //! - Scoring is a loop over one row of the space's score table, counting into a small array.
+//!   Spaces too big for a table score a guess against all the secrets into a buffer first (a
+//!   vectorised loop over packed codes), then count the parts and score them.
+//!
+//! Every choice is bounded by a pair budget ([`Sampling`]): when the guesses left by the renaming
+//! shortcut times the candidates exceed it, the choice scores a seeded sample of guesses against a
+//! seeded sample of candidates instead (module `sample` says how the samples are drawn). Inside
+//! the budget nothing changes, so the known answers hold. [`PartitionStrategy::choose`] also takes
+//! a [`Stop`], checked every few thousand pairs, and returns the best guess scored so far when it
+//! fires.
 
 use rayon::prelude::*;
 
@@ -168,9 +177,10 @@ pub struct Sampling {
 }
 
 impl Sampling {
-    /// The default pair budget: one choice takes about 10 to 20 ms on two cores with the packed
-    /// scoring of big spaces, and every choice on Mastermind 4x6 and Bulls and Cows 4x10 is a full
-    /// scan, so their published figures hold.
+    /// The default pair budget: a sampled choice on the biggest games (10 digits) costs a few
+    /// milliseconds of CPU with the packed scoring of big spaces (10 to 20 ms of wall-clock time on
+    /// the project's shared 2-core machine), and every choice on Mastermind 4x6 and Bulls and Cows
+    /// 4x10 stays a full scan, so their published figures hold.
     pub const DEFAULT_MAX_PAIRS: u64 = 2_000_000;
 
     /// A budget of `max_pairs` pairs per choice, sampling with `seed`.
@@ -205,7 +215,8 @@ pub struct Choice {
     pub sampled: bool,
     /// How many guesses were scored (after the renaming shortcut, or in the sample).
     pub guesses_scored: usize,
-    /// How many candidates each guess was scored against.
+    /// How many candidates each guess was scored against (none when only one guess was worth
+    /// scoring).
     pub secrets_scored: usize,
 }
 
@@ -383,6 +394,16 @@ impl PartitionStrategy {
             (secrets, pool)
         };
 
+        if full && pool.len() == 1 {
+            // One guess worth scoring (the opening of a distinct game): it is the choice.
+            let guess = pool.candidates.iter().chain(&pool.others).next();
+            return guess.map(|&g| Found {
+                guess: g as usize,
+                sampled: false,
+                guesses_scored: 1,
+                secrets_scored: 0,
+            });
+        }
         let scorer = Scorer::new(self.score, space, &secrets, &member);
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).

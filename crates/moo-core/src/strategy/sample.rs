@@ -277,7 +277,7 @@ pub(super) fn rng(seed: u64, knowledge: &Knowledge<'_>) -> ChaCha8Rng {
         c.len() as u64,
         c.first().copied().map_or(0, u64::from),
         c.last().copied().map_or(0, u64::from),
-        c[c.len() / 2] as u64,
+        c.get(c.len() / 2).copied().map_or(0, u64::from),
         knowledge.history.len() as u64,
     ] {
         h = mix(h ^ x);
