@@ -9,7 +9,8 @@ use comfy_table::{presets, CellAlignment, Table};
 use moo_core::eval::{game_seed, Builder};
 use moo_core::strategy::{self, Strategy};
 use moo_core::{
-    evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Histogram, Rules, StrategyOptions,
+    evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, GuessTimes, Histogram, Rules,
+    StrategyOptions,
 };
 use serde::Serialize;
 
@@ -20,6 +21,14 @@ use super::{advice, bench_advisor, ranged, GuessPoolArg, RuleArgs, UsageError};
 /// The most runs of a random strategy.
 const MAX_RUNS: u64 = 10_000;
 
+/// Games with more codes than this are big: by default a sample of their secrets is played (every
+/// secret of Bulls and Cows 5x10 would take minutes per strategy), and without the brute-force
+/// baselines. It is the size up to which the space keeps a score table.
+const BIG_GAME: usize = moo_core::space::TABLE_MAX_CODES;
+
+/// The secrets played by default on a big game.
+const DEFAULT_SAMPLE: usize = 200;
+
 /// Arguments of `moo bench`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
@@ -27,15 +36,28 @@ const MAX_RUNS: u64 = 10_000;
   moo bench --game mastermind -S knuth           Knuth's 5801 guesses over 1296 secrets
   moo bench -S knuth,entropy --guesses consistent --json
   moo bench -S random,enumerate,cows --runs 10 --seed 1
-  moo bench --plot histograms.svg                the histograms side by side")]
+  moo bench --plot histograms.svg                the histograms side by side
+  moo bench --length 10 -S simple,entropy --secrets 200 --seed 1
+                                                 200 random secrets of 10 digits, each guess timed")]
 pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
 
     /// Strategies to compare, comma-separated (`--list` shows them all; `tree:FILE` plays a tree
-    /// file) [default: every registered strategy the registry marks for the default bench].
+    /// file) [default: every strategy the registry marks for the default bench; on games of more
+    /// than 11000 codes, less those that ignore feedback (enumerate, random)].
     #[arg(long, short = 'S', value_delimiter = ',', value_name = "NAMES")]
-    strategy: Vec<String>,
+    strategy: Option<Vec<String>>,
+
+    /// Play N secrets drawn at random with --seed, one game at a time, timing every guess, instead
+    /// of every secret [default: every secret; 200 on games of more than 11000 codes].
+    #[arg(long, value_name = "N")]
+    secrets: Option<usize>,
+
+    /// The most (guess, candidate) pairs a partition heuristic scores per guess; beyond it, it
+    /// scores a sample seeded by --seed.
+    #[arg(long, value_name = "N", default_value_t = moo_core::strategy::Sampling::DEFAULT_MAX_PAIRS)]
+    max_pairs: u64,
 
     /// Which codes the partition heuristics may guess: any code, or only codes still possible.
     #[arg(long, value_enum, default_value = "all")]
@@ -133,13 +155,31 @@ struct StrategyResult {
     /// Each run of a random strategy (absent for deterministic ones).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     runs: Vec<RunResult>,
+    /// Seconds per guess, when a sample of secrets was played one game at a time (of the run with
+    /// the slowest 99th percentile, for random strategies run several times).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guess_times: Option<GuessTimes>,
 }
 
 #[derive(Debug, Serialize)]
 struct Report<'a> {
     rules: &'a Rules,
     guesses: &'static str,
+    /// The secrets played, when a sample rather than every secret.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sample: Option<Sample>,
     results: Vec<StrategyResult>,
+}
+
+/// Which secrets a sampled benchmark played.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Sample {
+    /// How many, drawn at random.
+    secrets: usize,
+    /// Of how many codes.
+    of: usize,
+    /// The seed they were drawn with.
+    seed: u64,
 }
 
 /// Runs `moo bench`.
@@ -175,20 +215,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             json: args.json,
         });
     }
-    let names = if args.strategy.is_empty() {
-        default_strategies()
-    } else {
-        check_names(&args.strategy)?
-    };
     if let Some(path) = &args.plot {
         plot_format(path)?;
     }
+    if args.secrets == Some(0) {
+        return Err(UsageError("--secrets must be at least 1".into()).into());
+    }
     let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let big = space.len() > BIG_GAME;
+    let names = match &args.strategy {
+        Some(names) => check_names(names)?,
+        None => default_strategies(big),
+    };
+    let sample = args
+        .secrets
+        .or(big.then_some(DEFAULT_SAMPLE))
+        .filter(|&n| n < space.len())
+        .map(|secrets| Sample {
+            secrets,
+            of: space.len(),
+            seed: args.seed,
+        });
     let pool = GuessPool::from(args.guesses);
 
     let mut results = Vec::new();
     for name in &names {
-        results.push(bench_one(&space, name, pool, &args)?);
+        results.push(bench_one(&space, name, pool, sample, &args)?);
     }
 
     if let Some(path) = &args.plot {
@@ -205,16 +257,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 GuessPoolArg::All => "all",
                 GuessPoolArg::Consistent => "consistent",
             },
+            sample,
             results,
         };
         serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {
+        let secrets = match sample {
+            Some(s) => format!(
+                "{} of {} secrets drawn with seed {}, one game at a time",
+                s.secrets, s.of, s.seed
+            ),
+            None => format!("{} secrets", space.len()),
+        };
         writeln!(
             out,
-            "{}: {} secrets, guesses from {}",
+            "{}: {secrets}, guesses from {}",
             rules.describe(),
-            space.len(),
             match args.guesses {
                 GuessPoolArg::All => "every code",
                 GuessPoolArg::Consistent => "the codes still possible",
@@ -229,10 +288,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out!("{}", String::from_utf8_lossy(&out))
 }
 
-/// The strategies benchmarked when none are named, as the registry marks them.
-fn default_strategies() -> Vec<String> {
+/// The strategies benchmarked when none are named, as the registry marks them; on big games,
+/// less those that ignore feedback, whose games would take as many guesses as there are codes.
+fn default_strategies(big: bool) -> Vec<String> {
     strategy::list()
-        .filter(|i| i.bench_default)
+        .filter(|i| i.bench_default && !(big && i.cost == strategy::Cost::Blind))
         .map(|i| i.name.to_string())
         .collect()
 }
@@ -241,7 +301,12 @@ fn default_strategies() -> Vec<String> {
 fn check_names(given: &[String]) -> anyhow::Result<Vec<String>> {
     let known: Vec<&str> = strategy::names().collect();
     let mut out: Vec<String> = Vec::new();
-    for name in given.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+    for name in given
+        .iter()
+        .flat_map(|n| n.split(','))
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+    {
         if !known.contains(&name) && !name.starts_with("tree:") {
             return Err(UsageError(format!(
                 "unknown strategy {name:?}: choose from {}",
@@ -264,6 +329,7 @@ fn bench_one(
     space: &CodeSpace,
     name: &str,
     pool: GuessPool,
+    sample: Option<Sample>,
     args: &Args,
 ) -> anyhow::Result<StrategyResult> {
     // A tree file is read and checked once, then every thread plays a copy.
@@ -275,30 +341,33 @@ fn bench_one(
         let mut options = StrategyOptions::default();
         options.guesses = pool;
         options.seed = seed;
+        options.max_pairs = args.max_pairs;
         strategy::by_name(name, space, &options)
     };
     let build: &Builder<'_> = &build;
     let deterministic = build(args.seed)?.is_deterministic();
     let runs = if deterministic { 1 } else { args.runs };
 
-    let bar = Progress::bar(name, (space.len() * runs) as u64, "games");
+    let secrets = sample.map_or(space.len(), |s| s.secrets);
+    let bar = Progress::bar(name, (secrets * runs) as u64, "games");
     let mut evaluations: Vec<(u64, Evaluation)> = Vec::with_capacity(runs);
     for run in 0..runs {
         let mut options = EvalOptions::default();
         options.max_guesses = args.max_guesses;
+        options.sample = sample.map(|s| s.secrets);
         options.seed = if runs == 1 {
             args.seed
         } else {
             game_seed(args.seed, run as u64)
         };
-        let offset = (space.len() * run) as u64;
+        let offset = (secrets * run) as u64;
         let progress = |done: usize| bar.set_position(offset + done as u64);
         let e = evaluate(space, build, &options, &progress)
             .with_context(|| format!("strategy {name} failed"))?;
         evaluations.push((options.seed, e));
     }
     bar.finish();
-    Ok(combine(name, space.len(), deterministic, &evaluations))
+    Ok(combine(name, secrets, deterministic, &evaluations))
 }
 
 /// Sums the runs of one strategy.
@@ -334,7 +403,12 @@ fn combine(
             })
             .collect()
     };
+    let guess_times = evaluations
+        .iter()
+        .filter_map(|(_, e)| e.guess_times.clone())
+        .max_by(|a, b| a.p99.total_cmp(&b.p99));
     StrategyResult {
+        guess_times,
         strategy: evaluations
             .first()
             .map_or_else(|| name.to_string(), |(_, e)| e.strategy.clone()),
@@ -359,6 +433,7 @@ fn summary_table(results: &[StrategyResult]) -> Table {
     let columns = widest.min(TABLE_COLUMNS);
     let lump = widest > TABLE_COLUMNS;
     let any_gave_up = results.iter().any(|r| r.gave_up > 0);
+    let timed = results.iter().any(|r| r.guess_times.is_some());
 
     let mut header: Vec<String> = ["strategy", "games", "total", "average", "worst"]
         .map(String::from)
@@ -374,6 +449,9 @@ fn summary_table(results: &[StrategyResult]) -> Table {
         }
     }));
     header.push("time".into());
+    if timed {
+        header.push("p99/guess".into());
+    }
 
     let mut table = Table::new();
     table
@@ -399,6 +477,13 @@ fn summary_table(results: &[StrategyResult]) -> Table {
             row.push(count.to_string());
         }
         row.push(format!("{:.3} s", r.seconds));
+        if timed {
+            row.push(
+                r.guess_times
+                    .as_ref()
+                    .map_or_else(|| "-".into(), |t| format!("{:.1} ms", t.p99 * 1e3)),
+            );
+        }
         table.add_row(row);
     }
     for i in 1..table.column_count() {
@@ -572,7 +657,8 @@ mod tests {
 
     #[test]
     fn default_strategies_are_registered() {
-        let defaults = default_strategies();
+        let defaults = default_strategies(false);
+        assert!(!default_strategies(true).iter().any(|n| n == "random"));
         assert_eq!(check_names(&defaults).unwrap(), defaults);
         assert!(defaults.iter().any(|n| n == "knuth"));
         assert!(!defaults.iter().any(|n| n == "optimal"));

@@ -193,6 +193,7 @@ fn usage_errors_exit_2() {
         &["bench", "--plot", "out.gif"],
         &["bench", "--guesses", "some"],
         &["bench", "--length", "0"],
+        &["bench", "--secrets", "0"],
     ] {
         moo()
             .args(args)
@@ -206,6 +207,48 @@ fn usage_errors_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("unknown strategy \"nonsense\""))
         .stderr(predicate::str::contains("knuth"));
+}
+
+#[test]
+fn big_games_play_a_seeded_sample_and_time_each_guess() {
+    let run = || {
+        let out = moo()
+            .args(["bench", "--length", "6", "-S", "simple,knuth"])
+            .args(["--secrets", "5", "--seed", "3", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice::<Value>(&out).unwrap()
+    };
+    let report = run();
+    assert_eq!(report["sample"]["secrets"], 5);
+    assert_eq!(report["sample"]["of"], 151200);
+    for r in report["results"].as_array().unwrap() {
+        assert_eq!(r["secrets"], 5);
+        let times = &r["guess_times"];
+        assert!(times["guesses"].as_u64().unwrap() >= 5);
+        assert!(times["p99"].as_f64().unwrap() <= times["max"].as_f64().unwrap());
+    }
+    // The same seed plays the same secrets to the same totals.
+    let again = run();
+    for (a, b) in report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(again["results"].as_array().unwrap())
+    {
+        assert_eq!(a["total"], b["total"]);
+        assert_eq!(a["histogram"], b["histogram"]);
+    }
+    // Without --secrets a big game plays 200 of them, without the brute-force baselines.
+    moo()
+        .args(["bench", "--length", "5", "-S", "simple"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("200 of 30240 secrets"))
+        .stdout(predicate::str::contains("p99/guess"));
 }
 
 #[test]

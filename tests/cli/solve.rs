@@ -164,3 +164,26 @@ fn bad_arguments() {
     let (code, _, err) = run(&["solve", "--json"], "");
     assert_eq!(code, 2, "--json needs --secret: {err}");
 }
+
+#[test]
+fn ten_digits_are_solved_with_a_sampled_heuristic() {
+    // 3,628,800 codes: every choice after the first scores a sample, within the pair budget.
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "--length",
+            "10",
+            "--secret",
+            "9876543210",
+            "--strategy",
+            "entropy",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("one JSON document");
+    let last = v["guesses"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["guess"], "9876543210");
+    assert_eq!(last["feedback"], "10B0C");
+}

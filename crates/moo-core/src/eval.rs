@@ -19,6 +19,12 @@
 //! web page and a written tree equal by construction. Recording is a run-time choice rather than a
 //! type parameter: in counting mode it costs one predictable branch per guess.
 //!
+//! Games too big to play every secret (Bulls and Cows of 5 to 10 digits, Mastermind 6x9) are
+//! measured on a seeded sample of secrets instead ([`EvalOptions::sample`]): the games are played
+//! one after another, each on its own, and every guess is timed (the strategy's choice plus the
+//! filtering of the candidates, what a player program does each turn), so the figures include the
+//! latency of one guess ([`GuessTimes`]) as well as the guesses per game.
+//!
 //! A server must answer within a time limit and a command may want to stop on Ctrl-C, so an
 //! evaluation takes a deadline and a cancellation flag and returns [`EvalError::DeadlinePassed`] or
 //! [`EvalError::Cancelled`] when either fires. Both are checked at every node, at the start of
@@ -103,6 +109,45 @@ pub struct EvalOptions {
     pub deadline: Option<Instant>,
     /// Stop with [`EvalError::Cancelled`] once this flag is set, from any thread.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Play this many secrets drawn at random with `seed` (all of them if the space is no
+    /// larger) instead of every secret, one game at a time, timing every guess.
+    pub sample: Option<usize>,
+}
+
+/// How long guesses took, in seconds: each is the strategy's choice plus filtering the candidates
+/// by the answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GuessTimes {
+    /// The guesses timed.
+    pub guesses: usize,
+    /// The mean.
+    pub mean: f64,
+    /// The median.
+    pub p50: f64,
+    /// The 99th percentile: 99% of the guesses took at most this long.
+    pub p99: f64,
+    /// The slowest guess.
+    pub max: f64,
+}
+
+impl GuessTimes {
+    /// The summary of `seconds` (each one guess); `None` if there are none.
+    pub fn of(mut seconds: Vec<f64>) -> Option<GuessTimes> {
+        if seconds.is_empty() {
+            return None;
+        }
+        seconds.sort_by(f64::total_cmp);
+        let n = seconds.len();
+        // The nearest-rank percentile: the smallest time at least `p` of the guesses do not exceed.
+        let rank = |p: f64| seconds[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Some(GuessTimes {
+            guesses: n,
+            mean: seconds.iter().sum::<f64>() / n as f64,
+            p50: rank(0.5),
+            p99: rank(0.99),
+            max: seconds[n - 1],
+        })
+    }
 }
 
 /// The result of playing one strategy against every secret.
@@ -124,6 +169,9 @@ pub struct Evaluation {
     pub seconds: f64,
     /// Whether the strategy was evaluated as a tree (deterministic).
     pub deterministic: bool,
+    /// How long each guess took, when the secrets were a sample played one game at a time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guess_times: Option<GuessTimes>,
 }
 
 impl Evaluation {
@@ -301,6 +349,7 @@ impl<'a> Run<'a> {
         Evaluation {
             strategy: self.strategy.clone(),
             secrets: self.space.len(),
+            guess_times: None,
             total: tally.total(),
             max: tally.max(),
             gave_up: tally.gave_up() as usize,
@@ -324,6 +373,14 @@ pub fn evaluate(
     let probe = build(options.seed)?;
     let deterministic = probe.is_deterministic();
     let run = Run::new(space, build, probe.as_ref(), options, None, progress);
+    if let Some(count) = options.sample {
+        let secrets = sample_secrets(space, count, options.seed);
+        let (tally, times) = each_sampled(&run, &secrets, deterministic)?;
+        let mut evaluation = run.evaluation(tally, start, deterministic);
+        evaluation.secrets = secrets.len();
+        evaluation.guess_times = GuessTimes::of(times);
+        return Ok(evaluation);
+    }
     let tally = if deterministic {
         subtree(&run, probe, History::new(), space.all())?.tally
     } else {
@@ -531,7 +588,7 @@ fn each_secret(run: &Run<'_>) -> Result<Histogram, EvalError> {
         .map(|secret| {
             let mut strategy = (run.build)(game_seed(run.seed, secret as u64))?;
             let mut tally = Histogram::new();
-            match play_capped(run, strategy.as_mut(), &run.space.code(secret))? {
+            match play_capped(run, strategy.as_mut(), &run.space.code(secret), None)? {
                 Some(guesses) => tally.won(guesses, 1),
                 None => tally.give_up(1),
             }
@@ -541,11 +598,58 @@ fn each_secret(run: &Run<'_>) -> Result<Histogram, EvalError> {
         .try_reduce(Histogram::new, |a, b| Ok(a.merge(&b)))
 }
 
-/// The guesses `strategy` needs against `secret`, or `None` if it hit the cap or gave up.
+/// `count` secrets of `space` drawn at random with `seed`, in index order (every secret if there
+/// are no more).
+pub fn sample_secrets(space: &CodeSpace, count: usize, seed: u64) -> CodeSet {
+    use rand::SeedableRng;
+    if count >= space.len() {
+        return space.all();
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    rand::seq::index::sample(&mut rng, space.len(), count)
+        .into_iter()
+        .collect()
+}
+
+/// Plays each of `secrets` on its own, one game after another so that no game slows another's
+/// guesses, timing every guess; random strategies get each game's seed from the run seed and the
+/// secret.
+fn each_sampled(
+    run: &Run<'_>,
+    secrets: &CodeSet,
+    deterministic: bool,
+) -> Result<(Histogram, Vec<f64>), EvalError> {
+    let mut tally = Histogram::new();
+    let mut times = Vec::new();
+    for secret in secrets.iter() {
+        run.check()?;
+        let seed = if deterministic {
+            run.seed
+        } else {
+            game_seed(run.seed, secret as u64)
+        };
+        let mut strategy = (run.build)(seed)?;
+        match play_capped(
+            run,
+            strategy.as_mut(),
+            &run.space.code(secret),
+            Some(&mut times),
+        )? {
+            Some(guesses) => tally.won(guesses, 1),
+            None => tally.give_up(1),
+        }
+        run.finished(1);
+    }
+    Ok((tally, times))
+}
+
+/// The guesses `strategy` needs against `secret`, or `None` if it hit the cap or gave up; the
+/// seconds each guess took are added to `times`, if given.
 fn play_capped(
     run: &Run<'_>,
     strategy: &mut dyn Strategy,
     secret: &Code,
+    mut times: Option<&mut Vec<f64>>,
 ) -> Result<Option<usize>, EvalError> {
     let space = run.space;
     let mut history = History::new();
@@ -554,6 +658,7 @@ fn play_capped(
         if history.len() % CHECK_EVERY == 0 {
             run.check()?;
         }
+        let start = Instant::now();
         let guess = match strategy.next_guess(&Knowledge {
             space,
             history: &history,
@@ -565,12 +670,18 @@ fn play_capped(
         };
         let feedback = guess.score(secret);
         if feedback.is_win(space.length()) {
+            if let Some(times) = times.as_deref_mut() {
+                times.push(start.elapsed().as_secs_f64());
+            }
             return Ok(Some(history.len() + 1));
         }
         // The secret is always a candidate, so a lone candidate stays alone: skip the filter
         // that would otherwise dominate games thousands of guesses long.
         if candidates.len() > 1 {
             candidates = space.filter_code(&candidates, &guess, feedback);
+        }
+        if let Some(times) = times.as_deref_mut() {
+            times.push(start.elapsed().as_secs_f64());
         }
         history.push(guess, feedback);
     }

@@ -20,7 +20,9 @@ pub mod tree;
 pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
-pub use eval::{evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, StrategyTree};
+pub use eval::{
+    evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, StrategyTree,
+};
 pub use feedback::{Feedback, FeedbackError};
 pub use histogram::Histogram;
 pub use history::{History, Repair, Turn};

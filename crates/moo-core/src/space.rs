@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use multiversion::multiversion;
 use rayon::prelude::*;
 
 use crate::code::Code;
@@ -133,25 +134,84 @@ impl Counted {
     #[inline(always)]
     pub(crate) fn score(&self, secret: &Counted, length: u32) -> u8 {
         let bulls = length - differing(self.positions, secret.positions);
-        let mut common = 0u8;
-        for i in 0..16 {
-            common += self.counts[i].min(secret.counts[i]);
-        }
+        let common: u8 = self
+            .counts
+            .iter()
+            .zip(&secret.counts)
+            .map(|(a, b)| *a.min(b))
+            .sum();
         (bulls * length + u32::from(common)) as u8
     }
 }
 
-/// How to score one guess against the secrets of a space, for the hot loops: a row of the table,
-/// or the guess packed with every code packed alike, or plain codes.
-pub(crate) enum GuessScorer<'a> {
-    /// The guess's row of the score table.
-    Row(&'a [u8]),
-    /// A distinct game packed.
-    Distinct(Distinct, &'a [Distinct], u32),
-    /// A game with repeats packed.
-    Repeats(Counted, &'a [Counted], u32),
-    /// Plain codes.
-    Codes(Code, &'a [Code], usize),
+/// Writes the feedback index of `guess` against each code `codes[at[i]]` into `out[i]`. Compiled
+/// also for CPUs with a popcount instruction (every x86-64 of the last decade) and AVX2, picked at
+/// run time, so the binary stays portable.
+#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
+fn distinct_feedbacks(
+    guess: Distinct,
+    codes: &[Distinct],
+    at: &[u32],
+    length: u32,
+    out: &mut [u8],
+) {
+    for (o, &s) in out.iter_mut().zip(at) {
+        *o = guess.score(codes[s as usize], length);
+    }
+}
+
+/// Secrets copied out of a packed space, side by side, for scoring many guesses against the same
+/// secrets: the loops then read memory in order and the compiler vectorises them.
+pub(crate) enum Gathered {
+    /// A distinct game: positions and masks.
+    Distinct(Vec<u64>, Vec<u64>),
+    /// A game with repeats: positions and per-symbol counts.
+    Repeats(Vec<u64>, Vec<[u8; 16]>),
+}
+
+/// Each nibble's lowest bit.
+const NIBBLES: u64 = 0x1111_1111_1111_1111;
+
+/// [`distinct_feedbacks`] against gathered secrets.
+#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
+fn distinct_gathered(
+    guess: Distinct,
+    positions: &[u64],
+    masks: &[u64],
+    length: u32,
+    out: &mut [u8],
+) {
+    for ((o, &p), &m) in out.iter_mut().zip(positions).zip(masks) {
+        let x = guess.positions ^ p;
+        let x = x | x >> 1;
+        let x = x | x >> 2;
+        let bulls = length - (x & NIBBLES).count_ones();
+        *o = (bulls * length + (guess.mask & m).count_ones()) as u8;
+    }
+}
+
+/// [`counted_feedbacks`] against gathered secrets.
+#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
+fn counted_gathered(
+    guess: &Counted,
+    positions: &[u64],
+    counts: &[[u8; 16]],
+    length: u32,
+    out: &mut [u8],
+) {
+    for ((o, &p), c) in out.iter_mut().zip(positions).zip(counts) {
+        let bulls = length - differing(guess.positions, p);
+        let common: u8 = guess.counts.iter().zip(c).map(|(a, b)| *a.min(b)).sum();
+        *o = (bulls * length + u32::from(common)) as u8;
+    }
+}
+
+/// [`distinct_feedbacks`] for games with repeats.
+#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
+fn counted_feedbacks(guess: &Counted, codes: &[Counted], at: &[u32], length: u32, out: &mut [u8]) {
+    for (o, &s) in out.iter_mut().zip(at) {
+        *o = guess.score(&codes[s as usize], length);
+    }
 }
 
 impl std::fmt::Debug for CodeSpace {
@@ -285,24 +345,67 @@ impl CodeSpace {
         }
     }
 
-    /// The fastest way to score guess `g` against many secrets.
-    #[inline]
-    pub(crate) fn guess_scorer(&self, g: usize) -> GuessScorer<'_> {
-        if let Some(row) = self.score_row(g) {
-            return GuessScorer::Row(row);
-        }
-        let length = self.length() as u32;
-        match &self.packed {
-            Packed::Distinct(p) => GuessScorer::Distinct(p[g], p, length),
-            Packed::Repeats(p) => GuessScorer::Repeats(p[g], p, length),
-            Packed::No => GuessScorer::Codes(self.codes[g], &self.codes, self.length()),
-        }
-    }
-
     /// The feedback of guess `g` against secret `s`.
     #[inline]
     pub fn score(&self, g: usize, s: usize) -> Feedback {
         Feedback::from_index(usize::from(self.score_index(g, s)), self.length())
+    }
+
+    /// Writes the feedback index of guess `g` against each secret `at[i]` into `out[i]`: the
+    /// fastest way to score one guess against many secrets.
+    ///
+    /// # Panics
+    /// If `out` is shorter than `at`.
+    #[inline]
+    pub(crate) fn feedbacks(&self, g: usize, at: &[u32], out: &mut [u8]) {
+        let out = &mut out[..at.len()];
+        if let Some(row) = self.score_row(g) {
+            for (o, &s) in out.iter_mut().zip(at) {
+                *o = row[s as usize];
+            }
+            return;
+        }
+        let length = self.length() as u32;
+        match &self.packed {
+            Packed::Distinct(p) => distinct_feedbacks(p[g], p, at, length, out),
+            Packed::Repeats(p) => counted_feedbacks(&p[g], p, at, length, out),
+            Packed::No => {
+                let guess = self.codes[g];
+                for (o, &s) in out.iter_mut().zip(at) {
+                    *o = guess.score(&self.codes[s as usize]).index(self.length()) as u8;
+                }
+            }
+        }
+    }
+
+    /// The secrets `at` copied side by side for [`CodeSpace::gathered_feedbacks`], when the space
+    /// scores packed codes.
+    pub(crate) fn gather(&self, at: &[u32]) -> Option<Gathered> {
+        match &self.packed {
+            Packed::No => None,
+            Packed::Distinct(p) => Some(Gathered::Distinct(
+                at.iter().map(|&s| p[s as usize].positions).collect(),
+                at.iter().map(|&s| p[s as usize].mask).collect(),
+            )),
+            Packed::Repeats(p) => Some(Gathered::Repeats(
+                at.iter().map(|&s| p[s as usize].positions).collect(),
+                at.iter().map(|&s| p[s as usize].counts).collect(),
+            )),
+        }
+    }
+
+    /// [`CodeSpace::feedbacks`] of guess `g` against secrets gathered from this space.
+    pub(crate) fn gathered_feedbacks(&self, g: usize, secrets: &Gathered, out: &mut [u8]) {
+        let length = self.length() as u32;
+        match (&self.packed, secrets) {
+            (Packed::Distinct(p), Gathered::Distinct(positions, masks)) => {
+                distinct_gathered(p[g], positions, masks, length, out)
+            }
+            (Packed::Repeats(p), Gathered::Repeats(positions, counts)) => {
+                counted_gathered(&p[g], positions, counts, length, out)
+            }
+            _ => unreachable!("secrets are gathered from the same space"),
+        }
     }
 
     /// The row of the score table for guess `g` (every secret), when the table exists.
@@ -341,26 +444,17 @@ impl CodeSpace {
 
     /// Adds to `counts` the feedback indexes of the secrets `set` against guess `g`.
     fn count_into(&self, g: usize, set: &[u32], counts: &mut [u32]) {
-        match self.guess_scorer(g) {
-            GuessScorer::Row(row) => {
-                for &s in set {
-                    counts[usize::from(row[s as usize])] += 1;
-                }
+        if let Some(row) = self.score_row(g) {
+            for &s in set {
+                counts[usize::from(row[s as usize])] += 1;
             }
-            GuessScorer::Distinct(guess, codes, length) => {
-                for &s in set {
-                    counts[usize::from(guess.score(codes[s as usize], length))] += 1;
-                }
-            }
-            GuessScorer::Repeats(guess, codes, length) => {
-                for &s in set {
-                    counts[usize::from(guess.score(&codes[s as usize], length))] += 1;
-                }
-            }
-            GuessScorer::Codes(guess, codes, length) => {
-                for &s in set {
-                    counts[guess.score(&codes[s as usize]).index(length)] += 1;
-                }
+            return;
+        }
+        let mut buffer = [0u8; BLOCK];
+        for block in set.chunks(BLOCK) {
+            self.feedbacks(g, block, &mut buffer);
+            for &f in &buffer[..block.len()] {
+                counts[usize::from(f)] += 1;
             }
         }
     }
@@ -413,16 +507,26 @@ impl CodeSpace {
         }
         // Order-preserving parallel filter: each chunk keeps its members in order, and the
         // chunks are joined in order.
-        let members: Vec<u32> = set
+        let parts: Vec<Vec<u32>> = set
             .as_slice()
             .par_chunks(PARALLEL_CODES)
-            .flat_map_iter(|chunk| {
-                chunk
-                    .iter()
-                    .copied()
-                    .filter(move |&s| self.score_index(g, s as usize) == want)
+            .map(|chunk| {
+                let mut kept = Vec::new();
+                let mut buffer = [0u8; BLOCK];
+                for block in chunk.chunks(BLOCK) {
+                    self.feedbacks(g, block, &mut buffer);
+                    kept.extend(
+                        block
+                            .iter()
+                            .zip(buffer)
+                            .filter(|&(_, f)| f == want)
+                            .map(|(&s, _)| s),
+                    );
+                }
+                kept
             })
             .collect();
+        let members = parts.concat();
         CodeSet::from_sorted(members)
     }
 
@@ -438,6 +542,9 @@ impl CodeSpace {
 
 /// Sets at least this large are filtered and counted by every core.
 const PARALLEL_CODES: usize = 1 << 16;
+
+/// Secrets scored into one buffer at a time.
+const BLOCK: usize = 4096;
 
 /// Lists the codes of `rules` in alphabet order (lexicographic by symbol index).
 fn enumerate(rules: &Rules) -> Vec<Code> {

@@ -181,6 +181,7 @@ impl Advisor {
             let strategy_options = StrategyOptions {
                 guesses: options.guesses,
                 seed: options.seed ^ (history.len() as u64).wrapping_mul(SEED_STEP),
+                ..StrategyOptions::default()
             };
             let mut strategy = strategy::by_name(name, space, &strategy_options)?;
             return self.advise_with(strategy.as_mut(), space, history, candidates);

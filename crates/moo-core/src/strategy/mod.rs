@@ -78,13 +78,27 @@ impl GuessPool {
 }
 
 /// Options shared by every strategy; each uses those that apply to it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct StrategyOptions {
     /// Which codes may be guessed.
     pub guesses: GuessPool,
-    /// The seed of strategies that draw random numbers.
+    /// The seed of strategies that draw random numbers (and of the partition heuristics'
+    /// samples on big games).
     pub seed: u64,
+    /// The most (guess, candidate) pairs a partition heuristic scores per guess before it
+    /// samples ([`Sampling::max_pairs`]).
+    pub max_pairs: u64,
+}
+
+impl Default for StrategyOptions {
+    fn default() -> StrategyOptions {
+        StrategyOptions {
+            guesses: GuessPool::default(),
+            seed: 0,
+            max_pairs: Sampling::DEFAULT_MAX_PAIRS,
+        }
+    }
 }
 
 /// What the code breaker knows when choosing a guess.

@@ -21,6 +21,15 @@
 //! - Candidates are scored first; each guess is abandoned as soon as its running score cannot
 //!   beat the best so far, and a candidate that splits the rest into singletons ends the search.
 //! - Scoring is a loop over one row of the space's score table, counting into a small array.
+//!   Spaces too big for a table score a guess against all the secrets into a buffer first (a
+//!   vectorised loop over packed codes), then count the parts and score them.
+//!
+//! Every choice is bounded by a pair budget ([`Sampling`]): when the guesses left by the renaming
+//! shortcut times the candidates exceed it, the choice scores a seeded sample of guesses against a
+//! seeded sample of candidates instead (module `sample` says how the samples are drawn). Inside
+//! the budget nothing changes, so the known answers hold. [`PartitionStrategy::choose`] also takes
+//! a [`Stop`], checked every few thousand pairs, and returns the best guess scored so far when it
+//! fires.
 
 use rayon::prelude::*;
 
@@ -28,7 +37,7 @@ use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Symmetr
 use super::{GuessPool, Knowledge, Strategy, StrategyError};
 use crate::code::Code;
 use crate::codeset::CodeSet;
-use crate::space::{CodeSpace, GuessScorer};
+use crate::space::{CodeSpace, Gathered};
 use crate::stop::Stop;
 
 /// How a partition of the candidates is scored.
@@ -168,10 +177,11 @@ pub struct Sampling {
 }
 
 impl Sampling {
-    /// The default pair budget: one choice takes about 10 to 20 ms on two cores with the packed
-    /// scoring of big spaces, and every choice on Mastermind 4x6 and Bulls and Cows 4x10 is a full
-    /// scan, so their published figures hold.
-    pub const DEFAULT_MAX_PAIRS: u64 = 4_000_000;
+    /// The default pair budget: a sampled choice on the biggest games (10 digits) costs a few
+    /// milliseconds of CPU with the packed scoring of big spaces (10 to 20 ms of wall-clock time on
+    /// the project's shared 2-core machine), and every choice on Mastermind 4x6 and Bulls and Cows
+    /// 4x10 stays a full scan, so their published figures hold.
+    pub const DEFAULT_MAX_PAIRS: u64 = 2_000_000;
 
     /// A budget of `max_pairs` pairs per choice, sampling with `seed`.
     pub fn new(max_pairs: u64, seed: u64) -> Sampling {
@@ -205,7 +215,8 @@ pub struct Choice {
     pub sampled: bool,
     /// How many guesses were scored (after the renaming shortcut, or in the sample).
     pub guesses_scored: usize,
-    /// How many candidates each guess was scored against.
+    /// How many candidates each guess was scored against (none when only one guess was worth
+    /// scoring).
     pub secrets_scored: usize,
 }
 
@@ -235,6 +246,9 @@ const CHUNK: usize = 64;
 
 /// Pairs scored between two looks at the [`Stop`].
 const CHECK_PAIRS: usize = 4096;
+
+/// What drawing one guess for a sample costs, in scored pairs.
+const DRAW_COST: usize = 512;
 
 /// The fewest candidates a sample of them holds.
 const MIN_SECRETS: usize = 64;
@@ -283,14 +297,11 @@ impl PartitionStrategy {
         guesses.extend(pool.others);
         let mut all: Vec<Ranked> = guesses
             .par_iter()
-            .map_init(
-                || [0u32; 256],
-                |counts, &g| {
-                    scorer
-                        .rank(g, u64::MAX, counts)
-                        .expect("no bound, no pruning")
-                },
-            )
+            .map_init(Scratch::default, |scratch, &g| {
+                scorer
+                    .rank(g, u64::MAX, scratch)
+                    .expect("no bound, no pruning")
+            })
             .collect();
         all.sort_unstable();
         all.truncate(top);
@@ -368,18 +379,31 @@ impl PartitionStrategy {
             let secrets = sample_of(knowledge.candidates.as_slice(), secrets_wanted, &mut rng);
             let pool = match exact {
                 Some(pool) => pool,
+                // Drawing and classifying a guess costs about as much as scoring it against a
+                // few hundred secrets: count that against the budget too.
                 None => sample_pool(
                     knowledge,
                     self.pool,
                     &symmetry,
                     &member,
-                    guess_limit,
+                    usize::try_from(budget / secrets_wanted.max(DRAW_COST) as u64)
+                        .unwrap_or(usize::MAX),
                     &mut rng,
                 ),
             };
             (secrets, pool)
         };
 
+        if full && pool.len() == 1 {
+            // One guess worth scoring (the opening of a distinct game): it is the choice.
+            let guess = pool.candidates.iter().chain(&pool.others).next();
+            return guess.map(|&g| Found {
+                guess: g as usize,
+                sampled: false,
+                guesses_scored: 1,
+                secrets_scored: 0,
+            });
+        }
         let scorer = Scorer::new(self.score, space, &secrets, &member);
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).
@@ -424,6 +448,23 @@ impl Scan {
     }
 }
 
+/// The counters and buffer of one worker's scoring, all zeros between guesses.
+struct Scratch {
+    counts: [u32; 256],
+    lanes: [[u32; 256]; 3],
+    buffer: Vec<u8>,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            counts: [0; 256],
+            lanes: [[0; 256]; 3],
+            buffer: Vec::new(),
+        }
+    }
+}
+
 /// Scores guesses against one set of secrets: the candidates, or a sample of them.
 struct Scorer<'a> {
     score: PartitionScore,
@@ -434,9 +475,18 @@ struct Scorer<'a> {
     slots: usize,
     /// The score of a split of the secrets into singletons, when there are few enough of them.
     perfect: Option<u64>,
-    /// For entropy, `steps[c]` is how much `c·log2 c` grows when a part of `c` gains a member.
+    /// For entropy, `steps[c]` is how much `c·log2 c` grows when a part of `c` gains a member
+    /// (for the running score over a table row).
     steps: Vec<u64>,
+    /// For entropy, `xlogx[c]` is `c·log2 c`, for part sizes up to a bound (for scores from
+    /// counts).
+    xlogx: Vec<u64>,
+    /// The secrets copied side by side, when the space has no table and they are few enough.
+    gathered: Option<Gathered>,
 }
+
+/// The most secrets a choice copies side by side (16 bytes each).
+const MAX_GATHERED: usize = 1 << 16;
 
 impl<'a> Scorer<'a> {
     fn new(
@@ -445,9 +495,17 @@ impl<'a> Scorer<'a> {
         secrets: &'a [u32],
         member: &'a [u64],
     ) -> Scorer<'a> {
-        let steps = if score == PartitionScore::Entropy {
+        let entropy = score == PartitionScore::Entropy;
+        let steps = if entropy && space.has_table() {
             (0..secrets.len() as u32)
                 .map(|c| xlog2x_fixed(c + 1) - xlog2x_fixed(c))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let xlogx = if entropy && !space.has_table() {
+            (0..=secrets.len().min(MAX_GATHERED) as u32)
+                .map(xlog2x_fixed)
                 .collect()
         } else {
             Vec::new()
@@ -467,6 +525,10 @@ impl<'a> Scorer<'a> {
             slots,
             perfect,
             steps,
+            xlogx,
+            gathered: (!space.has_table() && n <= MAX_GATHERED)
+                .then(|| space.gather(secrets))
+                .flatten(),
         }
     }
 
@@ -485,7 +547,7 @@ impl<'a> Scorer<'a> {
 
     /// The best-ranked guess of `guesses` (scanned in order) that beats `best`, if any.
     fn best_of(&self, guesses: &[u32], mut best: Option<Ranked>, stop: &Stop) -> Scan {
-        let mut counts = [0u32; 256];
+        let mut scratch = Scratch::default();
         let mut scan = Scan::default();
         let mut since = CHECK_PAIRS;
         for &g in guesses {
@@ -501,7 +563,7 @@ impl<'a> Scorer<'a> {
             // A later guess ties with the best so far only to lose the tie: it is not a
             // candidate (these are scanned first) or comes later in alphabet order.
             let bound = best.map_or(u64::MAX, |b| b.0.saturating_sub(1));
-            if let Some(r) = self.rank(g, bound, &mut counts) {
+            if let Some(r) = self.rank(g, bound, &mut scratch) {
                 if best.map_or(true, |b| r < b) {
                     best = Some(r);
                     scan.best = Some(r);
@@ -518,22 +580,71 @@ impl<'a> Scorer<'a> {
     /// The rank of guess `g`, or `None` as soon as its score is sure to exceed `bound`.
     ///
     /// `counts` must be all zeros; it is left so.
-    fn rank(&self, g: u32, bound: u64, counts: &mut [u32; 256]) -> Option<Ranked> {
-        let key = match self.space.guess_scorer(g as usize) {
-            GuessScorer::Row(row) => self.key(|s| row[s as usize], bound, counts),
-            GuessScorer::Distinct(guess, codes, length) => {
-                self.key(|s| guess.score(codes[s as usize], length), bound, counts)
+    fn rank(&self, g: u32, bound: u64, scratch: &mut Scratch) -> Option<Ranked> {
+        let Scratch {
+            counts,
+            lanes,
+            buffer,
+        } = scratch;
+        let key = match self.space.score_row(g as usize) {
+            Some(row) => self.key(|_, s| row[s as usize], bound, counts),
+            None => {
+                // Scoring all the secrets first, in one tight loop, is cheaper than stopping
+                // early: the loop has no dependency from one secret to the next.
+                buffer.resize(self.secrets.len(), 0);
+                match &self.gathered {
+                    Some(gathered) => self.space.gathered_feedbacks(g as usize, gathered, buffer),
+                    None => self.space.feedbacks(g as usize, self.secrets, buffer),
+                }
+                self.key_of(buffer, bound, counts, lanes)
             }
-            GuessScorer::Repeats(guess, codes, length) => {
-                self.key(|s| guess.score(&codes[s as usize], length), bound, counts)
-            }
-            GuessScorer::Codes(guess, codes, length) => self.key(
-                |s| guess.score(&codes[s as usize]).index(length) as u8,
-                bound,
-                counts,
-            ),
         }?;
         Some((key, !is_member(self.member, g), g))
+    }
+
+    /// The score of the feedbacks in `buffer`, or `None` if it exceeds `bound`: counted first,
+    /// four counters per feedback so that runs of one feedback do not wait on each other, then
+    /// scored from the counts (the same key the running score of [`Scorer::key`] ends with).
+    ///
+    /// `counts` must be all zeros; it is left so.
+    fn key_of(
+        &self,
+        buffer: &[u8],
+        bound: u64,
+        counts: &mut [u32; 256],
+        lanes: &mut [[u32; 256]; 3],
+    ) -> Option<u64> {
+        let blocks = buffer.chunks_exact(4);
+        for &f in blocks.remainder() {
+            counts[usize::from(f)] += 1;
+        }
+        for b in blocks {
+            counts[usize::from(b[0])] += 1;
+            lanes[0][usize::from(b[1])] += 1;
+            lanes[1][usize::from(b[2])] += 1;
+            lanes[2][usize::from(b[3])] += 1;
+        }
+        let counts = &mut counts[..self.slots];
+        for lane in lanes.iter_mut() {
+            for (c, l) in counts.iter_mut().zip(&mut lane[..self.slots]) {
+                *c += *l;
+                *l = 0;
+            }
+        }
+        let key = match self.score {
+            PartitionScore::Entropy => counts
+                .iter()
+                .map(|&c| {
+                    self.xlogx
+                        .get(c as usize)
+                        .copied()
+                        .unwrap_or_else(|| xlog2x_fixed(c))
+                })
+                .sum(),
+            score => score.key(counts),
+        };
+        counts.fill(0);
+        (key <= bound).then_some(key)
     }
 
     /// Counts the parts and keeps the score up to date as each candidate lands, so a guess can
@@ -541,7 +652,7 @@ impl<'a> Scorer<'a> {
     #[inline]
     fn key(
         &self,
-        feedback: impl Fn(u32) -> u8,
+        feedback: impl Fn(usize, u32) -> u8,
         bound: u64,
         counts: &mut [u32; 256],
     ) -> Option<u64> {
@@ -586,7 +697,7 @@ impl<'a> Scorer<'a> {
     #[inline(always)]
     fn tally(
         &self,
-        feedback: impl Fn(u32) -> u8,
+        feedback: impl Fn(usize, u32) -> u8,
         counts: &mut [u32; 256],
         step: impl Fn(u32, u64) -> u64,
         hopeless: impl Fn(u64, usize) -> bool,
@@ -595,7 +706,7 @@ impl<'a> Scorer<'a> {
         let mut key = 0u64;
         let mut seen = n;
         for (i, &s) in self.secrets.iter().enumerate() {
-            let c = &mut counts[usize::from(feedback(s))];
+            let c = &mut counts[usize::from(feedback(i, s))];
             key += step(*c, key);
             *c += 1;
             if hopeless(key, n - i - 1) {
@@ -724,6 +835,155 @@ mod tests {
         }
     }
 
+    /// A position of Bulls and Cows 5x10 after one guess: too many pairs for a small budget.
+    fn five_digits_after_one_guess() -> (CodeSpace, History, CodeSet) {
+        let rules = Rules::new(5, "0123456789", false, false).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let guess = rules.parse_code("01234").unwrap();
+        let fb = guess.score(&rules.parse_code("35678").unwrap());
+        let mut history = History::new();
+        history.push(guess, fb);
+        let candidates = space.filter_code(&space.all(), &guess, fb);
+        (space, history, candidates)
+    }
+
+    #[test]
+    fn sampled_choices_depend_on_the_seed_only() {
+        let (space, history, candidates) = five_digits_after_one_guess();
+        let k = Knowledge {
+            space: &space,
+            history: &history,
+            candidates: &candidates,
+        };
+        for score in PartitionScore::ALL {
+            for pool in GuessPool::ALL {
+                let s = PartitionStrategy::new(score, pool).with_sampling(Sampling::new(50_000, 7));
+                let choose = |threads: usize| {
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap()
+                        .install(|| s.choose(&k, &Stop::never()).unwrap())
+                };
+                let one = choose(1);
+                if pool == GuessPool::All {
+                    assert!(one.sampled, "{score:?}");
+                    assert!(one.secrets_scored < candidates.len());
+                }
+                assert!((one.guesses_scored * one.secrets_scored) as u64 <= 50_000 + 512 * 8_000);
+                for threads in [1, 2, 3] {
+                    let other = choose(threads);
+                    assert_eq!(
+                        other.guess, one.guess,
+                        "{score:?} {pool:?} {threads} threads"
+                    );
+                    assert_eq!(other.guesses_scored, one.guesses_scored);
+                }
+                if pool == GuessPool::Consistent {
+                    assert!(candidates.contains(one.guess));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seeds_draw_different_samples() {
+        let (space, history, candidates) = five_digits_after_one_guess();
+        let k = Knowledge {
+            space: &space,
+            history: &history,
+            candidates: &candidates,
+        };
+        let s = PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All);
+        let guesses: std::collections::BTreeSet<usize> = (0..8)
+            .map(|seed| {
+                s.with_sampling(Sampling::new(20_000, seed))
+                    .choose(&k, &Stop::never())
+                    .unwrap()
+                    .guess
+            })
+            .collect();
+        assert!(guesses.len() > 1, "{guesses:?}");
+    }
+
+    #[test]
+    fn a_budget_covering_the_full_scan_gives_the_full_choice() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let all = space.all();
+        let g = rules.parse_code("0123").unwrap();
+        for secret in ["4567", "1045", "3210", "0124"] {
+            let fb = g.score(&rules.parse_code(secret).unwrap());
+            let mut history = History::new();
+            history.push(g, fb);
+            let candidates = space.filter_code(&all, &g, fb);
+            let k = Knowledge {
+                space: &space,
+                history: &history,
+                candidates: &candidates,
+            };
+            for score in PartitionScore::ALL {
+                for pool in GuessPool::ALL {
+                    let full = PartitionStrategy::new(score, pool)
+                        .with_sampling(Sampling::exhaustive())
+                        .choose(&k, &Stop::never())
+                        .unwrap();
+                    assert!(!full.sampled);
+                    // Every candidate, unless one guess was the only one worth scoring.
+                    assert!(
+                        full.secrets_scored == candidates.len()
+                            || (full.guesses_scored, full.secrets_scored) == (1, 0)
+                    );
+                    // Just enough pairs for every guess scored, with any seed.
+                    let exact = (full.guesses_scored * candidates.len()) as u64;
+                    for budget in [exact, exact + 1, Sampling::DEFAULT_MAX_PAIRS] {
+                        let s = PartitionStrategy::new(score, pool)
+                            .with_sampling(Sampling::new(budget.max(exact), 99));
+                        let c = s.choose(&k, &Stop::never()).unwrap();
+                        assert!(!c.sampled, "{score:?} {pool:?} {secret}");
+                        assert_eq!(c.guess, full.guess, "{score:?} {pool:?} {secret}");
+                        assert_eq!(c.stats, full.stats);
+                        assert_eq!(s.best(&k), Some(full.guess));
+                    }
+                    assert_eq!(
+                        full.guess,
+                        brute_force(&PartitionStrategy::new(score, pool), &k)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_choice_scores_nothing() {
+        let (space, history, candidates) = five_digits_after_one_guess();
+        let k = Knowledge {
+            space: &space,
+            history: &history,
+            candidates: &candidates,
+        };
+        let stop = Stop::never().with_flag(std::sync::Arc::new(true.into()));
+        let s = PartitionStrategy::new(PartitionScore::Minimax, GuessPool::All);
+        assert!(s.choose(&k, &stop).is_none());
+        assert!(s.choose(&k, &Stop::never()).is_some());
+    }
+
+    #[test]
+    fn sampled_games_are_won() {
+        // Six digits: every choice after the first samples under a small budget.
+        let rules = Rules::new(6, "0123456789", false, true).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        for score in PartitionScore::ALL {
+            let mut s = PartitionStrategy::new(score, GuessPool::All)
+                .with_sampling(Sampling::new(200_000, 1));
+            for secret in ["987654", "102345", "564738"] {
+                let secret = rules.parse_code(secret).unwrap();
+                let h = crate::strategy::play(&mut s, &space, &secret, 30).unwrap();
+                assert!(h.is_won(6), "{score:?}");
+            }
+        }
+    }
+
     #[test]
     fn stats_describe_the_partition() {
         let space = CodeSpace::new(Rules::bulls()).unwrap();
@@ -781,5 +1041,31 @@ mod known_answers {
             "{}",
             knuth.source
         );
+    }
+}
+
+#[cfg(test)]
+mod bulls_known_answers {
+    use super::*;
+    use crate::eval::{evaluate, EvalOptions};
+    use crate::Rules;
+
+    /// The README's Bulls and Cows table (`moo bench`): every choice of these trees is a full scan
+    /// under the default budget, so sampling must not move any figure.
+    #[test]
+    fn bulls_and_cows_totals_hold_under_the_default_budget() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        for (score, total) in [
+            (PartitionScore::Minimax, 27139),
+            (PartitionScore::ExpectedSize, 26551),
+            (PartitionScore::Entropy, 26424),
+            (PartitionScore::MostParts, 26751),
+        ] {
+            let build = |_| {
+                Ok(Box::new(PartitionStrategy::new(score, GuessPool::All)) as Box<dyn Strategy>)
+            };
+            let e = evaluate(&space, &build, &EvalOptions::default(), &|_| {}).unwrap();
+            assert_eq!(e.total, total, "{score:?}");
+        }
     }
 }

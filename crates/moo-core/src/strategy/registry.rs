@@ -1,8 +1,8 @@
 //! The one list of strategies, by name.
 
 use super::{
-    Cows, Enumerate, PartitionScore, PartitionStrategy, Random, Simple, Strategy, StrategyError,
-    StrategyOptions,
+    Cows, Enumerate, PartitionScore, PartitionStrategy, Random, Sampling, Simple, Strategy,
+    StrategyError, StrategyOptions,
 };
 use crate::space::CodeSpace;
 use crate::tree::TreeStrategy;
@@ -161,7 +161,10 @@ fn partition(
     score: PartitionScore,
     options: &StrategyOptions,
 ) -> Result<Box<dyn Strategy>, StrategyError> {
-    Ok(Box::new(PartitionStrategy::new(score, options.guesses)))
+    Ok(Box::new(
+        PartitionStrategy::new(score, options.guesses)
+            .with_sampling(Sampling::new(options.max_pairs, options.seed)),
+    ))
 }
 
 /// Every registered strategy, in a stable order.

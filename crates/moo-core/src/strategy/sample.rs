@@ -277,7 +277,7 @@ pub(super) fn rng(seed: u64, knowledge: &Knowledge<'_>) -> ChaCha8Rng {
         c.len() as u64,
         c.first().copied().map_or(0, u64::from),
         c.last().copied().map_or(0, u64::from),
-        c[c.len() / 2] as u64,
+        c.get(c.len() / 2).copied().map_or(0, u64::from),
         knowledge.history.len() as u64,
     ] {
         h = mix(h ^ x);
@@ -306,9 +306,8 @@ pub(super) fn sample_of(set: &[u32], count: usize, rng: &mut ChaCha8Rng) -> Vec<
     picked
 }
 
-/// The most non-candidate guesses a sample holds: drawing and classifying them costs more than
-/// scoring them against a handful of secrets.
-const MAX_SAMPLED_OTHERS: usize = 12_000;
+/// The most non-candidate guesses a sample holds.
+const MAX_SAMPLED_OTHERS: usize = 8_000;
 
 /// A sample of about `budget` guesses of the pool: canonical candidates first (up to half the
 /// budget when non-candidates may be guessed), then non-candidates spread over their classes.
@@ -386,13 +385,11 @@ fn spread_others(
     // (turn of this guess in its class's round, draw order, guess)
     let mut drawn: Vec<(u32, u32, u32)> = Vec::with_capacity(2 * want);
     for draw in 0..2 * want as u32 + 16 {
-        let g = rng.gen_range(0..space.len() as u32);
-        if is_member(member, g) {
-            continue;
-        }
-        let code = symmetry.canonical(&space.code(g as usize));
+        // Drawn from the rules, not looked up in the space: a big space's codes are megabytes,
+        // and a random look-up there costs more than the draw.
+        let code = symmetry.canonical(&space.rules().random_code(rng));
         let g = space.rank(&code) as u32;
-        if !seen.insert(g) {
+        if is_member(member, g) || !seen.insert(g) {
             continue;
         }
         let round = per_class
