@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::ValueEnum;
 use moo_core::crack::{
-    exact, ga, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
+    exact, ga, tree, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,6 +18,9 @@ use super::UsageError;
 
 /// The lengths of the published table.
 const TABLE_LENGTHS: [usize; 8] = [10, 25, 50, 100, 150, 200, 250, 300];
+
+/// The largest `--cap`: a table of this many rows of a few dozen unknowns stays near 100 MB.
+const MAX_CAP: u64 = 1 << 20;
 
 /// Size of the default alphabet for distinct secrets (and of the table's distinct set).
 const DISTINCT_SYMBOLS: usize = 300;
@@ -62,9 +65,17 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
 
-    /// The cracker: `exact` always recovers the secret; `ga` is the genetic baseline.
-    #[arg(long, value_enum, default_value = "exact")]
+    /// The cracker: `tree` (the default) and `exact` always recover the secret, `tree` with far
+    /// fewer queries; `ga` is the genetic baseline. Queries may repeat symbols even in a distinct
+    /// game: only the secret's symbols must differ.
+    #[arg(long, value_enum, default_value = "tree")]
     method: Method,
+
+    /// Table-size cap of the `tree` cracker: the most joint values one group of unknowns may keep.
+    /// Larger caps put more unknowns in each query (fewer queries) and cost time and memory.
+    #[arg(long, value_name = "ROWS", default_value_t = tree::DEFAULT_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(tree::MIN_CAP as u64..=MAX_CAP))]
+    cap: u64,
 
     /// Crack N random secrets (seeds --seed, --seed + 1, ...) and report mean and max queries and
     /// time.
@@ -98,7 +109,9 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
 enum Method {
-    /// The exact, query-efficient cracker.
+    /// Unknowns on a tree of position intervals, decoded exactly from linear answers.
+    Tree,
+    /// The earlier exact cracker: count the symbols, then locate their occurrences.
     Exact,
     /// The genetic algorithm with wisdom of crowds.
     Ga,
@@ -202,10 +215,17 @@ fn crack_one(args: &Args, rules: &LongRules, secret: &LongCode) -> (LongCode, u6
     let mut oracle = Oracle::new(secret, rules.alphabet().len());
     let start = Instant::now();
     let found = match args.method {
+        Method::Tree => tree::crack(rules, &mut oracle, &tree_options(args)),
         Method::Exact => exact::crack(rules, &mut oracle),
         Method::Ga => ga::crowd(rules, &mut oracle, &ga_options(args, args.seed)).answer,
     };
     (found, oracle.queries(), start.elapsed().as_secs_f64())
+}
+
+fn tree_options(args: &Args) -> tree::TreeOptions {
+    let mut options = tree::TreeOptions::default();
+    options.cap = args.cap as usize;
+    options
 }
 
 fn ga_options(args: &Args, seed: u64) -> ga::GaOptions {

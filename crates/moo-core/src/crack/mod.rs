@@ -15,6 +15,7 @@
 pub mod exact;
 pub mod ga;
 mod oracle;
+pub mod tree;
 
 pub use oracle::{LongFeedback, Oracle};
 
