@@ -43,6 +43,8 @@
 //! The cracker never guesses: every table holds the true values, so when every unknown is settled
 //! the result is the secret.
 
+use std::cell::OnceCell;
+
 use super::{LongCode, LongRules, Oracle};
 
 /// The default cap on the rows of one group's table.
@@ -153,26 +155,72 @@ struct Var {
 }
 
 /// Open unknowns tied together, with the explicit table of their joint values still possible.
+///
+/// The table is stored by column: scoring a test reads one unknown's column for every row.
 struct Group {
     vars: Vec<usize>,
-    /// Row-major, `vars.len()` values per row.
-    rows: Vec<u32>,
+    /// `cols[c][r]`: the value of unknown `vars[c]` in row `r`.
+    cols: Vec<Vec<u32>>,
     /// The prior weight of each row (normalised to sum 1).
     weights: Vec<f64>,
+    /// Each column's distribution and entropy (the most that testing its unknown can add to any
+    /// answer's entropy), computed when first asked for after the table changed.
+    marginals: Vec<OnceCell<(Dist, f64)>>,
 }
 
 impl Group {
-    fn width(&self) -> usize {
-        self.vars.len()
+    fn new(vars: Vec<usize>, cols: Vec<Vec<u32>>, weights: Vec<f64>) -> Group {
+        Group {
+            vars,
+            cols,
+            weights,
+            marginals: Vec::new(),
+        }
     }
 
     fn len(&self) -> usize {
         self.weights.len()
     }
 
-    fn row(&self, r: usize) -> &[u32] {
-        let w = self.width();
-        &self.rows[r * w..(r + 1) * w]
+    /// Keeps the rows where `keep` is true.
+    fn retain(&mut self, keep: &[bool]) {
+        for col in &mut self.cols {
+            let mut it = keep.iter();
+            col.retain(|_| *it.next().expect("one flag per row"));
+        }
+        let mut it = keep.iter();
+        self.weights.retain(|_| *it.next().expect("one flag per row"));
+    }
+
+    /// Forgets the columns' distributions after the table changed.
+    fn refresh_marginals(&mut self) {
+        self.marginals = vec![OnceCell::new(); self.cols.len()];
+    }
+
+    /// Column `c`'s distribution and its entropy.
+    fn marginal(&self, c: usize) -> &(Dist, f64) {
+        self.marginals[c].get_or_init(|| {
+            let col = &self.cols[c];
+            let lo = col.iter().copied().min().unwrap_or(0);
+            let hi = col.iter().copied().max().unwrap_or(0);
+            // One masked sum per value: the domains are small and this vectorises, unlike a
+            // scatter into bins.
+            let (weight, rows) = (lo..=hi)
+                .map(|v| {
+                    col.iter()
+                        .zip(&self.weights)
+                        .map(|(&x, &w)| if x == v { (w, 1.0) } else { (0.0, 0.0) })
+                        .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
+                })
+                .unzip();
+            let d = Dist {
+                offset: i64::from(lo),
+                weight,
+                rows,
+            };
+            let h = d.entropy();
+            (d, h)
+        })
     }
 }
 
@@ -191,6 +239,41 @@ impl Dist {
             offset: 0,
             weight: vec![1.0],
             rows: vec![1.0],
+        }
+    }
+
+    /// The distribution of `values` (one per row) under the rows' `weights`.
+    fn histogram(values: impl Iterator<Item = i64> + Clone, weights: &[f64]) -> Dist {
+        let lo = values.clone().min().unwrap_or(0);
+        let hi = values.clone().max().unwrap_or(0);
+        Dist::histogram_in(lo, hi, values, weights)
+    }
+
+    /// [`histogram`](Self::histogram) when every value is known to lie in `lo..=hi`.
+    fn histogram_in(lo: i64, hi: i64, values: impl Iterator<Item = i64>, weights: &[f64]) -> Dist {
+        let mut weight = vec![0.0; (hi - lo + 1) as usize];
+        let mut rows = vec![0.0; weight.len()];
+        for (s, &w) in values.zip(weights) {
+            weight[(s - lo) as usize] += w;
+            rows[(s - lo) as usize] += 1.0;
+        }
+        Dist {
+            offset: lo,
+            weight,
+            rows,
+        }
+    }
+
+    /// The distribution of minus this variable.
+    fn negated(&self) -> Dist {
+        let mut weight = self.weight.clone();
+        let mut rows = self.rows.clone();
+        weight.reverse();
+        rows.reverse();
+        Dist {
+            offset: -(self.offset + self.weight.len() as i64 - 1),
+            weight,
+            rows,
         }
     }
 
@@ -240,10 +323,18 @@ struct Draft {
     pieces: Vec<(usize, u16)>,
     terms: Vec<(usize, i32)>,
     constant: i64,
-    /// The groups tested: id, tested (column, sign), and their partial sum's distribution.
-    touched: Vec<(usize, Vec<(usize, i32)>, Dist)>,
+    /// The groups tested.
+    touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
+}
+
+/// A group tested by a draft: each row's partial sum, and their distribution.
+#[derive(Clone)]
+struct Touch {
+    group: usize,
+    sums: Vec<i64>,
+    dist: Dist,
 }
 
 struct Solver<'a> {
@@ -500,11 +591,12 @@ impl<'a> Solver<'a> {
             self.fix(id, lo);
         } else {
             let sum: f64 = self.vars[id].prob.iter().sum();
-            let group = Group {
-                vars: vec![id],
-                rows: (lo..=hi).collect(),
-                weights: self.vars[id].prob.iter().map(|p| p / sum).collect(),
-            };
+            let mut group = Group::new(
+                vec![id],
+                vec![(lo..=hi).collect()],
+                self.vars[id].prob.iter().map(|p| p / sum).collect(),
+            );
+            group.refresh_marginals();
             self.vars[id].group = self.groups.len();
             self.groups.push(Some(group));
         }
@@ -554,23 +646,9 @@ impl<'a> Solver<'a> {
 
     /// Keeps the rows of group `g` whose column `col` is `value`.
     fn restrict(&mut self, g: usize, col: usize, value: u32) {
-        let group = self.groups[g].take().expect("a live group");
-        let w = group.width();
-        let mut rows = Vec::new();
-        let mut weights = Vec::new();
-        for r in 0..group.len() {
-            let row = group.row(r);
-            if row[col] == value {
-                rows.extend_from_slice(row);
-                weights.push(group.weights[r]);
-            }
-        }
-        debug_assert!(rows.len() % w.max(1) == 0);
-        self.groups[g] = Some(Group {
-            vars: group.vars,
-            rows,
-            weights,
-        });
+        let group = self.groups[g].as_mut().expect("a live group");
+        let keep: Vec<bool> = group.cols[col].iter().map(|&x| x == value).collect();
+        group.retain(&keep);
         self.simplify(g);
     }
 
@@ -590,37 +668,26 @@ impl<'a> Solver<'a> {
             let even = 1.0 / group.len() as f64;
             group.weights.fill(even);
         }
-        let w = group.width();
         let mut constant = Vec::new();
-        let mut keep = Vec::new();
-        for c in 0..w {
-            let first = group.rows[c];
-            if (0..group.len()).all(|r| group.rows[r * w + c] == first) {
-                constant.push((group.vars[c], first));
+        let mut vars = Vec::with_capacity(group.vars.len());
+        let mut cols = Vec::with_capacity(group.vars.len());
+        for (v, col) in group.vars.drain(..).zip(group.cols.drain(..)) {
+            let first = col[0];
+            if col.iter().all(|&x| x == first) {
+                constant.push((v, first));
             } else {
-                keep.push(c);
+                vars.push(v);
+                cols.push(col);
             }
         }
-        if keep.len() < w {
-            if keep.is_empty() {
-                group.rows.clear();
-                group.vars.clear();
-            } else {
-                let mut rows = Vec::with_capacity(group.len() * keep.len());
-                for r in 0..group.len() {
-                    for &c in &keep {
-                        rows.push(group.rows[r * w + c]);
-                    }
-                }
-                group.rows = rows;
-                group.vars = keep.iter().map(|&c| group.vars[c]).collect();
-            }
-        }
+        group.vars = vars;
+        group.cols = cols;
         for (c, &v) in group.vars.iter().enumerate() {
             self.vars[v].col = c;
             self.vars[v].group = g;
         }
         if !group.vars.is_empty() {
+            group.refresh_marginals();
             self.groups[g] = Some(group);
         }
         for (v, value) in constant {
@@ -634,61 +701,77 @@ impl<'a> Solver<'a> {
             .iter()
             .map(|&g| self.groups[g].take().expect("a live group"))
             .collect();
-        // Each part's rows bucketed by their partial sum.
+        // Each part's rows bucketed by their partial sum, and the range of those sums.
         let mut buckets: Vec<Vec<(i64, Vec<usize>)>> = Vec::with_capacity(parts.len());
         for part in &parts {
-            let tests: Vec<(usize, i32)> = terms
-                .iter()
-                .filter(|&&(v, _)| part.vars.contains(&v))
-                .map(|&(v, s)| (self.vars[v].col, s))
-                .collect();
-            let mut by_sum: std::collections::BTreeMap<i64, Vec<usize>> = Default::default();
-            for r in 0..part.len() {
-                let row = part.row(r);
-                let s: i64 = tests
-                    .iter()
-                    .map(|&(c, sign)| i64::from(sign) * i64::from(row[c]))
-                    .sum();
-                by_sum.entry(s).or_default().push(r);
-            }
-            buckets.push(by_sum.into_iter().collect());
-        }
-        // reach[i]: the sums the parts from i on can reach.
-        let m = parts.len();
-        let mut reach: Vec<std::collections::HashSet<i64>> = vec![Default::default(); m + 1];
-        reach[m].insert(0);
-        for i in (0..m).rev() {
-            let mut set = std::collections::HashSet::new();
-            for &(s, _) in &buckets[i] {
-                for &t in &reach[i + 1] {
-                    set.insert(s + t);
+            let mut sums = vec![0i64; part.len()];
+            for &(v, sign) in terms {
+                if self.vars[v].group == groups[buckets.len()] {
+                    for (s, &x) in sums.iter_mut().zip(&part.cols[self.vars[v].col]) {
+                        *s += i64::from(sign) * i64::from(x);
+                    }
                 }
             }
-            reach[i] = set;
+            let mut order: Vec<usize> = (0..part.len()).collect();
+            order.sort_by_key(|&r| sums[r]);
+            let mut list: Vec<(i64, Vec<usize>)> = Vec::new();
+            for r in order {
+                match list.last_mut() {
+                    Some((s, rows)) if *s == sums[r] => rows.push(r),
+                    _ => list.push((sums[r], vec![r])),
+                }
+            }
+            buckets.push(list);
+        }
+        // reach[i]: which sums the parts from i on can reach, as flags from an offset.
+        let m = parts.len();
+        let mut reach: Vec<(i64, Vec<bool>)> = vec![(0, vec![true])];
+        for i in (0..m).rev() {
+            let (off, next) = &reach[0];
+            let lo = buckets[i].first().expect("a part has rows").0;
+            let hi = buckets[i].last().expect("a part has rows").0;
+            let mut flags = vec![false; next.len() + (hi - lo) as usize];
+            for &(s, _) in &buckets[i] {
+                for (t, &ok) in next.iter().enumerate() {
+                    if ok {
+                        flags[(s - lo) as usize + t] = true;
+                    }
+                }
+            }
+            reach.insert(0, (off + lo, flags));
         }
         let vars: Vec<usize> = parts.iter().flat_map(|p| p.vars.iter().copied()).collect();
-        let mut rows = Vec::new();
+        let mut picks = Vec::new();
         let mut weights = Vec::new();
-        let mut chosen = vec![0usize; m];
-        enumerate_join(
-            &parts,
-            &buckets,
-            &reach,
-            0,
-            target,
-            &mut chosen,
-            &mut rows,
-            &mut weights,
-        );
+        let mut chosen = vec![0u32; m];
+        let mut join = Join {
+            parts: &parts,
+            buckets: &buckets,
+            reach: &reach,
+            chosen: &mut chosen,
+            picks: &mut picks,
+            weights: &mut weights,
+        };
+        join.enumerate(0, target);
+        // Gather the columns of the chosen rows, part by part.
+        let mut cols: Vec<Vec<u32>> = Vec::with_capacity(vars.len());
+        for (i, part) in parts.iter().enumerate() {
+            for col in &part.cols {
+                cols.push(
+                    picks
+                        .iter()
+                        .skip(i)
+                        .step_by(m)
+                        .map(|&r| col[r as usize])
+                        .collect(),
+                );
+            }
+        }
         for &g in &groups[1..] {
             self.groups[g] = None;
         }
         let g = groups[0];
-        self.groups[g] = Some(Group {
-            vars,
-            rows,
-            weights,
-        });
+        self.groups[g] = Some(Group::new(vars, cols, weights));
         self.simplify(g);
     }
 
@@ -755,16 +838,8 @@ impl<'a> Solver<'a> {
 
     fn column_bounds(&self, x: usize) -> (u32, u32) {
         let var = &self.vars[x];
-        let g = self.group(var.group);
-        let w = g.width();
-        let mut lo = u32::MAX;
-        let mut hi = 0;
-        for r in 0..g.len() {
-            let v = g.rows[r * w + var.col];
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
-        (lo, hi)
+        let m = &self.group(var.group).marginal(var.col).0;
+        (m.offset as u32, (m.offset + m.weight.len() as i64 - 1) as u32)
     }
 
     // ----- Queries -------------------------------------------------------------------------
@@ -785,7 +860,7 @@ impl<'a> Solver<'a> {
                 self.query[lo..hi].fill(sym);
             }
             let bulls = i64::from(self.oracle.ask(&self.query).bulls);
-            let groups: Vec<usize> = draft.touched.iter().map(|t| t.0).collect();
+            let groups: Vec<usize> = draft.touched.iter().map(|t| t.group).collect();
             self.join(&groups, &draft.terms, bulls - draft.constant);
             self.propagate();
         }
@@ -800,7 +875,12 @@ impl<'a> Solver<'a> {
             answer: Dist::unit(),
             entropy: 0.0,
         };
-        self.cover(0, &mut draft);
+        // Breadth first, so that the unknowns highest in the tree get the first tests and the
+        // room left under the cap goes to the next level down, not to one corner of the tree.
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        while let Some(u) = queue.pop_front() {
+            self.cover(u, &mut draft, &mut queue);
+        }
         draft
     }
 
@@ -822,8 +902,10 @@ impl<'a> Solver<'a> {
         None
     }
 
-    /// Covers node `u` with pieces, adding the tests that raise the answer's entropy most.
-    fn cover(&mut self, u: usize, draft: &mut Draft) {
+    /// Covers node `u`: with a filler when nothing below it is open, otherwise by testing its
+    /// own unknowns on its halves, a half with nothing worth testing being queued to be covered
+    /// in turn.
+    fn cover(&mut self, u: usize, draft: &mut Draft, queue: &mut std::collections::VecDeque<usize>) {
         let node = &self.nodes[u];
         if node.is_leaf() || node.open_below == 0 {
             let (sym, c) = self
@@ -835,17 +917,16 @@ impl<'a> Solver<'a> {
         }
         let (left, right) = (node.left, node.right);
         if node.open == 0 {
-            self.cover(left, draft);
-            self.cover(right, draft);
+            queue.extend([left, right]);
             return;
         }
         let fillable = self.filler(left).is_some() && self.filler(right).is_some();
         if !fillable {
             // Neither half can be filled: test both, or fill the whole node.
             let mut trial = draft.clone();
-            if let Some(v) = self.best_test(u, 1, -1.0, &trial) {
+            if let Some((v, _)) = self.best_test(u, 1, -1.0, &trial) {
                 self.add_test(v, 1, left, &mut trial);
-                if let Some(w) = self.best_test(u, -1, -1.0, &trial) {
+                if let Some((w, _)) = self.best_test(u, -1, -1.0, &trial) {
                     self.add_test(w, -1, right, &mut trial);
                     *draft = trial;
                     return;
@@ -858,77 +939,79 @@ impl<'a> Solver<'a> {
         }
         for (side, sign) in [(left, 1), (right, -1)] {
             match self.best_test(u, sign, draft.entropy + EPS, draft) {
-                Some(v) => self.add_test(v, sign, side, draft),
-                None => self.cover(side, draft),
+                Some((v, _)) => self.add_test(v, sign, side, draft),
+                None => queue.push_back(side),
             }
         }
     }
 
     /// The open unknown of `u` (not yet in the draft) whose test with `sign` (`1` on the left
     /// half, `-1` on the right) gives the answer the most entropy, above `floor`, within the cap.
-    fn best_test(&self, u: usize, sign: i32, floor: f64, draft: &Draft) -> Option<usize> {
+    fn best_test(&self, u: usize, sign: i32, floor: f64, draft: &Draft) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
-        for &v in &self.nodes[u].vars {
-            if self.vars[v].value.is_some() || self.used[v] == self.stamp {
+        // For each touched group, the answer's distribution without it (computed when needed).
+        let mut others: Vec<Option<Dist>> = vec![None; draft.touched.len()];
+        let cap = self.cap as f64;
+        // A test adds at most its unknown's own entropy, so the candidates go from the most
+        // uncertain down and the search stops once none can beat the best found.
+        let mut candidates: Vec<(f64, usize)> = self.nodes[u]
+            .vars
+            .iter()
+            .filter(|&&v| self.vars[v].value.is_none() && self.used[v] != self.stamp)
+            .map(|&v| {
+                let var = &self.vars[v];
+                (self.group(var.group).marginal(var.col).1, v)
+            })
+            .collect();
+        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (h, v) in candidates {
+            let bar = best.map_or(floor, |(_, b)| b.max(floor));
+            if draft.entropy + h <= bar + EPS {
+                break;
+            }
+            let (g, col) = (self.vars[v].group, self.vars[v].col);
+            let group = self.group(g);
+            let answer = match draft.touched.iter().position(|t| t.group == g) {
+                Some(i) => {
+                    let rest = others[i].get_or_insert_with(|| {
+                        draft
+                            .touched
+                            .iter()
+                            .enumerate()
+                            .filter(|&(j, _)| j != i)
+                            .fold(Dist::unit(), |acc, (_, t)| acc.convolve(&t.dist))
+                    });
+                    let touch = &draft.touched[i];
+                    let m = &group.marginal(col).0;
+                    let (clo, chi) = (m.offset, m.offset + m.weight.len() as i64 - 1);
+                    let (clo, chi) = if sign > 0 { (clo, chi) } else { (-chi, -clo) };
+                    let lo = touch.dist.offset + clo;
+                    let hi = touch.dist.offset + touch.dist.weight.len() as i64 - 1 + chi;
+                    let sums = touch
+                        .sums
+                        .iter()
+                        .zip(&group.cols[col])
+                        .map(|(&s, &x)| s + i64::from(sign) * i64::from(x));
+                    Dist::histogram_in(lo, hi, sums, &group.weights).convolve(rest)
+                }
+                None => {
+                    let m = &group.marginal(col).0;
+                    if sign > 0 {
+                        draft.answer.convolve(m)
+                    } else {
+                        draft.answer.convolve(&m.negated())
+                    }
+                }
+            };
+            if answer.max_rows() > cap {
                 continue;
             }
-            let Some(answer) = self.with_test(v, sign, draft) else {
-                continue;
-            };
             let e = answer.entropy();
             if e > floor && best.map_or(true, |(_, b)| e > b + EPS) {
                 best = Some((v, e));
             }
         }
-        best.map(|b| b.0)
-    }
-
-    /// The answer's distribution once `v` is tested with `sign`, or `None` past the cap.
-    fn with_test(&self, v: usize, sign: i32, draft: &Draft) -> Option<Dist> {
-        let g = self.vars[v].group;
-        let col = self.vars[v].col;
-        let answer = match draft.touched.iter().position(|t| t.0 == g) {
-            Some(i) => {
-                let mut tests = draft.touched[i].1.clone();
-                tests.push((col, sign));
-                let d = self.group_dist(g, &tests);
-                let mut answer = d;
-                for (j, t) in draft.touched.iter().enumerate() {
-                    if j != i {
-                        answer = answer.convolve(&t.2);
-                    }
-                }
-                answer
-            }
-            None => draft.answer.convolve(&self.group_dist(g, &[(col, sign)])),
-        };
-        (answer.max_rows() <= self.cap as f64).then_some(answer)
-    }
-
-    fn group_dist(&self, g: usize, tests: &[(usize, i32)]) -> Dist {
-        let group = self.group(g);
-        let sums: Vec<i64> = (0..group.len())
-            .map(|r| {
-                let row = group.row(r);
-                tests
-                    .iter()
-                    .map(|&(c, s)| i64::from(s) * i64::from(row[c]))
-                    .sum()
-            })
-            .collect();
-        let lo = sums.iter().copied().min().unwrap_or(0);
-        let hi = sums.iter().copied().max().unwrap_or(0);
-        let mut weight = vec![0.0; (hi - lo + 1) as usize];
-        let mut rows = vec![0.0; weight.len()];
-        for (r, &s) in sums.iter().enumerate() {
-            weight[(s - lo) as usize] += group.weights[r];
-            rows[(s - lo) as usize] += 1.0;
-        }
-        Dist {
-            offset: lo,
-            weight,
-            rows,
-        }
+        best
     }
 
     /// Puts `v`'s symbol on `piece` (a child of `v`'s node; `sign` is `1` for the left child).
@@ -943,20 +1026,26 @@ impl<'a> Solver<'a> {
         if sign < 0 {
             draft.constant += i64::from(count);
         }
-        match draft.touched.iter().position(|t| t.0 == g) {
-            Some(i) => {
-                draft.touched[i].1.push((col, sign));
-                let d = self.group_dist(g, &draft.touched[i].1);
-                draft.touched[i].2 = d;
-            }
+        let group = self.group(g);
+        let i = match draft.touched.iter().position(|t| t.group == g) {
+            Some(i) => i,
             None => {
-                let d = self.group_dist(g, &[(col, sign)]);
-                draft.touched.push((g, vec![(col, sign)], d));
+                draft.touched.push(Touch {
+                    group: g,
+                    sums: vec![0; group.len()],
+                    dist: Dist::unit(),
+                });
+                draft.touched.len() - 1
             }
+        };
+        let touch = &mut draft.touched[i];
+        for (s, &x) in touch.sums.iter_mut().zip(&group.cols[col]) {
+            *s += i64::from(sign) * i64::from(x);
         }
+        touch.dist = Dist::histogram(touch.sums.iter().copied(), &group.weights);
         let mut answer = Dist::unit();
         for t in &draft.touched {
-            answer = answer.convolve(&t.2);
+            answer = answer.convolve(&t.dist);
         }
         draft.entropy = answer.entropy();
         draft.answer = answer;
@@ -1054,36 +1143,45 @@ fn root_split(
     Some(x)
 }
 
-/// Appends every combination of one row per part whose partial sums add up to `target`.
-#[allow(clippy::too_many_arguments)]
-fn enumerate_join(
-    parts: &[Group],
-    buckets: &[Vec<(i64, Vec<usize>)>],
-    reach: &[std::collections::HashSet<i64>],
-    i: usize,
-    target: i64,
-    chosen: &mut [usize],
-    rows: &mut Vec<u32>,
-    weights: &mut Vec<f64>,
-) {
-    if i == parts.len() {
-        if target == 0 {
-            let mut w = 1.0;
-            for (p, &r) in parts.iter().zip(chosen.iter()) {
-                rows.extend_from_slice(p.row(r));
-                w *= p.weights[r];
-            }
-            weights.push(w);
-        }
-        return;
+/// The enumeration of a join: one row per part, partial sums adding up to the target.
+struct Join<'p> {
+    parts: &'p [Group],
+    buckets: &'p [Vec<(i64, Vec<usize>)>],
+    reach: &'p [(i64, Vec<bool>)],
+    chosen: &'p mut [u32],
+    /// The chosen row of every part, for each combination found.
+    picks: &'p mut Vec<u32>,
+    weights: &'p mut Vec<f64>,
+}
+
+impl Join<'_> {
+    fn reachable(&self, i: usize, sum: i64) -> bool {
+        let (off, flags) = &self.reach[i];
+        sum >= *off && flags.get((sum - off) as usize).copied().unwrap_or(false)
     }
-    for (s, list) in &buckets[i] {
-        if !reach[i + 1].contains(&(target - s)) {
-            continue;
+
+    /// Appends every combination of rows of parts `i..` whose partial sums add up to `target`.
+    fn enumerate(&mut self, i: usize, target: i64) {
+        if i == self.parts.len() {
+            if target == 0 {
+                let mut w = 1.0;
+                for (p, &r) in self.parts.iter().zip(self.chosen.iter()) {
+                    w *= p.weights[r as usize];
+                }
+                self.picks.extend_from_slice(self.chosen);
+                self.weights.push(w);
+            }
+            return;
         }
-        for &r in list {
-            chosen[i] = r;
-            enumerate_join(parts, buckets, reach, i + 1, target - s, chosen, rows, weights);
+        let buckets = self.buckets;
+        for &(s, ref list) in &buckets[i] {
+            if !self.reachable(i + 1, target - s) {
+                continue;
+            }
+            for &r in list {
+                self.chosen[i] = r as u32;
+                self.enumerate(i + 1, target - s);
+            }
         }
     }
 }
