@@ -48,7 +48,7 @@ use std::cell::OnceCell;
 use super::{LongCode, LongRules, Oracle};
 
 /// The default cap on the rows of one group's table.
-pub const DEFAULT_CAP: usize = 4096;
+pub const DEFAULT_CAP: usize = 8192;
 
 /// The smallest cap accepted: two binary unknowns must always fit, or the root of a distinct game
 /// could not be split.
@@ -147,6 +147,8 @@ struct Var {
     sym: u16,
     /// `c(node, sym)`.
     count: u32,
+    /// The smallest value of the domain.
+    base: u32,
     /// The prior of each value of the domain, from the smallest.
     prob: Vec<f64>,
     value: Option<u32>,
@@ -205,14 +207,7 @@ impl Group {
             let hi = col.iter().copied().max().unwrap_or(0);
             // One masked sum per value: the domains are small and this vectorises, unlike a
             // scatter into bins.
-            let (weight, rows) = (lo..=hi)
-                .map(|v| {
-                    col.iter()
-                        .zip(&self.weights)
-                        .map(|(&x, &w)| if x == v { (w, 1.0) } else { (0.0, 0.0) })
-                        .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1))
-                })
-                .unzip();
+            let (weight, rows) = (lo..=hi).map(|v| masked_sum(col, &self.weights, v)).unzip();
             let d = Dist {
                 offset: i64::from(lo),
                 weight,
@@ -298,11 +293,16 @@ impl Dist {
     }
 
     fn entropy(&self) -> f64 {
-        let total: f64 = self.weight.iter().sum();
+        Dist::entropy_of(&self.weight)
+    }
+
+    /// The entropy in bits of the distribution proportional to `weight`.
+    fn entropy_of(weight: &[f64]) -> f64 {
+        let total: f64 = weight.iter().sum();
         if total <= 0.0 {
             return 0.0;
         }
-        self.weight
+        weight
             .iter()
             .filter(|&&w| w > 0.0)
             .map(|&w| {
@@ -578,6 +578,7 @@ impl<'a> Solver<'a> {
             node,
             sym,
             count,
+            base: lo,
             prob,
             value: None,
             group: NONE,
@@ -756,15 +757,13 @@ impl<'a> Solver<'a> {
         // Gather the columns of the chosen rows, part by part.
         let mut cols: Vec<Vec<u32>> = Vec::with_capacity(vars.len());
         for (i, part) in parts.iter().enumerate() {
+            let rows: Vec<usize> = if m == 1 {
+                picks.iter().map(|&r| r as usize).collect()
+            } else {
+                picks.chunks_exact(m).map(|c| c[i] as usize).collect()
+            };
             for col in &part.cols {
-                cols.push(
-                    picks
-                        .iter()
-                        .skip(i)
-                        .step_by(m)
-                        .map(|&r| col[r as usize])
-                        .collect(),
-                );
+                cols.push(rows.iter().map(|&r| col[r]).collect());
             }
         }
         for &g in &groups[1..] {
@@ -954,13 +953,19 @@ impl<'a> Solver<'a> {
         let cap = self.cap as f64;
         // A test adds at most its unknown's own entropy, so the candidates go from the most
         // uncertain down and the search stops once none can beat the best found.
+        // (A column of a group already in the draft is bounded by its domain's size instead, which
+        // spares computing its marginal.)
         let mut candidates: Vec<(f64, usize)> = self.nodes[u]
             .vars
             .iter()
             .filter(|&&v| self.vars[v].value.is_none() && self.used[v] != self.stamp)
             .map(|&v| {
                 let var = &self.vars[v];
-                (self.group(var.group).marginal(var.col).1, v)
+                if draft.touched.iter().any(|t| t.group == var.group) {
+                    ((var.prob.len() as f64).log2(), v)
+                } else {
+                    (self.group(var.group).marginal(var.col).1, v)
+                }
             })
             .collect();
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -982,8 +987,9 @@ impl<'a> Solver<'a> {
                             .fold(Dist::unit(), |acc, (_, t)| acc.convolve(&t.dist))
                     });
                     let touch = &draft.touched[i];
-                    let m = &group.marginal(col).0;
-                    let (clo, chi) = (m.offset, m.offset + m.weight.len() as i64 - 1);
+                    let var = &self.vars[v];
+                    let clo = i64::from(var.base);
+                    let chi = clo + var.prob.len() as i64 - 1;
                     let (clo, chi) = if sign > 0 { (clo, chi) } else { (-chi, -clo) };
                     let lo = touch.dist.offset + clo;
                     let hi = touch.dist.offset + touch.dist.weight.len() as i64 - 1 + chi;
@@ -992,6 +998,18 @@ impl<'a> Solver<'a> {
                         .iter()
                         .zip(&group.cols[col])
                         .map(|(&s, &x)| s + i64::from(sign) * i64::from(x));
+                    if group.len() as f64 * rest.max_rows() <= cap {
+                        // No answer can then exceed the cap: only the weights are needed.
+                        let mut weight = vec![0.0; (hi - lo + 1) as usize];
+                        for (s, &w) in sums.zip(&group.weights) {
+                            weight[(s - lo) as usize] += w;
+                        }
+                        let e = Dist::entropy_of(&weight_convolve(&weight, &rest.weight));
+                        if e > floor && best.map_or(true, |(_, b)| e > b + EPS) {
+                            best = Some((v, e));
+                        }
+                        continue;
+                    }
                     Dist::histogram_in(lo, hi, sums, &group.weights).convolve(rest)
                 }
                 None => {
@@ -1050,6 +1068,45 @@ impl<'a> Solver<'a> {
         draft.entropy = answer.entropy();
         draft.answer = answer;
     }
+}
+
+/// The convolution of two weight vectors.
+fn weight_convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; a.len() + b.len() - 1];
+    for (i, &x) in a.iter().enumerate() {
+        if x != 0.0 {
+            for (o, &y) in out[i..].iter_mut().zip(b) {
+                *o += x * y;
+            }
+        }
+    }
+    out
+}
+
+/// The total weight and the number of the rows whose value in `col` is `v`, with independent
+/// lanes so that the loop vectorises.
+fn masked_sum(col: &[u32], weights: &[f64], v: u32) -> (f64, f64) {
+    const LANES: usize = 8;
+    let mut w = [0.0f64; LANES];
+    let mut n = [0u32; LANES];
+    let (cols, col_tail) = col.split_at(col.len() - col.len() % LANES);
+    let (ws, w_tail) = weights.split_at(cols.len());
+    for (c, x) in cols.chunks_exact(LANES).zip(ws.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            let hit = c[l] == v;
+            w[l] += if hit { x[l] } else { 0.0 };
+            n[l] += u32::from(hit);
+        }
+    }
+    let mut weight: f64 = w.iter().sum();
+    let mut rows: u32 = n.iter().sum();
+    for (&c, &x) in col_tail.iter().zip(w_tail) {
+        if c == v {
+            weight += x;
+            rows += 1;
+        }
+    }
+    (weight, f64::from(rows))
 }
 
 /// Lists the count vectors consistent with the opening's totals, by following the chain of pairs
