@@ -1,5 +1,6 @@
-//! `moo crack`: long secrets through a bulls-and-cows oracle, by the exact cracker or the genetic
-//! baseline, one secret, many random ones, or the published table.
+//! `moo crack`: long secrets through a bulls-and-cows oracle, by the tree cracker (the default),
+//! the earlier exact cracker or the genetic baseline, one secret, many random ones, or the
+//! published table.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -32,7 +33,8 @@ const DISTINCT_SYMBOLS: usize = 300;
   moo crack --repeats --secret-file novel.txt --length 100
   moo crack --secret 'the quick brown fx' --symbols 'abcdefghijklmnopqrstuvwxyz ' --repeats
   moo crack --repeats --trials 20           mean and max queries over 20 random secrets
-  moo crack --table                         the published table (GA and exact, both sets)
+  moo crack --table                         the published table (GA, exact and tree, both sets)
+  moo crack --trials 20 --cap 16384         a larger table-size cap: fewer queries, more time
   moo crack --table --lengths 10,25 --runs 2 --generations 200   a quick look")]
 pub struct Args {
     /// Number of symbols in the secret [default: 300, or the length of --secret].
@@ -82,8 +84,8 @@ pub struct Args {
     #[arg(long, value_name = "N", conflicts_with_all = ["secret", "secret_file", "table"])]
     trials: Option<u32>,
 
-    /// Print the published table: GA best, worst, average and crowd fitness beside the exact
-    /// cracker's queries, for lengths 10 to 300, secrets with repeats (from the shipped novel
+    /// Print the published table: GA best, worst, average and crowd fitness beside the exact and
+    /// tree crackers' queries, for lengths 10 to 300, secrets with repeats (from the shipped novel
     /// opening) and distinct (random over 300 Unicode letters).
     #[arg(long, conflicts_with_all = ["secret", "secret_file", "method"])]
     table: bool,
@@ -244,6 +246,9 @@ struct Trials {
     repeats: bool,
     trials: u32,
     first_seed: u64,
+    /// The tree cracker's table-size cap (absent for the other methods).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cap: Option<u64>,
     all_exact: bool,
     queries_mean: f64,
     queries_max: u64,
@@ -271,6 +276,7 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
         repeats: rules.repeats(),
         trials,
         first_seed: args.seed,
+        cap: (args.method == Method::Tree).then_some(args.cap),
         all_exact: results.iter().all(|r| r.0),
         queries_mean: results.iter().map(|r| r.1 as f64).sum::<f64>() / n,
         queries_max: results.iter().map(|r| r.1).max().unwrap_or(0),
@@ -298,6 +304,9 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
             args.seed,
             args.seed.wrapping_add(u64::from(trials) - 1)
         );
+        if let Some(cap) = report.cap {
+            println!("table-size cap: {cap}");
+        }
         println!("all exact: {}", if report.all_exact { "yes" } else { "no" });
         println!(
             "queries: mean {:.1}, max {}",
@@ -323,6 +332,7 @@ struct Row {
     crowd_exact: bool,
     ga_queries: u64,
     exact_queries: u64,
+    tree_queries: u64,
 }
 
 fn table(args: &Args) -> anyhow::Result<()> {
@@ -384,6 +394,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
             "Crowd",
             "GA queries",
             "Exact queries",
+            "Tree queries",
         ]);
         for r in rows.iter().filter(|r| r.set == set) {
             t.add_row([
@@ -398,14 +409,16 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 ),
                 r.ga_queries.to_string(),
                 r.exact_queries.to_string(),
+                r.tree_queries.to_string(),
             ]);
         }
         println!("{t}\n");
     }
     println!(
         "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
-         generations, population 100, seed {}; the exact cracker always finds the secret.",
-        args.runs, args.generations, args.seed
+         generations, population 100, seed {}; the exact and tree crackers (table-size cap {}) always \
+         find the secret.",
+        args.runs, args.generations, args.seed, args.cap
     );
     Ok(())
 }
@@ -417,6 +430,9 @@ fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
     let fits: Vec<f64> = crowd.runs.iter().map(|r| r.fitness).collect();
     let mut exact_oracle = Oracle::new(secret, k);
     let found = exact::crack(rules, &mut exact_oracle);
+    debug_assert_eq!(&found, secret);
+    let mut tree_oracle = Oracle::new(secret, k);
+    let found = tree::crack(rules, &mut tree_oracle, &tree_options(args));
     debug_assert_eq!(&found, secret);
     Row {
         set: if rules.repeats() {
@@ -432,5 +448,6 @@ fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
         crowd_exact: crowd.answer == *secret,
         ga_queries: crowd.queries,
         exact_queries: exact_oracle.queries(),
+        tree_queries: tree_oracle.queries(),
     }
 }
