@@ -1,5 +1,6 @@
-//! `moo crack`: long secrets through a bulls-and-cows oracle, by the exact cracker or the genetic
-//! baseline, one secret, many random ones, or the published table.
+//! `moo crack`: long secrets through a bulls-and-cows oracle, by the tree cracker (the default),
+//! the earlier exact cracker or the genetic baseline, one secret, many random ones, or the
+//! published table.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,7 +8,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::ValueEnum;
 use moo_core::crack::{
-    exact, ga, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
+    exact, ga, tree, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
 };
 use moo_core::text::read_capped;
 use rand::SeedableRng;
@@ -41,6 +42,9 @@ const MAX_SECRET_FILE: u64 = 16 << 20;
 /// The lengths of the published table.
 const TABLE_LENGTHS: [usize; 8] = [10, 25, 50, 100, 150, 200, 250, 300];
 
+/// The largest `--cap`: a table of this many rows of a few dozen unknowns stays near 100 MB.
+const MAX_CAP: u64 = 1 << 20;
+
 /// Size of the default alphabet for distinct secrets (and of the table's distinct set).
 const DISTINCT_SYMBOLS: usize = 300;
 
@@ -51,7 +55,8 @@ const DISTINCT_SYMBOLS: usize = 300;
   moo crack --repeats --secret-file novel.txt --length 100
   moo crack --secret 'the quick brown fx' --symbols 'abcdefghijklmnopqrstuvwxyz ' --repeats
   moo crack --repeats --trials 20           mean and max queries over 20 random secrets
-  moo crack --table                         the published table (GA and exact, both sets)
+  moo crack --table                         the published table (GA, exact and tree, both sets)
+  moo crack --trials 20 --cap 16384         a larger table-size cap: fewer queries, more time
   moo crack --table --lengths 10,25 --runs 2 --generations 200   a quick look")]
 pub struct Args {
     /// Number of symbols in the secret, at most 5000 with --repeats and 1000 without
@@ -86,9 +91,17 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
 
-    /// The cracker: `exact` always recovers the secret; `ga` is the genetic baseline.
-    #[arg(long, value_enum, default_value = "exact")]
+    /// The cracker: `tree` (the default) and `exact` always recover the secret, `tree` with far
+    /// fewer queries; `ga` is the genetic baseline. Queries may repeat symbols even in a distinct
+    /// game: only the secret's symbols must differ.
+    #[arg(long, value_enum, default_value = "tree")]
     method: Method,
+
+    /// Table-size cap of the `tree` cracker: the most joint values one group of unknowns may keep.
+    /// Larger caps put more unknowns in each query (fewer queries) and cost time and memory.
+    #[arg(long, value_name = "ROWS", default_value_t = tree::DEFAULT_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(tree::MIN_CAP as u64..=MAX_CAP))]
+    cap: u64,
 
     /// Crack N random secrets (seeds --seed, --seed + 1, ...) and report mean and max queries and
     /// time.
@@ -100,8 +113,8 @@ pub struct Args {
     )]
     trials: Option<u32>,
 
-    /// Print the published table: GA best, worst, average and crowd fitness beside the exact
-    /// cracker's queries, for lengths 10 to 300, secrets with repeats (from the shipped novel
+    /// Print the published table: GA best, worst, average and crowd fitness beside the exact and
+    /// tree crackers' queries, for lengths 10 to 300, secrets with repeats (from the shipped novel
     /// opening) and distinct (random over 300 Unicode letters).
     #[arg(long, conflicts_with_all = ["secret", "secret_file", "method"])]
     table: bool,
@@ -134,7 +147,9 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
 enum Method {
-    /// The exact, query-efficient cracker.
+    /// Unknowns on a tree of position intervals, decoded exactly from linear answers.
+    Tree,
+    /// The earlier exact cracker: count the symbols, then locate their occurrences.
     Exact,
     /// The genetic algorithm with wisdom of crowds.
     Ga,
@@ -250,10 +265,17 @@ fn crack_one(args: &Args, rules: &LongRules, secret: &LongCode) -> (LongCode, u6
     let mut oracle = Oracle::new(secret, rules.alphabet().len());
     let start = Instant::now();
     let found = match args.method {
+        Method::Tree => tree::crack(rules, &mut oracle, &tree_options(args)),
         Method::Exact => exact::crack(rules, &mut oracle),
         Method::Ga => ga::crowd(rules, &mut oracle, &ga_options(args, args.seed)).answer,
     };
     (found, oracle.queries(), start.elapsed().as_secs_f64())
+}
+
+fn tree_options(args: &Args) -> tree::TreeOptions {
+    let mut options = tree::TreeOptions::default();
+    options.cap = args.cap as usize;
+    options
 }
 
 fn ga_options(args: &Args, seed: u64) -> ga::GaOptions {
@@ -272,6 +294,9 @@ struct Trials {
     repeats: bool,
     trials: u32,
     first_seed: u64,
+    /// The tree cracker's table-size cap (absent for the other methods).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cap: Option<u64>,
     all_exact: bool,
     queries_mean: f64,
     queries_max: u64,
@@ -296,6 +321,7 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
         repeats: rules.repeats(),
         trials,
         first_seed: args.seed,
+        cap: (args.method == Method::Tree).then_some(args.cap),
         all_exact: results.iter().all(|r| r.0),
         queries_mean: results.iter().map(|r| r.1 as f64).sum::<f64>() / n,
         queries_max: results.iter().map(|r| r.1).max().unwrap_or(0),
@@ -323,6 +349,9 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
             args.seed,
             args.seed.wrapping_add(u64::from(trials) - 1)
         )?;
+        if let Some(cap) = report.cap {
+            outln!("table-size cap: {cap}")?;
+        }
         outln!("all exact: {}", if report.all_exact { "yes" } else { "no" })?;
         outln!(
             "queries: mean {:.1}, max {}",
@@ -350,6 +379,7 @@ struct Row {
     crowd_exact: bool,
     ga_queries: u64,
     exact_queries: u64,
+    tree_queries: u64,
 }
 
 fn table(args: &Args) -> anyhow::Result<()> {
@@ -409,6 +439,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
             "Crowd",
             "GA queries",
             "Exact queries",
+            "Tree queries",
         ]);
         for r in rows.iter().filter(|r| r.set == set) {
             t.add_row([
@@ -423,14 +454,16 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 ),
                 r.ga_queries.to_string(),
                 r.exact_queries.to_string(),
+                r.tree_queries.to_string(),
             ]);
         }
         outln!("{t}\n")?;
     }
     outln!(
         "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
-         generations, population 100, seed {}; the exact cracker always finds the secret.",
-        args.runs, args.generations, args.seed
+         generations, population 100, seed {}; the exact and tree crackers (table-size cap {}) always \
+         find the secret.",
+        args.runs, args.generations, args.seed, args.cap
     )?;
     Ok(())
 }
@@ -442,6 +475,9 @@ fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
     let fits: Vec<f64> = crowd.runs.iter().map(|r| r.fitness).collect();
     let mut exact_oracle = Oracle::new(secret, k);
     let found = exact::crack(rules, &mut exact_oracle);
+    debug_assert_eq!(&found, secret);
+    let mut tree_oracle = Oracle::new(secret, k);
+    let found = tree::crack(rules, &mut tree_oracle, &tree_options(args));
     debug_assert_eq!(&found, secret);
     Row {
         set: if rules.repeats() {
@@ -457,5 +493,6 @@ fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
         crowd_exact: crowd.answer == *secret,
         ga_queries: crowd.queries,
         exact_queries: exact_oracle.queries(),
+        tree_queries: tree_oracle.queries(),
     }
 }

@@ -126,6 +126,7 @@ fn small_table_has_both_sets() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("Secrets with repeats"));
     assert!(text.contains("Distinct secrets"));
+    assert!(text.contains("Exact queries") && text.contains("Tree queries"));
     assert_eq!(text.matches("| 25 ").count(), 2, "{text}");
 }
 
@@ -236,4 +237,59 @@ fn bad_files_are_runtime_errors() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("more than once"));
+}
+
+#[test]
+fn tree_is_the_default_and_reports_its_cap() {
+    let v = json(&[
+        "crack",
+        "--repeats",
+        "--length",
+        "80",
+        "--trials",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["method"], "tree");
+    assert_eq!(v["all_exact"], true);
+    assert!(v["cap"].as_u64().unwrap() >= 4);
+    let v = json(&[
+        "crack", "--length", "80", "--trials", "2", "--cap", "64", "--json",
+    ]);
+    assert_eq!(v["cap"], 64);
+    assert_eq!(v["all_exact"], true);
+    // The earlier exact cracker stays available, and reports no cap.
+    let v = json(&[
+        "crack", "--method", "exact", "--length", "40", "--trials", "1", "--json",
+    ]);
+    assert_eq!(v["method"], "exact");
+    assert!(v.get("cap").is_none());
+}
+
+#[test]
+fn tree_needs_fewer_queries_than_the_earlier_cracker() {
+    let query = |method: &str| {
+        json(&[
+            "crack",
+            "--repeats",
+            "--method",
+            method,
+            "--seed",
+            "5",
+            "--json",
+        ])["queries"]
+            .as_u64()
+            .unwrap()
+    };
+    let (tree, exact) = (query("tree"), query("exact"));
+    assert!(tree < exact, "tree {tree}, exact {exact}");
+}
+
+#[test]
+fn cap_below_the_minimum_is_a_usage_error() {
+    moo()
+        .args(["crack", "--cap", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--cap"));
 }
