@@ -21,8 +21,8 @@ mod symmetry;
 mod treestrategy;
 
 pub use search::{
-    search, search_checkpointed, search_set, Checkpoint, CheckpointError, Objective, Progress,
-    SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
+    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
 };
 pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 

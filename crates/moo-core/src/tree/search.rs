@@ -269,6 +269,16 @@ pub fn search(
     search_with_cache(space, options, progress, MEMO_BUDGET)
 }
 
+/// [`search`] that stops soon after `stop` fires, with [`SearchError::Stopped`].
+pub fn search_until(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+) -> Result<SearchOutcome, SearchError> {
+    search_whole(space, options, progress, stop, MEMO_BUDGET, None)
+}
+
 /// [`search`] with the cache capped at `cache_bytes`.
 pub(crate) fn search_with_cache(
     space: &CodeSpace,

@@ -4,14 +4,21 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::symmetry::{permutations, MAX_PERMUTED_LENGTH};
-use super::{search, DecisionTree, Progress, SearchOptions, SearchOutcome, TreeError};
+use super::{
+    search_until, DecisionTree, Progress, SearchError, SearchOptions, SearchOutcome, TreeError,
+};
 use crate::code::Code;
 use crate::rules::Rules;
 use crate::space::CodeSpace;
+use crate::stop::Stop;
 use crate::strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
 pub const ON_DEMAND_MAX_CODES: usize = 1296;
+
+/// How long a search on demand may take before `optimal` gives up on the game: Mastermind takes
+/// a tenth of a second, but some games of no more codes take minutes.
+pub const ON_DEMAND_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The optimal Bulls and Cows tree (4 distinct digits 0-9, fewest guesses in total: 26274), as
 /// written by `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`. Its search takes
@@ -84,22 +91,28 @@ impl TreeStrategy {
             )));
         }
         // Callers may build the strategy once per thread or per game: search each game once.
+        // The lock is never held during a search, so one slow game cannot hold up another.
         type Cache = Mutex<HashMap<(Rules, GuessPool), Arc<DecisionTree>>>;
         static CACHE: OnceLock<Cache> = OnceLock::new();
         let cache = CACHE.get_or_init(Cache::default);
         let key = (space.rules().clone(), options.guesses);
-        let mut cached = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tree) = cached.get(&key) {
+        let lock = || cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tree) = lock().get(&key) {
             return TreeStrategy::new("optimal", tree.clone(), space);
         }
         let search_options = SearchOptions::default().with_guesses(options.guesses);
-        match search(space, &search_options, &Progress::new()) {
+        let stop = Stop::after(ON_DEMAND_TIME);
+        match search_until(space, &search_options, &Progress::new(), &stop) {
             Ok(SearchOutcome::Found { tree, .. }) => {
-                let tree = Arc::new(tree);
-                cached.insert(key, tree.clone());
+                let tree = lock().entry(key).or_insert_with(|| Arc::new(tree)).clone();
                 TreeStrategy::new("optimal", tree, space)
             }
             Ok(_) => Err(unsupported("the search found no tree".into())),
+            Err(SearchError::Stopped) => Err(unsupported(format!(
+                "no optimal tree ships for these rules and the search on the spot did not finish within {} s; \
+                 build one with `moo tree build <rule flags> -o tree.json` and use --strategy tree:tree.json",
+                ON_DEMAND_TIME.as_secs()
+            ))),
             Err(e) => Err(unsupported(e.to_string())),
         }
     }
@@ -263,6 +276,7 @@ mod tests {
     use crate::published::TANAKA;
     use crate::rules::Rules;
     use crate::strategy::{by_name, play};
+    use crate::tree::search;
     use crate::{CodeSet, Feedback, Histogram, History};
 
     #[test]
