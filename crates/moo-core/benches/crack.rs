@@ -1,8 +1,9 @@
-//! Time of the long-code crackers: the exact cracker on the two reference games, and generations
-//! of the genetic baseline (whose cost is one oracle query per individual).
+//! Time of the long-code crackers: the tree (default) and earlier exact crackers on the two
+//! reference games, and generations of the genetic baseline (whose cost is one oracle query per
+//! individual).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use moo_core::crack::{exact, ga, Alphabet, LongRules, Oracle};
+use moo_core::crack::{exact, ga, tree, Alphabet, LongRules, Oracle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -30,6 +31,33 @@ fn exact_cracker(c: &mut Criterion) {
     }
 }
 
+fn tree_cracker(c: &mut Criterion) {
+    let games = [
+        (
+            "tree 300 over 37, repeats",
+            LongRules::new(300, Alphabet::text(), true),
+        ),
+        (
+            "tree 300 distinct over 300",
+            LongRules::new(300, Alphabet::unicode(300), false),
+        ),
+    ];
+    let mut group = c.benchmark_group("tree");
+    group.sample_size(10);
+    for (name, rules) in games {
+        let rules = rules.expect("valid rules");
+        let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(1));
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || Oracle::new(&secret, rules.alphabet().len()),
+                |mut oracle| tree::crack(&rules, &mut oracle, &tree::TreeOptions::default()),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
 fn genetic_generations(c: &mut Criterion) {
     let rules = LongRules::new(300, Alphabet::text(), true).expect("valid rules");
     let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(1));
@@ -44,5 +72,5 @@ fn genetic_generations(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, exact_cracker, genetic_generations);
+criterion_group!(benches, tree_cracker, exact_cracker, genetic_generations);
 criterion_main!(benches);
