@@ -560,7 +560,8 @@ async fn strategy_tree(
             let mut options = EvalOptions::default();
             options.deadline = stop.deadline();
             options.cancel = stop.flag().cloned();
-            let grown = moo_core::strategy_tree(&space, &build, &options, Some(MAX_NODES))
+            let grown = bench::long_pool()
+                .install(|| moo_core::strategy_tree(&space, &build, &options, Some(MAX_NODES)))
                 .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
             // Written here, on the job's large stack: writing nests once per guess of the
             // longest game, thousands deep for brute force.

@@ -72,13 +72,27 @@ pub(crate) fn builder<'a>(
     }
 }
 
+/// The rayon pool benchmarks and strategy trees run on: a pool of their own, so a 20-second
+/// evaluation keeps its work out of the global pool that the advisor's searches use, and a hint
+/// asked meanwhile is not queued behind it.
+pub(crate) fn long_pool() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("moo-bench-{i}"))
+            .build()
+            .expect("the benchmark threads start")
+    })
+}
+
 /// Measures strategy `name` against every secret of `space`, giving up at `stop`.
 pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<BenchResult, ApiError> {
     let build = builder(name, space);
     let mut options = EvalOptions::default();
     options.deadline = stop.deadline();
     options.cancel = stop.flag().cloned();
-    let e = moo_core::evaluate(space, &build, &options, &|_| {})
+    let e = long_pool()
+        .install(|| moo_core::evaluate(space, &build, &options, &|_| {}))
         .map_err(|e| ApiError::from_eval(e, "the benchmark"))?;
     Ok(BenchResult {
         strategy: name.to_string(),

@@ -1,0 +1,83 @@
+//! The server's time bound, in a test binary of its own: cargo runs test binaries one after
+//! another, so no other test's searches share the process's thread pools and the times measured
+//! are this test's alone.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// One request to the router, answered in process: its status and JSON body.
+async fn call_with(
+    app: axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let req = req
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .unwrap();
+    let res = app.oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
+    let config = moo_web::Config::default();
+    let limit = config.time_limit;
+    let app = moo_web::router(config);
+    // Mastermind once first, so the check below measures waiting on the big request, not the
+    // first build of the Mastermind space on a machine shared with the compiler.
+    let (status, _) = call_with(
+        app.clone(),
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"mastermind"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // 1024 codes with no tree: the advisor must answer within the server's limit.
+    let start = Instant::now();
+    let (status, step) = call_with(
+        app.clone(),
+        "POST",
+        "/api/solver",
+        Some(r#"{"rules":{"length":10,"symbols":"12","repeats":true}}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert!(step["advice"]["guess"].is_string(), "{step}");
+    assert_eq!(step["remaining"], 1024);
+    // The limit plus the heavy pool's grace: a real bound, generous for a loaded machine.
+    let took = start.elapsed();
+    assert!(took < limit + Duration::from_secs(1), "{took:?}");
+    // Nothing is left holding a lock or a worker: a plain request right after is quick.
+    let start = Instant::now();
+    let (status, step) = call_with(
+        app,
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert!(step["advice"]["proven_optimal"] == true, "{step}");
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+}
