@@ -66,7 +66,7 @@ pub fn crack(rules: &LongRules, oracle: &mut Oracle) -> LongCode {
     let counts = if rules.repeats() {
         cracker.count_with_repeats()
     } else {
-        cracker.count_distinct()
+        count_distinct(cracker.oracle, cracker.n, cracker.k)
     };
     cracker.locate(counts);
     LongCode(cracker.known)
@@ -135,54 +135,6 @@ impl Cracker<'_> {
             left -= *count;
         }
         counts
-    }
-
-    /// Which symbols a distinct secret uses (each once), found by group tests on the cows.
-    fn count_distinct(&mut self) -> Vec<u32> {
-        let mut counts = vec![0u32; self.k];
-        if self.k == self.n {
-            counts.fill(1);
-            return counts;
-        }
-        // Groups of at most n symbols fit in one query; the last group's count is what is left.
-        let all: Vec<u16> = (0..self.k as u16).collect();
-        let groups: Vec<&[u16]> = all.chunks(self.n).collect();
-        let mut left = self.n as u32;
-        for (g, group) in groups.iter().enumerate() {
-            let present = if g + 1 == groups.len() {
-                left
-            } else {
-                self.present_in(group)
-            };
-            left -= present;
-            self.split_present(group, present, &mut counts);
-        }
-        counts
-    }
-
-    /// `|set ∩ secret|` for a set of at most n symbols, from one query's bulls + cows.
-    fn present_in(&mut self, set: &[u16]) -> u32 {
-        for (i, slot) in self.query.iter_mut().enumerate() {
-            *slot = set[i % set.len()];
-        }
-        let fb = self.oracle.ask(&self.query);
-        fb.bulls + fb.cows
-    }
-
-    fn split_present(&mut self, set: &[u16], present: u32, counts: &mut [u32]) {
-        if present == 0 {
-            return;
-        }
-        if present as usize == set.len() {
-            for &c in set {
-                counts[usize::from(c)] = 1;
-            }
-            return;
-        }
-        let (left, right) = set.split_at(set.len() / 2);
-        let in_left = self.present_in(left);
-        self.split_present(left, in_left, counts);
-        self.split_present(right, present - in_left, counts);
     }
 
     fn locate(&mut self, counts: Vec<u32>) {
@@ -689,6 +641,63 @@ impl PairSearch {
         }
         self.solve(cracker, right, right_pairs);
     }
+}
+
+/// Which symbols a distinct secret of length `n` over `k` symbols uses (each once), found by
+/// group tests on the cows: the opening of both exact crackers.
+pub(super) fn count_distinct(oracle: &mut Oracle, n: usize, k: usize) -> Vec<u32> {
+    let mut counts = vec![0u32; k];
+    if k == n {
+        counts.fill(1);
+        return counts;
+    }
+    let mut query = vec![0u16; n];
+    // Groups of at most n symbols fit in one query; the last group's count is what is left.
+    let all: Vec<u16> = (0..k as u16).collect();
+    let groups: Vec<&[u16]> = all.chunks(n).collect();
+    let mut left = n as u32;
+    for (g, group) in groups.iter().enumerate() {
+        let present = if g + 1 == groups.len() {
+            left
+        } else {
+            present_in(oracle, &mut query, group)
+        };
+        left -= present;
+        split_present(oracle, &mut query, group, present, &mut counts);
+    }
+    counts
+}
+
+/// `|set ∩ secret|` for a set of at most n symbols, from one query's bulls + cows.
+fn present_in(oracle: &mut Oracle, query: &mut [u16], set: &[u16]) -> u32 {
+    for (i, slot) in query.iter_mut().enumerate() {
+        *slot = set[i % set.len()];
+    }
+    let fb = oracle.ask(query);
+    fb.bulls + fb.cows
+}
+
+/// Marks the `present` members of `set` in `counts`, halving the set with one query per split.
+fn split_present(
+    oracle: &mut Oracle,
+    query: &mut [u16],
+    set: &[u16],
+    present: u32,
+    counts: &mut [u32],
+) {
+    if present == 0 {
+        return;
+    }
+    if present as usize == set.len() {
+        for &c in set {
+            counts[usize::from(c)] = 1;
+        }
+        return;
+    }
+    let (left, right) = set.split_at(set.len() / 2);
+    let in_left = present_in(oracle, query, left);
+    split_present(oracle, query, left, in_left, counts);
+    split_present(oracle, query, right, present - in_left, counts);
 }
 
 #[cfg(test)]

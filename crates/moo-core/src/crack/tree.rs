@@ -104,7 +104,7 @@ pub fn crack(rules: &LongRules, oracle: &mut Oracle, options: &TreeOptions) -> L
         let (counts, split) = solver.opening();
         solver.seed_root(&counts, Some(&split));
     } else {
-        let counts = solver.count_distinct();
+        let counts = super::exact::count_distinct(solver.oracle, n, k);
         solver.seed_root(&counts, None);
     }
     if !solver.run() {
@@ -512,54 +512,6 @@ impl<'a> Solver<'a> {
     fn count_one(&mut self, s: u16) -> u32 {
         self.query.fill(s);
         self.oracle.ask(&self.query).bulls
-    }
-
-    /// Which symbols a distinct secret uses (each once): all of them when the alphabet is as long
-    /// as the code, otherwise found by group tests on the cows (a query holding every symbol of a
-    /// set scores `bulls + cows = |set ∩ secret|`).
-    fn count_distinct(&mut self) -> Vec<u32> {
-        let mut counts = vec![0u32; self.k];
-        if self.k == self.n {
-            counts.fill(1);
-            return counts;
-        }
-        let all: Vec<u16> = (0..self.k as u16).collect();
-        let chunks: Vec<Vec<u16>> = all.chunks(self.n).map(<[u16]>::to_vec).collect();
-        let mut left = self.n as u32;
-        for (g, set) in chunks.iter().enumerate() {
-            let present = if g + 1 == chunks.len() {
-                left
-            } else {
-                self.present_in(set)
-            };
-            left -= present;
-            self.split_present(set, present, &mut counts);
-        }
-        counts
-    }
-
-    fn present_in(&mut self, set: &[u16]) -> u32 {
-        for (i, slot) in self.query.iter_mut().enumerate() {
-            *slot = set[i % set.len()];
-        }
-        let fb = self.oracle.ask(&self.query);
-        fb.bulls + fb.cows
-    }
-
-    fn split_present(&mut self, set: &[u16], present: u32, counts: &mut [u32]) {
-        if present == 0 {
-            return;
-        }
-        if present as usize == set.len() {
-            for &c in set {
-                counts[usize::from(c)] = 1;
-            }
-            return;
-        }
-        let (left, right) = set.split_at(set.len() / 2);
-        let in_left = self.present_in(left);
-        self.split_present(left, in_left, counts);
-        self.split_present(right, present - in_left, counts);
     }
 
     /// Records the root's counts (and, after the opening, its split) and creates the unknowns.
