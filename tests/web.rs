@@ -23,6 +23,9 @@ use tower::ServiceExt;
 #[path = "common/server.rs"]
 mod server;
 use server::Server;
+#[path = "common/api.rs"]
+mod api;
+use api::call_with;
 
 // ---- API, in process -----------------------------------------------------------------------
 
@@ -34,28 +37,6 @@ async fn call(method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value
         body,
     )
     .await
-}
-
-async fn call_with(
-    app: axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<&str>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if body.is_some() {
-        req = req.header("content-type", "application/json");
-    }
-    let req = req
-        .body(Body::from(body.unwrap_or("").to_string()))
-        .unwrap();
-    let res = app.oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 1 << 24)
-        .await
-        .unwrap();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
 }
 
 /// A bad request must get the given status and a JSON error mentioning `needle`.

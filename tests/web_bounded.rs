@@ -4,35 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use serde_json::Value;
-use tower::ServiceExt;
+use axum::http::StatusCode;
 
-/// One request to the router, answered in process: its status and JSON body.
-async fn call_with(
-    app: axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<&str>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if body.is_some() {
-        req = req.header("content-type", "application/json");
-    }
-    let req = req
-        .body(Body::from(body.unwrap_or("").to_string()))
-        .unwrap();
-    let res = app.oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 1 << 24)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
+#[path = "common/api.rs"]
+mod api;
+use api::call_with;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
