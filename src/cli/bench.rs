@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::output::{out, outln, write_file};
 use super::progress::Progress;
-use super::{advice, bench_advisor, ranged, GuessPoolArg, RuleArgs, UsageError};
+use super::{advice, bench_advisor, ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError};
 
 /// The most runs of a random strategy.
 const MAX_RUNS: u64 = 10_000;
@@ -42,6 +42,9 @@ const DEFAULT_SAMPLE: usize = 200;
 pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
+
+    #[command(flatten)]
+    table: TableArgs,
 
     /// Strategies to compare, comma-separated (`--list` shows them all; `tree:FILE` plays a tree
     /// file) [default: every strategy the registry marks for the default bench; on games of more
@@ -221,7 +224,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.secrets == Some(0) {
         return Err(UsageError("--secrets must be at least 1".into()).into());
     }
-    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let space = CodeSpace::with_options(rules.clone(), &args.table.for_heuristics())
+        .context("cannot benchmark these rules")?;
     let big = space.len() > BIG_GAME;
     let names = match &args.strategy {
         Some(names) => check_names(names)?,

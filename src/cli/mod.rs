@@ -18,6 +18,7 @@ pub mod tree;
 use std::fmt;
 
 use clap::{Args as ClapArgs, ValueEnum};
+use moo_core::space::SpaceOptions;
 use moo_core::strategy::GuessPool;
 use moo_core::{Preset, Rules};
 
@@ -144,4 +145,62 @@ impl RuleArgs {
         )
         .map_err(|e| UsageError(format!("invalid rules: {e}")).into())
     }
+}
+
+/// The flag that lets a command spend memory on the score table.
+#[derive(Debug, Clone, ClapArgs)]
+#[command(next_help_heading = "Memory")]
+pub struct TableArgs {
+    /// The most memory the score table may take, e.g. 512MiB or 2GiB (0: none). The table of n
+    /// codes takes n x n bytes (5 digits of 0-9: 915 MB) and turns every score into one memory
+    /// load; without it, codes are scored on the fly [default: for tree build, which needs the
+    /// table, half the available memory, at most 4 GiB; elsewhere 121 MB (11000 codes), since
+    /// beyond that the heuristics score codes on the fly faster than they read a table too large
+    /// for the CPU's caches].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub table_memory: Option<u64>,
+}
+
+impl TableArgs {
+    /// The space options for a command whose guesses come from heuristics: the library's
+    /// default table.
+    pub fn for_heuristics(&self) -> SpaceOptions {
+        let options = SpaceOptions::default();
+        match self.table_memory {
+            Some(bytes) => options.with_table_bytes(bytes),
+            None => options,
+        }
+    }
+
+    /// The space options for an exact search, which cannot run without the table: as large a
+    /// table as memory allows.
+    pub fn for_exact_search(&self) -> SpaceOptions {
+        let bytes = self.table_memory.unwrap_or_else(default_table_bytes);
+        SpaceOptions::default().with_table_bytes(bytes)
+    }
+}
+
+/// The most the table takes by default: half the memory available now, so that the rest of the
+/// machine keeps working, and never more than 4 GiB; the library's own default where the
+/// available memory cannot be read.
+fn default_table_bytes() -> u64 {
+    const CAP: u64 = 4 << 30;
+    available_memory()
+        .map(|bytes| (bytes / 2).min(CAP))
+        .unwrap_or(SpaceOptions::default().table_bytes)
+}
+
+/// `MemAvailable` from `/proc/meminfo` (Linux), in bytes.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Parses a size such as `512MiB`, `2 GiB` or `1000000`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    text.parse::<bytesize::ByteSize>()
+        .map(|size| size.as_u64())
+        .map_err(|e| format!("{e}: give a size such as 512MiB, 2GiB or 0"))
 }

@@ -18,7 +18,7 @@ use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 
 use super::output::{out, outln, write_file};
-use super::{parse_threads, GuessPoolArg, RuleArgs};
+use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs};
 
 /// The deepest `--max-depth`: deeper than any optimal tree of a space moo can enumerate.
 const MAX_DEPTH: i64 = 1000;
@@ -67,6 +67,9 @@ enum ObjectiveArg {
 struct BuildArgs {
     #[command(flatten)]
     rules: RuleArgs,
+
+    #[command(flatten)]
+    table: TableArgs,
 
     /// What the tree minimises.
     #[arg(long, value_enum, default_value = "average")]
@@ -138,7 +141,7 @@ pub fn run(args: Args) -> Result<()> {
 fn build(args: BuildArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let written = exit_on_interrupt()?;
-    let space = CodeSpace::new(rules.clone())?;
+    let space = CodeSpace::with_options(rules.clone(), &args.table.for_exact_search())?;
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,

@@ -137,6 +137,45 @@ fn bad_flags_are_usage_errors() {
     }
 }
 
+/// The exact search needs the score table: too little memory for it is a clear error that names
+/// the flag, and a bad size a usage error.
+#[test]
+fn the_table_memory_flag_decides_whether_a_search_can_run() {
+    moo()
+        .args(["tree", "build", "-o", "never.json", "--length", "5"])
+        .args(["--symbols", "012345678", "--table-memory", "100MiB"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--table-memory"))
+        .stderr(predicate::str::contains("15120 codes"));
+    moo()
+        .args([
+            "tree",
+            "build",
+            "-o",
+            "never.json",
+            "--table-memory",
+            "lots",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("give a size such as"));
+    // With the table allowed, a game of more than 11000 codes is searched.
+    moo()
+        .args(["tree", "build", "-o", "-", "--json", "--length", "5"])
+        .args([
+            "--symbols",
+            "012345678",
+            "--max-depth",
+            "2",
+            "--table-memory",
+            "1GiB",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(r#""impossible":true"#));
+}
+
 /// Mastermind 4x6 on average: the published optimum (Koyama and Lai), built and verified
 /// through the CLI; about a second in release.
 #[test]

@@ -294,8 +294,7 @@ impl Advisor {
     ) -> Result<Planned, String> {
         if !space.has_table() {
             return Err(format!(
-                "not proven optimal: exact searches handle games of at most {} codes, and these rules allow {}",
-                crate::space::TABLE_MAX_CODES,
+                "not proven optimal: exact searches need the score table, which this space of {} codes was built without (the table of n codes takes n x n bytes; `--table-memory` in the CLI allows it)",
                 space.len()
             ));
         }

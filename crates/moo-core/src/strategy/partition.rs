@@ -496,14 +496,14 @@ impl<'a> Scorer<'a> {
         member: &'a [u64],
     ) -> Scorer<'a> {
         let entropy = score == PartitionScore::Entropy;
-        let steps = if entropy && space.has_table() {
+        let steps = if entropy && space.rows_in_cache() {
             (0..secrets.len() as u32)
                 .map(|c| xlog2x_fixed(c + 1) - xlog2x_fixed(c))
                 .collect()
         } else {
             Vec::new()
         };
-        let xlogx = if entropy && !space.has_table() {
+        let xlogx = if entropy && !space.rows_in_cache() {
             (0..=secrets.len().min(MAX_GATHERED) as u32)
                 .map(xlog2x_fixed)
                 .collect()
@@ -526,7 +526,7 @@ impl<'a> Scorer<'a> {
             perfect,
             steps,
             xlogx,
-            gathered: (!space.has_table() && n <= MAX_GATHERED)
+            gathered: (!space.rows_in_cache() && n <= MAX_GATHERED)
                 .then(|| space.gather(secrets))
                 .flatten(),
         }
@@ -586,7 +586,7 @@ impl<'a> Scorer<'a> {
             lanes,
             buffer,
         } = scratch;
-        let key = match self.space.score_row(g as usize) {
+        let key = match self.space.cached_row(g as usize) {
             Some(row) => self.key(|_, s| row[s as usize], bound, counts),
             None => {
                 // Scoring all the secrets first, in one tight loop, is cheaper than stopping

@@ -122,12 +122,12 @@ impl SearchOptions {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SearchError {
-    /// The space is too large for the precomputed score table the search relies on.
-    #[error("an exact search needs the score table, built only for at most {limit} codes; these rules allow {size}: use a shorter code or fewer symbols")]
+    /// The space has no score table, which the search relies on.
+    #[error("an exact search needs the score table, and the table of these rules' {size} codes takes {} MB, more than allowed (by default tables up to {limit} codes): allow it more memory (`--table-memory` in the CLI), or use a shorter code or fewer symbols", (*size as u64).pow(2) / 1_000_000)]
     TooLarge {
         /// Codes in the space.
         size: usize,
-        /// The most codes with a score table.
+        /// The most codes with a score table by default.
         limit: usize,
     },
     /// A depth limit of zero allows no guess at all.

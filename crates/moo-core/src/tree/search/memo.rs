@@ -33,7 +33,7 @@ struct Slot {
 
 /// A part of the cache: slots in an open-addressing table that keeps the hash beside each slot
 /// (most probes end there, without touching the set), and every set's members packed one after
-/// another in an arena, as `u16` (spaces with a score table have at most 11000 codes).
+/// another in an arena, as `u16` (spaces with a score table have at most [`TABLE_LIMIT_CODES`](crate::space::TABLE_LIMIT_CODES) codes).
 #[derive(Default)]
 struct Shard {
     slots: HashTable<Slot>,
