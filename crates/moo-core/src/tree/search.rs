@@ -856,7 +856,7 @@ impl<'a> Search<'a> {
                 consider(g, &mut out);
             }
         }
-        out.sort_by_key(|c| (c.bound, !c.member, c.guess));
+        out.sort_unstable_by_key(|c| (c.bound, !c.member, c.guess));
         out
     }
 
