@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position, OPTIMAL};
-use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions};
+use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions, TreeStrategy};
 use moo_core::text::read_capped;
-use moo_core::tree::{TreeStrategy, MAX_TREE_FILE};
+use moo_core::tree::MAX_TREE_FILE;
 use moo_core::{CodeSet, CodeSpace, DecisionTree, History, Stop};
 
 use super::{GuessPoolArg, UsageError};

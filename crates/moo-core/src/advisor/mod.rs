@@ -35,9 +35,9 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::strategy::{
     self, partition_stats, GuessPool, Knowledge, PartitionScore, PartitionStats, PartitionStrategy,
-    Sampling, Strategy, StrategyError, StrategyOptions,
+    Sampling, Strategy, StrategyError, StrategyOptions, TreeStrategy,
 };
-use crate::tree::{self, SearchError, SearchOptions, SetOutcome, TreeStrategy};
+use crate::tree::{self, SearchError, SearchOptions, SetOutcome};
 use cache::{PlanCache, Planned};
 use report::codes;
 
@@ -247,7 +247,7 @@ impl Advisor {
             history,
             candidates,
         };
-        if let Some(tree) = tree::shipped(rules, options.guesses) {
+        if let Some(tree) = strategy::shipped(rules, options.guesses) {
             if let Ok(code) =
                 TreeStrategy::new(OPTIMAL, tree, space).and_then(|mut t| t.next_guess(&knowledge))
             {

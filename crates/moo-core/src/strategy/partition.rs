@@ -33,12 +33,13 @@
 
 use rayon::prelude::*;
 
-use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Symmetry};
+use super::sample::{self, exact_pool, is_member, sample_of, sample_pool};
 use super::{GuessPool, Knowledge, Strategy, StrategyError};
 use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::space::{CodeSpace, Gathered};
 use crate::stop::Stop;
+use crate::symmetry::Renaming;
 
 /// How a partition of the candidates is scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -289,7 +290,7 @@ impl PartitionStrategy {
         }
         let space = knowledge.space;
         let member = membership(space.len(), knowledge.candidates);
-        let symmetry = Symmetry::new(knowledge);
+        let symmetry = Renaming::new(knowledge.space, knowledge.history, knowledge.candidates);
         let pool = exact_pool(knowledge, self.pool, &symmetry, &member, usize::MAX)
             .expect("no limit, no refusal");
         let scorer = Scorer::new(self.score, space, knowledge.candidates.as_slice(), &member);
@@ -358,7 +359,7 @@ impl PartitionStrategy {
         let space = knowledge.space;
         let budget = self.sampling.max_pairs.max(1);
         let member = membership(space.len(), knowledge.candidates);
-        let symmetry = Symmetry::new(knowledge);
+        let symmetry = Renaming::new(knowledge.space, knowledge.history, knowledge.candidates);
 
         // Sample the candidates only when even the guesses' share of the budget at the square
         // root would not cover them all.
