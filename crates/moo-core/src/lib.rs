@@ -23,7 +23,8 @@ pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
 pub use eval::{
-    evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, StrategyTree,
+    evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, RunSummary,
+    StrategyTree,
 };
 pub use feedback::{Feedback, FeedbackError};
 pub use histogram::Histogram;

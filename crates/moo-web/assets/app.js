@@ -122,6 +122,8 @@ window.addEventListener("hashchange", showPage);
 
 let PRESETS = [];
 let STRATEGIES = [];
+// The one line the server gives about a strategy, for tooltips.
+const about = (name) => (STRATEGIES.find((s) => s.name === name) || {}).about || "";
 const presetTitle = (p) => `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"}: ${p.description}`;
 // `onApply` runs on "Apply" (and on picking a preset); without it the form only holds a choice.
 function rulesForm(form, onApply) {
@@ -709,19 +711,19 @@ const explorer = {
       const row = r.error
         ? el("tr", { "data-strategy": r.strategy }, el("td", { text: r.strategy }), el("td", { colspan: 5, class: "error", text: r.error }))
         : el("tr", { "data-strategy": r.strategy },
-          el("td", { text: r.strategy, title: r.about }), el("td", { text: r.unsolved ? `${r.secrets} (${r.unsolved} unsolved)` : r.secrets }), el("td", { text: r.total_guesses }),
-          el("td", { text: r.average.toFixed(4) }), el("td", { text: r.worst }), el("td", { text: `${r.millis} ms` }));
+          el("td", { text: r.strategy, title: about(r.strategy) }), el("td", { text: r.gave_up ? `${r.secrets} (${r.gave_up} unsolved)` : r.secrets }), el("td", { text: r.total }),
+          el("td", { text: r.average.toFixed(4) }), el("td", { text: r.max }), el("td", { text: `${Math.round(r.seconds * 1000)} ms` }));
       $("#bench-table tbody").append(row);
       if (r.error) { failed.push(r.strategy); continue; }
       done.push(r);
       const title = `Secrets by guesses needed (${label})`;
       // Baselines that need hundreds of guesses would flatten the others: chart the rest.
-      const shown = done.filter((x) => x.worst <= 20);
+      const shown = done.filter((x) => x.max <= 20);
       this.charts.bench = () => $("#bench-chart").replaceChildren(barChart(
         shown.map((x) => ({ name: x.strategy, hist: x.histogram })), title, $("#bench-chart").clientWidth));
       this.charts.bench();
     }
-    const hidden = done.filter((x) => x.worst > 20).map((x) => x.strategy);
+    const hidden = done.filter((x) => x.max > 20).map((x) => x.strategy);
     setStatus(status, `${done.length} strateg${done.length === 1 ? "y" : "ies"} measured` +
       (failed.length ? `, ${failed.length} failed (${failed.join(", ")})` : "") +
       (hidden.length ? `; not charted, needing over 20 guesses: ${hidden.join(", ")}` : "") + ".");

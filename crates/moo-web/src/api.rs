@@ -12,10 +12,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
-use moo_core::{CodeSpace, EvalOptions, Feedback, History, Preset, Rules, RulesError};
+use moo_core::{CodeSpace, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError};
 use serde::{Deserialize, Serialize};
 
-use crate::bench::{self, BenchResult};
+use crate::bench;
 use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::spaces::check_size;
@@ -454,7 +454,7 @@ struct BenchBody {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 enum BenchRow {
-    Done(BenchResult),
+    Done(Evaluation),
     Failed { strategy: String, error: String },
 }
 
@@ -502,7 +502,7 @@ async fn run_bench(
                     Some(r) => BenchRow::Done(r),
                     None => match bench::run(&space, n, &stop) {
                         Ok(r) => {
-                            job_state.bench_cache.put(&job_rules, &r);
+                            job_state.bench_cache.put(&job_rules, n, &r);
                             BenchRow::Done(r)
                         }
                         Err(e) => BenchRow::Failed {

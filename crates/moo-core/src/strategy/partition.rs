@@ -1066,7 +1066,7 @@ mod bulls_known_answers {
                 Ok(Box::new(PartitionStrategy::new(score, GuessPool::All)) as Box<dyn Strategy>)
             };
             let e = evaluate(&space, &build, &EvalOptions::default(), &|_| {}).unwrap();
-            assert_eq!(e.total, total, "{score:?}");
+            assert_eq!(e.histogram.total(), total, "{score:?}");
         }
     }
 }
