@@ -25,6 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use super::{GuessPool, Knowledge};
 use crate::code::Code;
 use crate::code::MAX_LENGTH;
+use crate::codeset::CodeSet;
 use crate::symmetry::Renaming;
 
 /// The guesses to score, candidates first; each list sorted by index.
@@ -42,6 +43,36 @@ impl Pool {
     }
 }
 
+/// What the guesses of one choice are drawn from: the position, which codes may be guessed, the
+/// position's renaming symmetry, and its candidates as a bitmap.
+pub(super) struct Guesses<'a> {
+    knowledge: Knowledge<'a>,
+    pool: GuessPool,
+    symmetry: Renaming,
+    /// The candidate set as a bitmap, for constant-time membership tests in the scoring loop.
+    pub member: Vec<u64>,
+}
+
+impl<'a> Guesses<'a> {
+    pub fn new(knowledge: &Knowledge<'a>, pool: GuessPool) -> Guesses<'a> {
+        Guesses {
+            knowledge: *knowledge,
+            pool,
+            symmetry: Renaming::new(knowledge.space, knowledge.history, knowledge.candidates),
+            member: membership(knowledge.space.len(), knowledge.candidates),
+        }
+    }
+}
+
+/// The candidate set as a bitmap ([`is_member`]).
+pub(super) fn membership(n: usize, set: &CodeSet) -> Vec<u64> {
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    for &i in set.as_slice() {
+        bits[i as usize / 64] |= 1 << (i % 64);
+    }
+    bits
+}
+
 pub(super) fn is_member(member: &[u64], g: u32) -> bool {
     member[g as usize / 64] >> (g % 64) & 1 == 1
 }
@@ -51,13 +82,13 @@ pub(super) fn is_member(member: &[u64], g: u32) -> bool {
 const GENERATE_FACTOR: usize = 4;
 
 /// The whole pool of canonical guesses, or `None` if it has more than `limit` guesses.
-pub(super) fn exact_pool(
-    knowledge: &Knowledge<'_>,
-    pool: GuessPool,
-    symmetry: &Renaming,
-    member: &[u64],
-    limit: usize,
-) -> Option<Pool> {
+pub(super) fn exact_pool(guesses: &Guesses<'_>, limit: usize) -> Option<Pool> {
+    let Guesses {
+        knowledge,
+        pool,
+        symmetry,
+        member,
+    } = guesses;
     let space = knowledge.space;
     let candidates = knowledge.candidates.as_slice();
     let ranked =
@@ -157,14 +188,9 @@ const MAX_SAMPLED_OTHERS: usize = 8_000;
 
 /// A sample of about `budget` guesses of the pool: canonical candidates first (up to half the
 /// budget when non-candidates may be guessed), then non-candidates spread over their classes.
-pub(super) fn sample_pool(
-    knowledge: &Knowledge<'_>,
-    pool: GuessPool,
-    symmetry: &Renaming,
-    member: &[u64],
-    budget: usize,
-    rng: &mut ChaCha8Rng,
-) -> Pool {
+pub(super) fn sample_pool(guesses: &Guesses<'_>, budget: usize, rng: &mut ChaCha8Rng) -> Pool {
+    let (knowledge, symmetry) = (&guesses.knowledge, &guesses.symmetry);
+    let pool = guesses.pool;
     let space = knowledge.space;
     let candidates = knowledge.candidates.as_slice();
     let for_candidates = match pool {
@@ -203,20 +229,16 @@ pub(super) fn sample_pool(
         let want = budget
             .saturating_sub(sample.candidates.len())
             .clamp(1, MAX_SAMPLED_OTHERS);
-        sample.others = spread_others(knowledge, symmetry, member, want, rng);
+        sample.others = spread_others(guesses, want, rng);
     }
     sample
 }
 
 /// About `want` canonical non-candidates, drawn at random and taken round-robin over their
 /// [`signature`] classes.
-fn spread_others(
-    knowledge: &Knowledge<'_>,
-    symmetry: &Renaming,
-    member: &[u64],
-    want: usize,
-    rng: &mut ChaCha8Rng,
-) -> Vec<u32> {
+fn spread_others(guesses: &Guesses<'_>, want: usize, rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let (knowledge, symmetry) = (&guesses.knowledge, &guesses.symmetry);
+    let member = &guesses.member;
     let space = knowledge.space;
     let turns: Vec<(Code, u64)> = knowledge
         .history
