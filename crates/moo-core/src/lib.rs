@@ -19,7 +19,7 @@ mod symmetry;
 pub mod text;
 pub mod tree;
 
-pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position};
+pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
 pub use eval::{

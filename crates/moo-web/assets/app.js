@@ -47,6 +47,10 @@ function words(rules) {
     : { hit: "Bulls", near: "Cows", hits: (n) => plural(n, "bull"), nears: (n) => plural(n, "cow"), game: "bulls and cows" };
 }
 const answerWords = (bulls, cows, rules) => `${words(rules).hits(bulls)}, ${words(rules).nears(cows)}`;
+// The rows of a solver's turns (the tables of class "turns"), newest first.
+const turnRows = (history, rules) => history.map((t, i) => el("tr", {},
+  el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
+  el("td", { text: `${answerWords(...parseFeedback(t.feedback), rules)} (${t.feedback})` }))).reverse();
 const parseFeedback = (text) => { const m = /^(\d+)B(\d+)C$/.exec(text); return m ? [Number(m[1]), Number(m[2])] : [0, 0]; };
 
 function pegs(bulls, cows, length, rules) {
@@ -314,9 +318,7 @@ const solver = {
     $("#solver-turn").textContent = this.history.length + (kind === "guess" ? 1 : 0);
     $("#solver-turn-line").hidden = kind !== "guess";
     $("#solver-why").textContent = "";
-    $("#solver-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
-      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
-      el("td", { text: `${answerWords(...parseFeedback(t.feedback), this.rules)} (${t.feedback})` }))).reverse());
+    $("#solver-history tbody").replaceChildren(...turnRows(this.history, this.rules));
     if (!s) {
       $("#solver-guess").textContent = "?";
       $("#solver-remaining").textContent = "";
@@ -418,9 +420,7 @@ const assistant = {
     $("#assistant-nears").max = this.rules.length;
     $("#assistant-undo").disabled = this.history.length === 0;
     $("#assistant-clear").disabled = this.history.length === 0;
-    $("#assistant-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
-      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
-      el("td", { text: `${answerWords(...parseFeedback(t.feedback), this.rules)} (${t.feedback})` }))).reverse());
+    $("#assistant-history tbody").replaceChildren(...turnRows(this.history, this.rules));
     $("#assistant-repairs").replaceChildren();
     $("#assistant-advice").hidden = true;
     $("#assistant-left").replaceChildren();
@@ -735,6 +735,9 @@ const explorer = {
 // ---- start --------------------------------------------------------------------------------
 
 async function start() {
+  for (const table of document.querySelectorAll("table.turns")) {
+    table.prepend(el("thead", {}, el("tr", {}, ...["#", "Guess", "Answer"].map((h) => el("th", { text: h })))));
+  }
   try {
     PRESETS = (await api("GET", "/api/presets")).presets;
     const strategies = await api("GET", "/api/strategies");
