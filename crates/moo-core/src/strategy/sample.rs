@@ -4,9 +4,9 @@
 //! first: symbols no guess has used yet are interchangeable, and so are symbols no candidate holds,
 //! so of each class of guesses equal up to renaming within those classes only the first in
 //! alphabet order (its "canonical" member) needs scoring ([`Renaming`], in the crate's symmetry
-//! module, which serves the exact search too). The canonical guesses are generated directly, depth first in alphabet order, so a tiny pool in a huge space (the opening
-//! of 10 digits has one) costs nothing to list, and generation stops as soon as the pool is
-//! known to be too big.
+//! module, which serves the exact search too). The canonical guesses are generated directly,
+//! depth first in alphabet order, so a tiny pool in a huge space (the opening of 10 digits has
+//! one) costs nothing to list, and generation stops as soon as the pool is known to be too big.
 //!
 //! When the pool times the candidates still exceeds the pair budget, the choice scores a sample
 //! ([`sample_pool`]): a seeded random sample of the candidates stands in for the candidate set, and the
