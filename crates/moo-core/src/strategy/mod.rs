@@ -4,6 +4,11 @@
 //! ([`names`], [`by_name`]), which the CLI, the benchmark and the web server all share. One
 //! harness, [`play`], plays any strategy against a known secret; [`crate::eval`] plays one against
 //! every secret.
+//!
+//! Strategies sit above the exact search: `optimal` plays a tree the search found or the crate
+//! ships ([`TreeStrategy`]), while the search itself knows nothing of strategies. What both
+//! share lies below them: which codes may be guessed ([`GuessPool`]) and the symmetry reductions
+//! (the crate's `symmetry` module).
 
 mod cows;
 mod enumerate;
