@@ -58,6 +58,7 @@ pub(crate) struct Renaming {
 }
 
 impl Renaming {
+    /// The classes of interchangeable symbols in the position `history` and `candidates` make.
     pub fn new(space: &CodeSpace, history: &History, candidates: &CodeSet) -> Renaming {
         let rules = space.rules();
         let used = history.turns().iter().fold(0u64, |m, t| m | t.guess.mask());
@@ -433,12 +434,7 @@ mod tests {
 
     #[test]
     fn generated_canonical_codes_are_the_canonical_codes() {
-        for rules in [
-            Rules::bulls(),
-            Rules::mastermind(),
-            Rules::new(4, "0123456789", false, true).unwrap(),
-            Rules::new(3, "abcde", true, true).unwrap(),
-        ] {
+        for rules in crate::rules::every_kind() {
             let space = CodeSpace::new(rules.clone()).unwrap();
             let mut history = History::new();
             let g = space.code(space.len() / 3);
