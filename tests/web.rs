@@ -417,7 +417,7 @@ async fn bench_figures_match_playing_every_secret() {
     let result = &bench["results"][0];
     let (secrets, total) = simple_totals(Rules::mastermind());
     assert_eq!(result["secrets"], secrets);
-    assert_eq!(result["total_guesses"], total);
+    assert_eq!(result["total"], total);
 }
 
 #[tokio::test]

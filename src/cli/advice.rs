@@ -9,10 +9,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position, OPTIMAL};
-use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions};
+use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position, OPTIMAL};
+use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions, TreeStrategy};
 use moo_core::text::read_capped;
-use moo_core::tree::{TreeStrategy, MAX_TREE_FILE};
+use moo_core::tree::MAX_TREE_FILE;
 use moo_core::{CodeSet, CodeSpace, DecisionTree, History, Stop};
 
 use super::{GuessPoolArg, UsageError};
@@ -132,12 +132,13 @@ impl Guesser {
                 }
             }
         }
+        let mut options = AdviceOptions::default();
+        options.guesses = guesses;
+        options.strategy = strategy;
+        options.seed = args.seed;
         Ok(Guesser {
             advisor: Advisor::new(),
-            options: AdviceOptions::default()
-                .with_guesses(guesses)
-                .with_strategy(strategy)
-                .with_seed(args.seed),
+            options,
             held,
             time_limit: args.time_limit,
         })
@@ -150,18 +151,9 @@ impl Guesser {
         history: &History,
         candidates: &CodeSet,
     ) -> Result<Advice, AdviceError> {
-        match &mut self.held {
-            Some(s) => self
-                .advisor
-                .advise_with(s.as_mut(), space, history, candidates),
-            None => self.advisor.advise(
-                space,
-                history,
-                candidates,
-                &self.options,
-                &Stop::after(self.time_limit),
-            ),
-        }
+        let stop = Stop::after(self.time_limit);
+        let chooser = chooser(&mut self.held, &self.options, &stop);
+        self.advisor.advise(space, history, candidates, chooser)
     }
 
     /// Everything about the position `history` leaves, listing at most `list` codes.
@@ -171,16 +163,21 @@ impl Guesser {
         history: &History,
         list: usize,
     ) -> Result<Position, AdviceError> {
-        match &mut self.held {
-            Some(s) => self.advisor.position_with(s.as_mut(), space, history, list),
-            None => self.advisor.position(
-                space,
-                history,
-                &self.options,
-                list,
-                &Stop::after(self.time_limit),
-            ),
-        }
+        let stop = Stop::after(self.time_limit);
+        let chooser = chooser(&mut self.held, &self.options, &stop);
+        self.advisor.position(space, history, list, chooser)
+    }
+}
+
+/// The strategy held, else the advisor with `options` within `stop`.
+fn chooser<'a>(
+    held: &'a mut Option<Box<dyn Strategy>>,
+    options: &'a AdviceOptions,
+    stop: &'a Stop,
+) -> Chooser<'a> {
+    match held {
+        Some(s) => Chooser::Held(s.as_mut()),
+        None => Chooser::Advisor(options, stop),
     }
 }
 

@@ -8,10 +8,7 @@ use anyhow::Context;
 use comfy_table::{presets, CellAlignment, Table};
 use moo_core::eval::{game_seed, Builder};
 use moo_core::strategy::{self, Strategy};
-use moo_core::{
-    evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, GuessTimes, Histogram, Rules,
-    StrategyOptions,
-};
+use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
 use serde::Serialize;
 
 use super::output::{out, outln, write_file};
@@ -129,41 +126,6 @@ pub struct Args {
     cross_checks: usize,
 }
 
-/// One run of a random strategy.
-#[derive(Debug, Clone, Serialize)]
-struct RunResult {
-    run: usize,
-    seed: u64,
-    total: u64,
-    average: f64,
-    max: usize,
-    gave_up: usize,
-    seconds: f64,
-}
-
-/// One strategy's figures, over every run.
-#[derive(Debug, Clone, Serialize)]
-struct StrategyResult {
-    strategy: String,
-    secrets: usize,
-    /// Games played: secrets times runs (random strategies), or secrets.
-    games: usize,
-    total: u64,
-    average: f64,
-    max: usize,
-    histogram: Vec<u64>,
-    gave_up: usize,
-    seconds: f64,
-    deterministic: bool,
-    /// Each run of a random strategy (absent for deterministic ones).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    runs: Vec<RunResult>,
-    /// Seconds per guess, when a sample of secrets was played one game at a time (of the run with
-    /// the slowest 99th percentile, for random strategies run several times).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    guess_times: Option<GuessTimes>,
-}
-
 #[derive(Debug, Serialize)]
 struct Report<'a> {
     rules: &'a Rules,
@@ -171,7 +133,7 @@ struct Report<'a> {
     /// The secrets played, when a sample rather than every secret.
     #[serde(skip_serializing_if = "Option::is_none")]
     sample: Option<Sample>,
-    results: Vec<StrategyResult>,
+    results: Vec<Evaluation>,
 }
 
 /// Which secrets a sampled benchmark played.
@@ -335,7 +297,7 @@ fn bench_one(
     pool: GuessPool,
     sample: Option<Sample>,
     args: &Args,
-) -> anyhow::Result<StrategyResult> {
+) -> anyhow::Result<Evaluation> {
     // A tree file is read and checked once, then every thread plays a copy.
     let tree = advice::tree_strategy_named(name, space)?;
     let build = |seed: u64| -> Result<Box<dyn Strategy>, _> {
@@ -371,72 +333,17 @@ fn bench_one(
         evaluations.push((options.seed, e));
     }
     bar.finish();
-    Ok(combine(name, secrets, deterministic, &evaluations))
-}
-
-/// Sums the runs of one strategy.
-fn combine(
-    name: &str,
-    secrets: usize,
-    deterministic: bool,
-    evaluations: &[(u64, Evaluation)],
-) -> StrategyResult {
-    let mut histogram = Histogram::new();
-    let mut seconds = 0.0;
-    for (_, e) in evaluations {
-        let mut run = Histogram::from_counts(e.histogram.clone());
-        run.give_up(e.gave_up as u64);
-        histogram = histogram.merge(&run);
-        seconds += e.seconds;
-    }
-    let games = secrets * evaluations.len();
-    let runs = if deterministic {
-        Vec::new()
-    } else {
-        evaluations
-            .iter()
-            .enumerate()
-            .map(|(i, (seed, e))| RunResult {
-                run: i + 1,
-                seed: *seed,
-                total: e.total,
-                average: e.average(),
-                max: e.max,
-                gave_up: e.gave_up,
-                seconds: e.seconds,
-            })
-            .collect()
-    };
-    let guess_times = evaluations
-        .iter()
-        .filter_map(|(_, e)| e.guess_times.clone())
-        .max_by(|a, b| a.p99.total_cmp(&b.p99));
-    StrategyResult {
-        guess_times,
-        strategy: evaluations
-            .first()
-            .map_or_else(|| name.to_string(), |(_, e)| e.strategy.clone()),
-        secrets,
-        games,
-        total: histogram.total(),
-        average: histogram.average(),
-        max: histogram.max(),
-        gave_up: histogram.gave_up() as usize,
-        histogram: histogram.into_counts(),
-        seconds,
-        deterministic,
-        runs,
-    }
+    Ok(Evaluation::combine(&evaluations))
 }
 
 /// Histogram columns shown in the table before the rest are lumped together.
 const TABLE_COLUMNS: usize = 10;
 
-fn summary_table(results: &[StrategyResult]) -> Table {
-    let widest = results.iter().map(|r| r.max).max().unwrap_or(0);
+fn summary_table(results: &[Evaluation]) -> Table {
+    let widest = results.iter().map(|r| r.histogram.max()).max().unwrap_or(0);
     let columns = widest.min(TABLE_COLUMNS);
     let lump = widest > TABLE_COLUMNS;
-    let any_gave_up = results.iter().any(|r| r.gave_up > 0);
+    let any_gave_up = results.iter().any(|r| r.histogram.gave_up() > 0);
     let timed = results.iter().any(|r| r.guess_times.is_some());
 
     let mut header: Vec<String> = ["strategy", "games", "total", "average", "worst"]
@@ -464,19 +371,19 @@ fn summary_table(results: &[StrategyResult]) -> Table {
     for r in results {
         let mut row = vec![
             r.strategy.clone(),
-            r.games.to_string(),
-            r.total.to_string(),
-            format!("{:.4}", r.average),
-            r.max.to_string(),
+            r.histogram.games().to_string(),
+            r.histogram.total().to_string(),
+            format!("{:.4}", r.histogram.average()),
+            r.histogram.max().to_string(),
         ];
         if any_gave_up {
-            row.push(r.gave_up.to_string());
+            row.push(r.histogram.gave_up().to_string());
         }
         for i in 1..=columns {
             let count: u64 = if lump && i == columns {
-                r.histogram.iter().skip(i - 1).sum()
+                r.histogram.counts().iter().skip(i - 1).sum()
             } else {
-                r.histogram.get(i - 1).copied().unwrap_or(0)
+                r.histogram.counts().get(i - 1).copied().unwrap_or(0)
             };
             row.push(count.to_string());
         }
@@ -499,7 +406,7 @@ fn summary_table(results: &[StrategyResult]) -> Table {
 }
 
 /// The classic per-run table: one row per run, a column per strategy, then the mean.
-fn runs_table(results: &[StrategyResult], runs: usize) -> Table {
+fn runs_table(results: &[Evaluation], runs: usize) -> Table {
     let mut table = Table::new();
     let mut header = vec!["run".to_string()];
     header.extend(results.iter().map(|r| r.strategy.clone()));
@@ -509,13 +416,17 @@ fn runs_table(results: &[StrategyResult], runs: usize) -> Table {
     for run in 0..runs {
         let mut row = vec![(run + 1).to_string()];
         row.extend(results.iter().map(|r| {
-            let average = r.runs.get(run).map_or(r.average, |x| x.average);
+            let average = r.runs.get(run).map_or(r.histogram.average(), |x| x.average);
             format!("{average:.2}")
         }));
         table.add_row(row);
     }
     let mut row = vec!["mean".to_string()];
-    row.extend(results.iter().map(|r| format!("{:.2}", r.average)));
+    row.extend(
+        results
+            .iter()
+            .map(|r| format!("{:.2}", r.histogram.average())),
+    );
     table.add_row(row);
     for i in 1..table.column_count() {
         if let Some(c) = table.column_mut(i) {
@@ -561,7 +472,7 @@ const PANEL: (u32, u32) = (360, 320);
 ///
 /// The image is drawn in memory and written by the caller in one go, like a tree file, so a full
 /// disk leaves no half-drawn file and its error is the system's, in words.
-fn draw_plot(path: &Path, rules: &Rules, results: &[StrategyResult]) -> anyhow::Result<Vec<u8>> {
+fn draw_plot(path: &Path, rules: &Rules, results: &[Evaluation]) -> anyhow::Result<Vec<u8>> {
     use plotters::prelude::*;
     plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
         .map_err(|_| anyhow::anyhow!("the built-in font is unreadable"))?;
@@ -608,7 +519,7 @@ fn encode_png((width, height): (u32, u32), pixels: &[u8]) -> anyhow::Result<Vec<
 fn panels<DB: plotters::prelude::DrawingBackend>(
     root: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
-    results: &[StrategyResult],
+    results: &[Evaluation],
 ) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
@@ -618,11 +529,12 @@ where
     root.fill(&WHITE).map_err(err)?;
     let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
     for (area, r) in root.split_evenly((1, results.len())).iter().zip(results) {
-        let bins = r.histogram.len().max(1) as u32;
-        let top = r.histogram.iter().copied().max().unwrap_or(0).max(1);
+        let counts = r.histogram.counts();
+        let bins = counts.len().max(1) as u32;
+        let top = counts.iter().copied().max().unwrap_or(0).max(1);
         let mut chart = ChartBuilder::on(area)
             .caption(
-                format!("{} (average {:.3})", r.strategy, r.average),
+                format!("{} (average {:.3})", r.strategy, r.histogram.average()),
                 ("sans-serif", 15),
             )
             .margin(8)
@@ -643,12 +555,7 @@ where
                 Histogram::vertical(&chart)
                     .style(RGBColor(60, 110, 180).filled())
                     .margin(if bins > 40 { 0 } else { 2 })
-                    .data(
-                        r.histogram
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &c)| (i as u32 + 1, c)),
-                    ),
+                    .data(counts.iter().enumerate().map(|(i, &c)| (i as u32 + 1, c))),
             )
             .map_err(err)?;
     }

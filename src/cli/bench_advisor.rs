@@ -10,7 +10,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use moo_core::advisor::{AdviceOptions, Advisor, Method};
+use moo_core::advisor::{AdviceOptions, Advisor, Chooser, Method};
 use moo_core::tree::{self, Progress, SearchOptions, SetOutcome};
 use moo_core::{Code, CodeSpace, History, Rules, Stop};
 use rand::{Rng, SeedableRng};
@@ -95,8 +95,7 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
             &space,
             history,
             &candidates,
-            &AdviceOptions::default(),
-            &Stop::after(plan.time_limit),
+            Chooser::Advisor(&AdviceOptions::default(), &Stop::after(plan.time_limit)),
         )?;
         let seconds = start.elapsed().as_secs_f64();
         let text = describe(rules, history);

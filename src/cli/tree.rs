@@ -16,6 +16,7 @@ use moo_core::tree::{
 };
 use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
+use serde::Serialize;
 
 use super::output::{out, outln, write_file};
 use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs};
@@ -186,11 +187,13 @@ fn build(args: BuildArgs) -> Result<()> {
                 *written = true;
             }
             if args.json {
-                let mut value = serde_json::to_value(&stats)?;
-                value["nodes"] = progress.nodes().into();
-                value["seconds"] = seconds.into();
-                value["file"] = args.output.display().to_string().into();
-                outln!("{value}")?;
+                let report = BuildReport::Found {
+                    stats: &stats,
+                    nodes: progress.nodes(),
+                    seconds,
+                    file: args.output.display().to_string(),
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 print_stats(&stats)?;
                 outln!(
@@ -206,13 +209,13 @@ fn build(args: BuildArgs) -> Result<()> {
                 if max_depth == 1 { "" } else { "es" }
             );
             if args.json {
-                let value = serde_json::json!({
-                    "impossible": true,
-                    "max_depth": max_depth,
-                    "nodes": progress.nodes(),
-                    "seconds": seconds,
-                });
-                outln!("{value}")?;
+                let report = BuildReport::Impossible {
+                    impossible: true,
+                    max_depth,
+                    nodes: progress.nodes(),
+                    seconds,
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 outln!("{message} (proven in {seconds:.2} s; no tree written)")?;
             }
@@ -220,6 +223,26 @@ fn build(args: BuildArgs) -> Result<()> {
         _ => anyhow::bail!("the search ended in a way this version of moo does not know"),
     }
     Ok(())
+}
+
+/// What `moo tree build --json` prints: the tree's statistics with the search's work and the
+/// file written, or the proof that no tree fits the depth limit.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum BuildReport<'a> {
+    Found {
+        #[serde(flatten)]
+        stats: &'a TreeStats,
+        nodes: u64,
+        seconds: f64,
+        file: String,
+    },
+    Impossible {
+        impossible: bool,
+        max_depth: u32,
+        nodes: u64,
+        seconds: f64,
+    },
 }
 
 /// The exit status after Ctrl-C: 128 + SIGINT, what shells report for a process the signal

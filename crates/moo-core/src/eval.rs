@@ -150,42 +150,93 @@ impl GuessTimes {
     }
 }
 
-/// The result of playing one strategy against every secret.
+/// The result of playing one strategy against every secret (or a sample of them), once or in
+/// several runs: the one report `moo bench --json` prints a row of and the web's `/api/bench`
+/// returns.
+///
+/// Its JSON form is `{"strategy", "secrets", "games", "total", "average", "max", "histogram",
+/// "gave_up", "seconds", "deterministic"}`, then `"runs"` when runs were combined and
+/// `"guess_times"` when guesses were timed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Evaluation {
     /// The strategy's name.
     pub strategy: String,
-    /// The number of games played (one per secret).
+    /// The secrets each run played (every secret, or the sample).
     pub secrets: usize,
-    /// The guesses used in the games that were won.
-    pub total: u64,
-    /// The guesses of the longest won game.
-    pub max: usize,
-    /// `histogram[i]`: the number of games won in `i + 1` guesses.
-    pub histogram: Vec<u64>,
-    /// Games that hit the guess cap (or in which the strategy gave up).
-    pub gave_up: usize,
-    /// Wall-clock seconds the evaluation took.
+    /// The games of every run, by the guesses they took, and the games given up (at the guess
+    /// cap, or by the strategy).
+    #[serde(flatten)]
+    pub histogram: Histogram,
+    /// Wall-clock seconds the evaluation took (every run's, added up).
     pub seconds: f64,
     /// Whether the strategy was evaluated as a tree (deterministic).
     pub deterministic: bool,
-    /// How long each guess took, when the secrets were a sample played one game at a time.
+    /// Each run of a random strategy, when runs were combined ([`Evaluation::combine`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<RunSummary>,
+    /// How long each guess took, when the secrets were a sample played one game at a time (of
+    /// the run with the slowest 99th percentile, when runs were combined).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guess_times: Option<GuessTimes>,
 }
 
-impl Evaluation {
-    /// The number of games won.
-    pub fn solved(&self) -> usize {
-        self.secrets - self.gave_up
-    }
+/// The figures of one run among several of a random strategy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// The run's number, from 1.
+    pub run: usize,
+    /// The seed the run played with.
+    pub seed: u64,
+    /// The guesses used in the games won.
+    pub total: u64,
+    /// The mean guesses of the games won.
+    pub average: f64,
+    /// The guesses of the longest game won.
+    pub max: usize,
+    /// The games given up.
+    pub gave_up: u64,
+    /// Wall-clock seconds the run took.
+    pub seconds: f64,
+}
 
-    /// The mean guesses of the games won (0 if none was).
-    pub fn average(&self) -> f64 {
-        match self.solved() {
-            0 => 0.0,
-            n => self.total as f64 / n as f64,
+impl Evaluation {
+    /// Several runs of one strategy (each with the seed it played with) as one evaluation: every
+    /// run's games counted together and their times added, with a summary of each run when the
+    /// strategy is random (a deterministic one gives the same figures every run).
+    ///
+    /// # Panics
+    /// If `runs` is empty.
+    pub fn combine(runs: &[(u64, Evaluation)]) -> Evaluation {
+        let (_, first) = runs.first().expect("at least one run to combine");
+        let mut combined = Evaluation {
+            strategy: first.strategy.clone(),
+            secrets: first.secrets,
+            histogram: Histogram::new(),
+            seconds: 0.0,
+            deterministic: first.deterministic,
+            runs: Vec::new(),
+            guess_times: runs
+                .iter()
+                .filter_map(|(_, e)| e.guess_times.clone())
+                .max_by(|a, b| a.p99.total_cmp(&b.p99)),
+        };
+        for (i, (seed, e)) in runs.iter().enumerate() {
+            combined.histogram = combined.histogram.merge(&e.histogram);
+            combined.seconds += e.seconds;
+            if !e.deterministic {
+                combined.runs.push(RunSummary {
+                    run: i + 1,
+                    seed: *seed,
+                    total: e.histogram.total(),
+                    average: e.histogram.average(),
+                    max: e.histogram.max(),
+                    gave_up: e.histogram.gave_up(),
+                    seconds: e.seconds,
+                });
+            }
         }
+        combined
     }
 }
 
@@ -349,13 +400,11 @@ impl<'a> Run<'a> {
         Evaluation {
             strategy: self.strategy.clone(),
             secrets: self.space.len(),
-            guess_times: None,
-            total: tally.total(),
-            max: tally.max(),
-            gave_up: tally.gave_up() as usize,
-            histogram: tally.into_counts(),
+            histogram: tally,
             seconds: start.elapsed().as_secs_f64(),
             deterministic,
+            runs: Vec::new(),
+            guess_times: None,
         }
     }
 }
@@ -730,15 +779,15 @@ mod tests {
         for name in ["simple", "knuth", "entropy", "cows", "enumerate"] {
             let e = eval(&space, name, &EvalOptions::default());
             assert!(e.deterministic);
-            let mut histogram = vec![0u64; e.histogram.len()];
+            let mut histogram = vec![0u64; e.histogram.counts().len()];
             let mut strategy = by_name(name, &space, &StrategyOptions::default()).unwrap();
             for secret in space.codes() {
                 let n = play(strategy.as_mut(), &space, secret, 1000).unwrap().len();
                 histogram[n - 1] += 1;
             }
-            assert_eq!(e.histogram, histogram, "{name}");
+            assert_eq!(e.histogram.counts(), histogram, "{name}");
             assert_eq!(
-                e.total,
+                e.histogram.total(),
                 histogram
                     .iter()
                     .enumerate()
@@ -746,7 +795,7 @@ mod tests {
                     .sum::<u64>()
             );
             assert_eq!(e.secrets, 120);
-            assert_eq!(e.gave_up, 0);
+            assert_eq!(e.histogram.gave_up(), 0);
         }
     }
 
@@ -768,8 +817,8 @@ mod tests {
                         .iter()
                         .map(|secret| play(strategy.as_mut(), &space, secret, 1000).unwrap().len())
                         .sum();
-                    proptest::prop_assert_eq!(e.total, total as u64, "{}", name);
-                    proptest::prop_assert_eq!(e.gave_up, 0);
+                    proptest::prop_assert_eq!(e.histogram.total(), total as u64, "{}", name);
+                    proptest::prop_assert_eq!(e.histogram.gave_up(), 0);
                 }
             }
         }
@@ -779,8 +828,8 @@ mod tests {
     fn enumerate_takes_the_secrets_rank() {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
         let e = eval(&space, "enumerate", &EvalOptions::default());
-        assert_eq!(e.total, 1296 * 1297 / 2);
-        assert_eq!(e.histogram, vec![1; 1296]);
+        assert_eq!(e.histogram.total(), 1296 * 1297 / 2);
+        assert_eq!(e.histogram.counts(), vec![1; 1296]);
     }
 
     #[test]
@@ -792,14 +841,21 @@ mod tests {
             ..Default::default()
         };
         let e = eval(&space, "enumerate", &options);
-        assert_eq!((e.solved(), e.gave_up, e.total), (3, 9, 6));
+        assert_eq!(
+            (
+                e.histogram.solved(),
+                e.histogram.gave_up(),
+                e.histogram.total()
+            ),
+            (3, 9, 6)
+        );
         let a = eval(&space, "random", &options);
         assert!(!a.deterministic);
-        assert_eq!(a.solved() + a.gave_up, 12);
+        assert_eq!(a.histogram.solved() + a.histogram.gave_up(), 12);
         assert_eq!(a.histogram, eval(&space, "random", &options).histogram);
         options.max_guesses = None;
         let b = eval(&space, "random", &options);
-        assert_eq!(b.gave_up, 0);
+        assert_eq!(b.histogram.gave_up(), 0);
         options.seed = 2;
         let c = eval(&space, "random", &options);
         assert_ne!(b.histogram, c.histogram);
@@ -835,9 +891,17 @@ mod tests {
                 Ok(grown) => {
                     trees += 1;
                     let stats = grown.tree.verify_in(&space).unwrap();
-                    assert_eq!(stats.histogram, counted.histogram, "{name}");
-                    assert_eq!(grown.evaluation.histogram, counted.histogram, "{name}");
-                    assert_eq!(grown.evaluation.total, counted.total, "{name}");
+                    assert_eq!(stats.histogram, counted.histogram.counts(), "{name}");
+                    assert_eq!(
+                        grown.evaluation.histogram.counts(),
+                        counted.histogram.counts(),
+                        "{name}"
+                    );
+                    assert_eq!(
+                        grown.evaluation.histogram.total(),
+                        counted.histogram.total(),
+                        "{name}"
+                    );
                     // The parser's nesting limit stops at about 60 levels (brute force is deeper).
                     if stats.max <= 30 {
                         let again = DecisionTree::from_json(&grown.tree.to_json(false)).unwrap();
@@ -941,7 +1005,7 @@ mod tests {
         for secret in space.codes() {
             by_play += play(&mut Outlaw, &space, secret, 100).unwrap().len() as u64;
         }
-        assert_eq!((e.total, e.gave_up), (by_play, 0));
+        assert_eq!((e.histogram.total(), e.histogram.gave_up()), (by_play, 0));
         let err = strategy_tree(&space, &build, &EvalOptions::default(), None).unwrap_err();
         assert_eq!(
             err,

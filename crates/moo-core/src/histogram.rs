@@ -4,7 +4,10 @@
 //! random strategy, and a tree's statistics come from the depths its leaves sit at. All three are
 //! the same numbers (a count per guess count, and the games given up), so they share one type
 //! and the total, worst case and average are derived in one place instead of being kept in step
-//! by hand.
+//! by hand. Its JSON form carries the derived figures too (games, total, average, worst case, the
+//! counts, the games given up), so every report that holds one says them in the same words.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// Games counted by the number of guesses they took, plus the games given up.
 ///
@@ -110,6 +113,21 @@ impl Histogram {
     }
 }
 
+/// `{"games", "total", "average", "max", "histogram", "gave_up"}`: the figures a report shows,
+/// flattened into the reports that hold a histogram.
+impl Serialize for Histogram {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Histogram", 6)?;
+        s.serialize_field("games", &self.games())?;
+        s.serialize_field("total", &self.total())?;
+        s.serialize_field("average", &self.average())?;
+        s.serialize_field("max", &self.max())?;
+        s.serialize_field("histogram", &self.counts)?;
+        s.serialize_field("gave_up", &self.gave_up)?;
+        s.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +153,16 @@ mod tests {
         assert_eq!(
             (gave_up.games(), gave_up.max(), gave_up.average()),
             (2, 0, 0.0)
+        );
+    }
+
+    #[test]
+    fn the_json_form_gives_the_derived_figures() {
+        let mut h = Histogram::from_counts(vec![1, 2]);
+        h.give_up(1);
+        assert_eq!(
+            serde_json::to_string(&h).unwrap(),
+            r#"{"games":4,"total":5,"average":1.6666666666666667,"max":2,"histogram":[1,2],"gave_up":1}"#
         );
     }
 

@@ -9,25 +9,29 @@ pub mod eval;
 pub mod feedback;
 pub mod histogram;
 pub mod history;
+pub mod pool;
 pub mod published;
 pub mod rules;
 pub mod space;
 pub mod stop;
 pub mod strategy;
+mod symmetry;
 pub mod text;
 pub mod tree;
 
-pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Position};
+pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
 pub use eval::{
-    evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, StrategyTree,
+    evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, RunSummary,
+    StrategyTree,
 };
 pub use feedback::{Feedback, FeedbackError};
 pub use histogram::Histogram;
 pub use history::{History, Repair, Turn};
+pub use pool::GuessPool;
 pub use rules::{CodeError, Preset, Rules, RulesError};
 pub use space::{CodeSpace, SpaceError};
 pub use stop::Stop;
-pub use strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
+pub use strategy::{Knowledge, Strategy, StrategyError, StrategyOptions};
 pub use tree::{DecisionTree, Objective, SearchOptions, SearchOutcome, TreeError, TreeStats};

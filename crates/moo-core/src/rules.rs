@@ -458,6 +458,19 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || c == ',' || c == '-' || c == '_'
 }
 
+/// Rules of every kind, for tests of what must hold in any game: distinct digits, repeats, a
+/// forbidden leading symbol with and without repeats, letters, and a one-symbol code.
+#[cfg(test)]
+pub(crate) fn every_kind() -> [Rules; 5] {
+    [
+        Rules::bulls(),
+        Rules::mastermind(),
+        Rules::new(4, "0123456789", false, true).unwrap(),
+        Rules::new(3, "abcde", true, true).unwrap(),
+        Rules::new(1, "ab", true, true).unwrap(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -676,12 +676,7 @@ mod tests {
 
     #[test]
     fn enumeration_is_sorted_valid_and_complete() {
-        for rules in [
-            Rules::bulls(),
-            Rules::mastermind(),
-            Rules::new(4, "0123456789", false, true).unwrap(),
-            Rules::new(3, "abc", true, true).unwrap(),
-        ] {
+        for rules in crate::rules::every_kind() {
             let space = CodeSpace::new(rules.clone()).unwrap();
             assert_eq!(space.len() as u128, rules.space_size());
             assert!(space.codes().windows(2).all(|w| w[0] < w[1]));
@@ -697,13 +692,7 @@ mod tests {
 
     #[test]
     fn rank_is_the_index() {
-        for rules in [
-            Rules::bulls(),
-            Rules::mastermind(),
-            Rules::new(4, "0123456789", false, true).unwrap(),
-            Rules::new(3, "abcde", true, true).unwrap(),
-            Rules::new(1, "ab", true, true).unwrap(),
-        ] {
+        for rules in crate::rules::every_kind() {
             let space = CodeSpace::new(rules).unwrap();
             for (i, c) in space.codes().iter().enumerate() {
                 assert_eq!(space.rank(c), i, "{c:?}");

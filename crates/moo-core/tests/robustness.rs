@@ -126,18 +126,18 @@ proptest! {
             let build = |_seed: u64| by_name(name, &space, &options);
             let eval = moo_core::evaluate(&space, &build, &moo_core::EvalOptions::default(), &|_| {})
                 .unwrap();
-            prop_assert_eq!(eval.gave_up, 0, "{}", name);
+            prop_assert_eq!(eval.histogram.gave_up(), 0, "{}", name);
             prop_assert_eq!(eval.secrets, space.len());
-            prop_assert_eq!(eval.histogram.iter().sum::<u64>() as usize, space.len());
+            prop_assert_eq!(eval.histogram.counts().iter().sum::<u64>() as usize, space.len());
             let mut total = 0;
             for secret in space.codes() {
                 let mut strategy = by_name(name, &space, &options).unwrap();
                 let history = play(strategy.as_mut(), &space, secret, space.len() + 1).unwrap();
                 prop_assert!(history.is_won(space.length()), "{} did not solve {:?}", name, secret);
-                prop_assert!(history.len() <= eval.max, "{}: {} guesses, reported worst {}", name, history.len(), eval.max);
+                prop_assert!(history.len() <= eval.histogram.max(), "{}: {} guesses, reported worst {}", name, history.len(), eval.histogram.max());
                 total += history.len() as u64;
             }
-            prop_assert_eq!(total, eval.total, "{}", name);
+            prop_assert_eq!(total, eval.histogram.total(), "{}", name);
         }
     }
 

@@ -47,6 +47,10 @@ function words(rules) {
     : { hit: "Bulls", near: "Cows", hits: (n) => plural(n, "bull"), nears: (n) => plural(n, "cow"), game: "bulls and cows" };
 }
 const answerWords = (bulls, cows, rules) => `${words(rules).hits(bulls)}, ${words(rules).nears(cows)}`;
+// The rows of a solver's turns (the tables of class "turns"), newest first.
+const turnRows = (history, rules) => history.map((t, i) => el("tr", {},
+  el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
+  el("td", { text: `${answerWords(...parseFeedback(t.feedback), rules)} (${t.feedback})` }))).reverse();
 const parseFeedback = (text) => { const m = /^(\d+)B(\d+)C$/.exec(text); return m ? [Number(m[1]), Number(m[2])] : [0, 0]; };
 
 function pegs(bulls, cows, length, rules) {
@@ -122,6 +126,8 @@ window.addEventListener("hashchange", showPage);
 
 let PRESETS = [];
 let STRATEGIES = [];
+// The one line the server gives about a strategy, for tooltips.
+const about = (name) => (STRATEGIES.find((s) => s.name === name) || {}).about || "";
 const presetTitle = (p) => `${p.name === "bulls" ? "Bulls and Cows" : "Mastermind"}: ${p.description}`;
 // `onApply` runs on "Apply" (and on picking a preset); without it the form only holds a choice.
 function rulesForm(form, onApply) {
@@ -312,9 +318,7 @@ const solver = {
     $("#solver-turn").textContent = this.history.length + (kind === "guess" ? 1 : 0);
     $("#solver-turn-line").hidden = kind !== "guess";
     $("#solver-why").textContent = "";
-    $("#solver-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
-      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
-      el("td", { text: `${answerWords(...parseFeedback(t.feedback), this.rules)} (${t.feedback})` }))).reverse());
+    $("#solver-history tbody").replaceChildren(...turnRows(this.history, this.rules));
     if (!s) {
       $("#solver-guess").textContent = "?";
       $("#solver-remaining").textContent = "";
@@ -416,9 +420,7 @@ const assistant = {
     $("#assistant-nears").max = this.rules.length;
     $("#assistant-undo").disabled = this.history.length === 0;
     $("#assistant-clear").disabled = this.history.length === 0;
-    $("#assistant-history tbody").replaceChildren(...this.history.map((t, i) => el("tr", {},
-      el("td", { text: i + 1 }), el("td", { class: "code", text: t.guess }),
-      el("td", { text: `${answerWords(...parseFeedback(t.feedback), this.rules)} (${t.feedback})` }))).reverse());
+    $("#assistant-history tbody").replaceChildren(...turnRows(this.history, this.rules));
     $("#assistant-repairs").replaceChildren();
     $("#assistant-advice").hidden = true;
     $("#assistant-left").replaceChildren();
@@ -709,19 +711,19 @@ const explorer = {
       const row = r.error
         ? el("tr", { "data-strategy": r.strategy }, el("td", { text: r.strategy }), el("td", { colspan: 5, class: "error", text: r.error }))
         : el("tr", { "data-strategy": r.strategy },
-          el("td", { text: r.strategy, title: r.about }), el("td", { text: r.unsolved ? `${r.secrets} (${r.unsolved} unsolved)` : r.secrets }), el("td", { text: r.total_guesses }),
-          el("td", { text: r.average.toFixed(4) }), el("td", { text: r.worst }), el("td", { text: `${r.millis} ms` }));
+          el("td", { text: r.strategy, title: about(r.strategy) }), el("td", { text: r.gave_up ? `${r.secrets} (${r.gave_up} unsolved)` : r.secrets }), el("td", { text: r.total }),
+          el("td", { text: r.average.toFixed(4) }), el("td", { text: r.max }), el("td", { text: `${Math.round(r.seconds * 1000)} ms` }));
       $("#bench-table tbody").append(row);
       if (r.error) { failed.push(r.strategy); continue; }
       done.push(r);
       const title = `Secrets by guesses needed (${label})`;
       // Baselines that need hundreds of guesses would flatten the others: chart the rest.
-      const shown = done.filter((x) => x.worst <= 20);
+      const shown = done.filter((x) => x.max <= 20);
       this.charts.bench = () => $("#bench-chart").replaceChildren(barChart(
         shown.map((x) => ({ name: x.strategy, hist: x.histogram })), title, $("#bench-chart").clientWidth));
       this.charts.bench();
     }
-    const hidden = done.filter((x) => x.worst > 20).map((x) => x.strategy);
+    const hidden = done.filter((x) => x.max > 20).map((x) => x.strategy);
     setStatus(status, `${done.length} strateg${done.length === 1 ? "y" : "ies"} measured` +
       (failed.length ? `, ${failed.length} failed (${failed.join(", ")})` : "") +
       (hidden.length ? `; not charted, needing over 20 guesses: ${hidden.join(", ")}` : "") + ".");
@@ -733,6 +735,9 @@ const explorer = {
 // ---- start --------------------------------------------------------------------------------
 
 async function start() {
+  for (const table of document.querySelectorAll("table.turns")) {
+    table.prepend(el("thead", {}, el("tr", {}, ...["#", "Guess", "Answer"].map((h) => el("th", { text: h })))));
+  }
   try {
     PRESETS = (await api("GET", "/api/presets")).presets;
     const strategies = await api("GET", "/api/strategies");

@@ -5,6 +5,7 @@
 //! decides a guess or a default strategy: hints and solver steps ask the advisor.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
@@ -12,15 +13,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
-use moo_core::{CodeSpace, EvalOptions, Feedback, History, Preset, Rules, RulesError};
+use moo_core::{
+    CodeSpace, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError, Stop,
+};
 use serde::{Deserialize, Serialize};
 
-use crate::bench::{self, BenchResult};
+use crate::bench;
 use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::spaces::check_size;
 use crate::AppState;
-use moo_core::advisor::{AdviceError, AdviceOptions, Position};
+use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
 
 type AppResult<T> = Result<Json<T>, ApiError>;
 type Shared = State<Arc<AppState>>;
@@ -99,6 +102,24 @@ fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, A
         (None, Some(r)) => r.rules(),
         (None, None) => Ok(Rules::bulls()),
     }
+}
+
+/// What the size limits are for, in the words of their refusals.
+const SOLVER: &str = "the solver";
+const BENCH: &str = "the benchmark";
+const TREES: &str = "strategy trees";
+
+/// The rules a request names, refused over `limit` codes before anything is enumerated; `what`
+/// names the feature for the message.
+fn rules_within(
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    limit: usize,
+    what: &str,
+) -> Result<Rules, ApiError> {
+    let rules = pick_rules(preset, rules)?;
+    check_size(&rules, limit, what)?;
+    Ok(rules)
 }
 
 /// Rules with what a page shows of them.
@@ -287,21 +308,26 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
         }
         Ok((g.rules.clone(), g.history.clone()))
     })?;
-    check_size(&rules, state.config.solver_max_codes, "hints")?;
+    let limit = (state.config.solver_max_codes, "hints");
+    check_size(&rules, limit.0, limit.1)?;
     let options = AdviceOptions::default();
-    let job_state = state.clone();
-    let position = state
-        .heavy
-        .run(state.config.time_limit, move |stop| {
-            let space = job_state
-                .spaces
-                .get(&rules, job_state.config.solver_max_codes, "hints")?;
-            job_state
-                .advisor
-                .position(&space, &history, &options, HINT_LIST, &stop)
+    let position = on_space(
+        &state,
+        state.config.time_limit,
+        rules,
+        limit,
+        move |app, space, stop| {
+            app.advisor
+                .position(
+                    space,
+                    &history,
+                    HINT_LIST,
+                    Chooser::Advisor(&options, &stop),
+                )
                 .map_err(advice_error)
-        })
-        .await?;
+        },
+    )
+    .await?;
     Ok(Json(position))
 }
 
@@ -409,9 +435,8 @@ async fn solver_step(
     State(state): Shared,
     ApiJson(body): ApiJson<SolverBody>,
 ) -> AppResult<SolverStep> {
-    let rules = pick_rules(body.preset, body.rules)?;
     let limit = state.config.solver_max_codes;
-    check_size(&rules, limit, "the solver")?;
+    let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
     let history = read_history(&rules, &body.history)?;
     let mut options = AdviceOptions::default();
     if let Some(name) = body.strategy {
@@ -419,24 +444,45 @@ async fn solver_step(
         options.strategy = Some(name);
     }
     let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
-    let job_state = state.clone();
-    let step = state
-        .heavy
-        .run(state.config.time_limit, move |stop| {
-            let space = job_state.spaces.get(&rules, limit, "the solver")?;
-            let position = job_state
+    let step = on_space(
+        &state,
+        state.config.time_limit,
+        rules,
+        (limit, SOLVER),
+        move |app, space, stop| {
+            let position = app
                 .advisor
-                .position(&space, &history, &options, list, &stop)
+                .position(space, &history, list, Chooser::Advisor(&options, &stop))
                 .map_err(advice_error)?;
             let answers = position
                 .advice
                 .as_ref()
-                .map(|a| answers(&space, &history, &a.guess))
+                .map(|a| answers(space, &history, &a.guess))
                 .unwrap_or_default();
             Ok(SolverStep { position, answers })
-        })
-        .await?;
+        },
+    )
+    .await?;
     Ok(Json(step))
+}
+
+/// Runs `job` on a worker within `time_limit`, given the server's state and the space of `rules`
+/// (refused over `max_codes` codes; `what` names the feature in the refusal).
+async fn on_space<T: Send + 'static>(
+    state: &Arc<AppState>,
+    time_limit: Duration,
+    rules: Rules,
+    (max_codes, what): (usize, &'static str),
+    job: impl FnOnce(&AppState, &CodeSpace, Stop) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let shared = state.clone();
+    state
+        .heavy
+        .run(time_limit, move |stop| {
+            let space = shared.spaces.get(&rules, max_codes, what)?;
+            job(&shared, &space, stop)
+        })
+        .await
 }
 
 // ---- bench and trees ---------------------------------------------------------------------
@@ -454,7 +500,7 @@ struct BenchBody {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 enum BenchRow {
-    Done(BenchResult),
+    Done(Evaluation),
     Failed { strategy: String, error: String },
 }
 
@@ -469,9 +515,7 @@ async fn run_bench(
     State(state): Shared,
     ApiJson(body): ApiJson<BenchBody>,
 ) -> AppResult<BenchReport> {
-    let rules = pick_rules(body.preset, body.rules)?;
-    let limit = state.config.bench_max_codes;
-    check_size(&rules, limit, "the benchmark")?;
+    let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, BENCH)?;
     let names: Vec<String> = match body.strategies {
         Some(list) => {
             for n in &list {
@@ -481,15 +525,18 @@ async fn run_bench(
         }
         None => Vec::new(),
     };
-    let job_state = state.clone();
     let job_rules = rules.clone();
-    let results = state
-        .heavy
-        .run(state.config.bench_time_limit, move |stop| {
-            let space = job_state.spaces.get(&job_rules, limit, "the benchmark")?;
+    let limit = (state.config.bench_max_codes, BENCH);
+    let time_limit = state.config.bench_time_limit;
+    let results = on_space(
+        &state,
+        time_limit,
+        rules.clone(),
+        limit,
+        move |app, space, stop| {
             // With no list, every strategy that can play these rules by name alone.
             let names = if names.is_empty() {
-                strategy::playable(&space, &StrategyOptions::default())
+                strategy::playable(space, &StrategyOptions::default())
                     .into_iter()
                     .map(String::from)
                     .collect()
@@ -498,11 +545,11 @@ async fn run_bench(
             };
             let results = names
                 .iter()
-                .map(|n| match job_state.bench_cache.get(&job_rules, n) {
+                .map(|n| match app.bench_cache.get(&job_rules, n) {
                     Some(r) => BenchRow::Done(r),
-                    None => match bench::run(&space, n, &stop) {
+                    None => match bench::run(space, n, &stop) {
                         Ok(r) => {
-                            job_state.bench_cache.put(&job_rules, &r);
+                            app.bench_cache.put(&job_rules, n, &r);
                             BenchRow::Done(r)
                         }
                         Err(e) => BenchRow::Failed {
@@ -513,8 +560,9 @@ async fn run_bench(
                 })
                 .collect();
             Ok(results)
-        })
-        .await?;
+        },
+    )
+    .await?;
     Ok(Json(BenchReport {
         rules: RulesReport::new(&rules),
         results,
@@ -537,9 +585,7 @@ async fn strategy_tree(
     State(state): Shared,
     ApiJson(body): ApiJson<TreeBody>,
 ) -> Result<Response, ApiError> {
-    let rules = pick_rules(body.preset, body.rules)?;
-    let limit = state.config.bench_max_codes;
-    check_size(&rules, limit, "strategy trees")?;
+    let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, TREES)?;
     let Some(name) = body.strategy else {
         return Err(ApiError::unprocessable(format!(
             "name the strategy whose tree to build, one of {}",
@@ -551,22 +597,20 @@ async fn strategy_tree(
         )));
     };
     check_offered(&name)?;
-    let job_state = state.clone();
-    let json = state
-        .heavy
-        .run(state.config.bench_time_limit, move |stop| {
-            let space = job_state.spaces.get(&rules, limit, "strategy trees")?;
-            let build = bench::builder(&name, &space);
-            let mut options = EvalOptions::default();
-            options.deadline = stop.deadline();
-            options.cancel = stop.flag().cloned();
-            let grown = bench::long_pool()
-                .install(|| moo_core::strategy_tree(&space, &build, &options, Some(MAX_NODES)))
-                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-            // Written here, on the job's large stack: writing nests once per guess of the
-            // longest game, thousands deep for brute force.
-            Ok(grown.tree.to_json(false))
-        })
-        .await?;
+    let limit = (state.config.bench_max_codes, TREES);
+    let time_limit = state.config.bench_time_limit;
+    let json = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
+        let build = bench::builder(&name, space);
+        let mut options = EvalOptions::default();
+        options.deadline = stop.deadline();
+        options.cancel = stop.flag().cloned();
+        let grown = bench::long_pool()
+            .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+            .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+        // Written here, on the job's large stack: writing nests once per guess of the
+        // longest game, thousands deep for brute force.
+        Ok(grown.tree.to_json(false))
+    })
+    .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }

@@ -4,59 +4,38 @@
 //! and the command line cannot disagree: a deterministic strategy is walked as its decision tree
 //! (one strategy call per node), others play each secret with a seed derived from seed 0, the
 //! default of `moo bench`. The evaluation runs on rayon's pool and stops itself at the request's
-//! deadline. Results are cached per rules and strategy, since they never change for a given build.
+//! deadline. The answer is the core's [`Evaluation`], the very report a row of `moo bench --json`
+//! is. Results are cached per rules and strategy, since they never change for a given build (the
+//! time reported is that of the first computation on this server).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, EvalOptions, Rules, Stop, Strategy, StrategyError};
-use serde::Serialize;
+use moo_core::{CodeSpace, EvalOptions, Evaluation, Rules, Stop, Strategy, StrategyError};
 
 use crate::error::ApiError;
-
-/// How one strategy did against every secret.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub(crate) struct BenchResult {
-    pub strategy: String,
-    pub about: String,
-    /// Every secret of the space, solved or not.
-    pub secrets: usize,
-    /// Guesses used on the solved secrets.
-    pub total_guesses: u64,
-    /// Over the solved secrets.
-    pub average: f64,
-    pub worst: usize,
-    /// `histogram[i]`: secrets solved in `i + 1` guesses.
-    pub histogram: Vec<u64>,
-    /// Secrets not solved within ten guesses per code (`moo bench`'s cap).
-    pub unsolved: usize,
-    /// "tree" (one call per decision node) or "play" (each secret played out).
-    pub method: &'static str,
-    /// Wall-clock time of the first computation on this server.
-    pub millis: u128,
-}
 
 /// Finished benchmarks by rules and strategy; cleared when it grows past a bound.
 #[derive(Default)]
 pub(crate) struct BenchCache {
-    results: Mutex<HashMap<(Rules, String), BenchResult>>,
+    results: Mutex<HashMap<(Rules, String), Evaluation>>,
 }
 
 const CACHE_MAX: usize = 256;
 
 impl BenchCache {
-    pub fn get(&self, rules: &Rules, name: &str) -> Option<BenchResult> {
+    pub fn get(&self, rules: &Rules, name: &str) -> Option<Evaluation> {
         let results = self.results.lock().unwrap_or_else(|p| p.into_inner());
         results.get(&(rules.clone(), name.to_string())).cloned()
     }
 
-    pub fn put(&self, rules: &Rules, result: &BenchResult) {
+    pub fn put(&self, rules: &Rules, name: &str, result: &Evaluation) {
         let mut results = self.results.lock().unwrap_or_else(|p| p.into_inner());
         if results.len() >= CACHE_MAX {
             results.clear();
         }
-        results.insert((rules.clone(), result.strategy.clone()), result.clone());
+        results.insert((rules.clone(), name.to_string()), result.clone());
     }
 }
 
@@ -86,33 +65,20 @@ pub(crate) fn long_pool() -> &'static rayon::ThreadPool {
 }
 
 /// Measures strategy `name` against every secret of `space`, giving up at `stop`.
-pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<BenchResult, ApiError> {
+pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<Evaluation, ApiError> {
     let build = builder(name, space);
     let mut options = EvalOptions::default();
     options.deadline = stop.deadline();
     options.cancel = stop.flag().cloned();
-    let e = long_pool()
+    long_pool()
         .install(|| moo_core::evaluate(space, &build, &options, &|_| {}))
-        .map_err(|e| ApiError::from_eval(e, "the benchmark"))?;
-    Ok(BenchResult {
-        strategy: name.to_string(),
-        about: strategy::describe(name).unwrap_or_default().to_string(),
-        secrets: e.secrets,
-        total_guesses: e.total,
-        average: e.average(),
-        worst: e.max,
-        unsolved: e.gave_up,
-        method: if e.deterministic { "tree" } else { "play" },
-        millis: (e.seconds * 1000.0) as u128,
-        histogram: e.histogram,
-    })
+        .map_err(|e| ApiError::from_eval(e, "the benchmark"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use moo_core::published::KNUTH;
-    use moo_core::Histogram;
     use std::time::{Duration, Instant};
 
     fn far() -> Stop {
@@ -123,20 +89,18 @@ mod tests {
     fn knuth_on_mastermind_is_reported_as_published() {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
         let r = run(&space, "knuth", &far()).unwrap();
-        KNUTH
-            .compare(&Histogram::from_counts(r.histogram.clone()))
-            .unwrap();
-        assert_eq!((r.secrets, r.total_guesses), (1296, KNUTH.total));
-        assert_eq!(Some(r.worst), KNUTH.max.map(|m| m as usize));
-        assert_eq!((r.unsolved, r.method), (0, "tree"));
-        assert!((r.average - KNUTH.total as f64 / 1296.0).abs() < 1e-12);
+        KNUTH.compare(&r.histogram).unwrap();
+        assert_eq!((r.secrets, r.histogram.total()), (1296, KNUTH.total));
+        assert_eq!(Some(r.histogram.max()), KNUTH.max.map(|m| m as usize));
+        assert_eq!((r.histogram.gave_up(), r.deterministic), (0, true));
+        assert!((r.histogram.average() - KNUTH.total as f64 / 1296.0).abs() < 1e-12);
     }
 
     #[test]
     fn a_random_strategy_plays_each_secret_as_moo_bench_does() {
         let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
         let r = run(&space, "random", &far()).unwrap();
-        assert_eq!((r.method, r.secrets), ("play", 120));
+        assert_eq!((r.deterministic, r.secrets), (false, 120));
         // `moo bench -S random` without --seed: seed 0, each game seeded from it.
         let build = |seed| {
             let mut options = StrategyOptions::default();
@@ -145,7 +109,6 @@ mod tests {
         };
         let cli = moo_core::evaluate(&space, &build, &EvalOptions::default(), &|_| {}).unwrap();
         assert_eq!(r.histogram, cli.histogram);
-        assert_eq!((r.total_guesses, r.unsolved), (cli.total, cli.gave_up));
     }
 
     #[test]

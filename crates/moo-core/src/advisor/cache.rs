@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::codeset::CodeSet;
+use crate::pool::GuessPool;
 use crate::rules::Rules;
-use crate::strategy::GuessPool;
 
 /// A proven optimal move for one candidate set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

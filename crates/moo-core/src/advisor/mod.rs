@@ -35,9 +35,9 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::strategy::{
     self, partition_stats, GuessPool, Knowledge, PartitionScore, PartitionStats, PartitionStrategy,
-    Sampling, Strategy, StrategyError, StrategyOptions,
+    Sampling, Strategy, StrategyError, StrategyOptions, TreeStrategy,
 };
-use crate::tree::{self, SearchError, SearchOptions, SetOutcome, TreeStrategy};
+use crate::tree::{self, SearchError, SearchOptions, SetOutcome};
 use cache::{PlanCache, Planned};
 use report::codes;
 
@@ -69,24 +69,13 @@ pub struct AdviceOptions {
     pub seed: u64,
 }
 
-impl AdviceOptions {
-    /// The policy's options with this guess pool.
-    pub fn with_guesses(mut self, guesses: GuessPool) -> AdviceOptions {
-        self.guesses = guesses;
-        self
-    }
-
-    /// Options naming a strategy (`None` or `optimal`: the advisor's policy).
-    pub fn with_strategy(mut self, strategy: Option<String>) -> AdviceOptions {
-        self.strategy = strategy;
-        self
-    }
-
-    /// Options with this seed.
-    pub fn with_seed(mut self, seed: u64) -> AdviceOptions {
-        self.seed = seed;
-        self
-    }
+/// Who picks the guess the advisor reports.
+pub enum Chooser<'a> {
+    /// The advisor: its own policy, or the registry strategy the options name, within `stop`.
+    Advisor(&'a AdviceOptions, &'a Stop),
+    /// A strategy the caller holds: one that keeps state between turns, or a tree loaded from a
+    /// file.
+    Held(&'a mut dyn Strategy),
 }
 
 /// Why no guess can be advised.
@@ -137,44 +126,52 @@ impl Advisor {
     }
 
     /// Everything about the position `history` leaves: its turns, the codes left (the first
-    /// `list` of them listed), and the next guess, the win or the contradiction.
+    /// `list` of them listed), and the next guess as `chooser` picks it, the win or the
+    /// contradiction.
     pub fn position(
         &self,
         space: &CodeSpace,
         history: &History,
-        options: &AdviceOptions,
         list: usize,
-        stop: &Stop,
+        chooser: Chooser<'_>,
     ) -> Result<Position, AdviceError> {
-        position_by(space, history, list, |candidates| {
-            self.advise(space, history, candidates, options, stop)
-        })
+        let candidates = history.candidates(space);
+        let won = history.is_won(space.length());
+        let mut position = Position {
+            turns: TurnReport::all(space.rules(), history),
+            remaining: candidates.len(),
+            candidates: Position::listed(space, &candidates, list),
+            won,
+            advice: None,
+            contradiction: None,
+        };
+        if candidates.is_empty() {
+            position.contradiction = Some(Contradiction::new(space, history));
+        } else if !won {
+            position.advice = Some(self.advise(space, history, &candidates, chooser)?);
+        }
+        Ok(position)
     }
 
-    /// [`Advisor::position`] with the guess of a strategy the caller holds.
-    pub fn position_with(
-        &self,
-        strategy: &mut dyn Strategy,
-        space: &CodeSpace,
-        history: &History,
-        list: usize,
-    ) -> Result<Position, AdviceError> {
-        position_by(space, history, list, |candidates| {
-            self.advise_with(strategy, space, history, candidates)
-        })
-    }
-
-    /// The next guess for `history`, whose candidates are `candidates`.
+    /// The next guess for `history`, whose candidates are `candidates`, as `chooser` picks it.
     pub fn advise(
         &self,
         space: &CodeSpace,
         history: &History,
         candidates: &CodeSet,
-        options: &AdviceOptions,
-        stop: &Stop,
+        chooser: Chooser<'_>,
     ) -> Result<Advice, AdviceError> {
         let start = Instant::now();
         check_open(space, history, candidates)?;
+        let knowledge = Knowledge {
+            space,
+            history,
+            candidates,
+        };
+        let (options, stop) = match chooser {
+            Chooser::Held(strategy) => return named(strategy, &knowledge, start),
+            Chooser::Advisor(options, stop) => (options, stop),
+        };
         if let Some(name) = options.strategy.as_deref().filter(|&n| n != OPTIMAL) {
             // Stateless callers (the web) build the strategy for every turn: vary the seed with
             // the turn so a random strategy does not repeat its first draw.
@@ -184,49 +181,25 @@ impl Advisor {
                 ..StrategyOptions::default()
             };
             let mut strategy = strategy::by_name(name, space, &strategy_options)?;
-            return self.advise_with(strategy.as_mut(), space, history, candidates);
+            return named(strategy.as_mut(), &knowledge, start);
         }
-        let pick = self.choose(space, history, candidates, options, stop, start);
+        let pick = self.choose(&knowledge, options, stop, start);
         Ok(report(space, candidates, pick, start))
     }
 
-    /// The guess of a strategy the caller holds (one that keeps state between turns, or a tree
-    /// loaded from a file), reported like the advisor's own.
-    pub fn advise_with(
-        &self,
-        strategy: &mut dyn Strategy,
-        space: &CodeSpace,
-        history: &History,
-        candidates: &CodeSet,
-    ) -> Result<Advice, AdviceError> {
-        let start = Instant::now();
-        check_open(space, history, candidates)?;
-        let code = strategy.next_guess(&Knowledge {
-            space,
-            history,
-            candidates,
-        })?;
-        let pick = Pick {
-            guess: index_of(space, &code),
-            method: Method::Named,
-            strategy: strategy.name().to_string(),
-            total: None,
-            sampled: false,
-            note: None,
-            stats: None,
-        };
-        Ok(report(space, candidates, pick, start))
-    }
-
+    /// The advisor's own policy (the steps in the module docs).
     fn choose(
         &self,
-        space: &CodeSpace,
-        history: &History,
-        candidates: &CodeSet,
+        knowledge: &Knowledge<'_>,
         options: &AdviceOptions,
         stop: &Stop,
         start: Instant,
     ) -> Pick {
+        let &Knowledge {
+            space,
+            history,
+            candidates,
+        } = knowledge;
         let proven = |guess: usize, method: Method, total: Option<u64>| Pick {
             guess,
             method,
@@ -242,14 +215,9 @@ impl Advisor {
             return proven(first, Method::Endgame, Some(2 * n - 1));
         }
         let rules = space.rules();
-        let knowledge = Knowledge {
-            space,
-            history,
-            candidates,
-        };
-        if let Some(tree) = tree::shipped(rules, options.guesses) {
+        if let Some(tree) = strategy::shipped(rules, options.guesses) {
             if let Ok(code) =
-                TreeStrategy::new(OPTIMAL, tree, space).and_then(|mut t| t.next_guess(&knowledge))
+                TreeStrategy::new(OPTIMAL, tree, space).and_then(|mut t| t.next_guess(knowledge))
             {
                 return proven(index_of(space, &code), Method::Tree, None);
             }
@@ -265,7 +233,7 @@ impl Advisor {
             seed: options.seed,
             ..Sampling::default()
         });
-        let (guess, sampled, stats) = match heuristic.choose(&knowledge, stop) {
+        let (guess, sampled, stats) = match heuristic.choose(knowledge, stop) {
             Some(choice) => (choice.guess, choice.sampled, Some(choice.stats)),
             // Stopped before a single guess was scored: a code still possible is a fair move.
             None => (candidates.first().expect("checked non-empty"), false, None),
@@ -340,28 +308,23 @@ impl Advisor {
     }
 }
 
-fn position_by(
-    space: &CodeSpace,
-    history: &History,
-    list: usize,
-    advise: impl FnOnce(&CodeSet) -> Result<Advice, AdviceError>,
-) -> Result<Position, AdviceError> {
-    let candidates = history.candidates(space);
-    let won = history.is_won(space.length());
-    let mut position = Position {
-        turns: TurnReport::all(space.rules(), history),
-        remaining: candidates.len(),
-        candidates: Position::listed(space, &candidates, list),
-        won,
-        advice: None,
-        contradiction: None,
+/// The guess of `strategy`, reported like the advisor's own.
+fn named(
+    strategy: &mut dyn Strategy,
+    knowledge: &Knowledge<'_>,
+    start: Instant,
+) -> Result<Advice, AdviceError> {
+    let code = strategy.next_guess(knowledge)?;
+    let pick = Pick {
+        guess: index_of(knowledge.space, &code),
+        method: Method::Named,
+        strategy: strategy.name().to_string(),
+        total: None,
+        sampled: false,
+        note: None,
+        stats: None,
     };
-    if candidates.is_empty() {
-        position.contradiction = Some(Contradiction::new(space, history));
-    } else if !won {
-        position.advice = Some(advise(&candidates)?);
-    }
-    Ok(position)
+    Ok(report(knowledge.space, knowledge.candidates, pick, start))
 }
 
 /// The total of every position of an exact plan (`moves[0]` is its root), from the moves
@@ -504,8 +467,7 @@ mod tests {
                 space,
                 h,
                 &h.candidates(space),
-                &AdviceOptions::default(),
-                stop,
+                Chooser::Advisor(&AdviceOptions::default(), stop),
             )
             .unwrap()
     }
@@ -634,14 +596,14 @@ mod tests {
         let options = AdviceOptions::default();
         let won = history(&rules, &[("0123", 0, 2), ("4271", 4, 0)]);
         let p = advisor
-            .position(&space, &won, &options, 5, &Stop::never())
+            .position(&space, &won, 5, Chooser::Advisor(&options, &Stop::never()))
             .unwrap();
         assert!(p.won && p.advice.is_none() && p.contradiction.is_none());
         assert_eq!(p.candidates, ["4271"]);
 
         let bad = history(&rules, &[("0123", 0, 0), ("4567", 0, 0)]);
         let p = advisor
-            .position(&space, &bad, &options, 5, &Stop::never())
+            .position(&space, &bad, 5, Chooser::Advisor(&options, &Stop::never()))
             .unwrap();
         let c = p.contradiction.unwrap();
         assert_eq!(p.remaining, 0);
@@ -650,21 +612,28 @@ mod tests {
             .message
             .contains("if the answer to guess 1 (0123) was not 0B0C but 0B2C (84 codes left)"));
         assert!(matches!(
-            advisor.advise(&space, &bad, &CodeSet::default(), &options, &Stop::never()),
+            advisor.advise(
+                &space,
+                &bad,
+                &CodeSet::default(),
+                Chooser::Advisor(&options, &Stop::never())
+            ),
             Err(AdviceError::Contradiction(_))
         ));
 
         let h = history(&rules, &[("0123", 1, 2)]);
-        let named = options.clone().with_strategy(Some("knuth".into()));
+        let mut named = options.clone();
+        named.strategy = Some("knuth".into());
         let p = advisor
-            .position(&space, &h, &named, 3, &Stop::never())
+            .position(&space, &h, 3, Chooser::Advisor(&named, &Stop::never()))
             .unwrap();
         let a = p.advice.unwrap();
         assert_eq!((a.method, a.strategy.as_str()), (Method::Named, "knuth"));
         assert_eq!(p.candidates.len(), 3);
-        let unknown = options.with_strategy(Some("nope".into()));
+        let mut unknown = options;
+        unknown.strategy = Some("nope".into());
         assert!(matches!(
-            advisor.position(&space, &h, &unknown, 3, &Stop::never()),
+            advisor.position(&space, &h, 3, Chooser::Advisor(&unknown, &Stop::never())),
             Err(AdviceError::Strategy(StrategyError::Unknown { .. }))
         ));
     }

@@ -4,6 +4,11 @@
 //! ([`names`], [`by_name`]), which the CLI, the benchmark and the web server all share. One
 //! harness, [`play`], plays any strategy against a known secret; [`crate::eval`] plays one against
 //! every secret.
+//!
+//! Strategies sit above the exact search: `optimal` plays a tree the search found or the crate
+//! ships ([`TreeStrategy`]), while the search itself knows nothing of strategies. What both
+//! share lies below them: which codes may be guessed ([`GuessPool`]) and the symmetry reductions
+//! (the crate's `symmetry` module).
 
 mod cows;
 mod enumerate;
@@ -12,6 +17,7 @@ mod random;
 mod registry;
 mod sample;
 mod simple;
+mod tree;
 
 pub use cows::Cows;
 pub use enumerate::Enumerate;
@@ -21,6 +27,9 @@ pub use partition::{
 pub use random::Random;
 pub use registry::{by_name, describe, info_of, list, names, playable, Cost, StrategyInfo};
 pub use simple::Simple;
+pub use tree::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
+
+pub use crate::pool::GuessPool;
 
 use crate::code::Code;
 use crate::codeset::CodeSet;
@@ -55,26 +64,6 @@ pub enum StrategyError {
     /// The strategy gave up (for example a random strategy at its guess cap).
     #[error("strategy {0:?} gave up")]
     GaveUp(String),
-}
-
-/// Which codes a strategy may guess.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum GuessPool {
-    /// Any code of the space, even one already ruled out (it may split the candidates better).
-    #[default]
-    All,
-    /// Only codes still consistent with the feedback ("hard mode").
-    Consistent,
-}
-
-impl GuessPool {
-    /// Every pool, for listings and array indexes.
-    pub const ALL: [GuessPool; 2] = [GuessPool::All, GuessPool::Consistent];
-
-    /// The pool's position in [`GuessPool::ALL`].
-    pub fn index(self) -> usize {
-        self as usize
-    }
 }
 
 /// Options shared by every strategy; each uses those that apply to it.

@@ -33,7 +33,7 @@
 
 use rayon::prelude::*;
 
-use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Symmetry};
+use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Guesses};
 use super::{GuessPool, Knowledge, Strategy, StrategyError};
 use crate::code::Code;
 use crate::codeset::CodeSet;
@@ -288,11 +288,14 @@ impl PartitionStrategy {
             return Vec::new();
         }
         let space = knowledge.space;
-        let member = membership(space.len(), knowledge.candidates);
-        let symmetry = Symmetry::new(knowledge);
-        let pool = exact_pool(knowledge, self.pool, &symmetry, &member, usize::MAX)
-            .expect("no limit, no refusal");
-        let scorer = Scorer::new(self.score, space, knowledge.candidates.as_slice(), &member);
+        let guesses = Guesses::new(knowledge, self.pool);
+        let pool = exact_pool(&guesses, usize::MAX).expect("no limit, no refusal");
+        let scorer = Scorer::new(
+            self.score,
+            space,
+            knowledge.candidates.as_slice(),
+            &guesses.member,
+        );
         let mut guesses = pool.candidates;
         guesses.extend(pool.others);
         let mut all: Vec<Ranked> = guesses
@@ -357,15 +360,14 @@ impl PartitionStrategy {
         }
         let space = knowledge.space;
         let budget = self.sampling.max_pairs.max(1);
-        let member = membership(space.len(), knowledge.candidates);
-        let symmetry = Symmetry::new(knowledge);
+        let guesses = Guesses::new(knowledge, self.pool);
 
         // Sample the candidates only when even the guesses' share of the budget at the square
         // root would not cover them all.
         let secrets_cap = ((budget as f64).sqrt() as usize).max(MIN_SECRETS);
         let secrets_wanted = n.min(secrets_cap);
         let guess_limit = usize::try_from(budget / secrets_wanted as u64).unwrap_or(usize::MAX);
-        let exact = exact_pool(knowledge, self.pool, &symmetry, &member, guess_limit);
+        let exact = exact_pool(&guesses, guess_limit);
         let full = exact
             .as_ref()
             .is_some_and(|p| (p.len() as u128) * (n as u128) <= u128::from(budget));
@@ -382,10 +384,7 @@ impl PartitionStrategy {
                 // Drawing and classifying a guess costs about as much as scoring it against a
                 // few hundred secrets: count that against the budget too.
                 None => sample_pool(
-                    knowledge,
-                    self.pool,
-                    &symmetry,
-                    &member,
+                    &guesses,
                     usize::try_from(budget / secrets_wanted.max(DRAW_COST) as u64)
                         .unwrap_or(usize::MAX),
                     &mut rng,
@@ -404,7 +403,7 @@ impl PartitionStrategy {
                 secrets_scored: 0,
             });
         }
-        let scorer = Scorer::new(self.score, space, &secrets, &member);
+        let scorer = Scorer::new(self.score, space, &secrets, &guesses.member);
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).
         let first = scorer.scan(&pool.candidates, None, stop);
@@ -720,15 +719,6 @@ impl<'a> Scorer<'a> {
     }
 }
 
-/// The candidate set as a bitmap, for constant-time membership tests in the scoring loop.
-fn membership(n: usize, set: &CodeSet) -> Vec<u64> {
-    let mut bits = vec![0u64; n.div_ceil(64)];
-    for &i in set.as_slice() {
-        bits[i as usize / 64] |= 1 << (i % 64);
-    }
-    bits
-}
-
 impl Strategy for PartitionStrategy {
     fn name(&self) -> &str {
         self.score.name()
@@ -744,6 +734,7 @@ impl Strategy for PartitionStrategy {
 
 #[cfg(test)]
 mod tests {
+    use super::sample::membership;
     use super::*;
     use crate::{History, Rules};
 
@@ -1065,7 +1056,7 @@ mod bulls_known_answers {
                 Ok(Box::new(PartitionStrategy::new(score, GuessPool::All)) as Box<dyn Strategy>)
             };
             let e = evaluate(&space, &build, &EvalOptions::default(), &|_| {}).unwrap();
-            assert_eq!(e.total, total, "{score:?}");
+            assert_eq!(e.histogram.total(), total, "{score:?}");
         }
     }
 }

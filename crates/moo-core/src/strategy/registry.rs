@@ -2,10 +2,9 @@
 
 use super::{
     Cows, Enumerate, PartitionScore, PartitionStrategy, Random, Sampling, Simple, Strategy,
-    StrategyError, StrategyOptions,
+    StrategyError, StrategyOptions, TreeStrategy,
 };
 use crate::space::CodeSpace;
-use crate::tree::TreeStrategy;
 
 /// Builds a strategy for a space.
 type Builder = fn(&CodeSpace, &StrategyOptions) -> Result<Box<dyn Strategy>, StrategyError>;

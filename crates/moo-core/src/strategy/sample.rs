@@ -3,13 +3,13 @@
 //! A full scan scores every guess worth scoring against every candidate. Two exact reductions come
 //! first: symbols no guess has used yet are interchangeable, and so are symbols no candidate holds,
 //! so of each class of guesses equal up to renaming within those classes only the first in
-//! alphabet order (its "canonical" member) needs scoring ([`Symmetry`]). The canonical guesses are
-//! generated directly, depth first in alphabet order, so a tiny pool in a huge space (the opening
-//! of 10 digits has one) costs nothing to list, and generation stops as soon as the pool is
-//! known to be too big.
+//! alphabet order (its "canonical" member) needs scoring ([`Renaming`], in the crate's symmetry
+//! module, which serves the exact search too). The canonical guesses are generated directly,
+//! depth first in alphabet order, so a tiny pool in a huge space (the opening of 10 digits has
+//! one) costs nothing to list, and generation stops as soon as the pool is known to be too big.
 //!
 //! When the pool times the candidates still exceeds the pair budget, the choice scores a sample
-//! ([`sample`]): a seeded random sample of the candidates stands in for the candidate set, and the
+//! ([`sample_pool`]): a seeded random sample of the candidates stands in for the candidate set, and the
 //! guesses are the canonical candidates (all if they fit, else a seeded sample) followed by
 //! non-candidates drawn at random and spread over classes of guesses that relate alike to the
 //! history ([`signature`]): round-robin over the classes, so a class of rare guesses (say, keeping
@@ -24,7 +24,9 @@ use rand_chacha::ChaCha8Rng;
 
 use super::{GuessPool, Knowledge};
 use crate::code::Code;
-use crate::rules::{Rules, MAX_LENGTH};
+use crate::code::MAX_LENGTH;
+use crate::codeset::CodeSet;
+use crate::symmetry::Renaming;
 
 /// The guesses to score, candidates first; each list sorted by index.
 #[derive(Debug, Default)]
@@ -41,159 +43,34 @@ impl Pool {
     }
 }
 
-/// The renaming symmetry of one position: two classes of interchangeable symbols.
-pub(super) struct Symmetry {
-    /// Symbols no guess used, and symbols no candidate holds (never the pinned leading symbol).
-    classes: [u64; 2],
-    /// Whether some class has two symbols or more, so that renaming does anything.
-    pub active: bool,
+/// What the guesses of one choice are drawn from: the position, which codes may be guessed, the
+/// position's renaming symmetry, and its candidates as a bitmap.
+pub(super) struct Guesses<'a> {
+    knowledge: Knowledge<'a>,
+    pool: GuessPool,
+    symmetry: Renaming,
+    /// The candidate set as a bitmap, for constant-time membership tests in the scoring loop.
+    pub member: Vec<u64>,
 }
 
-impl Symmetry {
-    pub fn new(knowledge: &Knowledge<'_>) -> Symmetry {
-        let space = knowledge.space;
-        let rules = space.rules();
-        let used = knowledge
-            .history
-            .turns()
-            .iter()
-            .fold(0u64, |m, t| m | t.guess.mask());
-        let all_symbols = if rules.alphabet().len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << rules.alphabet().len()) - 1
-        };
-        // The first symbol may not lead a code: renaming it could make a code invalid, so it is
-        // never treated as interchangeable.
-        let pinned = u64::from(rules.no_leading());
-        let free = all_symbols & !pinned;
-        // Symbols no candidate holds: swapping two of them fixes every candidate. Big sets hold
-        // every symbol after a few members, so the scan stops there.
-        let mut present = 0u64;
-        for c in knowledge.candidates.iter() {
-            present |= space.code(c).mask();
-            if present & free == free {
-                break;
-            }
+impl<'a> Guesses<'a> {
+    pub fn new(knowledge: &Knowledge<'a>, pool: GuessPool) -> Guesses<'a> {
+        Guesses {
+            knowledge: *knowledge,
+            pool,
+            symmetry: Renaming::new(knowledge.space, knowledge.history, knowledge.candidates),
+            member: membership(knowledge.space.len(), knowledge.candidates),
         }
-        let absent = free & !present;
-        // Symbols no guess used: swapping two of them fixes the history, hence the candidates.
-        let fresh = free & !used & !absent;
-        let classes = [fresh, absent];
-        Symmetry {
-            classes,
-            active: classes.iter().any(|c| c.count_ones() >= 2),
-        }
-    }
-
-    /// The symbols no candidate holds.
-    pub fn absent(&self) -> u64 {
-        self.classes[1]
-    }
-
-    /// Whether `code` is the first in alphabet order of the codes it can be renamed to: for each
-    /// class, the class's symbols in `code` appear (first occurrences, in order) as the smallest of
-    /// the class in increasing order.
-    pub fn is_canonical(&self, code: &Code) -> bool {
-        !self.active || is_canonical(code, self.classes)
-    }
-
-    /// The first in alphabet order of the codes `code` can be renamed to.
-    pub fn canonical(&self, code: &Code) -> Code {
-        if !self.active {
-            return *code;
-        }
-        let mut unseen = self.classes;
-        let mut renamed = [u8::MAX; 64];
-        let mut out = [0u8; MAX_LENGTH];
-        for (o, &s) in out.iter_mut().zip(code.symbols()) {
-            *o = s;
-            let bit = 1u64 << s;
-            if let Some(c) = self.classes.iter().position(|c| c & bit != 0) {
-                if renamed[usize::from(s)] == u8::MAX {
-                    let to = unseen[c].trailing_zeros() as u8;
-                    unseen[c] &= unseen[c] - 1;
-                    renamed[usize::from(s)] = to;
-                }
-                *o = renamed[usize::from(s)];
-            }
-        }
-        Code::from_symbols(&out[..code.len()])
-    }
-
-    /// Every canonical code of `rules` in alphabet order, or `None` once there are more than
-    /// `cap`. Generated depth first, so the work is proportional to the codes listed.
-    pub fn codes(&self, rules: &Rules, cap: usize) -> Option<Vec<Code>> {
-        struct Walk<'a> {
-            rules: &'a Rules,
-            classes: [u64; 2],
-            cap: usize,
-            current: Vec<u8>,
-            out: Vec<Code>,
-        }
-        impl Walk<'_> {
-            /// False once the cap is passed.
-            fn extend(&mut self, used: u64, unseen: [u64; 2]) -> bool {
-                if self.current.len() == self.rules.length() {
-                    self.out.push(Code::from_symbols(&self.current));
-                    return self.out.len() <= self.cap;
-                }
-                let first = u8::from(self.current.is_empty() && self.rules.no_leading());
-                for s in first..self.rules.alphabet().len() as u8 {
-                    let bit = 1u64 << s;
-                    if !self.rules.repeats() && used & bit != 0 {
-                        continue;
-                    }
-                    let mut unseen = unseen;
-                    if let Some(c) = self.classes.iter().position(|c| c & bit != 0) {
-                        if unseen[c] & bit != 0 {
-                            // A class symbol's first use must be the smallest unused of its class.
-                            if s as u32 != unseen[c].trailing_zeros() {
-                                continue;
-                            }
-                            unseen[c] &= !bit;
-                        }
-                    }
-                    self.current.push(s);
-                    let more = self.extend(used | bit, unseen);
-                    self.current.pop();
-                    if !more {
-                        return false;
-                    }
-                }
-                true
-            }
-        }
-        let classes = if self.active { self.classes } else { [0, 0] };
-        let mut walk = Walk {
-            rules,
-            classes,
-            cap,
-            current: Vec::with_capacity(rules.length()),
-            out: Vec::new(),
-        };
-        walk.extend(0, classes).then_some(walk.out)
     }
 }
 
-/// See [`Symmetry::is_canonical`].
-pub(super) fn is_canonical(code: &Code, classes: [u64; 2]) -> bool {
-    let mut unseen = classes;
-    for &s in code.symbols() {
-        let bit = 1u64 << s;
-        for (class, unseen) in classes.iter().zip(&mut unseen) {
-            if class & bit != 0 {
-                if *unseen & bit != 0 {
-                    if s as u32 != unseen.trailing_zeros() {
-                        return false;
-                    }
-                    *unseen &= !bit;
-                }
-                break;
-            }
-        }
+/// The candidate set as a bitmap ([`is_member`]).
+pub(super) fn membership(n: usize, set: &CodeSet) -> Vec<u64> {
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    for &i in set.as_slice() {
+        bits[i as usize / 64] |= 1 << (i % 64);
     }
-    true
+    bits
 }
 
 pub(super) fn is_member(member: &[u64], g: u32) -> bool {
@@ -205,13 +82,13 @@ pub(super) fn is_member(member: &[u64], g: u32) -> bool {
 const GENERATE_FACTOR: usize = 4;
 
 /// The whole pool of canonical guesses, or `None` if it has more than `limit` guesses.
-pub(super) fn exact_pool(
-    knowledge: &Knowledge<'_>,
-    pool: GuessPool,
-    symmetry: &Symmetry,
-    member: &[u64],
-    limit: usize,
-) -> Option<Pool> {
+pub(super) fn exact_pool(guesses: &Guesses<'_>, limit: usize) -> Option<Pool> {
+    let Guesses {
+        knowledge,
+        pool,
+        symmetry,
+        member,
+    } = guesses;
     let space = knowledge.space;
     let candidates = knowledge.candidates.as_slice();
     let ranked =
@@ -311,14 +188,9 @@ const MAX_SAMPLED_OTHERS: usize = 8_000;
 
 /// A sample of about `budget` guesses of the pool: canonical candidates first (up to half the
 /// budget when non-candidates may be guessed), then non-candidates spread over their classes.
-pub(super) fn sample_pool(
-    knowledge: &Knowledge<'_>,
-    pool: GuessPool,
-    symmetry: &Symmetry,
-    member: &[u64],
-    budget: usize,
-    rng: &mut ChaCha8Rng,
-) -> Pool {
+pub(super) fn sample_pool(guesses: &Guesses<'_>, budget: usize, rng: &mut ChaCha8Rng) -> Pool {
+    let (knowledge, symmetry) = (&guesses.knowledge, &guesses.symmetry);
+    let pool = guesses.pool;
     let space = knowledge.space;
     let candidates = knowledge.candidates.as_slice();
     let for_candidates = match pool {
@@ -357,20 +229,16 @@ pub(super) fn sample_pool(
         let want = budget
             .saturating_sub(sample.candidates.len())
             .clamp(1, MAX_SAMPLED_OTHERS);
-        sample.others = spread_others(knowledge, symmetry, member, want, rng);
+        sample.others = spread_others(guesses, want, rng);
     }
     sample
 }
 
 /// About `want` canonical non-candidates, drawn at random and taken round-robin over their
 /// [`signature`] classes.
-fn spread_others(
-    knowledge: &Knowledge<'_>,
-    symmetry: &Symmetry,
-    member: &[u64],
-    want: usize,
-    rng: &mut ChaCha8Rng,
-) -> Vec<u32> {
+fn spread_others(guesses: &Guesses<'_>, want: usize, rng: &mut ChaCha8Rng) -> Vec<u32> {
+    let (knowledge, symmetry) = (&guesses.knowledge, &guesses.symmetry);
+    let member = &guesses.member;
     let space = knowledge.space;
     let turns: Vec<(Code, u64)> = knowledge
         .history
@@ -426,55 +294,4 @@ fn signature(code: &Code, turns: &[(Code, u64)], absent: u64) -> u64 {
     let features = &mut features[..symbols.len()];
     features.sort_unstable();
     features.iter().fold(0, |h, &f| mix(h ^ f))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{CodeSet, CodeSpace, History, Rules};
-
-    #[test]
-    fn generated_canonical_codes_are_the_canonical_codes() {
-        for rules in [
-            Rules::bulls(),
-            Rules::mastermind(),
-            Rules::new(4, "0123456789", false, true).unwrap(),
-            Rules::new(3, "abcde", true, true).unwrap(),
-        ] {
-            let space = CodeSpace::new(rules.clone()).unwrap();
-            let mut history = History::new();
-            let g = space.code(space.len() / 3);
-            let fb = g.score(&space.code(space.len() / 2));
-            history.push(g, fb);
-            let candidates: CodeSet = space.filter_code(&space.all(), &g, fb);
-            for history in [History::new(), history] {
-                let candidates = if history.is_empty() {
-                    space.all()
-                } else {
-                    candidates.clone()
-                };
-                let k = Knowledge {
-                    space: &space,
-                    history: &history,
-                    candidates: &candidates,
-                };
-                let symmetry = Symmetry::new(&k);
-                let listed = symmetry.codes(&rules, usize::MAX).unwrap();
-                let filtered: Vec<Code> = space
-                    .codes()
-                    .iter()
-                    .copied()
-                    .filter(|c| symmetry.is_canonical(c))
-                    .collect();
-                assert_eq!(listed, filtered);
-                for c in space.codes().iter().step_by(7) {
-                    let canonical = symmetry.canonical(c);
-                    assert!(symmetry.is_canonical(&canonical));
-                    assert!(canonical <= *c);
-                    assert!(rules.check_code(&canonical).is_ok());
-                }
-                assert!(symmetry.codes(&rules, listed.len() - 1).is_none());
-            }
-        }
-    }
 }

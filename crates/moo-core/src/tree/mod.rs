@@ -17,14 +17,11 @@
 
 mod bulk;
 mod search;
-mod symmetry;
-mod treestrategy;
 
 pub use search::{
     search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
     Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
 };
-pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows
 /// tree, and a bound on what a link to `/dev/zero` can cost.

@@ -51,14 +51,14 @@ use self::bounds::{ClosedForm, LevelBounds};
 use self::dedup::SplitDedup;
 use self::memo::{Entry, Memo, MEMO_BUDGET};
 use super::bulk::{Splitter, MAX_SET};
-use super::symmetry::Symmetry;
 use super::{DecisionTree, Node, NodeId, TreeStats};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
+use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::strategy::GuessPool;
+use crate::symmetry::Symmetry;
 
 /// What an optimal tree minimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

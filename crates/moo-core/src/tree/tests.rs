@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use super::*;
 use crate::history::History;
+use crate::pool::GuessPool;
 use crate::published::{self, Method, Published};
 use crate::stop::Stop;
-use crate::strategy::GuessPool;
 
 fn found(space: &CodeSpace, options: &SearchOptions) -> (DecisionTree, TreeStats) {
     match search(space, options, &Progress::new()).unwrap() {

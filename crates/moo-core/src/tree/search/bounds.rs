@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 use super::super::bulk::{Split, Splits, MAX_SET};
 use super::memo::Entry;
 use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
-use crate::strategy::GuessPool;
+use crate::pool::GuessPool;
 
 /// The level-filling bounds of one search: for each set size, the least total (one table, or one
 /// per depth left when the objective weighs the last level), and the fewest levels.

@@ -3,15 +3,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::symmetry::{permutations, MAX_PERMUTED_LENGTH};
-use super::{
-    search_until, DecisionTree, Progress, SearchError, SearchOptions, SearchOutcome, TreeError,
-};
+use super::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 use crate::code::Code;
 use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::strategy::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
+use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
+use crate::tree::{
+    search_until, DecisionTree, Progress, SearchError, SearchOptions, SearchOutcome, TreeError,
+};
 
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
 pub const ON_DEMAND_MAX_CODES: usize = 1296;
