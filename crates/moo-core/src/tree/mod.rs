@@ -17,12 +17,17 @@
 
 mod bulk;
 mod search;
+mod split;
 mod symmetry;
 mod treestrategy;
 
 pub use search::{
     search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
     Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+};
+pub use split::{
+    Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced, JOB_FORMAT,
+    RESULT_FORMAT, SPLIT_FORMAT,
 };
 pub use treestrategy::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
 
