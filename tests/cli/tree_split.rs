@@ -28,7 +28,14 @@ fn jobs(dir: &Path) -> usize {
 
 fn run_job(dir: &Path, index: usize) {
     moo()
-        .args(["tree", "job", "--threads", "1", "--index", &index.to_string()])
+        .args([
+            "tree",
+            "job",
+            "--threads",
+            "1",
+            "--index",
+            &index.to_string(),
+        ])
         .arg(dir)
         .assert()
         .success();
@@ -44,7 +51,10 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
     let dir = tmp.path().join("jobs");
     split(&dir, &[]);
     let n = jobs(&dir);
-    assert_eq!(n, 8, "one first guess up to symmetry, 8 feedbacks besides the win");
+    assert_eq!(
+        n, 8,
+        "one first guess up to symmetry, 8 feedbacks besides the win"
+    );
     for i in 0..n {
         run_job(&dir, i);
     }
@@ -85,7 +95,10 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
         .arg(&joined_file)
         .assert()
         .success()
-        .stdout(predicate::str::contains(format!("total     {}", single["total"])));
+        .stdout(predicate::str::contains(format!(
+            "total     {}",
+            single["total"]
+        )));
 }
 
 #[test]

@@ -379,7 +379,7 @@ impl Split {
     /// chosen as the search chooses it, and the tree is replayed before it is returned.
     pub fn join(&self, results: &[Option<JobResult>]) -> Result<Joined, SplitError> {
         let missing: Vec<usize> = (0..self.jobs.len())
-            .filter(|&i| results.get(i).is_none_or(|r| r.is_none()))
+            .filter(|&i| !matches!(results.get(i), Some(Some(_))))
             .collect();
         if !missing.is_empty() {
             return Err(SplitError::Missing {
@@ -425,10 +425,10 @@ impl Split {
             }
             // The smallest total, then the smallest worst case, then the earlier in the order:
             // the choice `search` makes for the average objective.
-            if best.is_none_or(|(t, w, _)| (total, worst) < (t, w)) {
+            if best.map_or(true, |(t, w, _)| (total, worst) < (t, w)) {
                 best = Some((total, worst, rank));
             }
-            if first.is_none_or(|(t, _)| total < t) {
+            if first.map_or(true, |(t, _)| total < t) {
                 first = Some((total, first_worst));
             }
         }
@@ -749,6 +749,129 @@ fn ranges(jobs: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::{search, SearchOutcome};
+
+    /// Splits, solves every job in process and joins.
+    fn split_and_join(space: &CodeSpace, options: &SearchOptions) -> (Split, Joined) {
+        let (split, jobs) = Split::plan(space, options).unwrap();
+        let results: Vec<Option<JobResult>> = jobs
+            .iter()
+            .map(|job| {
+                let result = job.solve(&Progress::new(), &Stop::never()).unwrap();
+                // Through the file form, as between machines.
+                Some(JobResult::from_json(&result.to_json()).unwrap())
+            })
+            .collect();
+        let joined = split.join(&results).unwrap();
+        (split, joined)
+    }
+
+    #[test]
+    fn joined_trees_are_the_searchs_trees() {
+        let games = [
+            (
+                Rules::new(3, "1234", true, false).unwrap(),
+                GuessPool::All,
+                None,
+            ),
+            (
+                Rules::new(3, "1234", true, false).unwrap(),
+                GuessPool::Consistent,
+                None,
+            ),
+            (
+                Rules::new(3, "012345", false, false).unwrap(),
+                GuessPool::All,
+                None,
+            ),
+            (
+                Rules::new(3, "0123456789", false, false).unwrap(),
+                GuessPool::All,
+                Some(6),
+            ),
+            (
+                Rules::new(3, "012345", false, true).unwrap(),
+                GuessPool::All,
+                None,
+            ),
+        ];
+        for (rules, pool, max_depth) in games {
+            let space = CodeSpace::new(rules.clone()).unwrap();
+            let options = SearchOptions::new(Objective::Average)
+                .with_guesses(pool)
+                .with_max_depth(max_depth);
+            let (split, joined) = split_and_join(&space, &options);
+            assert!(!split.jobs.is_empty());
+            let SearchOutcome::Found { tree, stats } =
+                search(&space, &options, &Progress::new()).unwrap()
+            else {
+                panic!("{rules}: the search finds a tree");
+            };
+            let Joined::Found {
+                tree: joined_tree,
+                stats: joined_stats,
+                ..
+            } = joined
+            else {
+                panic!("{rules}: the join finds a tree");
+            };
+            assert_eq!(joined_stats, stats, "{rules} {pool:?} {max_depth:?}");
+            assert_eq!(joined_tree, tree, "{rules} {pool:?} {max_depth:?}");
+        }
+    }
+
+    #[test]
+    fn an_impossible_depth_is_proven_by_the_join() {
+        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+        let options = SearchOptions::new(Objective::Average).with_max_depth(Some(3));
+        let (_, joined) = split_and_join(&space, &options);
+        assert!(matches!(joined, Joined::Impossible { max_depth: 3 }));
+    }
+
+    #[test]
+    fn results_of_another_split_or_missing_ones_are_refused() {
+        let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
+        let (a, jobs) = Split::plan(&space, &SearchOptions::default()).unwrap();
+        let options = SearchOptions::default().with_guesses(GuessPool::Consistent);
+        let (b, other_jobs) = Split::plan(&space, &options).unwrap();
+        assert_ne!(a.fingerprint, b.fingerprint);
+        let foreign = other_jobs[0]
+            .solve(&Progress::new(), &Stop::never())
+            .unwrap();
+        assert!(matches!(
+            a.check_result(0, &foreign),
+            Err(SplitError::OtherSplit { .. })
+        ));
+        assert!(!jobs[0].is_answered_by(&foreign));
+        let mut results: Vec<Option<JobResult>> = vec![None; jobs.len()];
+        results[1] = Some(jobs[1].solve(&Progress::new(), &Stop::never()).unwrap());
+        match a.join(&results) {
+            Err(SplitError::Missing { missing, jobs: n }) => {
+                assert_eq!(n, jobs.len());
+                assert_eq!(missing.len(), jobs.len() - 1);
+                assert!(!missing.contains(&1));
+            }
+            other => panic!("expected the missing jobs, got {other:?}"),
+        }
+        let mut edited: serde_json::Value = serde_json::from_str(&a.to_json()).unwrap();
+        edited["max_depth"] = 9.into();
+        assert!(matches!(
+            Split::from_json(&edited.to_string()),
+            Err(SplitError::Malformed { .. })
+        ));
+        assert_eq!(Split::from_json(&a.to_json()).unwrap(), a);
+    }
+
+    #[test]
+    fn worst_case_objectives_are_not_split() {
+        let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
+        for objective in [Objective::Worst, Objective::FewestWorst] {
+            assert!(matches!(
+                Split::plan(&space, &SearchOptions::new(objective)),
+                Err(SplitError::Objective(_))
+            ));
+        }
+    }
 
     #[test]
     fn ranges_are_compact() {
