@@ -14,6 +14,7 @@ pub mod progress;
 pub mod serve;
 pub mod solve;
 pub mod tree;
+pub mod tree_split;
 
 use std::fmt;
 

@@ -22,7 +22,7 @@ use super::output::{out, outln, write_file};
 use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs};
 
 /// The deepest `--max-depth`: deeper than any optimal tree of a space moo can enumerate.
-const MAX_DEPTH: i64 = 1000;
+pub(super) const MAX_DEPTH: i64 = 1000;
 
 /// Build, verify or show decision trees.
 #[derive(Debug, ClapArgs)]
@@ -50,11 +50,28 @@ enum TreeCommand {
     #[command(after_help = "Example:
   moo tree show --depth 2 bulls.json")]
     Show(ShowArgs),
+    /// Write a search's first-guess subproblems as independent job files, to run anywhere.
+    #[command(after_help = "Examples:
+  moo tree split --out jobs                           Bulls and Cows: 13 jobs in jobs/
+  moo tree split --game mastermind --out mm-jobs      one job per first guess and feedback
+Then run every job (any order, any machine sharing the directory) and join:
+  ls jobs/*.job.json | xargs -P 2 -n 1 moo tree job --threads 1
+  moo tree join jobs -o bulls.json")]
+    Split(super::tree_split::SplitArgs),
+    /// Solve one job of a split exactly and write its result beside it.
+    #[command(after_help = "Examples:
+  moo tree job jobs/0003.job.json
+  moo tree job jobs --index \"$SLURM_ARRAY_TASK_ID\"      a batch system's task index names the job")]
+    Job(super::tree_split::JobArgs),
+    /// Join the results of a split's jobs into one verified optimal tree.
+    #[command(after_help = "Example:
+  moo tree join jobs -o bulls.json")]
+    Join(super::tree_split::JoinArgs),
 }
 
 /// What to optimise, as typed after `--objective`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum ObjectiveArg {
+pub(super) enum ObjectiveArg {
     /// Fewest guesses in total over all secrets (best average); ties: smaller worst case.
     Average,
     /// Fewest guesses that always suffice; ties: fewest in total.
@@ -136,6 +153,9 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Build(a) => build(a),
         TreeCommand::Verify(a) => verify(a),
         TreeCommand::Show(a) => show(a),
+        TreeCommand::Split(a) => super::tree_split::split(a),
+        TreeCommand::Job(a) => super::tree_split::job(a),
+        TreeCommand::Join(a) => super::tree_split::join(a),
     }
 }
 
@@ -143,12 +163,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let written = exit_on_interrupt()?;
     let space = CodeSpace::with_options(rules.clone(), &args.table.for_exact_search())?;
-    let objective = match args.objective {
-        ObjectiveArg::Average => Objective::Average,
-        ObjectiveArg::Worst => Objective::Worst,
-        ObjectiveArg::FewestWorst => Objective::FewestWorst,
-    };
-    let options = SearchOptions::new(objective)
+    let options = SearchOptions::new(objective_of(args.objective))
         .with_max_depth(args.max_depth)
         .with_guesses(GuessPool::from(args.guesses));
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -243,6 +258,15 @@ enum BuildReport<'a> {
         nodes: u64,
         seconds: f64,
     },
+}
+
+/// The library's objective for a flag value.
+pub(super) fn objective_of(arg: ObjectiveArg) -> Objective {
+    match arg {
+        ObjectiveArg::Average => Objective::Average,
+        ObjectiveArg::Worst => Objective::Worst,
+        ObjectiveArg::FewestWorst => Objective::FewestWorst,
+    }
 }
 
 /// The exit status after Ctrl-C: 128 + SIGINT, what shells report for a process the signal
@@ -365,7 +389,7 @@ fn verify(args: VerifyArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_stats(stats: &TreeStats) -> Result<()> {
+pub(super) fn print_stats(stats: &TreeStats) -> Result<()> {
     outln!("secrets   {}", stats.secrets)?;
     outln!("total     {}", stats.total)?;
     outln!("average   {:.4}", stats.average)?;

@@ -11,3 +11,4 @@ mod play;
 mod snapshots;
 mod solve;
 mod tree;
+mod tree_split;

@@ -156,8 +156,8 @@ fn help() {
             commands.push(path);
         }
     }
-    // moo, its nine subcommands, and tree's build, verify and show.
-    assert_eq!(commands.len(), 13);
+    // moo, its nine subcommands, and tree's build, verify, show, split, job and join.
+    assert_eq!(commands.len(), 16);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.

@@ -17,10 +17,15 @@
 
 mod bulk;
 mod search;
+mod split;
 
 pub use search::{
     search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
     Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+};
+pub use split::{
+    Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced, JOB_FORMAT,
+    RESULT_FORMAT, SPLIT_FORMAT,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows

@@ -330,8 +330,9 @@ fn search_whole(
         stop,
         cache_bytes,
         checkpoint,
+        false,
     )? {
-        Ok(plan) => plan,
+        Ok((plan, _)) => plan,
         Err(max_depth) => return Ok(SearchOutcome::Impossible { max_depth }),
     };
     let total = plan.total;
@@ -357,6 +358,28 @@ pub fn search_set(
     progress: &Progress,
     stop: &Stop,
 ) -> Result<SetOutcome, SearchError> {
+    Ok(
+        match search_part(space, history, candidates, options, progress, stop, false)? {
+            Ok((plan, _)) => SetOutcome::Solved(plan),
+            Err(max_depth) => SetOutcome::Impossible { max_depth },
+        },
+    )
+}
+
+/// [`search_set`], and with `keep_unreduced` for the average objective also the plan the
+/// search had before its worst-case tie-break, built without the depth limit that tie-break
+/// imposed (`None` when the tie-break changed nothing). A search of the whole game keeps its
+/// parts' unreduced plans whenever its own worst case cannot be reduced, so a split search
+/// needs both to assemble the same tree ([`super::split`]).
+pub(crate) fn search_part(
+    space: &CodeSpace,
+    history: &History,
+    candidates: &CodeSet,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+    keep_unreduced: bool,
+) -> Result<Result<(SetPlan, Option<SetPlan>), u32>, SearchError> {
     debug_assert!(
         *candidates == history.candidates(space),
         "the candidates are the set the history leaves"
@@ -371,7 +394,7 @@ pub fn search_set(
             sym.after(turn.guess.symbols())
         });
     let root = candidates.as_slice();
-    let plan = match search_from(
+    let (plan, unreduced) = match search_from(
         space,
         root,
         &sym,
@@ -380,21 +403,22 @@ pub fn search_set(
         stop,
         MEMO_BUDGET,
         None,
+        keep_unreduced,
     )? {
-        Ok(plan) => plan,
-        Err(max_depth) => return Ok(SetOutcome::Impossible { max_depth }),
+        Ok(plans) => plans,
+        Err(max_depth) => return Ok(Err(max_depth)),
     };
-    let moves = plan
-        .nodes
-        .into_iter()
-        .map(|n| (CodeSet::from_sorted(n.set), n.guess))
-        .collect();
-    Ok(SetOutcome::Solved(SetPlan {
+    let set_plan = |plan: Plan| SetPlan {
         total: plan.total,
         worst: plan.worst,
         histogram: plan.histogram,
-        moves,
-    }))
+        moves: plan
+            .nodes
+            .into_iter()
+            .map(|n| (CodeSet::from_sorted(n.set), n.guess))
+            .collect(),
+    };
+    Ok(Ok((set_plan(plan), unreduced.map(set_plan))))
 }
 
 /// A solved position, written out: every node of the optimal tree in depth-first order, with the
@@ -426,7 +450,8 @@ fn search_from(
     stop: &Stop,
     cache_bytes: u64,
     checkpoint: Option<&Checkpoint>,
-) -> Result<Result<Plan, u32>, SearchError> {
+    keep_unreduced: bool,
+) -> Result<Result<(Plan, Option<Plan>), u32>, SearchError> {
     if !space.has_table() {
         return Err(SearchError::TooLarge {
             size: space.len(),
@@ -466,12 +491,15 @@ fn search_from(
             Ok(sol)
         }
     };
+    // The average's first optimum, before its worst case was reduced, when that changed it.
+    let mut unreduced = None;
     let (search, sol, depth, weight) = match options.objective {
         Objective::Average => {
             let search = new_search(None);
             let Some(mut best) = solve(&search, INF, cap)? else {
                 return Ok(Err(options.max_depth.unwrap_or(0)));
             };
+            let first = best;
             // Among trees with this total, the smallest worst case: ask for the same total
             // within one guess less until that is proven impossible.
             let mut depth = cap;
@@ -483,6 +511,9 @@ fn search_from(
                     }
                     None => break,
                 }
+            }
+            if keep_unreduced && depth != cap {
+                unreduced = Some(first);
             }
             (search, best, depth, None)
         }
@@ -521,6 +552,24 @@ fn search_from(
             }
         }
     };
+    let plan = build_plan(&search, root, sym, depth, sol, weight)?;
+    progress.bound.store(plan.total, Ordering::Relaxed);
+    let unreduced = match unreduced {
+        Some(first) => Some(build_plan(&search, root, sym, cap, first, None)?),
+        None => None,
+    };
+    Ok(Ok((plan, unreduced)))
+}
+
+/// Writes out the tree of `sol`, a solution of `root` within `depth` guesses, as a plan.
+fn build_plan(
+    search: &Search,
+    root: &[u32],
+    sym: &Symmetry,
+    depth: u8,
+    sol: Solved,
+    weight: Option<u32>,
+) -> Result<Plan, SearchError> {
     let mut nodes = Vec::new();
     let built = search.build(root, sym, depth, sol, 1, &mut nodes);
     if search.halted() || built.is_none() {
@@ -544,13 +593,12 @@ fn search_from(
     let at_depth = histogram.get(usize::from(depth) - 1).copied().unwrap_or(0);
     let cost = total + weight.map_or(0, |w| u64::from(w) * at_depth);
     debug_assert_eq!(cost, u64::from(sol.total));
-    progress.bound.store(total, Ordering::Relaxed);
-    Ok(Ok(Plan {
+    Ok(Plan {
         total,
         worst: histogram.len() as u32,
         histogram,
         nodes: nodes.into_iter().map(|(n, _)| n).collect(),
-    }))
+    })
 }
 
 /// The weight of a secret at the worst depth for [`Objective::FewestWorst`]: one more than any
@@ -1105,4 +1153,45 @@ fn pack(total: u32, index: u32) -> u64 {
 
 fn unpack(x: u64) -> (u32, u32) {
     ((x >> 32) as u32, x as u32)
+}
+
+/// The first guesses a search of the whole space under `options` tries, in the order it tries
+/// them: one per symmetry class, cheapest lower bound first, without the guesses that cannot
+/// fit the depth limit. [`super::split`] makes its jobs from these and breaks ties between equal
+/// first guesses by this order, as the search does.
+pub(crate) fn first_guesses(
+    space: &CodeSpace,
+    options: &SearchOptions,
+) -> Result<Vec<u32>, SearchError> {
+    if !space.has_table() {
+        return Err(SearchError::TooLarge {
+            size: space.len(),
+            limit: crate::space::TABLE_MAX_CODES,
+        });
+    }
+    if options.max_depth == Some(0) {
+        return Err(SearchError::ZeroDepth);
+    }
+    let cap = options
+        .max_depth
+        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
+    let root: Vec<u32> = (0..space.len() as u32).collect();
+    let sym = Symmetry::new(space.rules());
+    let progress = Progress::new();
+    let stop = Stop::never();
+    // Only the bounds are needed, not the cache: the smallest one will do.
+    let search = Search::new(
+        space,
+        options.guesses,
+        &progress,
+        &stop,
+        root.len(),
+        None,
+        0,
+    );
+    Ok(search
+        .candidates(&root, &sym, INF, cap)
+        .into_iter()
+        .map(|c| c.guess)
+        .collect())
 }

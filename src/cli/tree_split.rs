@@ -1,0 +1,357 @@
+//! `moo tree split`, `moo tree job`, `moo tree join`: one exact search run as independent jobs
+//! (on several processes or machines) and joined into one verified tree.
+//!
+//! The jobs' directory is the only thing the machines share: `split.json` (the manifest), one
+//! `NNNN.job.json` per subproblem and, once run, its `NNNN.result.json` beside it. Files are
+//! numbered so a batch system's task index names its job (`moo tree job DIR --index N`), and
+//! every file is written whole or not at all, so a job killed midway leaves no result and is
+//! simply run again.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Args as ClapArgs;
+use moo_core::strategy::GuessPool;
+use moo_core::text::read_capped;
+use moo_core::tree::{
+    Job, JobResult, Joined, PartOutcome, Progress, SearchOptions, Split, MAX_TREE_FILE,
+};
+use moo_core::{CodeSpace, Stop};
+
+use super::output::{outln, write_file};
+use super::tree::{objective_of, print_stats, ObjectiveArg, MAX_DEPTH};
+use super::{parse_threads, GuessPoolArg, RuleArgs, UsageError};
+
+/// The manifest's name in the jobs' directory.
+const MANIFEST: &str = "split.json";
+
+/// `moo tree split`'s flags.
+#[derive(Debug, ClapArgs)]
+pub struct SplitArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    /// What the tree minimises (only the average can be split for now).
+    #[arg(long, value_enum, default_value = "average")]
+    objective: ObjectiveArg,
+
+    /// Only strategies that solve every secret within D guesses.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
+    max_depth: Option<u32>,
+
+    /// Which codes the strategy may guess.
+    #[arg(long, value_enum, default_value = "all")]
+    guesses: GuessPoolArg,
+
+    /// The directory to write the jobs to (created if missing; it must not hold another split).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+
+    /// Print the list of jobs as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `moo tree job`'s flags.
+#[derive(Debug, ClapArgs)]
+pub struct JobArgs {
+    /// A job file (`DIR/0007.job.json`), or the jobs' directory with `--index`.
+    path: PathBuf,
+
+    /// With a directory: which job to run (0 to the number of jobs - 1), e.g.
+    /// `$SLURM_ARRAY_TASK_ID` or `$JOB_COMPLETION_INDEX`.
+    #[arg(long, value_name = "N")]
+    index: Option<usize>,
+
+    /// Where to write the result [default: the job file's name with `.result.json`].
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Solve again even if the result file already answers this job.
+    #[arg(long)]
+    force: bool,
+
+    /// Worker threads, at most 4 per core [default: one per core].
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+
+    /// Print a summary of the result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `moo tree join`'s flags.
+#[derive(Debug, ClapArgs)]
+pub struct JoinArgs {
+    /// The jobs' directory, with `split.json` and every job's result.
+    dir: PathBuf,
+
+    /// Where to write the joined tree (JSON), written whole or not at all.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: PathBuf,
+
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+fn job_name(index: usize) -> String {
+    format!("{index:04}.job.json")
+}
+
+fn result_name(index: usize) -> String {
+    format!("{index:04}.result.json")
+}
+
+/// Runs `moo tree split`.
+pub fn split(args: SplitArgs) -> Result<()> {
+    let rules = args.rules.rules()?;
+    let space = CodeSpace::new(rules)?;
+    let options = SearchOptions::new(objective_of(args.objective))
+        .with_max_depth(args.max_depth)
+        .with_guesses(GuessPool::from(args.guesses));
+    let (split, jobs) = Split::plan(&space, &options).map_err(|e| UsageError(e.to_string()))?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let manifest = args.out.join(MANIFEST);
+    if manifest.exists() {
+        let old = read_manifest(&args.out)?;
+        if old.fingerprint != split.fingerprint {
+            bail!(
+                "{} already holds another split (fingerprint {}): use an empty directory",
+                args.out.display(),
+                old.fingerprint
+            );
+        }
+    }
+    for job in &jobs {
+        write_file(
+            &args.out.join(job_name(job.entry.index)),
+            job.to_json().as_bytes(),
+        )?;
+    }
+    // The manifest last: a directory with a manifest has every job file.
+    write_file(&manifest, split.to_json().as_bytes())?;
+    if args.json {
+        let value = serde_json::json!({
+            "dir": args.out.display().to_string(),
+            "fingerprint": split.fingerprint,
+            "first_guesses": split.first_guesses,
+            "jobs": split.jobs,
+        });
+        outln!("{value}")?;
+        return Ok(());
+    }
+    outln!(
+        "{} jobs for {} first guess{} ({}) written to {} (split {})",
+        split.jobs.len(),
+        split.first_guesses.len(),
+        if split.first_guesses.len() == 1 {
+            ""
+        } else {
+            "es"
+        },
+        split.first_guesses.join(", "),
+        args.out.display(),
+        split.fingerprint
+    )?;
+    outln!("job   guess feedback  secrets")?;
+    for e in &split.jobs {
+        outln!(
+            "{:04}  {:5} {:8}  {:>7}",
+            e.index,
+            e.guess,
+            e.feedback,
+            e.size
+        )?;
+    }
+    let last = split.jobs.len().saturating_sub(1);
+    outln!(
+        "run each job with `moo tree job {} --index N` (N = 0..={last}), then `moo tree join {} -o tree.json`",
+        args.out.display(),
+        args.out.display()
+    )
+}
+
+/// Runs `moo tree job`.
+pub fn job(args: JobArgs) -> Result<()> {
+    let (job_path, dir) = if args.path.is_dir() {
+        let Some(index) = args.index else {
+            return Err(UsageError(format!(
+                "{} is a directory: say which job with --index N",
+                args.path.display()
+            ))
+            .into());
+        };
+        (args.path.join(job_name(index)), Some(args.path.clone()))
+    } else {
+        if args.index.is_some() {
+            return Err(
+                UsageError("--index goes with a directory, not with a job file".into()).into(),
+            );
+        }
+        let dir = args.path.parent().map(Path::to_path_buf);
+        (args.path.clone(), dir)
+    };
+    let text = read_capped(&job_path, MAX_TREE_FILE)?;
+    let job = Job::from_json(&text).with_context(|| format!("{}", job_path.display()))?;
+    // The manifest beside the job, when there is one, confirms the job is one of its split's.
+    if let Some(dir) = dir.filter(|d| d.join(MANIFEST).exists()) {
+        let split = read_manifest(&dir)?;
+        job.check(&split)
+            .with_context(|| format!("{}", job_path.display()))?;
+    }
+    let output = match args.output {
+        Some(path) => path,
+        None => job_path.with_file_name(result_name(job.entry.index)),
+    };
+    if !args.force {
+        if let Some(done) = read_result(&output)?.filter(|r| job.is_answered_by(r)) {
+            return report_job(&done, &output, true, args.json);
+        }
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().context("cannot start the worker threads")?;
+    let progress = Progress::new();
+    let result = pool
+        .install(|| job.solve(&progress, &Stop::never()))
+        .with_context(|| format!("{}", job_path.display()))?;
+    write_file(&output, result.to_json().as_bytes())?;
+    report_job(&result, &output, false, args.json)
+}
+
+fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Result<()> {
+    let e = &result.entry;
+    if json {
+        let mut value = serde_json::json!({
+            "index": e.index,
+            "guess": e.guess,
+            "feedback": e.feedback,
+            "size": e.size,
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+            "already_done": cached,
+            "file": output.display().to_string(),
+        });
+        match &result.outcome {
+            PartOutcome::Solved { total, worst, .. } => {
+                value["total"] = (*total).into();
+                value["worst"] = (*worst).into();
+            }
+            PartOutcome::Impossible { max_depth } => {
+                value["impossible"] = true.into();
+                value["max_depth"] = (*max_depth).into();
+            }
+        }
+        return outln!("{value}");
+    }
+    let what = match &result.outcome {
+        PartOutcome::Solved { total, worst, .. } => {
+            format!("{total} guesses after the first, worst {worst}")
+        }
+        PartOutcome::Impossible { max_depth } => {
+            format!("no tree within {max_depth} more guesses")
+        }
+    };
+    let when = if cached {
+        "already done".to_string()
+    } else {
+        format!("{} sets in {:.2} s", result.nodes, result.seconds)
+    };
+    outln!(
+        "job {:04} ({} {}, {} secrets): {what}; {when}; result in {}",
+        e.index,
+        e.guess,
+        e.feedback,
+        e.size,
+        output.display()
+    )
+}
+
+/// Runs `moo tree join`.
+pub fn join(args: JoinArgs) -> Result<()> {
+    let start = Instant::now();
+    let split = read_manifest(&args.dir)?;
+    let mut results = Vec::with_capacity(split.jobs.len());
+    for e in &split.jobs {
+        let path = args.dir.join(result_name(e.index));
+        let result = read_result(&path)?;
+        if let Some(r) = &result {
+            split
+                .check_result(e.index, r)
+                .with_context(|| format!("{}", path.display()))?;
+        }
+        results.push(result);
+    }
+    let joined = split.join(&results)?;
+    let seconds = start.elapsed().as_secs_f64();
+    match joined {
+        Joined::Found {
+            tree,
+            stats,
+            nodes,
+            seconds: job_seconds,
+        } => {
+            write_file(&args.output, tree.to_json(false).as_bytes())?;
+            if args.json {
+                let mut value = serde_json::to_value(&stats)?;
+                value["nodes"] = nodes.into();
+                value["job_seconds"] = job_seconds.into();
+                value["seconds"] = seconds.into();
+                value["jobs"] = split.jobs.len().into();
+                value["file"] = args.output.display().to_string().into();
+                outln!("{value}")?;
+            } else {
+                print_stats(&stats)?;
+                outln!(
+                    "joined    {} jobs ({} candidate sets, {job_seconds:.2} s of search); tree verified and written to {}",
+                    split.jobs.len(),
+                    nodes,
+                    args.output.display()
+                )?;
+            }
+        }
+        Joined::Impossible { max_depth } => {
+            if args.json {
+                outln!(
+                    "{}",
+                    serde_json::json!({"impossible": true, "max_depth": max_depth})
+                )?;
+            } else {
+                outln!(
+                    "no strategy solves every secret within {max_depth} guesses (proven by {} jobs; no tree written)",
+                    split.jobs.len()
+                )?;
+            }
+        }
+        _ => bail!("the join ended in a way this version of moo does not know"),
+    }
+    Ok(())
+}
+
+fn read_manifest(dir: &Path) -> Result<Split> {
+    let path = dir.join(MANIFEST);
+    if !path.exists() {
+        bail!(
+            "{} has no {MANIFEST}: it is not a directory written by `moo tree split`",
+            dir.display()
+        );
+    }
+    let text = read_capped(&path, MAX_TREE_FILE)?;
+    Split::from_json(&text).with_context(|| format!("{}", path.display()))
+}
+
+/// A result file, `None` if it does not exist; a file that is there but unreadable is an error.
+fn read_result(path: &Path) -> Result<Option<JobResult>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_capped(path, MAX_TREE_FILE)?;
+    let result = JobResult::from_json(&text)
+        .with_context(|| format!("{} (delete it and run its job again)", path.display()))?;
+    Ok(Some(result))
+}

@@ -1,0 +1,256 @@
+//! `moo tree split`, `job` and `join`: a search run as separate jobs gives the single run's tree,
+//! and every way the jobs' directory can be wrong is a clear error.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+
+use crate::common::moo;
+
+/// 3 distinct digits: 720 secrets, 8 jobs, each solved in milliseconds.
+const GAME: [&str; 2] = ["--length", "3"];
+
+fn split(dir: &Path, extra: &[&str]) {
+    moo()
+        .args(["tree", "split", "--out"])
+        .arg(dir)
+        .args(GAME)
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn jobs(dir: &Path) -> usize {
+    let text = std::fs::read_to_string(dir.join("split.json")).unwrap();
+    let split: serde_json::Value = serde_json::from_str(&text).unwrap();
+    split["jobs"].as_array().unwrap().len()
+}
+
+fn run_job(dir: &Path, index: usize) {
+    moo()
+        .args([
+            "tree",
+            "job",
+            "--threads",
+            "1",
+            "--index",
+            &index.to_string(),
+        ])
+        .arg(dir)
+        .assert()
+        .success();
+}
+
+fn json(out: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(out).unwrap()
+}
+
+#[test]
+fn split_jobs_and_join_give_the_single_runs_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    split(&dir, &[]);
+    let n = jobs(&dir);
+    assert_eq!(
+        n, 8,
+        "one first guess up to symmetry, 8 feedbacks besides the win"
+    );
+    for i in 0..n {
+        run_job(&dir, i);
+    }
+    let joined_file = tmp.path().join("joined.json");
+    let out = moo()
+        .args(["tree", "join", "--json", "-o"])
+        .arg(&joined_file)
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let joined = json(&out);
+
+    let single_file = tmp.path().join("single.json");
+    let out = moo()
+        .args(["tree", "build", "--json", "--threads", "2", "-o"])
+        .arg(&single_file)
+        .args(GAME)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let single = json(&out);
+    for key in ["secrets", "total", "max", "at_worst", "histogram"] {
+        assert_eq!(joined[key], single[key], "{key}");
+    }
+    assert_eq!(joined["jobs"], 8);
+    assert_eq!(
+        std::fs::read_to_string(&joined_file).unwrap(),
+        std::fs::read_to_string(&single_file).unwrap(),
+        "the same tree, node for node"
+    );
+    moo()
+        .args(["tree", "verify"])
+        .arg(&joined_file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "total     {}",
+            single["total"]
+        )));
+}
+
+#[test]
+fn a_job_run_twice_is_done_once_and_a_job_file_runs_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    split(tmp.path(), &[]);
+    let job = tmp.path().join("0003.job.json");
+    moo()
+        .args(["tree", "job", "--json"])
+        .arg(&job)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"already_done\":false"));
+    assert!(tmp.path().join("0003.result.json").is_file());
+    moo()
+        .args(["tree", "job"])
+        .arg(&job)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("already done"));
+}
+
+#[test]
+fn join_names_the_jobs_without_a_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    split(tmp.path(), &[]);
+    for i in [0, 1, 4, 6] {
+        run_job(tmp.path(), i);
+    }
+    moo()
+        .args(["tree", "join", "-o"])
+        .arg(tmp.path().join("t.json"))
+        .arg(tmp.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "4 of 8 jobs have no result yet (jobs 2-3, 5, 7)",
+        ));
+    assert!(!tmp.path().join("t.json").exists());
+}
+
+#[test]
+fn a_result_of_another_split_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    split(&a, &[]);
+    split(&b, &["--guesses", "consistent"]);
+    for i in 0..jobs(&a) {
+        run_job(&a, i);
+    }
+    run_job(&b, 2);
+    std::fs::copy(b.join("0002.result.json"), a.join("0002.result.json")).unwrap();
+    moo()
+        .args(["tree", "join", "-o"])
+        .arg(tmp.path().join("t.json"))
+        .arg(&a)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("0002.result.json"))
+        .stderr(predicate::str::contains("belongs to another split"));
+
+    // A job file of the other split, dropped into this directory, is refused before it runs.
+    std::fs::copy(b.join("0005.job.json"), a.join("0005.job.json")).unwrap();
+    moo()
+        .args(["tree", "job", "--index", "5"])
+        .arg(&a)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("belongs to another split"));
+    // And a second split into a directory holding one is refused.
+    moo()
+        .args(["tree", "split", "--guesses", "consistent", "--out"])
+        .arg(&a)
+        .args(GAME)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("already holds another split"));
+}
+
+#[test]
+fn damaged_files_are_errors_not_panics() {
+    let tmp = tempfile::tempdir().unwrap();
+    split(tmp.path(), &[]);
+    for i in 0..jobs(tmp.path()) {
+        run_job(tmp.path(), i);
+    }
+    let result = tmp.path().join("0001.result.json");
+    let text = std::fs::read_to_string(&result).unwrap();
+    std::fs::write(&result, &text[..text.len() / 2]).unwrap();
+    moo()
+        .args(["tree", "join", "-o"])
+        .arg(tmp.path().join("t.json"))
+        .arg(tmp.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a job result file"))
+        .stderr(predicate::str::contains("0001.result.json"));
+
+    // A result whose subtree was swapped for another job's claims what its tree does not do.
+    let other = std::fs::read_to_string(tmp.path().join("0002.result.json")).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&other).unwrap();
+    let mut mine: serde_json::Value = serde_json::from_str(&text).unwrap();
+    mine["outcome"]["tree"] = value["outcome"]["tree"].take();
+    if let Some(outcome) = mine["outcome"].as_object_mut() {
+        outcome.remove("unreduced");
+    }
+    std::fs::write(&result, mine.to_string()).unwrap();
+    moo()
+        .args(["tree", "join", "-o"])
+        .arg(tmp.path().join("t.json"))
+        .arg(tmp.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("the joined tree is not valid"));
+
+    std::fs::write(tmp.path().join("0004.job.json"), "{\"format\": 7}").unwrap();
+    moo()
+        .args(["tree", "job", "--force", "--index", "4"])
+        .arg(tmp.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a job file"));
+    moo()
+        .args(["tree", "job", "--index", "99"])
+        .arg(tmp.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("0099.job.json"));
+    moo()
+        .args(["tree", "job"])
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--index"));
+    std::fs::remove_file(tmp.path().join("split.json")).unwrap();
+    moo()
+        .args(["tree", "join", "-o"])
+        .arg(tmp.path().join("t.json"))
+        .arg(tmp.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("has no split.json"));
+}
+
+#[test]
+fn worst_case_objectives_are_refused_with_a_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    moo()
+        .args(["tree", "split", "--objective", "worst", "--out"])
+        .arg(tmp.path())
+        .args(GAME)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("only --objective average"));
+}
