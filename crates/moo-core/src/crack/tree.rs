@@ -135,11 +135,11 @@ const NONE: usize = usize::MAX;
 const UNKNOWN: u16 = u16::MAX;
 const EPS: f64 = 1e-9;
 
-/// Left-half unknowns tried when a node's halves must be tested together. With 8, long codes with
+/// Left-half unknowns tried when a node's halves must be tested together. With 8, a long code with
 /// repeats (length 5000, where every symbol occurs in every node of a few hundred positions, so
-/// no half has a free filler) found no pair that fitted under the cap, although pairs of unknowns
-/// in small tables did: the cap was then raised until tables of 400000 rows stalled the queries.
-/// 64 covers every unknown of a node in games of up to 64 symbols.
+/// no half has a free filler) found no pair under the cap query after query: the cap was raised
+/// until tables of 400000 rows stalled the queries. 64 covers every unknown of a node in games of
+/// up to 64 symbols, and that code then finishes.
 const PAIR_TRIES: usize = 64;
 
 /// An interval of positions; leaves are single positions.
