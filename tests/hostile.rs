@@ -1039,11 +1039,11 @@ fn cases() -> Vec<Case> {
     );
     c.push(
         Case::new(
-            "7 crack --length 1001 (distinct)",
-            &["crack", "--length", "1001"],
+            "7 crack --length 2001 (distinct)",
+            &["crack", "--length", "2001"],
             2,
         )
-        .says("practical limit of 1000"),
+        .says("practical limit of 2000"),
     );
     c.push(
         Case::owned(
