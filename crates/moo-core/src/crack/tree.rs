@@ -161,6 +161,22 @@ struct Node {
 }
 
 impl Node {
+    /// The interval `lo..hi` under `parent`, split at its middle, with nothing known yet.
+    fn new(lo: usize, hi: usize, parent: usize) -> Node {
+        Node {
+            lo,
+            mid: lo + (hi - lo) / 2,
+            hi,
+            parent,
+            left: NONE,
+            right: NONE,
+            known: Vec::new(),
+            vars: Vec::new(),
+            open: 0,
+            open_below: 0,
+        }
+    }
+
     fn is_leaf(&self) -> bool {
         self.left == NONE
     }
@@ -384,18 +400,7 @@ struct Solver<'a> {
 impl<'a> Solver<'a> {
     fn new(oracle: &'a mut Oracle, n: usize, k: usize, cap: usize) -> Solver<'a> {
         let mut nodes = Vec::with_capacity(2 * n);
-        nodes.push(Node {
-            lo: 0,
-            mid: n / 2,
-            hi: n,
-            parent: NONE,
-            left: NONE,
-            right: NONE,
-            known: Vec::new(),
-            vars: Vec::new(),
-            open: 0,
-            open_below: 0,
-        });
+        nodes.push(Node::new(0, n, NONE));
         let mut stack = vec![0usize];
         while let Some(v) = stack.pop() {
             let (lo, mid, hi) = (nodes[v].lo, nodes[v].mid, nodes[v].hi);
@@ -405,18 +410,7 @@ impl<'a> Solver<'a> {
             }
             for (a, b) in [(lo, mid), (mid, hi)] {
                 let id = nodes.len();
-                nodes.push(Node {
-                    lo: a,
-                    mid: a + (b - a) / 2,
-                    hi: b,
-                    parent: v,
-                    left: NONE,
-                    right: NONE,
-                    known: Vec::new(),
-                    vars: Vec::new(),
-                    open: 0,
-                    open_below: 0,
-                });
+                nodes.push(Node::new(a, b, v));
                 if a == lo {
                     nodes[v].left = id;
                 } else {
