@@ -15,7 +15,7 @@ use moo_core::text::read_capped;
 use moo_core::tree::MAX_TREE_FILE;
 use moo_core::{CodeSet, CodeSpace, DecisionTree, History, Stop};
 
-use super::{GuessPoolArg, UsageError};
+use super::{GuessPoolArg, TableArgs, UsageError};
 
 /// How long one guess may take when no `--time-limit` is given: short enough to feel
 /// immediate at a terminal.
@@ -46,6 +46,9 @@ pub struct AdviceArgs {
     /// finish in time gives way to a heuristic, and the answer says so.
     #[arg(long, value_name = "DURATION", default_value = DEFAULT_TIME_LIMIT, value_parser = parse_time_limit)]
     pub time_limit: Duration,
+
+    #[command(flatten)]
+    pub table: TableArgs,
 }
 
 impl AdviceArgs {
@@ -56,6 +59,7 @@ impl AdviceArgs {
             guesses: GuessPoolArg::All,
             seed: 0,
             time_limit,
+            table: TableArgs { table_memory: None },
         }
     }
 }

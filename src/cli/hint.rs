@@ -5,7 +5,7 @@ use moo_core::{CodeSpace, Feedback, History, Rules};
 
 use super::advice::{self, AdviceArgs, Guesser};
 use super::output::outln;
-use super::{RuleArgs, TableArgs, UsageError};
+use super::{RuleArgs, UsageError};
 
 /// Arguments of `moo hint`.
 #[derive(Debug, clap::Args)]
@@ -31,9 +31,6 @@ pub struct Args {
 
     #[command(flatten)]
     rules: RuleArgs,
-
-    #[command(flatten)]
-    table: TableArgs,
 }
 
 /// The most turns a history may have: far more than any game needs, and a bound on the work.
@@ -71,7 +68,7 @@ pub fn parse_turns(rules: &Rules, turns: &[String]) -> anyhow::Result<History> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let history = parse_turns(&rules, &args.turns)?;
-    let space = CodeSpace::with_options(rules.clone(), &args.table.for_heuristics())?;
+    let space = CodeSpace::with_options(rules.clone(), &args.advice.table.for_heuristics())?;
     let mut guesser = Guesser::new(&args.advice, &space)?;
     let position = guesser.position(&space, &history, args.list)?;
     if args.json {

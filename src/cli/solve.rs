@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::advice::{AdviceArgs, Guesser};
 use super::input::{Input, Line, TOO_LONG};
 use super::output::outln;
-use super::{RuleArgs, TableArgs, UsageError};
+use super::{RuleArgs, UsageError};
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
 /// broken or unlucky random strategy is stopped, rather than looping for ever.
@@ -42,9 +42,6 @@ pub struct Args {
 
     #[command(flatten)]
     rules: RuleArgs,
-
-    #[command(flatten)]
-    table: TableArgs,
 }
 
 #[derive(Serialize)]
@@ -71,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map_err(|e| UsageError(format!("bad --secret: {e}")))
         })
         .transpose()?;
-    let space = CodeSpace::with_options(rules.clone(), &args.table.for_heuristics())?;
+    let space = CodeSpace::with_options(rules.clone(), &args.advice.table.for_heuristics())?;
     let guesser = Guesser::new(&args.advice, &space)?;
     match secret {
         Some(secret) => solve_known(&rules, &space, guesser, &secret, args.json),

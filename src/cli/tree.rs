@@ -89,18 +89,8 @@ struct BuildArgs {
     #[command(flatten)]
     table: TableArgs,
 
-    /// What the tree minimises.
-    #[arg(long, value_enum, default_value = "average")]
-    objective: ObjectiveArg,
-
-    /// Only strategies that solve every secret within D guesses; if none exists, say so
-    /// (a proof) and write no tree.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
-    max_depth: Option<u32>,
-
-    /// Which codes the strategy may guess.
-    #[arg(long, value_enum, default_value = "all")]
-    guesses: GuessPoolArg,
+    #[command(flatten)]
+    search: SearchArgs,
 
     /// Where to write the tree (JSON); written to a temporary file first, then renamed, so an
     /// interrupted build (Ctrl-C exits with status 130) leaves no partial file. Devices and pipes
@@ -163,9 +153,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let written = exit_on_interrupt()?;
     let space = CodeSpace::with_options(rules.clone(), &args.table.for_exact_search())?;
-    let options = SearchOptions::new(objective_of(args.objective))
-        .with_max_depth(args.max_depth)
-        .with_guesses(GuessPool::from(args.guesses));
+    let options = args.search.options();
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         pool = pool.num_threads(n);
@@ -260,12 +248,34 @@ enum BuildReport<'a> {
     },
 }
 
-/// The library's objective for a flag value.
-pub(super) fn objective_of(arg: ObjectiveArg) -> Objective {
-    match arg {
-        ObjectiveArg::Average => Objective::Average,
-        ObjectiveArg::Worst => Objective::Worst,
-        ObjectiveArg::FewestWorst => Objective::FewestWorst,
+/// The flags that say what an exact search looks for (`tree build`, `tree split`).
+#[derive(Debug, ClapArgs)]
+pub(super) struct SearchArgs {
+    /// What the tree minimises (`tree split`: only the average, for now).
+    #[arg(long, value_enum, default_value = "average")]
+    objective: ObjectiveArg,
+
+    /// Only strategies that solve every secret within D guesses; if none exists, say so
+    /// (a proof) and write no tree.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
+    max_depth: Option<u32>,
+
+    /// Which codes the strategy may guess.
+    #[arg(long, value_enum, default_value = "all")]
+    guesses: GuessPoolArg,
+}
+
+impl SearchArgs {
+    /// The library's options for these flags.
+    pub(super) fn options(&self) -> SearchOptions {
+        let objective = match self.objective {
+            ObjectiveArg::Average => Objective::Average,
+            ObjectiveArg::Worst => Objective::Worst,
+            ObjectiveArg::FewestWorst => Objective::FewestWorst,
+        };
+        SearchOptions::new(objective)
+            .with_max_depth(self.max_depth)
+            .with_guesses(GuessPool::from(self.guesses))
     }
 }
 

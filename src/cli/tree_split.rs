@@ -12,16 +12,13 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
-use moo_core::strategy::GuessPool;
 use moo_core::text::read_capped;
-use moo_core::tree::{
-    Job, JobResult, Joined, PartOutcome, Progress, SearchOptions, Split, MAX_TREE_FILE,
-};
+use moo_core::tree::{Job, JobResult, Joined, PartOutcome, Progress, Split, MAX_TREE_FILE};
 use moo_core::{CodeSpace, Stop};
 
 use super::output::{outln, write_file};
-use super::tree::{objective_of, print_stats, ObjectiveArg, MAX_DEPTH};
-use super::{parse_threads, GuessPoolArg, RuleArgs, UsageError};
+use super::tree::{print_stats, SearchArgs};
+use super::{parse_threads, RuleArgs, UsageError};
 
 /// The manifest's name in the jobs' directory.
 const MANIFEST: &str = "split.json";
@@ -32,17 +29,8 @@ pub struct SplitArgs {
     #[command(flatten)]
     rules: RuleArgs,
 
-    /// What the tree minimises (only the average can be split for now).
-    #[arg(long, value_enum, default_value = "average")]
-    objective: ObjectiveArg,
-
-    /// Only strategies that solve every secret within D guesses.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
-    max_depth: Option<u32>,
-
-    /// Which codes the strategy may guess.
-    #[arg(long, value_enum, default_value = "all")]
-    guesses: GuessPoolArg,
+    #[command(flatten)]
+    search: SearchArgs,
 
     /// The directory to write the jobs to (created if missing; it must not hold another split).
     #[arg(long, value_name = "DIR")]
@@ -108,9 +96,7 @@ fn result_name(index: usize) -> String {
 pub fn split(args: SplitArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let space = CodeSpace::new(rules)?;
-    let options = SearchOptions::new(objective_of(args.objective))
-        .with_max_depth(args.max_depth)
-        .with_guesses(GuessPool::from(args.guesses));
+    let options = args.search.options();
     let (split, jobs) = Split::plan(&space, &options).map_err(|e| UsageError(e.to_string()))?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;

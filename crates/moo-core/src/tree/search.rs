@@ -452,18 +452,7 @@ fn search_from(
     checkpoint: Option<&Checkpoint>,
     keep_unreduced: bool,
 ) -> Result<Result<(Plan, Option<Plan>), u32>, SearchError> {
-    if !space.has_table() {
-        return Err(SearchError::TooLarge {
-            size: space.len(),
-            limit: crate::space::TABLE_MAX_CODES,
-        });
-    }
-    if options.max_depth == Some(0) {
-        return Err(SearchError::ZeroDepth);
-    }
-    let cap = options
-        .max_depth
-        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
+    let cap = depth_cap(space, options)?;
     let new_search = |last_level: Option<(u8, u32)>| {
         let mut search = Search::new(
             space,
@@ -1155,14 +1144,8 @@ fn unpack(x: u64) -> (u32, u32) {
     ((x >> 32) as u32, x as u32)
 }
 
-/// The first guesses a search of the whole space under `options` tries, in the order it tries
-/// them: one per symmetry class, cheapest lower bound first, without the guesses that cannot
-/// fit the depth limit. [`super::split`] makes its jobs from these and breaks ties between equal
-/// first guesses by this order, as the search does.
-pub(crate) fn first_guesses(
-    space: &CodeSpace,
-    options: &SearchOptions,
-) -> Result<Vec<u32>, SearchError> {
+/// The depth limit of a search as the recursion counts it, or why the search cannot run at all.
+fn depth_cap(space: &CodeSpace, options: &SearchOptions) -> Result<u8, SearchError> {
     if !space.has_table() {
         return Err(SearchError::TooLarge {
             size: space.len(),
@@ -1172,9 +1155,20 @@ pub(crate) fn first_guesses(
     if options.max_depth == Some(0) {
         return Err(SearchError::ZeroDepth);
     }
-    let cap = options
+    Ok(options
         .max_depth
-        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8);
+        .map_or(UNLIMITED, |d| d.min(u32::from(UNLIMITED) - 1) as u8))
+}
+
+/// The first guesses a search of the whole space under `options` tries, in the order it tries
+/// them: one per symmetry class, cheapest lower bound first, without the guesses that cannot
+/// fit the depth limit. [`super::split`] makes its jobs from these and breaks ties between equal
+/// first guesses by this order, as the search does.
+pub(crate) fn first_guesses(
+    space: &CodeSpace,
+    options: &SearchOptions,
+) -> Result<Vec<u32>, SearchError> {
+    let cap = depth_cap(space, options)?;
     let root: Vec<u32> = (0..space.len() as u32).collect();
     let sym = Symmetry::new(space.rules());
     let progress = Progress::new();

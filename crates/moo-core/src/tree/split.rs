@@ -320,10 +320,7 @@ impl Split {
 
     /// Reads a manifest, checking its format and fingerprint.
     pub fn from_json(text: &str) -> Result<Split, SplitError> {
-        let split: Split = parse(text, "split manifest")?;
-        if split.format != SPLIT_FORMAT {
-            return Err(malformed("split manifest", &split.format));
-        }
+        let split = parse(text, "split manifest", SPLIT_FORMAT, |s: &Split| &s.format)?;
         if split.compute_fingerprint() != split.fingerprint {
             return Err(SplitError::Malformed {
                 kind: "split manifest",
@@ -441,7 +438,10 @@ impl Split {
         let guess = self
             .rules
             .parse_code(guess_text)
-            .map_err(|e| malformed("split manifest", &e.to_string()))?;
+            .map_err(|e| SplitError::Malformed {
+                kind: "split manifest",
+                reason: format!("its first guess {guess_text:?} is not a code of its rules: {e}"),
+            })?;
         let mut nodes_out = vec![Node {
             guess,
             children: Vec::new(),
@@ -508,11 +508,7 @@ impl Split {
 impl Job {
     /// Reads a job file, checking its format.
     pub fn from_json(text: &str) -> Result<Job, SplitError> {
-        let job: Job = parse(text, "job")?;
-        if job.format != JOB_FORMAT {
-            return Err(malformed("job", &job.format));
-        }
-        Ok(job)
+        parse(text, "job", JOB_FORMAT, |j: &Job| &j.format)
     }
 
     /// The job as JSON.
@@ -639,11 +635,7 @@ impl Job {
 impl JobResult {
     /// Reads a result file, checking its format.
     pub fn from_json(text: &str) -> Result<JobResult, SplitError> {
-        let result: JobResult = parse(text, "job result")?;
-        if result.format != RESULT_FORMAT {
-            return Err(malformed("job result", &result.format));
-        }
-        Ok(result)
+        parse(text, "job result", RESULT_FORMAT, |r: &JobResult| &r.format)
     }
 
     /// The result as JSON (one line: the subtree makes it long).
@@ -706,18 +698,25 @@ fn pool_name(pool: GuessPool) -> &'static str {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(text: &str, kind: &'static str) -> Result<T, SplitError> {
-    serde_json::from_str(text).map_err(|e| SplitError::Malformed {
+/// Reads a file of this module's `kind`, refusing any other format than `expected`.
+fn parse<T: serde::de::DeserializeOwned>(
+    text: &str,
+    kind: &'static str,
+    expected: &str,
+    format: impl Fn(&T) -> &String,
+) -> Result<T, SplitError> {
+    let value: T = serde_json::from_str(text).map_err(|e| SplitError::Malformed {
         kind,
         reason: crate::text::shorten(&e.to_string(), 200),
-    })
-}
-
-fn malformed(kind: &'static str, format: &str) -> SplitError {
-    SplitError::Malformed {
-        kind,
-        reason: format!("its format is {:?}", crate::text::excerpt(format)),
+    })?;
+    let found = format(&value);
+    if found != expected {
+        return Err(SplitError::Malformed {
+            kind,
+            reason: format!("its format is {:?}", crate::text::excerpt(found)),
+        });
     }
+    Ok(value)
 }
 
 /// FNV-1a, 64 bits.
