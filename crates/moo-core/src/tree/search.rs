@@ -245,6 +245,8 @@ impl Progress {
 const UNLIMITED: u8 = u8::MAX;
 /// No total limit.
 const INF: u32 = u32::MAX;
+/// How many of a node's candidates are put in order at a time (see [`Search::search_node`]).
+const SORT_CHUNK: usize = 32;
 /// Sets at least this large try their guesses in parallel.
 const PARALLEL_MIN: usize = 150;
 /// Sets at least this large read the clock whenever they are searched or probed.
@@ -625,6 +627,30 @@ struct Candidate {
     member: bool,
 }
 
+impl Candidate {
+    /// The order guesses are tried in: cheapest bound first, members before other codes at
+    /// equal bounds, then by index (so the order is total and the tree does not depend on the
+    /// sort).
+    fn order(&self) -> (u32, bool, u32) {
+        (self.bound, !self.member, self.guess)
+    }
+
+    /// [`Candidate::order`] packed in one integer, which compares faster: code indexes fit 31
+    /// bits (a score table has at most [`crate::space::TABLE_LIMIT_CODES`] codes).
+    fn key(&self) -> u64 {
+        debug_assert!(self.guess < 1 << 31);
+        (u64::from(self.bound) << 32) | (u64::from(!self.member) << 31) | u64::from(self.guess)
+    }
+
+    fn from_key(key: u64) -> Candidate {
+        Candidate {
+            guess: key as u32 & !(1 << 31),
+            bound: (key >> 32) as u32,
+            member: key & (1 << 31) == 0,
+        }
+    }
+}
+
 /// One search in progress: the game's tables, the cache, and how to stop.
 struct Search<'a> {
     space: &'a CodeSpace,
@@ -850,8 +876,9 @@ impl<'a> Search<'a> {
         result
     }
 
-    /// The guesses worth trying at a node, each with its lower bound, cheapest first; guesses
-    /// that cannot beat `limit` or fit `depth` are left out.
+    /// The guesses worth trying at a node, each with its lower bound, in no particular order
+    /// ([`Candidate::order`] gives the order they are tried in); guesses that cannot beat `limit`
+    /// or fit `depth` are left out.
     fn candidates(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Vec<Candidate> {
         let n = set.len();
         let child_depth = child_limit(depth);
@@ -904,7 +931,6 @@ impl<'a> Search<'a> {
                 consider(g, &mut out);
             }
         }
-        out.sort_unstable_by_key(|c| (c.bound, !c.member, c.guess));
         out
     }
 
@@ -916,14 +942,15 @@ impl<'a> Search<'a> {
         depth: u8,
         bound: u32,
     ) -> Option<Solved> {
-        let cands = self.candidates(set, sym, limit, depth);
-        let first_bound = cands.first()?.bound;
+        let mut cands = self.candidates(set, sym, limit, depth);
+        let first_bound = cands.iter().map(|c| c.bound).min()?;
         if first_bound.max(bound) >= limit {
             return None;
         }
         let n = set.len();
         let mut dedup = SplitDedup::new(set, self.slots, self.win);
         if n >= PARALLEL_MIN && cands.len() > 1 {
+            cands.sort_unstable_by_key(Candidate::order);
             let cands: Vec<Candidate> = cands
                 .into_iter()
                 .filter(|c| dedup.is_new_split(self.row(c.guess)))
@@ -966,7 +993,21 @@ impl<'a> Search<'a> {
         }
         let mut best: Option<Solved> = None;
         let mut limit = limit;
-        for &c in &cands {
+        // A node tries a few dozen of its hundreds of candidates before the bound stops it, so
+        // they are sorted a chunk at a time, as the loop reaches them: `keys[..sorted]` are the
+        // smallest, in order. The keys are distinct, so the order is the full sort's.
+        let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
+        let mut sorted = 0;
+        for i in 0..keys.len() {
+            if i == sorted {
+                let end = (sorted + SORT_CHUNK).min(keys.len());
+                if end < keys.len() {
+                    keys[sorted..].select_nth_unstable(end - sorted - 1);
+                }
+                keys[sorted..end].sort_unstable();
+                sorted = end;
+            }
+            let c = Candidate::from_key(keys[i]);
             if c.bound >= limit {
                 break;
             }
@@ -1230,9 +1271,7 @@ pub(crate) fn first_guesses(
         None,
         0,
     );
-    Ok(search
-        .candidates(&root, &sym, INF, cap)
-        .into_iter()
-        .map(|c| c.guess)
-        .collect())
+    let mut cands = search.candidates(&root, &sym, INF, cap);
+    cands.sort_unstable_by_key(Candidate::order);
+    Ok(cands.into_iter().map(|c| c.guess).collect())
 }
