@@ -245,6 +245,8 @@ impl Progress {
 const UNLIMITED: u8 = u8::MAX;
 /// No total limit.
 const INF: u32 = u32::MAX;
+/// How many of a node's candidates are put in order at a time (see [`Search::search_node`]).
+const SORT_CHUNK: usize = 32;
 /// Sets at least this large try their guesses in parallel.
 const PARALLEL_MIN: usize = 150;
 /// Sets at least this large read the clock whenever they are searched or probed.
@@ -614,6 +616,30 @@ struct Candidate {
     member: bool,
 }
 
+impl Candidate {
+    /// The order guesses are tried in: cheapest bound first, members before other codes at
+    /// equal bounds, then by index (so the order is total and the tree does not depend on the
+    /// sort).
+    fn order(&self) -> (u32, bool, u32) {
+        (self.bound, !self.member, self.guess)
+    }
+
+    /// [`Candidate::order`] packed in one integer, which compares faster: code indexes fit 31
+    /// bits (a score table has at most [`crate::space::TABLE_LIMIT_CODES`] codes).
+    fn key(&self) -> u64 {
+        debug_assert!(self.guess < 1 << 31);
+        (u64::from(self.bound) << 32) | (u64::from(!self.member) << 31) | u64::from(self.guess)
+    }
+
+    fn from_key(key: u64) -> Candidate {
+        Candidate {
+            guess: key as u32 & !(1 << 31),
+            bound: (key >> 32) as u32,
+            member: key & (1 << 31) == 0,
+        }
+    }
+}
+
 /// One search in progress: the game's tables, the cache, and how to stop.
 struct Search<'a> {
     space: &'a CodeSpace,
@@ -839,8 +865,9 @@ impl<'a> Search<'a> {
         result
     }
 
-    /// The guesses worth trying at a node, each with its lower bound, cheapest first; guesses
-    /// that cannot beat `limit` or fit `depth` are left out.
+    /// The guesses worth trying at a node, each with its lower bound, in no particular order
+    /// ([`Candidate::order`] gives the order they are tried in); guesses that cannot beat `limit`
+    /// or fit `depth` are left out.
     fn candidates(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Vec<Candidate> {
         let n = set.len();
         let child_depth = child_limit(depth);
@@ -893,7 +920,6 @@ impl<'a> Search<'a> {
                 consider(g, &mut out);
             }
         }
-        out.sort_unstable_by_key(|c| (c.bound, !c.member, c.guess));
         out
     }
 
@@ -905,14 +931,15 @@ impl<'a> Search<'a> {
         depth: u8,
         bound: u32,
     ) -> Option<Solved> {
-        let cands = self.candidates(set, sym, limit, depth);
-        let first_bound = cands.first()?.bound;
+        let mut cands = self.candidates(set, sym, limit, depth);
+        let first_bound = cands.iter().map(|c| c.bound).min()?;
         if first_bound.max(bound) >= limit {
             return None;
         }
         let n = set.len();
         let mut dedup = SplitDedup::new(set, self.slots, self.win);
         if n >= PARALLEL_MIN && cands.len() > 1 {
+            cands.sort_unstable_by_key(Candidate::order);
             let cands: Vec<Candidate> = cands
                 .into_iter()
                 .filter(|c| dedup.is_new_split(self.row(c.guess)))
@@ -955,7 +982,21 @@ impl<'a> Search<'a> {
         }
         let mut best: Option<Solved> = None;
         let mut limit = limit;
-        for &c in &cands {
+        // A node tries a few dozen of its hundreds of candidates before the bound stops it, so
+        // they are sorted a chunk at a time, as the loop reaches them: `keys[..sorted]` are the
+        // smallest, in order. The keys are distinct, so the order is the full sort's.
+        let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
+        let mut sorted = 0;
+        for i in 0..keys.len() {
+            if i == sorted {
+                let end = (sorted + SORT_CHUNK).min(keys.len());
+                if end < keys.len() {
+                    keys[sorted..].select_nth_unstable(end - sorted - 1);
+                }
+                keys[sorted..end].sort_unstable();
+                sorted = end;
+            }
+            let c = Candidate::from_key(keys[i]);
             if c.bound >= limit {
                 break;
             }
@@ -982,6 +1023,7 @@ impl<'a> Search<'a> {
         parallel: bool,
     ) -> Option<Solved> {
         let parts = self.parts(set, c.guess);
+        let parts: Vec<&[u32]> = parts.iter().collect();
         let child_sym = sym.after(self.space.code(c.guess as usize).symbols());
         let child_depth = child_limit(depth);
         let mut worst = 1u8;
@@ -1059,17 +1101,39 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// The non-winning parts of `set` under guess `g`, largest first.
-    fn parts(&self, set: &[u32], g: u32) -> Vec<Vec<u32>> {
+    /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
+    /// each sorted: one counting pass and one buffer for all of them, since this runs for every
+    /// guess tried and a vector per part was a tenth of the search's time in the allocator.
+    fn parts(&self, set: &[u32], g: u32) -> Parts {
         let row = self.row(g);
-        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); self.slots];
+        let mut counts = vec![0u32; self.slots];
         for &s in set {
-            parts[usize::from(row[s as usize])].push(s);
+            counts[usize::from(row[s as usize])] += 1;
         }
-        parts[self.win].clear();
-        let mut parts: Vec<Vec<u32>> = parts.into_iter().filter(|p| !p.is_empty()).collect();
-        parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        parts
+        counts[self.win] = 0;
+        let mut order: Vec<u8> = (0..self.slots as u8)
+            .filter(|&f| counts[usize::from(f)] > 0)
+            .collect();
+        // Stable, so equal sizes stay in feedback order, as the trees depend on it.
+        order.sort_by_key(|&f| std::cmp::Reverse(counts[usize::from(f)]));
+        let mut ends = Vec::with_capacity(order.len());
+        let mut at = 0;
+        for &f in &order {
+            let len = counts[usize::from(f)];
+            // `counts` now holds where the part's next member goes.
+            counts[usize::from(f)] = at;
+            at += len;
+            ends.push(at as usize);
+        }
+        let mut members = vec![0u32; at as usize];
+        for &s in set {
+            let f = usize::from(row[s as usize]);
+            if f != self.win {
+                members[counts[f] as usize] = s;
+                counts[f] += 1;
+            }
+        }
+        Parts { members, ends }
     }
 
     /// Writes out the tree of an exact result, depth first, each node with its set and level
@@ -1124,6 +1188,24 @@ impl<'a> Search<'a> {
         }
         nodes[id.index()].0.node.children = children;
         Some(id)
+    }
+}
+
+/// The parts of a set under one guess, one after another in `members`; part `i` ends at
+/// `ends[i]`.
+struct Parts {
+    members: Vec<u32>,
+    ends: Vec<usize>,
+}
+
+impl Parts {
+    fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let part = &self.members[start..end];
+            start = end;
+            part
+        })
     }
 }
 
@@ -1183,9 +1265,7 @@ pub(crate) fn first_guesses(
         None,
         0,
     );
-    Ok(search
-        .candidates(&root, &sym, INF, cap)
-        .into_iter()
-        .map(|c| c.guess)
-        .collect())
+    let mut cands = search.candidates(&root, &sym, INF, cap);
+    cands.sort_unstable_by_key(Candidate::order);
+    Ok(cands.into_iter().map(|c| c.guess).collect())
 }
