@@ -741,38 +741,16 @@ mod tests {
         //! The exact cracker recovers every secret, whatever the alphabet, length and repeat rule,
         //! and never asks more than a plain per-position search would.
         use super::super::*;
+        use crate::crack::testing::small_game;
         use crate::crack::Alphabet;
         use proptest::prelude::*;
         use rand::SeedableRng;
-
-        const CHARS: &str = "abcdefghijklmnopqrstuvwxyz0123456789 ";
-
-        fn game() -> impl Strategy<Value = (LongRules, LongCode)> {
-            (1usize..=12, 1usize..=40, any::<bool>()).prop_flat_map(|(symbols, length, repeats)| {
-                let length = if repeats { length } else { length.min(symbols) };
-                let alphabet: String = CHARS.chars().take(symbols).collect();
-                let rules =
-                    LongRules::new(length, Alphabet::new(&alphabet).unwrap(), repeats).unwrap();
-                let secret = if repeats {
-                    proptest::collection::vec(0..symbols as u16, length).boxed()
-                } else {
-                    Just((0..symbols as u16).collect::<Vec<u16>>())
-                        .prop_shuffle()
-                        .prop_map(move |mut v| {
-                            v.truncate(length);
-                            v
-                        })
-                        .boxed()
-                };
-                (Just(rules), secret.prop_map(LongCode))
-            })
-        }
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(128))]
 
             #[test]
-            fn recovers_every_small_secret((rules, secret) in game()) {
+            fn recovers_every_small_secret((rules, secret) in small_game(1..=12)) {
                 prop_assert!(rules.check_code(&secret).is_ok());
                 let mut oracle = Oracle::new(&secret, rules.alphabet().len());
                 prop_assert_eq!(&crack(&rules, &mut oracle), &secret);

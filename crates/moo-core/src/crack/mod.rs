@@ -16,6 +16,8 @@
 pub mod exact;
 pub mod ga;
 mod oracle;
+#[cfg(test)]
+mod testing;
 pub mod tree;
 
 pub use oracle::{LongFeedback, Oracle};

@@ -1459,39 +1459,17 @@ mod tests {
         //! rule and cap, and stays within [`bound`](super::bound).
         use super::super::*;
         use super::bound;
+        use crate::crack::testing::{small_game, CHARS};
         use crate::crack::Alphabet;
         use proptest::prelude::*;
         use rand::SeedableRng;
-
-        const CHARS: &str = "abcdefghijklmnopqrstuvwxyz0123456789 ";
-
-        fn game() -> impl Strategy<Value = (LongRules, LongCode)> {
-            (2usize..=12, 1usize..=40, any::<bool>()).prop_flat_map(|(symbols, length, repeats)| {
-                let length = if repeats { length } else { length.min(symbols) };
-                let alphabet: String = CHARS.chars().take(symbols).collect();
-                let rules =
-                    LongRules::new(length, Alphabet::new(&alphabet).unwrap(), repeats).unwrap();
-                let secret = if repeats {
-                    proptest::collection::vec(0..symbols as u16, length).boxed()
-                } else {
-                    Just((0..symbols as u16).collect::<Vec<u16>>())
-                        .prop_shuffle()
-                        .prop_map(move |mut v| {
-                            v.truncate(length);
-                            v
-                        })
-                        .boxed()
-                };
-                (Just(rules), secret.prop_map(LongCode))
-            })
-        }
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(256))]
 
             #[test]
             fn recovers_every_small_secret(
-                (rules, secret) in game(),
+                (rules, secret) in small_game(2..=12),
                 cap in prop_oneof![Just(MIN_CAP), Just(64usize), Just(DEFAULT_CAP)],
             ) {
                 prop_assert!(rules.check_code(&secret).is_ok());
