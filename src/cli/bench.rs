@@ -20,7 +20,7 @@ const MAX_RUNS: u64 = 10_000;
 
 /// Games with more codes than this are big: by default a sample of their secrets is played (every
 /// secret of Bulls and Cows 5x10 would take minutes per strategy), and without the brute-force
-/// baselines. It is the size up to which the space keeps a score table.
+/// baselines. It is the size up to which the space keeps a score table by default.
 const BIG_GAME: usize = moo_core::space::TABLE_MAX_CODES;
 
 /// The secrets played by default on a big game.

@@ -166,18 +166,18 @@ impl TableArgs {
     /// The space options for a command whose guesses come from heuristics: the library's
     /// default table.
     pub fn for_heuristics(&self) -> SpaceOptions {
-        let options = SpaceOptions::default();
-        match self.table_memory {
-            Some(bytes) => options.with_table_bytes(bytes),
-            None => options,
-        }
+        self.or_else(|| SpaceOptions::default().table_bytes)
     }
 
     /// The space options for an exact search, which cannot run without the table: as large a
     /// table as memory allows.
     pub fn for_exact_search(&self) -> SpaceOptions {
-        let bytes = self.table_memory.unwrap_or_else(default_table_bytes);
-        SpaceOptions::default().with_table_bytes(bytes)
+        self.or_else(default_table_bytes)
+    }
+
+    /// The options with the table memory asked for, or else `default` bytes.
+    fn or_else(&self, default: impl FnOnce() -> u64) -> SpaceOptions {
+        SpaceOptions::default().with_table_bytes(self.table_memory.unwrap_or_else(default))
     }
 }
 
