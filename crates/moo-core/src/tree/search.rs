@@ -15,8 +15,10 @@
 //! * Small sets close in O(n^2): if a candidate splits the others into singletons the set costs
 //!   `2n - 1`, which is the level bound.
 //! * Equivalent guesses are tried once: by the exact symmetries of the history
-//!   ([`Symmetry`]), and by identical partitions of `S` (same parts, same winning part), checked
-//!   only when a guess's turn comes, since most are cut by the bound before then.
+//!   ([`Symmetry`]), and at the large sets searched in parallel also by identical partitions of
+//!   `S` (same parts, same winning part). Elsewhere a guess splitting `S` like an earlier one is
+//!   tried again: its parts are then answered by the cache, which measured cheaper than
+//!   labelling every guess's partition to find the 2-9% that repeat.
 //! * The one-guess bounds of every guess on a set come from one bulk pass ([`super::bulk`]),
 //!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
 //!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
@@ -24,6 +26,9 @@
 //! * Results are cached by candidate set (exact costs, and proven lower bounds from failed
 //!   searches), since a set's cost does not depend on how it was reached; a one-bit filter in
 //!   front of the cache answers most misses without a trip to memory.
+//! * A failed search proves more than its limit: the least bound over every guess, each taken
+//!   from how far it got ([`Search::solve_within`]). That is what the cache keeps, so a set met
+//!   again under a larger budget is often refused without a second search.
 //! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
 //!   so every thread prunes with it; ties go to the earliest guess in the order, as sequentially.
 //!
@@ -206,7 +211,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A is_new_split set of counters.
+    /// A new set of counters.
     pub fn new() -> Progress {
         Progress {
             bound: AtomicU64::new(u64::MAX),
@@ -801,23 +806,41 @@ impl<'a> Search<'a> {
     /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
     /// is below `limit`; `None` proves there is none.
     fn solve(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Option<Solved> {
+        self.solve_within(set, sym, limit, depth).ok()
+    }
+
+    /// [`Search::solve`], and when it fails, a proven lower bound on the set's total (`limit` or
+    /// more; [`INF`] when no tree fits `depth`). A failure usually proves more than the limit
+    /// asked, and the cache keeps what it proves: a set met again under a larger budget is then
+    /// often refused without a second search.
+    fn solve_within(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Solved, u32> {
         if self.tick(set.len()) {
-            return None;
+            return Err(limit);
         }
         let n = set.len();
-        if depth == 0 || self.bounds.total(n, depth) >= limit || self.levels(n) > depth {
-            return None;
+        if depth == 0 || self.levels(n) > depth {
+            return Err(INF);
+        }
+        let floor = self.bounds.total(n, depth);
+        if floor >= limit {
+            return Err(floor);
         }
         match n {
             1 => {
-                return Some(Solved {
+                return Ok(Solved {
                     total: self.bounds.total(1, depth),
                     worst: 1,
                     guess: set[0],
                 })
             }
             2 => {
-                return Some(Solved {
+                return Ok(Solved {
                     total: self.bounds.total(2, depth),
                     worst: 2,
                     guess: set[0],
@@ -825,34 +848,41 @@ impl<'a> Search<'a> {
             }
             _ => {}
         }
-        let mut bound = self.bounds.total(n, depth);
+        let below = |sol: Solved| {
+            if sol.total < limit {
+                Ok(sol)
+            } else {
+                Err(sol.total)
+            }
+        };
+        let mut bound = floor;
         match self.closed_form(set, depth) {
-            ClosedForm::Exact(sol) => return (sol.total < limit).then_some(sol),
-            ClosedForm::AtLeast(b) if b >= limit => return None,
+            ClosedForm::Exact(sol) => return below(sol),
+            ClosedForm::AtLeast(b) if b >= limit => return Err(b),
             ClosedForm::AtLeast(b) => bound = bound.max(b),
             ClosedForm::Unknown => {}
         }
         if let Some(entry) = self.lookup(set, depth) {
             if let Some(sol) = entry.exact {
-                return (sol.total < limit).then_some(sol);
+                return below(sol);
             }
             if entry.bound >= limit {
-                return None;
+                return Err(entry.bound);
             }
             bound = bound.max(entry.bound);
         }
         let result = self.search_node(set, sym, limit, depth, bound);
         if self.halted() {
             // Neither a tree nor a failure found after the stop is proven.
-            return None;
+            return Err(limit);
         }
         let entry = match result {
-            Some(sol) => Entry {
+            Ok(sol) => Entry {
                 bound: sol.total,
                 exact: Some(sol),
             },
-            None => Entry {
-                bound: limit,
+            Err(at_least) => Entry {
+                bound: at_least.max(limit),
                 exact: None,
             },
         };
@@ -862,25 +892,39 @@ impl<'a> Search<'a> {
         if let Some((checkpoint, tag)) = self.checkpoint {
             checkpoint.record(tag, set, depth, entry);
         }
-        result
+        result.map_err(|_| entry.bound)
     }
 
     /// The guesses worth trying at a node, each with its lower bound, in no particular order
-    /// ([`Candidate::order`] gives the order they are tried in); guesses that cannot beat `limit`
-    /// or fit `depth` are left out.
-    fn candidates(&self, set: &[u32], sym: &Symmetry, limit: u32, depth: u8) -> Vec<Candidate> {
+    /// ([`Candidate::order`] gives the order they are tried in), and the least bound of those
+    /// left out ([`INF`] if none): guesses that cannot beat `limit` or fit `depth`.
+    fn candidates(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> (Vec<Candidate>, u32) {
         let n = set.len();
         let child_depth = child_limit(depth);
         let identity = sym.is_identity(self.alphabet);
         let mut counts = vec![0u32; self.slots];
         let mut out = Vec::new();
-        let mut consider = |g: u32, out: &mut Vec<Candidate>| {
-            let Some((bound, member)) =
-                self.guess_bound(g, set, &mut counts, limit, sym, identity, child_depth)
-            else {
+        let mut left_out = INF;
+        let mut consider = |g: u32, out: &mut Vec<Candidate>, left_out: &mut u32| {
+            if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
+                return;
+            }
+            let Some(split) = self.split_bound(g, set, &mut counts, limit, child_depth) else {
+                // Counting stopped at the limit, so the limit is all it proved.
+                *left_out = (*left_out).min(limit);
+                return;
+            };
+            let Some((bound, member)) = self.bound_of_split(n, split, child_depth) else {
                 return;
             };
             if bound >= limit {
+                *left_out = (*left_out).min(bound);
                 return;
             }
             out.push(Candidate {
@@ -891,8 +935,13 @@ impl<'a> Search<'a> {
         };
         // A guess outside the set solves nobody now, so it costs at least `outside_lb[n]`; when
         // that cannot beat the limit only members are worth scanning.
-        if self.pool == GuessPool::Consistent || self.bounds.outside(n, depth) >= limit {
-            set.iter().for_each(|&g| consider(g, &mut out));
+        let outside = self.bounds.outside(n, depth);
+        if self.pool == GuessPool::Consistent || outside >= limit {
+            if self.pool == GuessPool::All {
+                left_out = outside;
+            }
+            set.iter()
+                .for_each(|&g| consider(g, &mut out, &mut left_out));
         } else if let Some(splits) = self.split_all(set, child_depth) {
             for g in 0..self.n_codes {
                 let Some((bound, member)) =
@@ -900,7 +949,11 @@ impl<'a> Search<'a> {
                 else {
                     continue;
                 };
-                if bound >= limit || !(identity || sym.is_canonical(self.space.code(g).symbols())) {
+                if bound >= limit {
+                    left_out = left_out.min(bound);
+                    continue;
+                }
+                if !(identity || sym.is_canonical(self.space.code(g).symbols())) {
                     continue;
                 }
                 out.push(Candidate {
@@ -915,12 +968,12 @@ impl<'a> Search<'a> {
             for g in 0..self.n_codes as u32 {
                 if g % 256 == 255 && self.stop.is_stopped() {
                     self.halted.store(true, Ordering::Relaxed);
-                    return Vec::new();
+                    return (Vec::new(), limit);
                 }
-                consider(g, &mut out);
+                consider(g, &mut out, &mut left_out);
             }
         }
-        out
+        (out, left_out)
     }
 
     fn search_node(
@@ -930,15 +983,19 @@ impl<'a> Search<'a> {
         limit: u32,
         depth: u8,
         bound: u32,
-    ) -> Option<Solved> {
-        let mut cands = self.candidates(set, sym, limit, depth);
-        let first_bound = cands.iter().map(|c| c.bound).min()?;
+    ) -> Result<Solved, u32> {
+        let (mut cands, left_out) = self.candidates(set, sym, limit, depth);
+        // The least bound over every guess not (yet) proven to cost more: what a failure proves.
+        let mut least = left_out;
+        let Some(first_bound) = cands.iter().map(|c| c.bound).min() else {
+            return Err(least.max(bound));
+        };
         if first_bound.max(bound) >= limit {
-            return None;
+            return Err(least.min(first_bound).max(bound));
         }
         let n = set.len();
-        let mut dedup = SplitDedup::new(set, self.slots, self.win);
         if n >= PARALLEL_MIN && cands.len() > 1 {
+            let mut dedup = SplitDedup::new(set, self.slots, self.win);
             cands.sort_unstable_by_key(Candidate::order);
             let cands: Vec<Candidate> = cands
                 .into_iter()
@@ -948,16 +1005,16 @@ impl<'a> Search<'a> {
             // With no limit yet, the first guess's parts are independent: solve them in parallel
             // to get a bound for the others.
             let best = AtomicU64::new(pack(limit, 0));
-            let mut sols: Vec<Option<Solved>> = vec![None; cands.len()];
+            let mut sols: Vec<Result<Solved, u32>> = vec![Err(INF); cands.len()];
             if limit == INF {
-                if let Some(sol) = self.try_guess(set, sym, cands[0], INF, depth, true) {
+                sols[0] = self.try_guess(set, sym, cands[0], INF, depth, true);
+                if let Ok(sol) = sols[0] {
                     best.store(pack(sol.total, 0), Ordering::Relaxed);
-                    sols[0] = Some(sol);
                 }
                 rest = &cands[1..];
             }
             let offset = cands.len() - rest.len();
-            let results: Vec<Option<Solved>> = rest
+            let results: Vec<Result<Solved, u32>> = rest
                 .par_iter()
                 .enumerate()
                 .map(|(i, &c)| {
@@ -966,17 +1023,19 @@ impl<'a> Search<'a> {
                     // A guess beats the best if cheaper, or as cheap and earlier in the order.
                     let limit_here = total.saturating_add(u32::from(i < index));
                     if c.bound >= limit_here {
-                        return None;
+                        return Err(c.bound);
                     }
                     let sol = self.try_guess(set, sym, c, limit_here, depth, false)?;
                     best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
-                    Some(sol)
+                    Ok(sol)
                 })
                 .collect();
             sols[offset..].copy_from_slice(&results);
             let (total, index) = unpack(best.load(Ordering::Relaxed));
             if total >= limit {
-                return None;
+                // Nothing beat the limit, so every guess failed against it.
+                let failed = sols.iter().filter_map(|s| s.err()).min().unwrap_or(INF);
+                return Err(least.min(failed).max(bound));
             }
             return sols[index as usize];
         }
@@ -998,21 +1057,23 @@ impl<'a> Search<'a> {
             }
             let c = Candidate::from_key(keys[i]);
             if c.bound >= limit {
+                least = least.min(c.bound);
                 break;
             }
-            if !dedup.is_new_split(self.row(c.guess)) {
-                continue;
-            }
             let parallel = limit == INF && best.is_none();
-            if let Some(sol) = self.try_guess(set, sym, c, limit, depth, parallel) {
-                limit = sol.total;
-                best = Some(sol);
+            match self.try_guess(set, sym, c, limit, depth, parallel) {
+                Ok(sol) => {
+                    limit = sol.total;
+                    best = Some(sol);
+                }
+                Err(at_least) => least = least.min(at_least),
             }
         }
-        best
+        best.ok_or(least.max(bound))
     }
 
-    /// The cost of guessing `c.guess` at this node, if below `limit`.
+    /// The cost of guessing `c.guess` at this node, if below `limit`; if not, a proven lower
+    /// bound on it (`limit` or more).
     fn try_guess(
         &self,
         set: &[u32],
@@ -1021,7 +1082,7 @@ impl<'a> Search<'a> {
         limit: u32,
         depth: u8,
         parallel: bool,
-    ) -> Option<Solved> {
+    ) -> Result<Solved, u32> {
         let parts = self.parts(set, c.guess);
         let parts: Vec<&[u32]> = parts.iter().collect();
         let child_sym = sym.after(self.space.code(c.guess as usize).symbols());
@@ -1029,10 +1090,10 @@ impl<'a> Search<'a> {
         let mut worst = 1u8;
         let mut total = c.bound;
         if parallel && limit == INF {
-            let sols: Vec<Option<Solved>> = parts
+            let sols: Vec<Result<Solved, u32>> = parts
                 .par_iter()
                 .map(|p| {
-                    let s = self.solve(p, &child_sym, INF, child_depth);
+                    let s = self.solve_within(p, &child_sym, INF, child_depth);
                     if set.len() == self.root_len {
                         self.progress.solved.fetch_add(1, Ordering::Relaxed);
                     }
@@ -1040,7 +1101,7 @@ impl<'a> Search<'a> {
                 })
                 .collect();
             for (p, s) in parts.iter().zip(sols) {
-                let s = s?;
+                let s = s.map_err(|_| INF)?;
                 total += s.total - self.bounds.total(p.len(), child_depth);
                 worst = worst.max(s.worst + 1);
             }
@@ -1064,10 +1125,10 @@ impl<'a> Search<'a> {
                 .map(|(c, p)| c.unwrap_or(self.bounds.total(p.len(), child_depth)))
                 .collect();
             for (p, &b) in parts.iter().zip(&bounds) {
-                total += b - self.bounds.total(p.len(), child_depth);
+                total = total.saturating_add(b - self.bounds.total(p.len(), child_depth));
             }
             if total >= limit {
-                return None;
+                return Err(total);
             }
             // Then with each part's own one-guess lookahead, which costs one scan per part but
             // rejects most losing guesses before any part is searched in depth.
@@ -1079,26 +1140,32 @@ impl<'a> Search<'a> {
                     let cap = limit - (total - *b);
                     let sharper = self.lookahead_bound(p, &child_sym, child_depth, *b, cap);
                     if sharper > *b {
-                        total += sharper - *b;
+                        total = total.saturating_add(sharper - *b);
                         *b = sharper;
                         if total >= limit {
-                            return None;
+                            return Err(total);
                         }
                     }
                 }
             }
             for (p, &b) in parts.iter().zip(&bounds) {
                 let budget = limit - (total - b);
-                let s = self.solve(p, &child_sym, budget, child_depth)?;
+                let s = self
+                    .solve_within(p, &child_sym, budget, child_depth)
+                    .map_err(|at_least| total.saturating_add(at_least - b))?;
                 total += s.total - b;
                 worst = worst.max(s.worst + 1);
             }
         }
-        (total < limit).then_some(Solved {
-            total,
-            worst,
-            guess: c.guess,
-        })
+        if total < limit {
+            Ok(Solved {
+                total,
+                worst,
+                guess: c.guess,
+            })
+        } else {
+            Err(total)
+        }
     }
 
     /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
@@ -1265,7 +1332,78 @@ pub(crate) fn first_guesses(
         None,
         0,
     );
-    let mut cands = search.candidates(&root, &sym, INF, cap);
+    let (mut cands, _) = search.candidates(&root, &sym, INF, cap);
     cands.sort_unstable_by_key(Candidate::order);
     Ok(cands.into_iter().map(|c| c.guess).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// Every set two guesses can leave in `space`, from a few first guesses, with the symmetry
+    /// the search would have there.
+    fn sets(space: &CodeSpace) -> Vec<(Vec<u32>, Symmetry)> {
+        let all: Vec<u32> = (0..space.len() as u32).collect();
+        let split = |set: &[u32], g: u32| {
+            let mut parts: Vec<Vec<u32>> = vec![Vec::new(); space.rules().feedback_slots()];
+            for &s in set {
+                parts[usize::from(space.score_index(g as usize, s as usize))].push(s);
+            }
+            parts.into_iter().filter(|p| p.len() > 2)
+        };
+        let mut out = Vec::new();
+        let root = Symmetry::new(space.rules());
+        for g in [0, space.len() as u32 / 2] {
+            let sym = root.after(space.code(g as usize).symbols());
+            for part in split(&all, g) {
+                for h in [1, space.len() as u32 / 3] {
+                    let sym2 = sym.after(space.code(h as usize).symbols());
+                    out.extend(split(&part, h).map(|p| (p, sym2.clone())));
+                }
+                out.push((part, sym.clone()));
+            }
+        }
+        out
+    }
+
+    /// A failed search's bound is proven: never above the optimum, never below the limit asked.
+    #[test]
+    fn failures_bound_the_optimum() {
+        for rules in [
+            Rules::new(3, "012345", false, false).unwrap(),
+            Rules::new(3, "1234", true, false).unwrap(),
+        ] {
+            let space = CodeSpace::new(rules).unwrap();
+            let (progress, stop) = (Progress::new(), Stop::never());
+            let fresh = || Search::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+            let sets = sets(&space);
+            assert!(sets.len() > 20);
+            for (set, sym) in &sets {
+                for depth in [UNLIMITED, 3] {
+                    let Ok(opt) = fresh().solve_within(set, sym, INF, depth) else {
+                        assert_eq!(fresh().solve_within(set, sym, 1000, depth), Err(INF));
+                        continue;
+                    };
+                    // One search reused across limits, as the recursion reuses its cache.
+                    let shared = fresh();
+                    for limit in (set.len() as u32..opt.total + 3).rev() {
+                        for search in [&fresh(), &shared] {
+                            match search.solve_within(set, sym, limit, depth) {
+                                Ok(sol) => {
+                                    assert!(limit > opt.total);
+                                    assert_eq!(sol, opt);
+                                }
+                                Err(lb) => {
+                                    assert!(limit <= opt.total, "{set:?} failed under {limit}");
+                                    assert!(lb >= limit && lb <= opt.total, "{lb} for {opt:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
