@@ -83,14 +83,11 @@ pub(super) enum ObjectiveArg {
 
 #[derive(Debug, ClapArgs)]
 struct BuildArgs {
-    #[command(flatten)]
-    rules: RuleArgs,
-
-    #[command(flatten)]
-    table: TableArgs,
-
-    #[command(flatten)]
-    search: SearchArgs,
+    /// The most memory the search's cache may take, e.g. 1GiB. A full cache forgets its
+    /// smallest candidate sets to make room, so a smaller one costs time, never exactness
+    /// [default: 3 GiB].
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, help_heading = "Memory")]
+    cache_memory: Option<u64>,
 
     /// Where to write the tree (JSON); written to a temporary file first, then renamed, so an
     /// interrupted build (Ctrl-C exits with status 130) leaves no partial file. Devices and pipes
@@ -115,6 +112,15 @@ struct BuildArgs {
     /// Append a progress line to FILE every minute (for long runs without a terminal).
     #[arg(long, value_name = "FILE")]
     progress_log: Option<PathBuf>,
+
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    #[command(flatten)]
+    table: TableArgs,
+
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -153,7 +159,7 @@ fn build(args: BuildArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let written = exit_on_interrupt()?;
     let space = CodeSpace::with_options(rules.clone(), &args.table.for_exact_search())?;
-    let options = args.search.options();
+    let options = args.search.options().with_cache_bytes(args.cache_memory);
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         pool = pool.num_threads(n);
@@ -250,6 +256,7 @@ enum BuildReport<'a> {
 
 /// The flags that say what an exact search looks for (`tree build`, `tree split`).
 #[derive(Debug, ClapArgs)]
+#[command(next_help_heading = "Search")]
 pub(super) struct SearchArgs {
     /// What the tree minimises (`tree split`: only the average, for now).
     #[arg(long, value_enum, default_value = "average")]

@@ -176,6 +176,47 @@ fn the_table_memory_flag_decides_whether_a_search_can_run() {
         .stdout(predicate::str::contains(r#""impossible":true"#));
 }
 
+/// A cache far too small for the search makes it forget and search again, never answer
+/// differently; a bad size is a usage error.
+#[test]
+fn a_small_cache_gives_the_same_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = |cache: &str| {
+        let file = dir.path().join(format!("{cache}.json"));
+        let out = moo()
+            .args([
+                "tree",
+                "build",
+                "--json",
+                "--length",
+                "3",
+                "--symbols",
+                "0123456",
+            ])
+            .args(["--cache-memory", cache, "-o"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        (
+            std::fs::read(&file).unwrap(),
+            report["nodes"].as_u64().unwrap(),
+        )
+    };
+    let (roomy, searched) = build("1GiB");
+    let (cramped, searched_again) = build("4KiB");
+    assert_eq!(roomy, cramped);
+    assert!(searched_again > searched, "{searched_again} {searched}");
+    moo()
+        .args(["tree", "build", "-o", "-", "--cache-memory", "much"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("give a size such as"));
+}
+
 /// Mastermind 4x6 on average: the published optimum (Koyama and Lai), built and verified
 /// through the CLI; about a second in release.
 #[test]

@@ -21,7 +21,7 @@ mod split;
 
 pub use search::{
     search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
-    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan, DEFAULT_CACHE_BYTES,
 };
 pub use split::{
     Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced, JOB_FORMAT,

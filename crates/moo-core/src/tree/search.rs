@@ -99,6 +99,10 @@ pub struct SearchOptions {
     pub max_depth: Option<u32>,
     /// Which codes may be guessed.
     pub guesses: GuessPool,
+    /// The most memory the search's cache may take, in bytes (`None`: [`DEFAULT_CACHE_BYTES`]).
+    /// A full cache forgets its smallest sets to make room, so a smaller cache costs time, never
+    /// exactness.
+    pub cache_bytes: Option<u64>,
 }
 
 impl SearchOptions {
@@ -121,7 +125,22 @@ impl SearchOptions {
         self.guesses = guesses;
         self
     }
+
+    /// The most memory the search's cache may take, in bytes (`None`: the default).
+    pub fn with_cache_bytes(mut self, cache_bytes: Option<u64>) -> SearchOptions {
+        self.cache_bytes = cache_bytes;
+        self
+    }
+
+    /// The cache size these options give.
+    fn cache_budget(&self) -> u64 {
+        self.cache_bytes.unwrap_or(DEFAULT_CACHE_BYTES)
+    }
 }
+
+/// The search cache's size when the options name none: 3 GiB. Bulls and Cows 4x10 needs about
+/// 0.2 GB; 5 symbols of 0-7 fill it within half an hour.
+pub const DEFAULT_CACHE_BYTES: u64 = MEMO_BUDGET;
 
 /// Why the search could not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -273,7 +292,7 @@ pub fn search(
     options: &SearchOptions,
     progress: &Progress,
 ) -> Result<SearchOutcome, SearchError> {
-    search_with_cache(space, options, progress, MEMO_BUDGET)
+    search_whole(space, options, progress, &Stop::never(), None)
 }
 
 /// [`search`] that stops soon after `stop` fires, with [`SearchError::Stopped`].
@@ -283,17 +302,7 @@ pub fn search_until(
     progress: &Progress,
     stop: &Stop,
 ) -> Result<SearchOutcome, SearchError> {
-    search_whole(space, options, progress, stop, MEMO_BUDGET, None)
-}
-
-/// [`search`] with the cache capped at `cache_bytes`.
-pub(crate) fn search_with_cache(
-    space: &CodeSpace,
-    options: &SearchOptions,
-    progress: &Progress,
-    cache_bytes: u64,
-) -> Result<SearchOutcome, SearchError> {
-    search_whole(space, options, progress, &Stop::never(), cache_bytes, None)
+    search_whole(space, options, progress, stop, None)
 }
 
 /// [`search`] that writes what it proves about large sets to `checkpoint` as it goes, after
@@ -307,14 +316,7 @@ pub fn search_checkpointed(
     stop: &Stop,
     checkpoint: &Checkpoint,
 ) -> Result<SearchOutcome, SearchError> {
-    search_whole(
-        space,
-        options,
-        progress,
-        stop,
-        MEMO_BUDGET,
-        Some(checkpoint),
-    )
+    search_whole(space, options, progress, stop, Some(checkpoint))
 }
 
 /// The search of the whole space, written out as a verified tree.
@@ -323,21 +325,12 @@ fn search_whole(
     options: &SearchOptions,
     progress: &Progress,
     stop: &Stop,
-    cache_bytes: u64,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<SearchOutcome, SearchError> {
     let root: Vec<u32> = (0..space.len() as u32).collect();
     let sym = Symmetry::new(space.rules());
     let plan = match search_from(
-        space,
-        &root,
-        &sym,
-        options,
-        progress,
-        stop,
-        cache_bytes,
-        checkpoint,
-        false,
+        space, &root, &sym, options, progress, stop, checkpoint, false,
     )? {
         Ok((plan, _)) => plan,
         Err(max_depth) => return Ok(SearchOutcome::Impossible { max_depth }),
@@ -408,7 +401,6 @@ pub(crate) fn search_part(
         options,
         progress,
         stop,
-        MEMO_BUDGET,
         None,
         keep_unreduced,
     )? {
@@ -455,7 +447,6 @@ fn search_from(
     options: &SearchOptions,
     progress: &Progress,
     stop: &Stop,
-    cache_bytes: u64,
     checkpoint: Option<&Checkpoint>,
     keep_unreduced: bool,
 ) -> Result<Result<(Plan, Option<Plan>), u32>, SearchError> {
@@ -468,7 +459,7 @@ fn search_from(
             stop,
             root.len(),
             last_level,
-            cache_bytes,
+            options.cache_budget(),
         );
         let tag = last_level.map_or(0, |(depth, _)| depth);
         if let Some(checkpoint) = checkpoint {

@@ -16,11 +16,9 @@ fn found(space: &CodeSpace, options: &SearchOptions) -> (DecisionTree, TreeStats
 }
 
 fn options(objective: Objective, max_depth: Option<u32>, guesses: GuessPool) -> SearchOptions {
-    SearchOptions {
-        objective,
-        max_depth,
-        guesses,
-    }
+    SearchOptions::new(objective)
+        .with_max_depth(max_depth)
+        .with_guesses(guesses)
 }
 
 /// The obvious exhaustive recursion, with no bounds and no symmetry: every guess of the pool,
@@ -356,10 +354,10 @@ fn the_cache_changes_nothing_but_speed() {
     ];
     for (rules, objective) in games {
         let space = CodeSpace::new(rules).unwrap();
-        let options = SearchOptions::new(objective);
         let run = |bytes: u64| {
             let progress = Progress::new();
-            match search::search_with_cache(&space, &options, &progress, bytes).unwrap() {
+            let options = SearchOptions::new(objective).with_cache_bytes(Some(bytes));
+            match search(&space, &options, &progress).unwrap() {
                 SearchOutcome::Found { tree, .. } => (tree.to_json(false), progress.cached()),
                 SearchOutcome::Impossible { .. } => unreachable!("no depth limit"),
             }
