@@ -115,6 +115,8 @@ impl Memo {
     /// Frees a quarter of the budget or more by forgetting every set below some size, and
     /// admits no smaller set from then on. Does nothing if another thread is already at it, or
     /// if that would mean forgetting the largest sizes.
+    #[cold]
+    #[inline(never)]
     fn make_room(&self) {
         if self
             .making_room
