@@ -2,7 +2,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -19,6 +18,7 @@ use moo_core::{CodeSpace, DecisionTree, TreeStats};
 use serde::Serialize;
 
 use super::output::{out, outln, write_file};
+use super::progress::Finished;
 use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs};
 
 /// The deepest `--max-depth`: deeper than any optimal tree of a space moo can enumerate.
@@ -170,7 +170,7 @@ fn build(args: BuildArgs) -> Result<()> {
         None => None,
     };
     let progress = Progress::new();
-    let done = AtomicBool::new(false);
+    let done = Finished::default();
     let start = Instant::now();
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| show_progress(&progress, &done));
@@ -183,7 +183,7 @@ fn build(args: BuildArgs) -> Result<()> {
             Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
             None => search(&space, &options, &progress),
         });
-        done.store(true, Ordering::Relaxed);
+        done.raise();
         outcome
     })?;
     let seconds = start.elapsed().as_secs_f64();
@@ -321,10 +321,9 @@ fn exit_on_interrupt() -> Result<Arc<Mutex<bool>>> {
 }
 
 /// Shows the search's counters on the progress line until the search ends.
-fn show_progress(progress: &Progress, done: &AtomicBool) {
+fn show_progress(progress: &Progress, done: &Finished) {
     let line = super::progress::Progress::spinner("searching");
-    while !done.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(250));
+    while !done.wait(Duration::from_millis(250)) {
         let bound = progress.bound().map_or("-".to_string(), |b| b.to_string());
         line.set_message(format!(
             "{} sets, {} cached, {} first-guess parts solved, best {bound}",
@@ -342,7 +341,7 @@ fn log_progress(
     path: &Path,
     progress: &Progress,
     checkpoint: Option<&Checkpoint>,
-    done: &AtomicBool,
+    done: &Finished,
     start: Instant,
 ) {
     let line = |what: &str| {
@@ -370,8 +369,7 @@ fn log_progress(
     };
     append(line("started"));
     let mut last = Instant::now();
-    while !done.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(250));
+    while !done.wait(Duration::from_millis(250)) {
         if last.elapsed() >= Duration::from_secs(60) {
             last = Instant::now();
             append(line("searching"));
