@@ -26,12 +26,6 @@ const MANIFEST: &str = "split.json";
 /// `moo tree split`'s flags.
 #[derive(Debug, ClapArgs)]
 pub struct SplitArgs {
-    #[command(flatten)]
-    rules: RuleArgs,
-
-    #[command(flatten)]
-    search: SearchArgs,
-
     /// The directory to write the jobs to (created if missing; it must not hold another split).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -39,6 +33,12 @@ pub struct SplitArgs {
     /// Print the list of jobs as JSON on stdout.
     #[arg(long)]
     json: bool,
+
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 /// `moo tree job`'s flags.
