@@ -258,7 +258,7 @@ enum BuildReport<'a> {
 #[derive(Debug, ClapArgs)]
 #[command(next_help_heading = "Search")]
 pub(super) struct SearchArgs {
-    /// What the tree minimises (`tree split`: only the average, for now).
+    /// What the tree minimises.
     #[arg(long, value_enum, default_value = "average")]
     objective: ObjectiveArg,
 

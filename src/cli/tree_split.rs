@@ -228,6 +228,18 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
                 value["total"] = (*total).into();
                 value["worst"] = (*worst).into();
             }
+            PartOutcome::Depths { columns } => {
+                value["depths"] = columns
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "depth": c.depth,
+                            "total": c.total,
+                            "at_depth": c.at_limit(),
+                        })
+                    })
+                    .collect();
+            }
             PartOutcome::Impossible { max_depth } => {
                 value["impossible"] = true.into();
                 value["max_depth"] = (*max_depth).into();
@@ -238,6 +250,18 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
     let what = match &result.outcome {
         PartOutcome::Solved { total, worst, .. } => {
             format!("{total} guesses after the first, worst {worst}")
+        }
+        PartOutcome::Depths { columns } => {
+            let each: Vec<String> = columns
+                .iter()
+                .map(|c| format!("{} ({} at {})", c.total, c.at_limit(), c.depth))
+                .collect();
+            format!(
+                "guesses after the first within {} to {} more: {}",
+                columns.first().map_or(0, |c| c.depth),
+                columns.last().map_or(0, |c| c.depth),
+                each.join(", ")
+            )
         }
         PartOutcome::Impossible { max_depth } => {
             format!("no tree within {max_depth} more guesses")

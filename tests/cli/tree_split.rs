@@ -243,14 +243,61 @@ fn damaged_files_are_errors_not_panics() {
         .stderr(predicate::str::contains("has no split.json"));
 }
 
-#[test]
-fn worst_case_objectives_are_refused_with_a_reason() {
+/// Splits `GAME` under `objective`, runs every job, joins, and builds the same search whole:
+/// the two `--json` summaries and tree files.
+fn split_and_single(objective: &str) -> (serde_json::Value, String, serde_json::Value, String) {
     let tmp = tempfile::tempdir().unwrap();
-    moo()
-        .args(["tree", "split", "--objective", "worst", "--out"])
-        .arg(tmp.path())
-        .args(GAME)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("only --objective average"));
+    let dir = tmp.path().join("jobs");
+    split(&dir, &["--objective", objective]);
+    for i in 0..jobs(&dir) {
+        let out = moo()
+            .args(["tree", "job", "--json", "--threads", "1", "--index"])
+            .arg(i.to_string())
+            .arg(&dir)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let depths = json(&out)["depths"].as_array().unwrap().clone();
+        assert!(!depths.is_empty(), "job {i} proves at least one depth");
+    }
+    let run = |args: &[&str], files: &[&Path]| {
+        json(
+            &moo()
+                .args(args)
+                .args(files)
+                .assert()
+                .success()
+                .get_output()
+                .stdout,
+        )
+    };
+    let joined_file = tmp.path().join("joined.json");
+    let joined = run(&["tree", "join", "--json", "-o"], &[&joined_file, &dir]);
+    let single_file = tmp.path().join("single.json");
+    let mut build = vec!["tree", "build", "--json", "--objective", objective];
+    build.extend(GAME);
+    build.push("-o");
+    let single = run(&build, &[&single_file]);
+    (
+        joined,
+        std::fs::read_to_string(&joined_file).unwrap(),
+        single,
+        std::fs::read_to_string(&single_file).unwrap(),
+    )
+}
+
+#[test]
+fn worst_case_objectives_split_and_join_as_the_single_run() {
+    let (joined, joined_tree, single, single_tree) = split_and_single("fewest-worst");
+    for key in ["total", "max", "at_worst", "histogram"] {
+        assert_eq!(joined[key], single[key], "fewest-worst {key}");
+    }
+    assert_eq!(joined_tree, single_tree, "fewest-worst: the same tree");
+    // Under the worst case only the objective's two figures must agree (ties may differ).
+    let (joined, _, single, _) = split_and_single("worst");
+    for key in ["total", "max"] {
+        assert_eq!(joined[key], single[key], "worst {key}");
+    }
 }

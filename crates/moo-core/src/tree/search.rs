@@ -387,12 +387,7 @@ pub(crate) fn search_part(
     if candidates.is_empty() {
         return Err(SearchError::NoCandidates);
     }
-    let sym = history
-        .turns()
-        .iter()
-        .fold(Symmetry::new(space.rules()), |sym, turn| {
-            sym.after(turn.guess.symbols())
-        });
+    let sym = history_symmetry(space, history);
     let root = candidates.as_slice();
     let (plan, unreduced) = match search_from(
         space,
@@ -407,17 +402,117 @@ pub(crate) fn search_part(
         Ok(plans) => plans,
         Err(max_depth) => return Ok(Err(max_depth)),
     };
-    let set_plan = |plan: Plan| SetPlan {
-        total: plan.total,
-        worst: plan.worst,
-        histogram: plan.histogram,
-        moves: plan
-            .nodes
-            .into_iter()
-            .map(|n| (CodeSet::from_sorted(n.set), n.guess))
-            .collect(),
+    Ok(Ok((
+        plan.into_set_plan(),
+        unreduced.map(Plan::into_set_plan),
+    )))
+}
+
+/// The symmetries of the game that fix every guess of `history`.
+fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
+    history
+        .turns()
+        .iter()
+        .fold(Symmetry::new(space.rules()), |sym, turn| {
+            sym.after(turn.guess.symbols())
+        })
+}
+
+/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::split`])
+/// under every depth limit the search of the whole game may give it: one per depth, from the
+/// fewest guesses that solve every candidate, up to the first depth where a deeper limit can no
+/// longer do better (the total is the optimum without a depth limit and, for the fewest at
+/// worst, no candidate needs the last guess). Every depth is searched as the whole game's search
+/// searches it: one search over the depths for the worst case, and for the fewest at worst a
+/// fresh search for each depth, weighted as the whole game's. Under the fewest at worst the
+/// join then gives the whole game's tree; under the worst case, whose ties among trees of equal
+/// total are many, the cache a single search carries from part to part can break them
+/// otherwise, so the join's tree has the same worst case and total but may be another. `options.max_depth` counts from this
+/// position; empty when no tree fits it.
+pub(crate) fn search_part_columns(
+    space: &CodeSpace,
+    history: &History,
+    candidates: &CodeSet,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+) -> Result<Vec<(u32, SetPlan)>, SearchError> {
+    if candidates.is_empty() {
+        return Err(SearchError::NoCandidates);
+    }
+    let cap = depth_cap(space, options)?;
+    let sym = history_symmetry(space, history);
+    let root = candidates.as_slice();
+    let above = history.turns().len() as u8;
+    let new_search = |last_level| {
+        Search::new(
+            space,
+            options.guesses,
+            progress,
+            stop,
+            root.len(),
+            last_level,
+            options.cache_budget(),
+        )
     };
-    Ok(Ok((set_plan(plan), unreduced.map(set_plan))))
+    let solve = |search: &Search, depth: u8| {
+        let sol = search.solve(root, &sym, INF, depth);
+        if search.halted() {
+            Err(SearchError::Stopped)
+        } else {
+            Ok(sol)
+        }
+    };
+    // The optimum without a depth limit (but the cap), from a search of its own so that the
+    // columns' searches see only what the whole game's would.
+    let Some(target) = solve(&new_search(None), cap)? else {
+        return Ok(Vec::new());
+    };
+    let target = u64::from(target.total);
+    // The whole game's search starts at the fewest levels its root needs; no part is searched
+    // with fewer guesses than that leaves.
+    let whole = space.len();
+    let plain = LevelBounds::new(Search::branches_of(space), whole, None);
+    let mut depth = plain
+        .levels(root.len())
+        .max(plain.levels(whole).saturating_sub(above))
+        .max(1);
+    let mut columns = Vec::new();
+    let mut shared = None;
+    while depth <= cap {
+        progress.depth.store(u64::from(depth), Ordering::Relaxed);
+        let (plan, done) = if options.objective == Objective::FewestWorst {
+            let weight = weighted_cost_scale(whole, whole, depth + above)?;
+            let search = new_search(Some((depth, weight)));
+            match solve(&search, depth)? {
+                Some(s) => {
+                    let plan = build_plan(&search, root, &sym, depth, s, Some(weight))?;
+                    let last = plan.histogram.get(usize::from(depth) - 1).copied();
+                    let done = plan.total == target && last.unwrap_or(0) == 0;
+                    (Some(plan), done)
+                }
+                None => (None, false),
+            }
+        } else {
+            let search = shared.get_or_insert_with(|| new_search(None));
+            match solve(search, depth)? {
+                Some(s) => {
+                    let plan = build_plan(search, root, &sym, depth, s, None)?;
+                    let done = plan.total == target;
+                    (Some(plan), done)
+                }
+                None => (None, false),
+            }
+        };
+        if let Some(plan) = plan {
+            columns.push((u32::from(depth), plan.into_set_plan()));
+        }
+        if done || depth == cap {
+            break;
+        }
+        depth += 1;
+    }
+    Ok(columns)
 }
 
 /// A solved position, written out: every node of the optimal tree in depth-first order, with the
@@ -427,6 +522,22 @@ struct Plan {
     worst: u32,
     histogram: Vec<u64>,
     nodes: Vec<PlanNode>,
+}
+
+impl Plan {
+    /// The plan as the public [`SetPlan`].
+    fn into_set_plan(self) -> SetPlan {
+        SetPlan {
+            total: self.total,
+            worst: self.worst,
+            histogram: self.histogram,
+            moves: self
+                .nodes
+                .into_iter()
+                .map(|n| (CodeSet::from_sorted(n.set), n.guess))
+                .collect(),
+        }
+    }
 }
 
 /// One node of a [`Plan`]: the tree node, and the candidate set and guess index behind it.
@@ -1309,6 +1420,36 @@ pub(crate) fn first_guesses(
     options: &SearchOptions,
 ) -> Result<Vec<u32>, SearchError> {
     let cap = depth_cap(space, options)?;
+    Ok(root_order(space, options, cap, None))
+}
+
+/// The first guesses the search of the whole space under a worst-case objective tries when it
+/// gets to depth limit `depth`, in the order it tries them (its bounds depend on the depth, and
+/// for the fewest at worst on the depth's weight). [`super::split`] breaks ties between equal
+/// first guesses by this order, as the search does.
+pub(crate) fn first_guesses_at(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    depth: u32,
+) -> Result<Vec<u32>, SearchError> {
+    let cap = depth_cap(space, options)?;
+    let depth = u8::try_from(depth).unwrap_or(cap).min(cap);
+    let last_level = match options.objective {
+        Objective::FewestWorst => {
+            Some((depth, weighted_cost_scale(space.len(), space.len(), depth)?))
+        }
+        _ => None,
+    };
+    Ok(root_order(space, options, depth, last_level))
+}
+
+/// The root's guesses in the order the search tries them within `depth`.
+fn root_order(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    depth: u8,
+    last_level: Option<(u8, u32)>,
+) -> Vec<u32> {
     let root: Vec<u32> = (0..space.len() as u32).collect();
     let sym = Symmetry::new(space.rules());
     let progress = Progress::new();
@@ -1320,12 +1461,12 @@ pub(crate) fn first_guesses(
         &progress,
         &stop,
         root.len(),
-        None,
+        last_level,
         0,
     );
-    let (mut cands, _) = search.candidates(&root, &sym, INF, cap);
+    let (mut cands, _) = search.candidates(&root, &sym, INF, depth);
     cands.sort_unstable_by_key(Candidate::order);
-    Ok(cands.into_iter().map(|c| c.guess).collect())
+    cands.into_iter().map(|c| c.guess).collect()
 }
 
 #[cfg(test)]
