@@ -22,14 +22,23 @@ pub(super) struct Entry {
 }
 
 /// One cached set: its key hash, depth limit, where its members sit in the shard's arena, and
-/// what is known.
+/// what is known. 20 bytes: the cache holds millions, so every field is as narrow as its values.
 struct Slot {
-    hash: u64,
-    depth: u8,
+    /// The key, folded to 32 bits ([`fold`]).
+    hash: u32,
     start: u32,
     len: u32,
-    entry: Entry,
+    /// A proven lower bound on the set's total, or its optimal total when `worst > 0`.
+    value: u32,
+    /// The optimal tree's first guess, when solved (spaces with a score table have at most
+    /// 65536 codes).
+    guess: u16,
+    depth: u8,
+    /// The optimal tree's worst case, when solved; 0 when only a bound is known.
+    worst: u8,
 }
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 20);
 
 /// A part of the cache: slots in an open-addressing table that keeps the hash beside each slot
 /// (most probes end there, without touching the set), and every set's members packed one after
@@ -38,11 +47,13 @@ struct Slot {
 struct Shard {
     slots: HashTable<Slot>,
     arena: Vec<u16>,
+    /// The heap bytes counted for this shard in [`Memo::bytes`].
+    counted: u64,
 }
 
 impl Slot {
-    /// Whether this slot is for `set` under `depth`; `hash` is their key.
-    fn is(&self, hash: u64, set: &[u32], depth: u8, arena: &[u16]) -> bool {
+    /// Whether this slot is for `set` under `depth`; `hash` is their folded key.
+    fn is(&self, hash: u32, set: &[u32], depth: u8, arena: &[u16]) -> bool {
         let start = self.start as usize;
         self.hash == hash
             && self.depth == depth
@@ -52,6 +63,46 @@ impl Slot {
                 .zip(set)
                 .all(|(&a, &b)| u32::from(a) == b)
     }
+
+    fn entry(&self) -> Entry {
+        Entry {
+            bound: self.value,
+            exact: (self.worst > 0).then_some(Solved {
+                total: self.value,
+                worst: self.worst,
+                guess: u32::from(self.guess),
+            }),
+        }
+    }
+
+    fn set_entry(&mut self, entry: Entry) {
+        match entry.exact {
+            Some(sol) => {
+                self.value = sol.total;
+                self.worst = sol.worst.max(1);
+                self.guess = u16::try_from(sol.guess).expect("codes fit 16 bits");
+            }
+            None => {
+                self.value = entry.bound;
+                self.worst = 0;
+                self.guess = 0;
+            }
+        }
+    }
+}
+
+/// The hash a shard's table files a folded key under, spread back over 64 bits (the table takes
+/// its control bits from the top).
+#[inline]
+fn spread(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A key's 32 bits kept in its slot: neither the top ones, which pick the shard, nor the lowest,
+/// which pick the filter bit.
+#[inline]
+fn fold(key: u64) -> u32 {
+    (key >> 26) as u32
 }
 
 /// Exact results and proven bounds by candidate set (and depth limit), in shards with a lock
@@ -70,7 +121,8 @@ impl Slot {
 pub(super) struct Memo {
     shards: Vec<Mutex<Shard>>,
     filter: Vec<AtomicU64>,
-    /// Bytes held by the slots and arenas, roughly (tables grow by doubling, which this ignores).
+    /// Heap bytes held by the shards' tables and arenas, as allocated (growth by doubling
+    /// included), so the budget is what the process really spends.
     bytes: AtomicU64,
     /// The bytes held by sets of each size (the last counts every larger size too).
     by_size: Vec<AtomicU64>,
@@ -86,7 +138,7 @@ pub(super) struct Memo {
 /// room (no game searched so far comes close to needing it).
 const SIZES: usize = 64;
 
-/// The most memory the cache takes. Bulls and Cows 4x10 needs about 0.2 GB; without a cap, a
+/// The most memory the cache takes. Bulls and Cows 4x10 needs about 0.12 GB; without a cap, a
 /// search of 5 symbols of 0-7 passed 4 GB after 15 minutes.
 pub(super) const MEMO_BUDGET: u64 = 3 << 30;
 
@@ -141,10 +193,10 @@ impl Memo {
             for shard in &self.shards {
                 let mut shard = shard.lock().unwrap_or_else(|e| e.into_inner());
                 shard.forget_below(size);
+                shard.recount(&self.bytes);
             }
             for b in &self.by_size[..size] {
-                let gone = b.swap(0, Ordering::Relaxed);
-                self.bytes.fetch_sub(gone, Ordering::Relaxed);
+                b.store(0, Ordering::Relaxed);
             }
         }
         self.making_room.store(false, Ordering::Release);
@@ -178,26 +230,30 @@ impl Memo {
             return None;
         }
         let shard = self.shard(key);
+        let hash = fold(key);
         shard
             .slots
-            .find(key, |s| s.is(key, set, depth, &shard.arena))
-            .map(|s| s.entry)
+            .find(spread(hash), |s| s.is(hash, set, depth, &shard.arena))
+            .map(Slot::entry)
     }
 
     /// Records a result; exact results are never replaced, bounds only raised. Returns whether
     /// a new slot was made.
     pub(super) fn put(&self, set: &[u32], depth: u8, entry: Entry) -> bool {
         let key = Memo::key(set, depth);
+        let hash = fold(key);
         let mut guard = self.shard(key);
         let shard = &mut *guard;
         let arena = &shard.arena;
-        let found = shard.slots.find_mut(key, |s| s.is(key, set, depth, arena));
+        let found = shard
+            .slots
+            .find_mut(spread(hash), |s| s.is(hash, set, depth, arena));
         if let Some(slot) = found {
-            if slot.entry.exact.is_none() {
+            if slot.worst == 0 {
                 if entry.exact.is_some() {
-                    slot.entry = entry;
+                    slot.set_entry(entry);
                 } else {
-                    slot.entry.bound = slot.entry.bound.max(entry.bound);
+                    slot.value = slot.value.max(entry.bound);
                 }
             }
             return false;
@@ -206,8 +262,7 @@ impl Memo {
             return false;
         }
         let cost = Memo::cost(set.len());
-        if self.bytes.fetch_add(cost, Ordering::Relaxed) + cost > self.budget {
-            self.bytes.fetch_sub(cost, Ordering::Relaxed);
+        if self.bytes.load(Ordering::Relaxed) + cost > self.budget {
             drop(guard);
             self.make_room();
             return false;
@@ -220,29 +275,47 @@ impl Memo {
         );
         let (word, bit) = self.filter_bit(key);
         word.fetch_or(bit, Ordering::Relaxed);
-        shard.slots.insert_unique(
-            key,
-            Slot {
-                hash: key,
-                depth,
-                start,
-                len: set.len() as u32,
-                entry,
-            },
-            |s| s.hash,
-        );
+        let mut slot = Slot {
+            hash,
+            start,
+            len: set.len() as u32,
+            value: 0,
+            guess: 0,
+            depth,
+            worst: 0,
+        };
+        slot.set_entry(entry);
+        shard
+            .slots
+            .insert_unique(spread(hash), slot, |s| spread(s.hash));
+        shard.recount(&self.bytes);
         true
     }
 }
 
 impl Memo {
-    /// What the cache counts a set of `len` codes as taking.
+    /// What a set of `len` codes takes once stored (its slot, control byte and members): what
+    /// must fit before it is admitted, and what forgetting its size frees, roughly (the table and
+    /// arena grow by doubling, which [`Shard::recount`] counts when it happens).
     fn cost(len: usize) -> u64 {
-        (len * 2 + std::mem::size_of::<Slot>() + 8) as u64
+        (len * 2 + std::mem::size_of::<Slot>() + 1) as u64
     }
 }
 
 impl Shard {
+    /// Brings this shard's part of `bytes` up to date with what its table and arena hold.
+    fn recount(&mut self, bytes: &AtomicU64) {
+        // A table slot also takes one control byte.
+        let now = (self.slots.capacity() * (std::mem::size_of::<Slot>() + 1)
+            + self.arena.capacity() * 2) as u64;
+        if now >= self.counted {
+            bytes.fetch_add(now - self.counted, Ordering::Relaxed);
+        } else {
+            bytes.fetch_sub(self.counted - now, Ordering::Relaxed);
+        }
+        self.counted = now;
+    }
+
     /// Forgets every set of fewer than `size` codes, and the arena space they took.
     fn forget_below(&mut self, size: usize) {
         let mut slots = HashTable::with_capacity(self.slots.len());
@@ -254,9 +327,9 @@ impl Shard {
                 ..slot
             };
             arena.extend_from_slice(&self.arena[start..start + slot.len as usize]);
-            slots.insert_unique(moved.hash, moved, |s: &Slot| s.hash);
+            slots.insert_unique(spread(moved.hash), moved, |s: &Slot| spread(s.hash));
         }
-        slots.shrink_to_fit(|s| s.hash);
+        slots.shrink_to_fit(|s| spread(s.hash));
         arena.shrink_to_fit();
         self.slots = slots;
         self.arena = arena;
