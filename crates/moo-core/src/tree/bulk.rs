@@ -231,27 +231,62 @@ fn count_block(
     feedbacks: &[u8],
     counts: &mut [Counters],
 ) {
+    // With the number of feedbacks known at compile time the counters stay in vector registers
+    // from member to member, instead of a load and a store each per member.
+    match feedbacks.len() {
+        9 => count_held::<9>(rows, start, width, feedbacks, counts),
+        14 => count_held::<14>(rows, start, width, feedbacks, counts),
+        20 => count_held::<20>(rows, start, width, feedbacks, counts),
+        _ => {
+            let mut tail = Aligned([u8::MAX; BLOCK]);
+            for row in rows {
+                let block = block(row, start, width, &mut tail.0);
+                for (Counters(c), &f) in counts.iter_mut().zip(feedbacks) {
+                    for j in 0..BLOCK {
+                        c[j] += u8::from(block[j] == f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// [`count_block`] for `F` feedbacks.
+#[inline(always)]
+fn count_held<const F: usize>(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    feedbacks: &[u8],
+    counts: &mut [Counters],
+) {
+    let feedbacks: &[u8; F] = feedbacks.try_into().expect("F feedbacks");
+    let mut held = [Counters([0; BLOCK]); F];
     let mut tail = Aligned([u8::MAX; BLOCK]);
     for row in rows {
         let block = block(row, start, width, &mut tail.0);
-        for (Counters(c), &f) in counts.iter_mut().zip(feedbacks) {
+        for (Counters(c), &f) in held.iter_mut().zip(feedbacks) {
             for j in 0..BLOCK {
                 c[j] += u8::from(block[j] == f);
             }
         }
     }
+    counts[..F].copy_from_slice(&held);
 }
 
 /// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
     let mut tail = Aligned([u8::MAX; BLOCK]);
+    // A local copy, which can stay in registers from member to member.
+    let mut held = Aligned(*bits);
     for row in rows {
         let block = block(row, start, width, &mut tail.0);
-        for j in 0..BLOCK {
-            bits[j] |= 1u32 << (block[j] & 31);
+        for (h, &f) in held.0.iter_mut().zip(block) {
+            *h |= 1u32 << (f & 31);
         }
     }
+    *bits = held.0;
 }
 
 /// Turns a block's feedback bits into part scores (see [`Splitter::part_scores`]).
