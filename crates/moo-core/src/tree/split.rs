@@ -711,7 +711,12 @@ fn check_columns(r: &JobResult, columns: &[Column]) -> Result<u32, SplitError> {
     let first = columns
         .first()
         .ok_or_else(|| bad("it has no depth column (an impossible part says so)"))?;
-    if first.depth == 0 || columns.windows(2).any(|w| w[1].depth != w[0].depth + 1) {
+    // No search goes 255 guesses deep: a deeper column is not a search's.
+    if columns
+        .iter()
+        .any(|c| c.depth == 0 || c.depth >= u32::from(u8::MAX))
+        || columns.windows(2).any(|w| w[1].depth != w[0].depth + 1)
+    {
         return Err(bad(
             "its depth columns are not one per depth from its fewest",
         ));
@@ -1202,6 +1207,30 @@ mod tests {
             split.join(&results),
             Err(SplitError::DisagreeWorst { .. })
         ));
+    }
+
+    #[test]
+    fn absurd_depth_columns_are_refused() {
+        let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
+        let (split, jobs) = Split::plan(&space, &SearchOptions::new(Objective::Worst)).unwrap();
+        let results: Vec<Option<JobResult>> = jobs
+            .iter()
+            .map(|job| Some(job.solve(&Progress::new(), &Stop::never()).unwrap()))
+            .collect();
+        for depth in [0, u32::MAX] {
+            let mut edited = results.clone();
+            let Some(Some(r)) = edited.first_mut() else {
+                panic!("a result");
+            };
+            let PartOutcome::Depths { columns } = &mut r.outcome else {
+                panic!("a worst-case job answers with depth columns");
+            };
+            columns[0].depth = depth;
+            assert!(
+                matches!(split.join(&edited), Err(SplitError::Mismatch { .. })),
+                "{depth}"
+            );
+        }
     }
 
     #[test]
