@@ -444,25 +444,9 @@ pub(crate) fn search_part_columns(
     let sym = history_symmetry(space, history);
     let root = candidates.as_slice();
     let above = history.turns().len() as u8;
-    let new_search = |last_level| {
-        Search::new(
-            space,
-            options.guesses,
-            progress,
-            stop,
-            root.len(),
-            last_level,
-            options.cache_budget(),
-        )
-    };
-    let solve = |search: &Search, depth: u8| {
-        let sol = search.solve(root, &sym, INF, depth);
-        if search.halted() {
-            Err(SearchError::Stopped)
-        } else {
-            Ok(sol)
-        }
-    };
+    let new_search =
+        |last_level| Search::for_options(space, options, progress, stop, root.len(), last_level);
+    let solve = |search: &Search, depth: u8| search.solve_root(root, &sym, INF, depth);
     // The optimum without a depth limit (but the cap), from a search of its own so that the
     // columns' searches see only what the whole game's would.
     let Some(target) = solve(&new_search(None), cap)? else {
@@ -563,15 +547,8 @@ fn search_from(
 ) -> Result<Result<(Plan, Option<Plan>), u32>, SearchError> {
     let cap = depth_cap(space, options)?;
     let new_search = |last_level: Option<(u8, u32)>| {
-        let mut search = Search::new(
-            space,
-            options.guesses,
-            progress,
-            stop,
-            root.len(),
-            last_level,
-            options.cache_budget(),
-        );
+        let mut search =
+            Search::for_options(space, options, progress, stop, root.len(), last_level);
         let tag = last_level.map_or(0, |(depth, _)| depth);
         if let Some(checkpoint) = checkpoint {
             checkpoint.load_into(tag, &search.memo, space.len());
@@ -579,16 +556,7 @@ fn search_from(
         }
         search
     };
-    // Every result is checked for a stop before it is believed: a stopped search returns `None`
-    // or a tree that is not proven optimal.
-    let solve = |search: &Search, limit: u32, depth: u8| {
-        let sol = search.solve(root, sym, limit, depth);
-        if search.halted() {
-            Err(SearchError::Stopped)
-        } else {
-            Ok(sol)
-        }
-    };
+    let solve = |search: &Search, limit: u32, depth: u8| search.solve_root(root, sym, limit, depth);
     // The average's first optimum, before its worst case was reduced, when that changed it.
     let mut unreduced = None;
     let (search, sol, depth, weight) = match options.objective {
@@ -875,6 +843,43 @@ impl<'a> Search<'a> {
 
     fn levels(&self, n: usize) -> u8 {
         self.bounds.levels(n)
+    }
+
+    /// A search under `options` from a root of `root_len` codes.
+    fn for_options(
+        space: &'a CodeSpace,
+        options: &SearchOptions,
+        progress: &'a Progress,
+        stop: &'a Stop,
+        root_len: usize,
+        last_level: Option<(u8, u32)>,
+    ) -> Search<'a> {
+        Search::new(
+            space,
+            options.guesses,
+            progress,
+            stop,
+            root_len,
+            last_level,
+            options.cache_budget(),
+        )
+    }
+
+    /// [`Search::solve`] of a root, checked for a stop before it is believed: a stopped search
+    /// returns `None` or a tree that is not proven optimal.
+    fn solve_root(
+        &self,
+        root: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Option<Solved>, SearchError> {
+        let sol = self.solve(root, sym, limit, depth);
+        if self.halted() {
+            Err(SearchError::Stopped)
+        } else {
+            Ok(sol)
+        }
     }
 
     /// What the cache knows about `set` within `depth` guesses. A result without the depth limit

@@ -1010,6 +1010,27 @@ mod tests {
     use super::*;
     use crate::tree::{search, SearchOutcome};
 
+    /// The joined tree and the single search's, with their statistics, for `options`.
+    fn joined_and_searched(
+        space: &CodeSpace,
+        options: &SearchOptions,
+    ) -> ((DecisionTree, TreeStats), (DecisionTree, TreeStats)) {
+        let (split, joined) = split_and_join(space, options);
+        assert!(!split.jobs.is_empty());
+        let what = format!("{} {options:?}", space.rules());
+        let Joined::Found { tree, stats, .. } = joined else {
+            panic!("{what}: the join finds a tree");
+        };
+        let SearchOutcome::Found {
+            tree: single,
+            stats: single_stats,
+        } = search(space, options, &Progress::new()).unwrap()
+        else {
+            panic!("{what}: the search finds a tree");
+        };
+        ((tree, stats), (single, single_stats))
+    }
+
     /// Splits, solves every job in process and joins.
     fn split_and_join(space: &CodeSpace, options: &SearchOptions) -> (Split, Joined) {
         let (split, jobs) = Split::plan(space, options).unwrap();
@@ -1059,21 +1080,8 @@ mod tests {
             let options = SearchOptions::new(Objective::Average)
                 .with_guesses(pool)
                 .with_max_depth(max_depth);
-            let (split, joined) = split_and_join(&space, &options);
-            assert!(!split.jobs.is_empty());
-            let SearchOutcome::Found { tree, stats } =
-                search(&space, &options, &Progress::new()).unwrap()
-            else {
-                panic!("{rules}: the search finds a tree");
-            };
-            let Joined::Found {
-                tree: joined_tree,
-                stats: joined_stats,
-                ..
-            } = joined
-            else {
-                panic!("{rules}: the join finds a tree");
-            };
+            let ((joined_tree, joined_stats), (tree, stats)) =
+                joined_and_searched(&space, &options);
             assert_eq!(joined_stats, stats, "{rules} {pool:?} {max_depth:?}");
             assert_eq!(joined_tree, tree, "{rules} {pool:?} {max_depth:?}");
         }
@@ -1134,20 +1142,8 @@ mod tests {
             let space = CodeSpace::new(rules.clone()).unwrap();
             for objective in [Objective::Worst, Objective::FewestWorst] {
                 let options = SearchOptions::new(objective).with_max_depth(max_depth);
-                let (_, joined) = split_and_join(&space, &options);
-                let SearchOutcome::Found { tree, stats } =
-                    search(&space, &options, &Progress::new()).unwrap()
-                else {
-                    panic!("{rules}: the search finds a tree");
-                };
-                let Joined::Found {
-                    tree: joined_tree,
-                    stats: joined_stats,
-                    ..
-                } = joined
-                else {
-                    panic!("{rules}: the join finds a tree");
-                };
+                let ((joined_tree, joined_stats), (tree, stats)) =
+                    joined_and_searched(&space, &options);
                 let what = format!("{rules} {objective:?} {max_depth:?}");
                 assert_eq!(
                     (joined_stats.max, joined_stats.total),
