@@ -24,8 +24,8 @@ pub use search::{
     Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan, DEFAULT_CACHE_BYTES,
 };
 pub use split::{
-    Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced, JOB_FORMAT,
-    RESULT_FORMAT, SPLIT_FORMAT,
+    Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
+    JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows
