@@ -427,8 +427,8 @@ fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
 /// fresh search for each depth, weighted as the whole game's. Under the fewest at worst the
 /// join then gives the whole game's tree; under the worst case, whose ties among trees of equal
 /// total are many, the cache a single search carries from part to part can break them
-/// otherwise, so the join's tree has the same worst case and total but may be another. `options.max_depth` counts from this
-/// position; empty when no tree fits it.
+/// otherwise, so the join's tree has the same worst case and total but may be another.
+/// `options.max_depth` counts from this position; empty when no tree fits it.
 pub(crate) fn search_part_columns(
     space: &CodeSpace,
     history: &History,
