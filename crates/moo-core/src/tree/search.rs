@@ -465,30 +465,23 @@ pub(crate) fn search_part_columns(
     let mut shared = None;
     while depth <= cap {
         progress.depth.store(u64::from(depth), Ordering::Relaxed);
-        let (plan, done) = if options.objective == Objective::FewestWorst {
-            let weight = weighted_cost_scale(whole, whole, depth + above)?;
-            let search = new_search(Some((depth, weight)));
-            match solve(&search, depth)? {
-                Some(s) => {
-                    let plan = build_plan(&search, root, &sym, depth, s, Some(weight))?;
-                    let last = plan.histogram.get(usize::from(depth) - 1).copied();
-                    let done = plan.total == target && last.unwrap_or(0) == 0;
-                    (Some(plan), done)
-                }
-                None => (None, false),
+        let weight = (options.objective == Objective::FewestWorst)
+            .then(|| weighted_cost_scale(whole, whole, depth + above))
+            .transpose()?;
+        let fresh;
+        let search = match weight {
+            Some(w) => {
+                fresh = new_search(Some((depth, w)));
+                &fresh
             }
-        } else {
-            let search = shared.get_or_insert_with(|| new_search(None));
-            match solve(search, depth)? {
-                Some(s) => {
-                    let plan = build_plan(search, root, &sym, depth, s, None)?;
-                    let done = plan.total == target;
-                    (Some(plan), done)
-                }
-                None => (None, false),
-            }
+            None => shared.get_or_insert_with(|| new_search(None)),
         };
-        if let Some(plan) = plan {
+        let mut done = false;
+        if let Some(s) = solve(search, depth)? {
+            let plan = build_plan(search, root, &sym, depth, s, weight)?;
+            // Under the weight, a deeper limit could still spare the last guess's secrets.
+            let at_limit = plan.histogram.get(usize::from(depth) - 1).copied();
+            done = plan.total == target && (weight.is_none() || at_limit.unwrap_or(0) == 0);
             columns.push((u32::from(depth), plan.into_set_plan()));
         }
         if done || depth == cap {

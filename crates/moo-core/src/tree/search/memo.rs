@@ -122,7 +122,8 @@ pub(super) struct Memo {
     shards: Vec<Mutex<Shard>>,
     filter: Vec<AtomicU64>,
     /// Heap bytes held by the shards' tables and arenas, as allocated (growth by doubling
-    /// included), so the budget is what the process really spends.
+    /// included). The allocator's own overhead (blocks freed by that growth and by
+    /// [`Shard::forget_below`] but kept) is not counted.
     bytes: AtomicU64,
     /// The bytes held by sets of each size (the last counts every larger size too).
     by_size: Vec<AtomicU64>,
@@ -308,7 +309,11 @@ impl Shard {
         // A table slot also takes one control byte.
         let now = (self.slots.capacity() * (std::mem::size_of::<Slot>() + 1)
             + self.arena.capacity() * 2) as u64;
-        if now >= self.counted {
+        // Most puts grow neither: no need to touch the counter every thread shares.
+        if now == self.counted {
+            return;
+        }
+        if now > self.counted {
             bytes.fetch_add(now - self.counted, Ordering::Relaxed);
         } else {
             bytes.fetch_sub(self.counted - now, Ordering::Relaxed);
