@@ -45,6 +45,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    tune_allocator();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -74,6 +75,22 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => cli::serve::run(args),
         Command::Completions(args) => cli::completions::run(args, Cli::command()),
         Command::Man(args) => cli::man::run(args, Cli::command()),
+    }
+}
+
+/// Has glibc's allocator hand blocks of 1 MiB and more straight back to the system when freed.
+///
+/// A long exact search grows its cache to gigabytes in tables and arenas that double, and forgets
+/// and rebuilds them when full. By default glibc raises its threshold for such blocks to 32 MiB as
+/// it sees them freed, and then keeps every freed block below that for reuse that mostly never
+/// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. A fixed threshold stops that, and a
+/// large vector grows by remapping its pages instead of copying them.
+fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes a tuning parameter of the allocator; it is called before any
+    // thread starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
 }
 
