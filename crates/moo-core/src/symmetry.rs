@@ -303,20 +303,32 @@ impl Symmetry {
     }
 
     /// Whether `code` is the smallest member of its orbit.
+    ///
+    /// Each symmetry's image is built and compared one symbol at a time, unplayed symbols renamed
+    /// as they first appear ([`Symmetry::rename_unplayed`]), so most images are settled by
+    /// their first symbol or two. The search asks this of every guess it counts, a few million
+    /// times a second.
     pub(crate) fn is_canonical(&self, code: &[u8]) -> bool {
-        let mut image = [0u8; MAX_LENGTH];
-        for e in &self.elements {
-            for i in 0..self.length {
+        let code = &code[..self.length];
+        'elements: for e in &self.elements {
+            let mut free = !self.used;
+            let mut renamed = [NONE; 64];
+            for (i, &c) in code.iter().enumerate() {
                 let s = code[e.pos[i] as usize];
-                image[i] = if self.used & (1 << s) != 0 {
-                    e.sym[s as usize]
+                let image = if self.used & (1 << s) != 0 {
+                    e.sym[usize::from(s)]
                 } else {
-                    s
+                    if renamed[usize::from(s)] == NONE {
+                        renamed[usize::from(s)] = free.trailing_zeros() as u8;
+                        free &= free - 1;
+                    }
+                    renamed[usize::from(s)]
                 };
-            }
-            self.rename_unplayed(&mut image[..self.length]);
-            if image[..self.length] < code[..self.length] {
-                return false;
+                match image.cmp(&c) {
+                    std::cmp::Ordering::Less => return false,
+                    std::cmp::Ordering::Greater => continue 'elements,
+                    std::cmp::Ordering::Equal => {}
+                }
             }
         }
         true
@@ -324,6 +336,7 @@ impl Symmetry {
 
     /// Renames unplayed symbols to the smallest unplayed ones, in order of first appearance: the
     /// smallest code reachable by permuting unplayed symbols.
+    #[cfg(test)]
     fn rename_unplayed(&self, code: &mut [u8]) {
         rename_in_order(code, [!self.used]);
     }

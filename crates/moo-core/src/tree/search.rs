@@ -1272,10 +1272,14 @@ impl<'a> Search<'a> {
     /// each sorted: one counting pass and one buffer for all of them, since this runs for every
     /// guess tried and a vector per part was a tenth of the search's time in the allocator.
     fn parts(&self, set: &[u32], g: u32) -> Parts {
-        let row = self.row(g);
+        // The feedbacks first, then the counts: the table reads of a small set are scattered,
+        // and with no counter update between them many can be under way at once (Bulls and
+        // Cows on one thread: 34.9 against 38.2 s, medians of 3).
+        let mut scores = vec![0u8; set.len()];
+        self.space.feedbacks(g as usize, set, &mut scores);
         let mut counts = vec![0u32; self.slots];
-        for &s in set {
-            counts[usize::from(row[s as usize])] += 1;
+        for &f in &scores {
+            counts[usize::from(f)] += 1;
         }
         counts[self.win] = 0;
         let mut order: Vec<u8> = (0..self.slots as u8)
@@ -1293,8 +1297,8 @@ impl<'a> Search<'a> {
             ends.push(at as usize);
         }
         let mut members = vec![0u32; at as usize];
-        for &s in set {
-            let f = usize::from(row[s as usize]);
+        for (&s, &f) in set.iter().zip(&scores) {
+            let f = usize::from(f);
             if f != self.win {
                 members[counts[f] as usize] = s;
                 counts[f] += 1;
