@@ -345,6 +345,37 @@ mod tests {
     use super::*;
     use crate::{CodeSpace, Rules};
 
+    /// Every way of holding the counters (all at once, a few feedbacks at a time, or none in
+    /// registers) counts as a plain loop does, for each number of feedbacks the games have and
+    /// for full and partial blocks.
+    #[test]
+    fn counting_passes_match_a_plain_count() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        for f in [9usize, 14, 20, 11] {
+            // Feedback indexes as the games spread them: not 0..f, with gaps.
+            let feedbacks: Vec<u8> = (0..f as u8).map(|i| 2 * i + 1).collect();
+            let rows: Vec<Vec<u8>> = (0..37)
+                .map(|_| {
+                    (0..3 * BLOCK)
+                        .map(|_| feedbacks[rng.gen_range(0..f)])
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+            for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+                let mut counts = vec![Counters([0; BLOCK]); f];
+                count_block(&rows, start, width, &feedbacks, &mut counts);
+                for (k, &fb) in feedbacks.iter().enumerate() {
+                    for j in 0..width {
+                        let want = rows.iter().filter(|r| r[start + j] == fb).count();
+                        assert_eq!(usize::from(counts[k].0[j]), want, "{f} feedbacks, {k}, {j}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The bulk pass agrees with counting guess by guess, on sets of every size it accepts.
     #[test]
     fn bulk_splits_match_guess_by_guess_counting() {
