@@ -83,8 +83,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 /// A long exact search grows its cache to gigabytes in tables and arenas that double, and forgets
 /// and rebuilds them when full. By default glibc raises its threshold for such blocks to 32 MiB as
 /// it sees them freed, and then keeps every freed block below that for reuse that mostly never
-/// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. A fixed threshold stops that, and a
-/// large vector grows by remapping its pages instead of copying them.
+/// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. With a fixed threshold those
+/// blocks go back (the README's side-by-side runs with a smaller cache), and a large vector grows
+/// by remapping its pages instead of copying them.
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes a tuning parameter of the allocator; it is called before any

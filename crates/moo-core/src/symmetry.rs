@@ -305,8 +305,8 @@ impl Symmetry {
     /// Whether `code` is the smallest member of its orbit.
     ///
     /// Each symmetry's image is built and compared one symbol at a time, unplayed symbols renamed
-    /// as they first appear ([`Symmetry::rename_unplayed`]), so most images are settled by
-    /// their first symbol or two. The search asks this of every guess it counts, a few million
+    /// to the smallest unplayed ones as they first appear, so most images are settled by their
+    /// first symbol or two. The search asks this of every guess it counts, a few million
     /// times a second.
     pub(crate) fn is_canonical(&self, code: &[u8]) -> bool {
         let code = &code[..self.length];
@@ -427,6 +427,59 @@ mod tests {
             sym.rename_unplayed(&mut image[..n]);
             image[..n] == canon_b[..n]
         })
+    }
+
+    /// The canonical test, against building each image whole and renaming its unplayed symbols
+    /// afterwards (how it was first written), over every code after a few histories.
+    #[test]
+    fn canonical_test_matches_whole_images() {
+        let whole = |sym: &Symmetry, code: &[u8]| {
+            let n = sym.length;
+            sym.elements.iter().all(|e| {
+                let mut image = [0u8; MAX_LENGTH];
+                for i in 0..n {
+                    let s = code[e.pos[i] as usize];
+                    image[i] = if sym.used & (1 << s) != 0 {
+                        e.sym[s as usize]
+                    } else {
+                        s
+                    };
+                }
+                sym.rename_unplayed(&mut image[..n]);
+                image[..n] >= code[..n]
+            })
+        };
+        let games = [
+            (Rules::bulls(), vec![vec![0u8, 1, 2, 3], vec![1, 0, 4, 5]]),
+            (
+                Rules::mastermind(),
+                vec![vec![0u8, 0, 1, 1], vec![0, 1, 2, 2]],
+            ),
+            (
+                Rules::new(4, "0123456789", false, true).unwrap(),
+                vec![vec![1u8, 0, 2, 3], vec![2, 3, 0, 4]],
+            ),
+            (
+                Rules::new(3, "abcde", true, true).unwrap(),
+                vec![vec![1u8, 0, 0]],
+            ),
+        ];
+        for (rules, guesses) in games {
+            let space = CodeSpace::new(rules.clone()).unwrap();
+            let mut sym = Symmetry::new(&rules);
+            for guess in std::iter::once(None).chain(guesses.iter().map(Some)) {
+                if let Some(g) = guess {
+                    sym = sym.after(g);
+                }
+                for code in space.codes() {
+                    assert_eq!(
+                        sym.is_canonical(code.symbols()),
+                        whole(&sym, code.symbols()),
+                        "{rules:?} after {guess:?}: {code:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
