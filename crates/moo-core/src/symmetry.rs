@@ -409,24 +409,30 @@ mod tests {
         }
     }
 
-    fn same_orbit(sym: &Symmetry, a: &[u8], b: &[u8]) -> bool {
+    /// The image of `code` under element `e`, built whole, its unplayed symbols renamed after.
+    fn whole_image(sym: &Symmetry, e: &Element, code: &[u8]) -> [u8; MAX_LENGTH] {
+        let n = sym.length;
         let mut image = [0u8; MAX_LENGTH];
+        for i in 0..n {
+            let s = code[e.pos[i] as usize];
+            image[i] = if sym.used & (1 << s) != 0 {
+                e.sym[s as usize]
+            } else {
+                s
+            };
+        }
+        sym.rename_unplayed(&mut image[..n]);
+        image
+    }
+
+    fn same_orbit(sym: &Symmetry, a: &[u8], b: &[u8]) -> bool {
         let n = sym.length;
         let mut canon_b = [0u8; MAX_LENGTH];
         canon_b[..n].copy_from_slice(b);
         sym.rename_unplayed(&mut canon_b[..n]);
-        sym.elements.iter().any(|e| {
-            for i in 0..n {
-                let s = a[e.pos[i] as usize];
-                image[i] = if sym.used & (1 << s) != 0 {
-                    e.sym[s as usize]
-                } else {
-                    s
-                };
-            }
-            sym.rename_unplayed(&mut image[..n]);
-            image[..n] == canon_b[..n]
-        })
+        sym.elements
+            .iter()
+            .any(|e| whole_image(sym, e, a)[..n] == canon_b[..n])
     }
 
     /// The canonical test, against building each image whole and renaming its unplayed symbols
@@ -435,19 +441,9 @@ mod tests {
     fn canonical_test_matches_whole_images() {
         let whole = |sym: &Symmetry, code: &[u8]| {
             let n = sym.length;
-            sym.elements.iter().all(|e| {
-                let mut image = [0u8; MAX_LENGTH];
-                for i in 0..n {
-                    let s = code[e.pos[i] as usize];
-                    image[i] = if sym.used & (1 << s) != 0 {
-                        e.sym[s as usize]
-                    } else {
-                        s
-                    };
-                }
-                sym.rename_unplayed(&mut image[..n]);
-                image[..n] >= code[..n]
-            })
+            sym.elements
+                .iter()
+                .all(|e| whole_image(sym, e, code)[..n] >= code[..n])
         };
         let games = [
             (Rules::bulls(), vec![vec![0u8, 1, 2, 3], vec![1, 0, 4, 5]]),
