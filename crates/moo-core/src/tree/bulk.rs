@@ -235,8 +235,8 @@ fn count_block(
     // from member to member, instead of a load and a store each per member. A block's counter
     // takes one AVX-512 register but two AVX2 ones, of which there are only 16: there the
     // feedbacks are counted in groups of at most seven, one pass over the rows for each group
-    // (the later passes find the rows in the core's cache). On an AVX2 machine this took 13% off the counting pass of
-    // Bulls and Cows on one thread (`perf record`), 4% off the whole search.
+    // (the later passes find the rows in the core's cache). On an AVX2 machine this took 13% off
+    // the counting pass of Bulls and Cows on one thread (`perf record`), 4% off the whole search.
     let wide = multiversion::target::target_cfg_f!(target_feature = "avx512bw");
     match (feedbacks.len(), wide) {
         (9, true) => count_held::<9>(rows, start, width, feedbacks, counts),

@@ -1269,8 +1269,9 @@ impl<'a> Search<'a> {
     }
 
     /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
-    /// each sorted: one counting pass and one buffer for all of them, since this runs for every
-    /// guess tried and a vector per part was a tenth of the search's time in the allocator.
+    /// each sorted: one counting pass and one buffer for all of them (and one for the feedbacks),
+    /// since this runs for every guess tried and a vector per part was a tenth of the search's
+    /// time in the allocator.
     fn parts(&self, set: &[u32], g: u32) -> Parts {
         // The feedbacks first, then the counts: the table reads of a small set are scattered,
         // and with no counter update between them many can be under way at once (Bulls and
