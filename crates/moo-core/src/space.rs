@@ -13,6 +13,7 @@
 //! branch, and filtering millions of codes runs on every core.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use multiversion::multiversion;
 use rayon::prelude::*;
@@ -95,6 +96,37 @@ pub struct CodeSpace {
     table: Option<Vec<u8>>,
     /// The codes packed for fast scoring, when there is no table.
     packed: Packed,
+    /// The score table with each feedback renumbered by its rank among those that occur, built
+    /// the first time the exact search asks for it (see [`CompactTable`]).
+    compact: OnceLock<Option<CompactTable>>,
+}
+
+/// The score table with feedback indexes renumbered `0..F` in order among the `F` that occur,
+/// when `F` is at most 16 (4-digit games have 14): a feedback then fits a nibble, and which
+/// feedbacks a guess gets from a whole set can be gathered with one byte-shuffle lookup per 32
+/// pairs ([`crate::tree`]'s bulk passes). A second copy of the table, so it is built only for the
+/// exact search, which reads it for whole rows.
+#[derive(Clone)]
+pub(crate) struct CompactTable {
+    /// The feedback index of each compact one.
+    feedbacks: Vec<u8>,
+    n: usize,
+    table: Vec<u8>,
+}
+
+impl CompactTable {
+    /// The most feedbacks a compact table holds.
+    pub(crate) const MAX_FEEDBACKS: usize = 16;
+
+    /// The feedback index of each compact index, in order.
+    pub(crate) fn feedbacks(&self) -> &[u8] {
+        &self.feedbacks
+    }
+
+    /// Guess `g`'s row (every secret).
+    pub(crate) fn row(&self, g: usize) -> &[u8] {
+        &self.table[g * self.n..(g + 1) * self.n]
+    }
 }
 
 /// The codes of a space without a table, packed for scoring (see the module docs).
@@ -303,6 +335,7 @@ impl CodeSpace {
             codes,
             table: None,
             packed,
+            compact: OnceLock::new(),
         };
         if options.builds_table(space.codes.len()) {
             space.table = Some(space.build_table());
@@ -495,6 +528,43 @@ impl CodeSpace {
     /// The row of the score table for guess `g`, when [`CodeSpace::rows_in_cache`].
     pub(crate) fn cached_row(&self, g: usize) -> Option<&[u8]> {
         self.score_row(g).filter(|_| self.rows_in_cache())
+    }
+
+    /// The score table renumbered to the feedbacks that occur, when there is a table and they
+    /// are at most [`CompactTable::MAX_FEEDBACKS`]; built on the first call.
+    pub(crate) fn compact_table(&self) -> Option<&CompactTable> {
+        self.compact
+            .get_or_init(|| {
+                let table = self.table.as_ref()?;
+                let mut seen = [false; 256];
+                for &f in table {
+                    seen[usize::from(f)] = true;
+                }
+                let feedbacks: Vec<u8> = (0..=u8::MAX).filter(|&f| seen[usize::from(f)]).collect();
+                if feedbacks.len() > CompactTable::MAX_FEEDBACKS {
+                    return None;
+                }
+                let mut rank = [0u8; 256];
+                for (i, &f) in feedbacks.iter().enumerate() {
+                    rank[usize::from(f)] = i as u8;
+                }
+                let n = self.codes.len();
+                let mut compact = vec![0u8; n * n];
+                compact
+                    .par_chunks_mut(n)
+                    .zip(table.par_chunks(n))
+                    .for_each(|(to, from)| {
+                        for (t, &f) in to.iter_mut().zip(from) {
+                            *t = rank[usize::from(f)];
+                        }
+                    });
+                Some(CompactTable {
+                    feedbacks,
+                    n,
+                    table: compact,
+                })
+            })
+            .as_ref()
     }
 
     /// The row of the score table for guess `g` (every secret), when the table exists.

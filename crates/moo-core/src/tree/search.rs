@@ -55,13 +55,13 @@ pub use self::checkpoint::{Checkpoint, CheckpointError};
 use self::bounds::{ClosedForm, LevelBounds};
 use self::dedup::SplitDedup;
 use self::memo::{Entry, Memo, MEMO_BUDGET};
-use super::bulk::{Splitter, MAX_SET};
+use super::bulk::{mark_below, Splitter, MAX_SET};
 use super::{DecisionTree, Node, NodeId, TreeStats};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
 use crate::pool::GuessPool;
-use crate::space::CodeSpace;
+use crate::space::{CodeSpace, CompactTable};
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
@@ -713,6 +713,8 @@ struct Search<'a> {
     space: &'a CodeSpace,
     pool: GuessPool,
     n_codes: usize,
+    /// Feedback numbers `0..slots`, of which `win` is the win: the compact table's numbering
+    /// when there is one, else the feedback indexes.
     slots: usize,
     win: usize,
     alphabet: usize,
@@ -720,6 +722,10 @@ struct Search<'a> {
     bounds: LevelBounds,
     /// The bulk split of sets small enough for it (none for degenerate games).
     splitter: Option<Splitter>,
+    /// The score table renumbered to the feedbacks that occur, when it fits: the search reads
+    /// it instead of the space's, so that the bulk passes can gather feedbacks by lookups
+    /// into 16-entry tables.
+    compact: Option<&'a CompactTable>,
     memo: Memo,
     progress: &'a Progress,
     /// When to give up.
@@ -747,27 +753,42 @@ impl<'a> Search<'a> {
         let (seen, win) = Search::feedbacks_of(space);
         let branches = Search::count_branches(&seen, win);
         let bounds = LevelBounds::new(branches, n, last_level);
-        let feedbacks = (0..seen.len())
-            .filter(|&f| seen[f] || f == win)
-            .map(|f| f as u8)
-            .collect();
+        let compact = space.compact_table();
+        let (feedbacks, bulk_win) = match compact {
+            Some(c) => {
+                let rank = c.feedbacks().iter().position(|&f| usize::from(f) == win);
+                let all = (0..c.feedbacks().len() as u8).collect();
+                (
+                    all,
+                    rank.expect("every code scores a win against itself") as u8,
+                )
+            }
+            None => {
+                let all = (0..seen.len())
+                    .filter(|&f| seen[f] || f == win)
+                    .map(|f| f as u8)
+                    .collect();
+                (all, win as u8)
+            }
+        };
         // The splitter learns its thresholds from the unweighted bound; a weighted search only
         // uses its parts count, which needs no bound.
         let plain = LevelBounds::new(branches, MAX_SET.min(n), None);
         let splitter = Splitter::new(
             feedbacks,
-            win as u8,
+            bulk_win,
             bounds.plain_totals().unwrap_or(plain.table(0).totals()),
         );
         Search {
             space,
             pool,
             n_codes: n,
-            slots: space.rules().feedback_slots(),
-            win,
+            slots: compact.map_or(space.rules().feedback_slots(), |c| c.feedbacks().len()),
+            win: usize::from(bulk_win),
             alphabet: space.rules().alphabet().len(),
             bounds,
             splitter,
+            compact,
             memo: Memo::new(n, cache_bytes),
             progress,
             stop,
@@ -897,10 +918,21 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Guess `g`'s row of the score table, in the search's numbering of feedbacks (the compact
+    /// table's when there is one: see [`Search::feedback_index`]).
     fn row(&self, g: u32) -> &[u8] {
-        self.space
-            .score_row(g as usize)
-            .expect("the search runs only with a score table")
+        match self.compact {
+            Some(c) => c.row(g as usize),
+            None => self
+                .space
+                .score_row(g as usize)
+                .expect("the search runs only with a score table"),
+        }
+    }
+
+    /// The feedback index of feedback `f` in the search's numbering.
+    fn feedback_index(&self, f: u8) -> usize {
+        usize::from(self.compact.map_or(f, |c| c.feedbacks()[usize::from(f)]))
     }
 
     /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
@@ -1042,25 +1074,23 @@ impl<'a> Search<'a> {
             }
             set.iter()
                 .for_each(|&g| consider(g, &mut out, &mut left_out));
-        } else if let Some(splits) = self.split_all(set, child_depth) {
-            for g in 0..self.n_codes {
-                let Some((bound, member)) =
-                    self.bound_of_split(n, self.split_of(&splits, g), child_depth)
-                else {
-                    continue;
-                };
-                if bound >= limit {
-                    left_out = left_out.min(bound);
-                    continue;
+        } else if let Some((bounds, splits)) = self.bulk_bounds(set, child_depth) {
+            let mut below = Vec::new();
+            left_out = left_out.min(mark_below(&bounds, limit, &mut below));
+            for (word, &mask) in below.iter().enumerate() {
+                let mut mask = mask;
+                while mask != 0 {
+                    let g = 64 * word + mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    if !(identity || sym.is_canonical(self.space.code(g).symbols())) {
+                        continue;
+                    }
+                    out.push(Candidate {
+                        guess: g as u32,
+                        bound: bounds[g],
+                        member: splits.member(g),
+                    });
                 }
-                if !(identity || sym.is_canonical(self.space.code(g).symbols())) {
-                    continue;
-                }
-                out.push(Candidate {
-                    guess: g as u32,
-                    bound,
-                    member,
-                });
             }
         } else {
             // The sets too large for the bulk pass take longest here: look at the clock now and
@@ -1276,8 +1306,8 @@ impl<'a> Search<'a> {
         // The feedbacks first, then the counts: the table reads of a small set are scattered,
         // and with no counter update between them many can be under way at once (Bulls and
         // Cows on one thread: 34.9 against 38.2 s, medians of 3).
-        let mut scores = vec![0u8; set.len()];
-        self.space.feedbacks(g as usize, set, &mut scores);
+        let row = self.row(g);
+        let scores: Vec<u8> = set.iter().map(|&s| row[s as usize]).collect();
         let mut counts = vec![0u32; self.slots];
         for &f in &scores {
             counts[usize::from(f)] += 1;
@@ -1356,7 +1386,10 @@ impl<'a> Search<'a> {
                 return None;
             };
             let child_id = self.build(&part, &child_sym, child_depth, child, level + 1, nodes)?;
-            children.push((Feedback::from_index(usize::from(f), length), child_id));
+            children.push((
+                Feedback::from_index(self.feedback_index(f), length),
+                child_id,
+            ));
         }
         nodes[id.index()].0.node.children = children;
         Some(id)

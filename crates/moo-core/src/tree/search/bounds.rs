@@ -11,7 +11,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::bulk::{Split, Splits, MAX_SET};
+use super::super::bulk::{BoundRule, Split, Splits, MAX_SET};
 use super::memo::Entry;
 use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
 use crate::pool::GuessPool;
@@ -111,6 +111,15 @@ impl LevelBounds {
     #[inline]
     pub(super) fn levels(&self, n: usize) -> u8 {
         self.levels[n]
+    }
+
+    /// The largest part (at most [`MAX_SET`]) whose members can all be solved within `depth`
+    /// guesses.
+    pub(super) fn largest_within(&self, depth: u8) -> u8 {
+        let top = self.levels.len().min(MAX_SET + 1);
+        // Levels grow with the size, and the empty set needs none.
+        let fit = self.levels[..top].partition_point(|&l| l <= depth);
+        u8::try_from(fit - 1).expect("at most MAX_SET")
     }
 
     /// The non-winning feedbacks that can occur.
@@ -246,18 +255,25 @@ impl Search<'_> {
         Some(out)
     }
 
-    /// How guess `g` splits the set of a [`Search::split_all`] pass, its sum weighted when the
-    /// objective weighs the last level: a part of `c` with `child_depth` left costs its plain
-    /// level-filling total plus the weight for each member beyond the threshold.
-    #[inline]
-    pub(super) fn split_of(&self, splits: &Splits, g: usize) -> Split {
-        let mut split = splits.get(g);
-        split.sum += self.bounds.weight() * splits.excess(g);
-        split
+    /// Every guess's one-guess bound on `set` ([`Search::bound_of_split`], [`INF`] where that
+    /// gives none), from one bulk pass, and the pass's splits; when the pass applies.
+    pub(super) fn bulk_bounds(&self, set: &[u32], child_depth: u8) -> Option<(Vec<u32>, Splits)> {
+        let splits = self.split_all(set, child_depth)?;
+        let rule = BoundRule {
+            n: set.len() as u32,
+            win: self.bounds.total(1, child_depth),
+            weight: self.bounds.weight(),
+            largest: self.bounds.largest_within(child_depth),
+            none: INF,
+        };
+        let mut bounds = Vec::new();
+        splits.bounds(&rule, &mut bounds);
+        Some((bounds, splits))
     }
 
     /// The score rows of `set`'s members, which list each member's feedback against every
-    /// guess, when the bulk passes apply: every code may be guessed.
+    /// guess (in the search's numbering), when the bulk passes apply: every code may be
+    /// guessed.
     pub(super) fn bulk_rows(&self, set: &[u32]) -> Option<Vec<&[u8]>> {
         (self.pool == GuessPool::All).then(|| set.iter().map(|&s| self.row(s)).collect())
     }
@@ -469,10 +485,8 @@ impl Search<'_> {
             .flatten()
         {
             self.min_bound_by_parts(set, &score, child_depth, cap)
-        } else if let Some(splits) = self.split_all(set, child_depth) {
-            (0..self.n_codes)
-                .filter_map(|g| self.bound_of_split(n, self.split_of(&splits, g), child_depth))
-                .fold(cap, |best, (bound, _)| best.min(bound))
+        } else if let Some((bounds, _)) = self.bulk_bounds(set, child_depth) {
+            bounds.iter().fold(cap, |best, &bound| best.min(bound))
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
         };
