@@ -102,10 +102,10 @@ pub struct CodeSpace {
 }
 
 /// The score table with feedback indexes renumbered `0..F` in order among the `F` that occur,
-/// when `F` is at most 16 (4-digit games have 14): a feedback then fits a nibble, and which
-/// feedbacks a guess gets from a whole set can be gathered with one byte-shuffle lookup per 32
-/// pairs ([`crate::tree`]'s bulk passes). A second copy of the table, so it is built only for the
-/// exact search, which reads it for whole rows.
+/// when `F` is at most 16 (4-digit games have 14): a feedback then fits a nibble, and the exact
+/// search's bulk passes gather and count feedbacks with byte-shuffle lookups, two per 32 pairs
+/// ([`crate::tree`]). It is a second copy of the table, so it is built only when the exact search
+/// asks for it, and only for tables of at most [`CompactTable::MAX_BYTES`].
 #[derive(Clone)]
 pub(crate) struct CompactTable {
     /// The feedback index of each compact one.
@@ -117,6 +117,10 @@ pub(crate) struct CompactTable {
 impl CompactTable {
     /// The most feedbacks a compact table holds.
     pub(crate) const MAX_FEEDBACKS: usize = 16;
+    /// The largest table that gets a compact copy: 4 of 0-9 (25 MB) and 4 of 0-9 with repeats
+    /// (100 MB) do; a larger game keeps to the one table it was allowed, and the search reads
+    /// that.
+    pub(crate) const MAX_BYTES: usize = 128 << 20;
 
     /// The feedback index of each compact index, in order.
     pub(crate) fn feedbacks(&self) -> &[u8] {
@@ -530,12 +534,16 @@ impl CodeSpace {
         self.score_row(g).filter(|_| self.rows_in_cache())
     }
 
-    /// The score table renumbered to the feedbacks that occur, when there is a table and they
-    /// are at most [`CompactTable::MAX_FEEDBACKS`]; built on the first call.
+    /// The score table renumbered to the feedbacks that occur, when there is a table of at most
+    /// [`CompactTable::MAX_BYTES`] and they are at most [`CompactTable::MAX_FEEDBACKS`]; built on
+    /// the first call.
     pub(crate) fn compact_table(&self) -> Option<&CompactTable> {
         self.compact
             .get_or_init(|| {
                 let table = self.table.as_ref()?;
+                if table.len() > CompactTable::MAX_BYTES {
+                    return None;
+                }
                 let mut seen = [false; 256];
                 for &f in table {
                     seen[usize::from(f)] = true;
@@ -565,6 +573,14 @@ impl CodeSpace {
                 })
             })
             .as_ref()
+    }
+
+    /// Makes [`CodeSpace::compact_table`] answer `None`, so that tests can run the exact search
+    /// on the space's own table.
+    #[cfg(test)]
+    pub(crate) fn skip_compact_table(&self) {
+        // Already decided either way is fine for the callers, which call this first.
+        let _ = self.compact.set(None);
     }
 
     /// The row of the score table for guess `g` (every secret), when the table exists.

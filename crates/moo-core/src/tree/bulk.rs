@@ -105,7 +105,8 @@ pub(super) struct BoundRule {
     pub n: u32,
     /// What the winning part, summed as a part of one, costs (its member costs nothing more).
     pub win: u32,
-    /// What each member above the last threshold costs extra (see [`Splits::excess`]).
+    /// What each member above the last threshold costs extra (the pass's excess, see
+    /// [`Splitter::split_all`]).
     pub weight: u32,
     /// The largest part that can still be finished within the guesses left.
     pub largest: u8,
@@ -282,7 +283,7 @@ impl Splitter {
     /// How each of `guesses` guesses splits the set whose members' score rows are `rows`.
     /// Scoring must be symmetric, so a member's row gives its feedback against every guess.
     /// With `last`, also counts the members each guess's parts hold above `last`
-    /// ([`Splits::excess`]): the secrets a weighted objective charges extra.
+    /// (the excess [`Splits::bounds`] weighs): the secrets a weighted objective charges extra.
     pub fn split_all(&self, rows: &[&[u8]], guesses: usize, last: Option<u8>, out: &mut Splits) {
         debug_assert!(rows.len() <= MAX_SET);
         out.excess.clear();
@@ -559,7 +560,8 @@ fn or_nibbles_plain(
     for row in rows {
         let block = block(row, start, width, &mut tail.0);
         for j in 0..BLOCK {
-            // Padding (and any index of 16 or more) sets nothing.
+            // Padding (and any index of 16 or more) sets nothing; the AVX2 version reads only the
+            // low nibble of indexes below 128, which the caller keeps below 16.
             let f = block[j];
             low[j] |= u8::from(f < 8) << (f & 7);
             high[j] |= u8::from((8..16).contains(&f)) << (f & 7);

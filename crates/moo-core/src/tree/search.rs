@@ -1574,4 +1574,23 @@ mod tests {
             }
         }
     }
+
+    /// The bulk pass's test of the largest part, `c <= largest_within(d)`, is the level bound's
+    /// `levels(c) <= d`, for every part size it sees and every depth left.
+    #[test]
+    fn largest_within_matches_the_level_test() {
+        for (branches, n) in [(13usize, 5040usize), (2, 300), (1, 20)] {
+            let bounds = LevelBounds::new(branches, n, None);
+            for depth in (0..=12).chain([UNLIMITED - 1, UNLIMITED]) {
+                let largest = usize::from(bounds.largest_within(depth));
+                for c in 0..=MAX_SET.min(n) {
+                    assert_eq!(
+                        c <= largest,
+                        bounds.levels(c) <= depth,
+                        "{branches} branches, part of {c}, {depth} left"
+                    );
+                }
+            }
+        }
+    }
 }

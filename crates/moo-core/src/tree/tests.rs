@@ -799,3 +799,26 @@ fn bulls_fewest_at_worst_is_7_with_50() {
          -o crates/moo-core/trees/bulls-4x10-fewest-worst.json`"
     );
 }
+
+/// The search reads the compact table where it fits (every game here); on the space's own
+/// table, with the feedback indexes as they are, it writes the same trees under every objective.
+#[test]
+fn compact_table_changes_no_tree() {
+    for rules in [
+        Rules::mastermind(),
+        Rules::new(4, "0123456", false, false).unwrap(),
+        Rules::new(3, "012345", true, false).unwrap(),
+    ] {
+        let compact = CodeSpace::new(rules.clone()).unwrap();
+        assert!(compact.compact_table().is_some(), "{rules}");
+        let plain = CodeSpace::new(rules.clone()).unwrap();
+        plain.skip_compact_table();
+        assert!(plain.compact_table().is_none());
+        for objective in Objective::ALL {
+            let (a, stats) = found(&compact, &SearchOptions::new(objective));
+            let (b, plain_stats) = found(&plain, &SearchOptions::new(objective));
+            assert_eq!(stats, plain_stats, "{rules}, {objective:?}");
+            assert_eq!(a.to_json(false), b.to_json(false), "{rules}, {objective:?}");
+        }
+    }
+}

@@ -239,7 +239,7 @@ impl Search<'_> {
 
     /// How every guess splits `set`, when the bulk pass applies: every code may be guessed and
     /// the set is small enough for byte counters. The bounds are for parts with `child_depth`
-    /// guesses left ([`Search::split_of`]).
+    /// guesses left ([`Search::bulk_bounds`]).
     pub(super) fn split_all(&self, set: &[u32], child_depth: u8) -> Option<Splits> {
         let splitter = self.splitter.as_ref()?;
         if set.len() > MAX_SET {
