@@ -403,6 +403,13 @@ fn count_block(
     }
 }
 
+/// 32 bytes as an AVX2 vector (an unaligned load, without a raw pointer).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn vector(bytes: &[u8]) -> std::arch::x86_64::__m256i {
+    bytemuck::cast::<[u8; 32], _>(bytes.try_into().expect("32 bytes"))
+}
+
 /// [`count_block`] on AVX2 for feedback indexes below 16, which `counts` must hold at zero.
 ///
 /// A compare and a subtract per feedback count one feedback in 32 lanes. Here one byte-shuffle
@@ -445,9 +452,6 @@ fn count_pairs_avx2<const P: usize>(
         __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_set1_epi8, _mm256_setzero_si256,
         _mm256_shuffle_epi8, _mm256_srli_epi16,
     };
-    let cast = |bytes: &[u8]| -> __m256i {
-        bytemuck::cast::<[u8; 32], _>(bytes.try_into().expect("32 bytes"))
-    };
     // Table p maps feedback 2p to 1 and feedback 2p + 1 to 16, in both 128-bit halves.
     let tables: [__m256i; P] = std::array::from_fn(|p| {
         let mut table = [0u8; 32];
@@ -455,7 +459,7 @@ fn count_pairs_avx2<const P: usize>(
             table[usize::from(f)] = 1 << (4 * k);
             table[16 + usize::from(f)] = 1 << (4 * k);
         }
-        cast(&table)
+        vector(&table)
     });
     let nibble = _mm256_set1_epi8(0x0f);
     let mut packed = [[_mm256_setzero_si256(); 2]; P];
@@ -470,7 +474,7 @@ fn count_pairs_avx2<const P: usize>(
                     .take(feedbacks.len() - 2 * p)
                 {
                     let counter = &mut counts[2 * p + k].0[32 * h..32 * h + 32];
-                    let sum: [u8; 32] = bytemuck::cast(_mm256_add_epi8(cast(counter), part));
+                    let sum: [u8; 32] = bytemuck::cast(_mm256_add_epi8(vector(counter), part));
                     counter.copy_from_slice(&sum);
                 }
                 *v = _mm256_setzero_si256();
@@ -481,7 +485,7 @@ fn count_pairs_avx2<const P: usize>(
     for chunk in rows.chunks(15) {
         for row in chunk {
             let block = block(row, start, width, &mut tail.0);
-            let halves = [cast(&block[..32]), cast(&block[32..])];
+            let halves = [vector(&block[..32]), vector(&block[32..])];
             for (p, table) in tables.iter().enumerate() {
                 for h in 0..2 {
                     let step = _mm256_shuffle_epi8(*table, halves[h]);
@@ -583,10 +587,7 @@ fn or_nibbles_avx2(
     high: &mut [u8; BLOCK],
 ) {
     use std::arch::x86_64::{
-        __m256i, _mm256_or_si256, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    };
-    let load = |bytes: &[u8]| -> __m256i {
-        bytemuck::cast::<[u8; 32], _>(bytes.try_into().expect("32 bytes"))
+        _mm256_or_si256, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
     };
     // The shuffle looks up each 128-bit half separately, so both halves hold the table.
     #[rustfmt::skip]
@@ -605,7 +606,7 @@ fn or_nibbles_avx2(
     for row in rows {
         let block = block(row, start, width, &mut tail.0);
         for h in 0..2 {
-            let f = load(&block[32 * h..32 * h + 32]);
+            let f = vector(&block[32 * h..32 * h + 32]);
             lo[h] = _mm256_or_si256(lo[h], _mm256_shuffle_epi8(low_bits, f));
             hi[h] = _mm256_or_si256(hi[h], _mm256_shuffle_epi8(high_bits, f));
         }
