@@ -47,12 +47,14 @@ use rayon::prelude::*;
 
 mod bounds;
 mod checkpoint;
+mod classes;
 mod dedup;
 mod memo;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError};
 
 use self::bounds::{ClosedForm, LevelBounds};
+use self::classes::Classes;
 use self::dedup::SplitDedup;
 use self::memo::{Entry, Memo, MEMO_BUDGET};
 use super::bulk::{mark_below, Splitter, MAX_SET};
@@ -90,7 +92,7 @@ impl Objective {
 }
 
 /// What to search for.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SearchOptions {
     /// What to minimise.
@@ -103,6 +105,22 @@ pub struct SearchOptions {
     /// A full cache forgets its smallest sets to make room, so a smaller cache costs time, never
     /// exactness.
     pub cache_bytes: Option<u64>,
+    /// Whether candidate sets equal up to relabelling symbols and permuting positions share
+    /// their cache entries (on by default). The trees are the same either way; off only to
+    /// measure what the sharing saves.
+    pub classes: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            objective: Objective::default(),
+            max_depth: None,
+            guesses: GuessPool::default(),
+            cache_bytes: None,
+            classes: true,
+        }
+    }
 }
 
 impl SearchOptions {
@@ -129,6 +147,13 @@ impl SearchOptions {
     /// The most memory the search's cache may take, in bytes (`None`: the default).
     pub fn with_cache_bytes(mut self, cache_bytes: Option<u64>) -> SearchOptions {
         self.cache_bytes = cache_bytes;
+        self
+    }
+
+    /// Whether sets equal up to the game's symmetries share cache entries (see
+    /// [`SearchOptions::classes`]).
+    pub fn with_classes(mut self, classes: bool) -> SearchOptions {
+        self.classes = classes;
         self
     }
 
@@ -227,6 +252,7 @@ pub struct Progress {
     bound: AtomicU64,
     solved: AtomicU64,
     depth: AtomicU64,
+    borrowed: AtomicU64,
 }
 
 impl Progress {
@@ -259,6 +285,12 @@ impl Progress {
         Some(self.depth.load(Ordering::Relaxed) as u32).filter(|&d| d != 0)
     }
 
+    /// Candidate sets answered from the cache by the result of another set equal to them up to
+    /// relabelling symbols and permuting positions (see [`SearchOptions::classes`]).
+    pub fn borrowed(&self) -> u64 {
+        self.borrowed.load(Ordering::Relaxed)
+    }
+
     /// How many of the first guess's parts have been solved exactly.
     pub fn parts_solved(&self) -> u64 {
         self.solved.load(Ordering::Relaxed)
@@ -282,8 +314,15 @@ pub(super) const CLOCK_SET: usize = 64;
 struct Solved {
     total: u32,
     worst: u8,
+    /// [`NO_GUESS`] when the result was borrowed from an equivalent set ([`classes`]): its total
+    /// is this set's, and a tree within `worst` exists (the other set's, relabelled), but the
+    /// first guess this set's own search would choose is not known until it is searched
+    /// ([`Search::own_guess`]).
     guess: u32,
 }
+
+/// The first guess of a borrowed result (see [`Solved::guess`]).
+const NO_GUESS: u32 = u32::MAX;
 
 /// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
 /// limit. Runs on the current rayon pool; `progress` is updated as it goes.
@@ -558,6 +597,11 @@ fn search_from(
             let Some(mut best) = solve(&search, INF, cap)? else {
                 return Ok(Err(options.max_depth.unwrap_or(0)));
             };
+            if search.classes.is_some() {
+                // Borrowed parts report the worst case of their class's first tree, which can
+                // be deeper than this tree's own: the reduction below starts from the tree.
+                best.worst = build_plan(&search, root, sym, cap, best, None)?.worst as u8;
+            }
             let first = best;
             // Among trees with this total, the smallest worst case: ask for the same total
             // within one guess less until that is proven impossible.
@@ -727,6 +771,9 @@ struct Search<'a> {
     /// into 16-entry tables.
     compact: Option<&'a CompactTable>,
     memo: Memo,
+    /// The game's relabellings and a cache of results by class of sets equal up to them
+    /// ([`classes`]), for the games whose codes they can name.
+    classes: Option<(Classes, Memo)>,
     progress: &'a Progress,
     /// When to give up.
     stop: &'a Stop,
@@ -790,6 +837,7 @@ impl<'a> Search<'a> {
             splitter,
             compact,
             memo: Memo::new(n, cache_bytes),
+            classes: None,
             progress,
             stop,
             halted: AtomicBool::new(false),
@@ -859,6 +907,17 @@ impl<'a> Search<'a> {
         self.bounds.levels(n)
     }
 
+    /// Makes sets equal up to the game's symmetries share results, if the game's codes can be
+    /// named up to them ([`Classes::new`]), in a cache of their own that takes a quarter of
+    /// `cache_bytes`: each of its entries answers a whole class, but only sets of
+    /// [`classes::CLASS_MIN`] members or more are named.
+    fn share_classes(&mut self, cache_bytes: u64) {
+        if let Some(classes) = Classes::new(self.space) {
+            self.memo = Memo::new(self.n_codes, cache_bytes - cache_bytes / 4);
+            self.classes = Some((classes, Memo::new(self.n_codes, cache_bytes / 4)));
+        }
+    }
+
     /// A search under `options` from a root of `root_len` codes.
     fn for_options(
         space: &'a CodeSpace,
@@ -868,7 +927,7 @@ impl<'a> Search<'a> {
         root_len: usize,
         last_level: Option<(u8, u32)>,
     ) -> Search<'a> {
-        Search::new(
+        let mut search = Search::new(
             space,
             options.guesses,
             progress,
@@ -876,7 +935,11 @@ impl<'a> Search<'a> {
             root_len,
             last_level,
             options.cache_budget(),
-        )
+        );
+        if options.classes {
+            search.share_classes(options.cache_budget());
+        }
+        search
     }
 
     /// [`Search::solve`] of a root, checked for a stop before it is believed: a stopped search
@@ -888,7 +951,9 @@ impl<'a> Search<'a> {
         limit: u32,
         depth: u8,
     ) -> Result<Option<Solved>, SearchError> {
-        let sol = self.solve(root, sym, limit, depth);
+        let sol = self
+            .solve(root, sym, limit, depth)
+            .and_then(|sol| self.own_guess(root, sym, depth, sol));
         if self.halted() {
             Err(SearchError::Stopped)
         } else {
@@ -1003,6 +1068,36 @@ impl<'a> Search<'a> {
             }
             bound = bound.max(entry.bound);
         }
+        let class = self.class_of(set);
+        if let (Some(key), Some((_, classes))) = (&class, &self.classes) {
+            if let Some(entry) = classes.get(key, depth) {
+                let answered = entry.exact.is_some() || entry.bound >= limit;
+                if answered {
+                    self.progress.borrowed.fetch_add(1, Ordering::Relaxed);
+                }
+                if let Some(sol) = entry.exact {
+                    let sol = Solved {
+                        guess: NO_GUESS,
+                        ..sol
+                    };
+                    // Kept under the set itself too, where the parts' bounds are looked up.
+                    self.memo.put(
+                        set,
+                        depth,
+                        Entry {
+                            bound: sol.total,
+                            exact: Some(sol),
+                        },
+                    );
+                    return below(sol);
+                }
+                if entry.bound >= limit {
+                    self.memo.put(set, depth, entry);
+                    return Err(entry.bound);
+                }
+                bound = bound.max(entry.bound);
+            }
+        }
         let result = self.search_node(set, sym, limit, depth, bound);
         if self.halted() {
             // Neither a tree nor a failure found after the stop is proven.
@@ -1020,6 +1115,9 @@ impl<'a> Search<'a> {
         };
         if self.memo.put(set, depth, entry) {
             self.progress.memo.fetch_add(1, Ordering::Relaxed);
+        }
+        if let (Some(key), Some((_, classes))) = (&class, &self.classes) {
+            classes.put(key, depth, entry);
         }
         if let Some((checkpoint, tag)) = self.checkpoint {
             checkpoint.record(tag, set, depth, entry);
@@ -1338,6 +1436,58 @@ impl<'a> Search<'a> {
         Parts { members, ends }
     }
 
+    /// The name of `set`'s class for the cache of classes, if the game has one and the set is
+    /// worth naming ([`Classes::worth`]).
+    fn class_of(&self, set: &[u32]) -> Option<Vec<u32>> {
+        let (classes, _) = self.classes.as_ref()?;
+        if !Classes::worth(set.len()) {
+            return None;
+        }
+        // Each member's feedback counts over the set: a relabelling keeps them, so only the
+        // members with the least counts need to be tried as anchors.
+        let mut counts = vec![0u16; self.slots];
+        let spread: Vec<u64> = set
+            .iter()
+            .map(|&a| {
+                let row = self.row(a);
+                counts.fill(0);
+                for &s in set {
+                    counts[usize::from(row[s as usize])] += 1;
+                }
+                counts
+                    .iter()
+                    .fold(0, |h, &c| memo::hash_combine(h, u64::from(c)))
+            })
+            .collect();
+        let mut key = Vec::with_capacity(set.len());
+        classes.key(self.space, set, &spread, &mut key);
+        (!key.is_empty()).then_some(key)
+    }
+
+    /// `sol` with this set's own first guess. A result borrowed from an equivalent set
+    /// ([`NO_GUESS`]) is searched again under its known total: the search then keeps the first
+    /// guess in its order that reaches that total, the one a search of this set alone would
+    /// have kept, so the trees written do not depend on which set of a class came first.
+    /// `None` only if the search was stopped meanwhile.
+    fn own_guess(&self, set: &[u32], sym: &Symmetry, depth: u8, sol: Solved) -> Option<Solved> {
+        if sol.guess != NO_GUESS {
+            return Some(sol);
+        }
+        let own = self
+            .search_node(set, sym, sol.total + 1, depth, sol.total)
+            .ok()?;
+        debug_assert_eq!(own.total, sol.total);
+        self.memo.put(
+            set,
+            depth,
+            Entry {
+                bound: own.total,
+                exact: Some(own),
+            },
+        );
+        Some(own)
+    }
+
     /// Writes out the tree of an exact result, depth first, each node with its set and level
     /// (1 for `set`), looking the children up in the cache (or re-solving them when they were
     /// closed forms). `None` if the search was stopped meanwhile.
@@ -1380,7 +1530,9 @@ impl<'a> Search<'a> {
         let child_depth = child_limit(depth);
         let mut children = Vec::new();
         for (f, part) in parts {
-            let child = self.solve(&part, &child_sym, INF, child_depth);
+            let child = self
+                .solve(&part, &child_sym, INF, child_depth)
+                .and_then(|c| self.own_guess(&part, &child_sym, child_depth, c));
             let Some(child) = child else {
                 assert!(self.halted(), "a part of an optimal tree has a tree");
                 return None;

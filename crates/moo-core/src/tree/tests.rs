@@ -822,3 +822,39 @@ fn compact_table_changes_no_tree() {
         }
     }
 }
+
+#[test]
+fn classes_change_no_tree() {
+    // Sharing results between sets equal up to relabelling changes only the time: the same
+    // totals, and the same trees byte for byte, under every objective and both guess pools.
+    for rules in [
+        Rules::mastermind(),
+        Rules::new(4, "0123456", false, false).unwrap(),
+        Rules::new(4, "012345678", false, true).unwrap(),
+        Rules::new(3, "012345", true, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let mut borrowed = 0;
+        for objective in Objective::ALL {
+            for guesses in [GuessPool::All, GuessPool::Consistent] {
+                let on = options(objective, None, guesses);
+                let progress = Progress::new();
+                let SearchOutcome::Found { tree: a, stats } =
+                    search(&space, &on, &progress).unwrap()
+                else {
+                    panic!("{rules}: no tree");
+                };
+                borrowed += progress.borrowed();
+                let (b, plain_stats) = found(&space, &on.clone().with_classes(false));
+                assert_eq!(stats, plain_stats, "{rules}, {objective:?}, {guesses:?}");
+                assert_eq!(
+                    a.to_json(false),
+                    b.to_json(false),
+                    "{rules}, {objective:?}, {guesses:?}"
+                );
+            }
+        }
+        // Not a vacuous comparison: the sharing answered sets in every game.
+        assert!(borrowed > 0, "{rules}: no set was answered by its class");
+    }
+}

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use hashbrown::HashTable;
 
-use super::Solved;
+use super::{Solved, NO_GUESS};
 
 /// What is known of one set.
 #[derive(Debug, Clone, Copy)]
@@ -34,9 +34,13 @@ struct Slot {
     /// 65536 codes).
     guess: u16,
     depth: u8,
-    /// The optimal tree's worst case, when solved; 0 when only a bound is known.
+    /// The optimal tree's worst case, when solved; 0 when only a bound is known. [`BORROWED`]
+    /// is set on a result borrowed from an equivalent set, whose first guess is not known.
     worst: u8,
 }
+
+/// The flag in [`Slot::worst`] of a borrowed result ([`NO_GUESS`]); worst cases are far below it.
+const BORROWED: u8 = 0x80;
 
 const _: () = assert!(std::mem::size_of::<Slot>() == 20);
 
@@ -69,14 +73,23 @@ impl Slot {
             bound: self.value,
             exact: (self.worst > 0).then_some(Solved {
                 total: self.value,
-                worst: self.worst,
-                guess: u32::from(self.guess),
+                worst: self.worst & !BORROWED,
+                guess: if self.worst & BORROWED == 0 {
+                    u32::from(self.guess)
+                } else {
+                    NO_GUESS
+                },
             }),
         }
     }
 
     fn set_entry(&mut self, entry: Entry) {
         match entry.exact {
+            Some(sol) if sol.guess == NO_GUESS => {
+                self.value = sol.total;
+                self.worst = sol.worst.max(1) | BORROWED;
+                self.guess = 0;
+            }
             Some(sol) => {
                 self.value = sol.total;
                 self.worst = sol.worst.max(1);
@@ -238,8 +251,8 @@ impl Memo {
             .map(Slot::entry)
     }
 
-    /// Records a result; exact results are never replaced, bounds only raised. Returns whether
-    /// a new slot was made.
+    /// Records a result; exact results are replaced only to learn a borrowed result's own first
+    /// guess, bounds only raised. Returns whether a new slot was made.
     pub(super) fn put(&self, set: &[u32], depth: u8, entry: Entry) -> bool {
         let key = Memo::key(set, depth);
         let hash = fold(key);
@@ -250,12 +263,15 @@ impl Memo {
             .slots
             .find_mut(spread(hash), |s| s.is(hash, set, depth, arena));
         if let Some(slot) = found {
+            let own = entry.exact.is_some_and(|s| s.guess != NO_GUESS);
             if slot.worst == 0 {
                 if entry.exact.is_some() {
                     slot.set_entry(entry);
                 } else {
                     slot.value = slot.value.max(entry.bound);
                 }
+            } else if slot.worst & BORROWED != 0 && own {
+                slot.set_entry(entry);
             }
             return false;
         }
