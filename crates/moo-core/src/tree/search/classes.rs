@@ -95,24 +95,16 @@ impl Classes {
         let Some(&least) = spread.iter().min() else {
             return;
         };
-        let anchors = spread.iter().filter(|&&s| s == least).count();
-        if anchors * set.len() > WORK {
+        if spread.iter().filter(|&&s| s == least).count() * set.len() > WORK {
             return;
         }
         let codes = space.codes();
         let symbols = |c: u32| codes[c as usize].symbols();
-        let present = set
-            .iter()
-            .flat_map(|&c| symbols(c))
-            .fold(0u64, |m, &s| m | 1 << s);
-        let to_name = (present & !self.fixed).count_ones() as usize;
         let l = self.length;
-        let mut best: Vec<Image> = Vec::new();
-        let mut images: Vec<Image> = Vec::with_capacity(set.len());
-        let mut done = vec![false; set.len()];
+        // The relabellings to try: each anchor with the position orders that list how many
+        // members share its symbol in each position largest first.
+        let mut tries: Vec<(&[u8], &[u8])> = Vec::new();
         for (&anchor, _) in set.iter().zip(spread).filter(|&(_, &s)| s == least) {
-            // How many members share the anchor's symbol in each position: the position orders
-            // tried are those that list these counts largest first.
             let a = symbols(anchor);
             let mut column = [0u64; MAX_PERMUTED_LENGTH];
             for &c in set {
@@ -130,71 +122,87 @@ impl Classes {
             let Some(top) = self.orders.iter().map(rank).max() else {
                 return;
             };
-            for order in self.orders.iter().filter(|o| rank(o) == top) {
-                let order = &order[..l];
-                let mut name = [NONE; 16];
-                for (s, n) in name.iter_mut().enumerate() {
-                    if self.fixed & (1 << s) != 0 {
-                        *n = s as u8;
+            tries.extend(
+                self.orders
+                    .iter()
+                    .filter(|o| rank(o) == top)
+                    .map(|o| (a, &o[..l])),
+            );
+            if tries.len() * set.len() > WORK {
+                return;
+            }
+        }
+        let present = set
+            .iter()
+            .flat_map(|&c| symbols(c))
+            .fold(0u64, |m, &s| m | 1 << s);
+        let to_name = (present & !self.fixed).count_ones() as usize;
+        let mut best: Vec<Image> = Vec::new();
+        let mut images: Vec<Image> = Vec::with_capacity(set.len());
+        let mut done = vec![false; set.len()];
+        for &(a, order) in &tries {
+            let mut name = [NONE; 16];
+            for (s, n) in name.iter_mut().enumerate() {
+                if self.fixed & (1 << s) != 0 {
+                    *n = s as u8;
+                }
+            }
+            let mut named = 0;
+            let give = |code: &[u8], name: &mut [u8; 16], named: &mut usize| {
+                for &p in order {
+                    let s = usize::from(code[usize::from(p)]);
+                    if name[s] == NONE {
+                        name[s] = self.names[*named];
+                        *named += 1;
                     }
                 }
-                let mut named = 0;
-                let give = |code: &[u8], name: &mut [u8; 16], named: &mut usize| {
+            };
+            give(a, &mut name, &mut named);
+            done.fill(false);
+            while named < to_name {
+                // The member whose image is smallest when its unnamed symbols take the next
+                // names in order: the next smallest image of the set under this anchor.
+                let mut pick: Option<(Image, u64, usize)> = None;
+                for (j, &c) in set.iter().enumerate() {
+                    if done[j] {
+                        continue;
+                    }
+                    let code = symbols(c);
+                    let mut fresh = name;
+                    let mut next = named;
+                    let mut unnamed = false;
+                    let mut image: Image = 0;
                     for &p in order {
                         let s = usize::from(code[usize::from(p)]);
-                        if name[s] == NONE {
-                            name[s] = self.names[*named];
-                            *named += 1;
+                        if fresh[s] == NONE {
+                            unnamed = true;
+                            fresh[s] = self.names[next];
+                            next += 1;
                         }
+                        image = image << 4 | Image::from(fresh[s]);
                     }
-                };
-                give(a, &mut name, &mut named);
-                done.fill(false);
-                while named < to_name {
-                    // The member whose image is smallest when its unnamed symbols take the next
-                    // names in order: the next smallest image of the set under this anchor.
-                    let mut pick: Option<(Image, u64, usize)> = None;
-                    for (j, &c) in set.iter().enumerate() {
-                        if done[j] {
-                            continue;
-                        }
-                        let code = symbols(c);
-                        let mut fresh = name;
-                        let mut next = named;
-                        let mut unnamed = false;
-                        let mut image: Image = 0;
-                        for &p in order {
-                            let s = usize::from(code[usize::from(p)]);
-                            if fresh[s] == NONE {
-                                unnamed = true;
-                                fresh[s] = self.names[next];
-                                next += 1;
-                            }
-                            image = image << 4 | Image::from(fresh[s]);
-                        }
-                        if !unnamed {
-                            done[j] = true;
-                        } else if pick.map_or(true, |(i, s, _)| (image, spread[j]) < (i, s)) {
-                            // Ties on the image go to the member with the smaller invariant,
-                            // which a relabelling keeps.
-                            pick = Some((image, spread[j], j));
-                        }
+                    if !unnamed {
+                        done[j] = true;
+                    } else if pick.map_or(true, |(i, s, _)| (image, spread[j]) < (i, s)) {
+                        // Ties on the image go to the member with the smaller invariant,
+                        // which a relabelling keeps.
+                        pick = Some((image, spread[j], j));
                     }
-                    let Some((_, _, j)) = pick else { break };
-                    done[j] = true;
-                    give(symbols(set[j]), &mut name, &mut named);
                 }
-                images.clear();
-                images.extend(set.iter().map(|&c| {
-                    let code = symbols(c);
-                    order.iter().fold(0, |image, &p| {
-                        image << 4 | Image::from(name[usize::from(code[usize::from(p)])])
-                    })
-                }));
-                images.sort_unstable();
-                if best.is_empty() || images < best {
-                    std::mem::swap(&mut best, &mut images);
-                }
+                let Some((_, _, j)) = pick else { break };
+                done[j] = true;
+                give(symbols(set[j]), &mut name, &mut named);
+            }
+            images.clear();
+            images.extend(set.iter().map(|&c| {
+                let code = symbols(c);
+                order.iter().fold(0, |image, &p| {
+                    image << 4 | Image::from(name[usize::from(code[usize::from(p)])])
+                })
+            }));
+            images.sort_unstable();
+            if best.is_empty() || images < best {
+                std::mem::swap(&mut best, &mut images);
             }
         }
         out.extend(best.iter().map(|&image| {
