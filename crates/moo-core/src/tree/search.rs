@@ -109,7 +109,17 @@ pub struct SearchOptions {
     /// their cache entries (on by default). The trees are the same either way; off only to
     /// measure what the sharing saves.
     pub classes: bool,
+    /// How many candidate sets a search goes through before it starts naming sets for that
+    /// sharing (default [`CLASSES_AFTER`]).
+    pub classes_after: u64,
 }
+
+/// How many candidate sets a search goes through before sets equal up to relabelling start to
+/// share results ([`SearchOptions::classes_after`]). Naming a set costs more than searching a
+/// small one, and a search this short meets few sets again up to relabelling (Mastermind 4x6,
+/// about 12 thousand sets in all: naming from the start made it a tenth slower), while the long
+/// searches it pays for go on for hundreds of thousands of sets or more.
+pub const CLASSES_AFTER: u64 = 1 << 14;
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
@@ -119,6 +129,7 @@ impl Default for SearchOptions {
             guesses: GuessPool::default(),
             cache_bytes: None,
             classes: true,
+            classes_after: CLASSES_AFTER,
         }
     }
 }
@@ -154,6 +165,13 @@ impl SearchOptions {
     /// [`SearchOptions::classes`]).
     pub fn with_classes(mut self, classes: bool) -> SearchOptions {
         self.classes = classes;
+        self
+    }
+
+    /// How many candidate sets a search goes through before it starts naming them (see
+    /// [`SearchOptions::classes_after`]).
+    pub fn with_classes_after(mut self, classes_after: u64) -> SearchOptions {
+        self.classes_after = classes_after;
         self
     }
 
@@ -303,9 +321,6 @@ const UNLIMITED: u8 = u8::MAX;
 const INF: u32 = u32::MAX;
 /// How many of a node's candidates are put in order at a time (see [`Search::search_node`]).
 const SORT_CHUNK: usize = 32;
-/// After naming this many sets, a search stops naming them while fewer than one in eight was
-/// answered by its class ([`Search::class_of`]).
-const CLASS_TRIAL: u64 = 256;
 /// Sets at least this large try their guesses in parallel.
 const PARALLEL_MIN: usize = 150;
 /// Sets at least this large read the clock whenever they are searched or probed.
@@ -600,7 +615,7 @@ fn search_from(
             let Some(mut best) = solve(&search, INF, cap)? else {
                 return Ok(Err(options.max_depth.unwrap_or(0)));
             };
-            if search.answered.load(Ordering::Relaxed) > 0 {
+            if progress.borrowed() > 0 {
                 // Borrowed parts report the worst case of their class's first tree, which can
                 // be deeper than this tree's own: the reduction below starts from the tree.
                 best.worst = build_plan(&search, root, sym, cap, best, None)?.worst as u8;
@@ -777,10 +792,8 @@ struct Search<'a> {
     /// The game's relabellings and a cache of results by class of sets equal up to them
     /// ([`classes`]), for the games whose codes they can name.
     classes: Option<(Classes, Memo)>,
-    /// How many sets have been named for the cache of classes, and how many of those it
-    /// answered ([`Search::class_of`] stops naming when that share is too small).
-    named: AtomicU64,
-    answered: AtomicU64,
+    /// Sets are named for the cache of classes once this many have been searched.
+    classes_after: u64,
     progress: &'a Progress,
     /// When to give up.
     stop: &'a Stop,
@@ -845,8 +858,7 @@ impl<'a> Search<'a> {
             compact,
             memo: Memo::new(n, cache_bytes),
             classes: None,
-            named: AtomicU64::new(0),
-            answered: AtomicU64::new(0),
+            classes_after: CLASSES_AFTER,
             progress,
             stop,
             halted: AtomicBool::new(false),
@@ -946,6 +958,7 @@ impl<'a> Search<'a> {
             options.cache_budget(),
         );
         if options.classes {
+            search.classes_after = options.classes_after;
             search.share_classes(options.cache_budget());
         }
         search
@@ -1083,7 +1096,6 @@ impl<'a> Search<'a> {
                 let answered = entry.exact.is_some() || entry.bound >= limit;
                 if answered {
                     self.progress.borrowed.fetch_add(1, Ordering::Relaxed);
-                    self.answered.fetch_add(1, Ordering::Relaxed);
                 }
                 if let Some(sol) = entry.exact {
                     let sol = Solved {
@@ -1453,14 +1465,9 @@ impl<'a> Search<'a> {
         if !Classes::worth(set.len()) {
             return None;
         }
-        // Where sets rarely repeat up to relabelling (Mastermind, whose first guesses already
-        // use up most of its symmetry), naming costs more than it saves; in the games of
-        // distinct symbols tried, a large share of named sets is answered from the start.
-        let named = self.named.load(Ordering::Relaxed);
-        if named >= CLASS_TRIAL && self.answered.load(Ordering::Relaxed) * 8 < named {
+        if self.progress.nodes() < self.classes_after {
             return None;
         }
-        self.named.fetch_add(1, Ordering::Relaxed);
         // Each member's feedback counts over the set: a relabelling keeps them, so only the
         // members with the least counts need to be tried as anchors.
         let mut counts = vec![0u16; self.slots];
