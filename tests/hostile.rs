@@ -1020,7 +1020,7 @@ fn cases() -> Vec<Case> {
 
     // 7. Quadratic work: long histories are bounded and repaired in one pass.
     let mut turns = vec!["hint".to_string()];
-    turns.extend(std::iter::repeat("0123=0B0C".to_string()).take(9_999));
+    turns.extend(std::iter::repeat_n("0123=0B0C".to_string(), 9_999));
     turns.push("4567=0B0C".to_string());
     c.push(
         Case::owned("7 hint with 10000 contradictory turns", turns.clone(), 1)

@@ -704,7 +704,7 @@ fn play_capped(
     let mut history = History::new();
     let mut candidates = space.all();
     while history.len() < run.cap {
-        if history.len() % CHECK_EVERY == 0 {
+        if history.len().is_multiple_of(CHECK_EVERY) {
             run.check()?;
         }
         let start = Instant::now();

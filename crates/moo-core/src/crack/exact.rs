@@ -321,7 +321,7 @@ impl Cracker<'_> {
                     self.slice_query(items, fill, &slices);
                     self.histogram(items, &sample, &mut hits, &mut hist);
                     let e = entropy_of(&hist, sample.len() / g);
-                    if best.as_ref().map_or(true, |(b, _)| e > *b + 1e-9) {
+                    if best.as_ref().is_none_or(|(b, _)| e > *b + 1e-9) {
                         best = Some((e, slices.clone()));
                     }
                 }
@@ -553,7 +553,7 @@ impl PairSearch {
                     hist[value(roles, &test)] += 1;
                 }
                 let e = entropy_of(&hist, options.len());
-                if best.as_ref().map_or(true, |(b, _)| e > *b + 1e-9) {
+                if best.as_ref().is_none_or(|(b, _)| e > *b + 1e-9) {
                     best = Some((e, test.clone()));
                 }
             }

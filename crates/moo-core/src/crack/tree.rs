@@ -1073,7 +1073,7 @@ impl<'a> Solver<'a> {
                             weight[(s - lo) as usize] += w;
                         }
                         let e = Dist::entropy_of(&weight_convolve(&weight, &rest.weight));
-                        if e > floor && best.map_or(true, |(_, b)| e > b + EPS) {
+                        if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
                             best = Some((v, e));
                         }
                         continue;
@@ -1093,7 +1093,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let e = answer.entropy();
-            if e > floor && best.map_or(true, |(_, b)| e > b + EPS) {
+            if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
                 best = Some((v, e));
             }
         }
@@ -1197,7 +1197,7 @@ fn chain_counts(
     if i == pairs.len() {
         let k = counts.len();
         // The cycle closes through the last pair (already checked below) and the counts fill n.
-        if used == n && (0..k).all(|j| fixed[j].map_or(true, |c| c == counts[j])) {
+        if used == n && (0..k).all(|j| fixed[j].is_none_or(|c| c == counts[j])) {
             out(counts);
         }
         return;

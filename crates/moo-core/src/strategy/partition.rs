@@ -409,7 +409,7 @@ impl PartitionStrategy {
         let first = scorer.scan(&pool.candidates, None, stop);
         let mut scored = first.examined;
         let mut best = first.best;
-        if !first.stopped && best.map_or(true, |b| Some(b.0) != scorer.perfect) {
+        if !first.stopped && best.is_none_or(|b| Some(b.0) != scorer.perfect) {
             let rest = scorer.scan(&pool.others, best, stop);
             scored += rest.examined;
             best = best.into_iter().chain(rest.best).min();
@@ -563,7 +563,7 @@ impl<'a> Scorer<'a> {
             // candidate (these are scanned first) or comes later in alphabet order.
             let bound = best.map_or(u64::MAX, |b| b.0.saturating_sub(1));
             if let Some(r) = self.rank(g, bound, &mut scratch) {
-                if best.map_or(true, |b| r < b) {
+                if best.is_none_or(|b| r < b) {
                     best = Some(r);
                     scan.best = Some(r);
                     if !r.1 && Some(r.0) == self.perfect {

@@ -909,7 +909,7 @@ impl<'a> Search<'a> {
     /// the deadline on any game.
     fn tick(&self, n: usize) -> bool {
         let seen = self.progress.nodes.fetch_add(1, Ordering::Relaxed);
-        self.must_stop(seen % 64 == 0 || n >= CLOCK_SET)
+        self.must_stop(seen.is_multiple_of(64) || n >= CLOCK_SET)
     }
 
     /// Whether the search must stop, reading the clock only if `read_clock`.

@@ -515,10 +515,10 @@ impl Split {
             }
             // The smallest total, then the smallest worst case, then the earlier in the order:
             // the choice `search` makes for the average objective.
-            if best.map_or(true, |(t, w, _)| (total, worst) < (t, w)) {
+            if best.is_none_or(|(t, w, _)| (total, worst) < (t, w)) {
                 best = Some((total, worst, rank));
             }
-            if first.map_or(true, |(t, _)| total < t) {
+            if first.is_none_or(|(t, _)| total < t) {
                 first = Some((total, first_worst));
             }
         }
@@ -620,7 +620,7 @@ impl Split {
                 Objective::FewestWorst => (at_worst, total),
                 _ => (0, total),
             };
-            if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 let chosen = Chosen {
                     guess: guess.to_string(),
                     parts,

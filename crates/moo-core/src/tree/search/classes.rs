@@ -183,7 +183,7 @@ impl Classes {
                     }
                     if !unnamed {
                         done[j] = true;
-                    } else if pick.map_or(true, |(i, s, _)| (image, spread[j]) < (i, s)) {
+                    } else if pick.is_none_or(|(i, s, _)| (image, spread[j]) < (i, s)) {
                         // Ties on the image go to the member with the smaller invariant,
                         // which a relabelling keeps.
                         pick = Some((image, spread[j], j));
