@@ -439,6 +439,19 @@ fn count_nibbles_avx2(
     }
 }
 
+/// The byte-lookup table of the nibble passes for the pair that starts `feedbacks` (the first
+/// one or two): the first feedback maps to 1, the second to 16, and everything else to 0, in
+/// every 128-bit lane of an `N`-byte vector, since the lookup does not cross lanes.
+fn pair_table<const N: usize>(feedbacks: &[u8]) -> [u8; N] {
+    let mut table = [0u8; N];
+    for (k, &f) in feedbacks.iter().take(2).enumerate() {
+        for lane in (0..N).step_by(16) {
+            table[lane + usize::from(f)] = 1 << (4 * k);
+        }
+    }
+    table
+}
+
 /// [`count_nibbles_avx2`] for `P` pairs of feedbacks (the last may be a single one).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
@@ -453,15 +466,8 @@ fn count_pairs_avx2<const P: usize>(
         __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_set1_epi8, _mm256_setzero_si256,
         _mm256_shuffle_epi8, _mm256_srli_epi16,
     };
-    // Table p maps feedback 2p to 1 and feedback 2p + 1 to 16, in both 128-bit halves.
-    let tables: [__m256i; P] = std::array::from_fn(|p| {
-        let mut table = [0u8; 32];
-        for (k, &f) in feedbacks[2 * p..].iter().take(2).enumerate() {
-            table[usize::from(f)] = 1 << (4 * k);
-            table[16 + usize::from(f)] = 1 << (4 * k);
-        }
-        vector(&table)
-    });
+    let tables: [__m256i; P] =
+        std::array::from_fn(|p| vector(&pair_table::<32>(&feedbacks[2 * p..])));
     let nibble = _mm256_set1_epi8(0x0f);
     let mut packed = [[_mm256_setzero_si256(); 2]; P];
     let mut flush = |packed: &mut [[__m256i; 2]; P]| {
@@ -507,8 +513,8 @@ fn vector512(bytes: &[u8]) -> std::arch::x86_64::__m512i {
 
 /// [`count_nibbles_avx2`] on AVX-512: a block is one register, so a lookup and an add count two
 /// feedbacks in all 64 lanes, and with 32 registers up to eight pairs are counted in one pass
-/// over the members: 14 feedbacks take 14 instructions per member and block instead of the 28
-/// of a compare and a masked add per feedback.
+/// over the members: 14 feedbacks take 14 vector instructions per member and block instead of a
+/// compare and an add per feedback, 28.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn count_nibbles_avx512(
@@ -546,17 +552,8 @@ fn count_pairs_avx512<const P: usize>(
         __m512i, _mm512_add_epi8, _mm512_and_si512, _mm512_set1_epi8, _mm512_setzero_si512,
         _mm512_shuffle_epi8, _mm512_srli_epi16,
     };
-    // Table p maps feedback 2p to 1 and feedback 2p + 1 to 16, in each of the four 128-bit
-    // lanes (the lookup does not cross them).
-    let tables: [__m512i; P] = std::array::from_fn(|p| {
-        let mut table = [0u8; 64];
-        for (k, &f) in feedbacks[2 * p..].iter().take(2).enumerate() {
-            for lane in 0..4 {
-                table[16 * lane + usize::from(f)] = 1 << (4 * k);
-            }
-        }
-        vector512(&table)
-    });
+    let tables: [__m512i; P] =
+        std::array::from_fn(|p| vector512(&pair_table::<64>(&feedbacks[2 * p..])));
     let nibble = _mm512_set1_epi8(0x0f);
     let mut packed = [_mm512_setzero_si512(); P];
     let mut flush = |packed: &mut [__m512i; P]| {

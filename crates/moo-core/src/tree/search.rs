@@ -931,9 +931,10 @@ impl<'a> Search<'a> {
     /// Makes sets equal up to the game's symmetries share results, if the game's codes can be
     /// named up to them ([`Classes::new`]), in a cache of their own that takes a quarter of
     /// `cache_bytes`: each of its entries answers a whole class, but only sets of
-    /// [`classes::CLASS_MIN`] members or more are named.
-    fn share_classes(&mut self, cache_bytes: u64) {
+    /// [`classes::CLASS_MIN`] members or more are named, once `after` sets have been searched.
+    fn share_classes(&mut self, cache_bytes: u64, after: u64) {
         if let Some(classes) = Classes::new(self.space) {
+            self.classes_after = after;
             self.memo = Memo::new(self.n_codes, cache_bytes - cache_bytes / 4);
             self.classes = Some((classes, Memo::new(self.n_codes, cache_bytes / 4)));
         }
@@ -958,8 +959,7 @@ impl<'a> Search<'a> {
             options.cache_budget(),
         );
         if options.classes {
-            search.classes_after = options.classes_after;
-            search.share_classes(options.cache_budget());
+            search.share_classes(options.cache_budget(), options.classes_after);
         }
         search
     }
