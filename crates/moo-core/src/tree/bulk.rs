@@ -351,7 +351,11 @@ fn block<'a>(
 }
 
 /// Counts, for guesses `start..start + width`, how many members give each feedback.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vbmi",
+    "x86_64+avx512f+avx512bw",
+    "x86_64+avx2"
+))]
 fn count_block(
     rows: &[&[u8]],
     start: usize,
@@ -368,8 +372,15 @@ fn count_block(
     let wide = multiversion::target::target_cfg_f!(target_feature = "avx512bw");
     if feedbacks.iter().all(|&f| f < 16) {
         multiversion::target::match_target! {
+            "x86_64+avx512f+avx512bw+avx512vbmi" => return count_nibbles_avx512(rows, start, width, feedbacks, counts),
             "x86_64+avx512f+avx512bw" => return count_nibbles_avx512(rows, start, width, feedbacks, counts),
             "x86_64+avx2" => return count_nibbles_avx2(rows, start, width, feedbacks, counts),
+            _ => {}
+        }
+    }
+    if feedbacks.iter().all(|&f| f < PADDING_INDEX) {
+        multiversion::target::match_target! {
+            "x86_64+avx512f+avx512bw+avx512vbmi" => return count_nibbles_vbmi(rows, start, width, feedbacks, counts),
             _ => {}
         }
     }
@@ -538,49 +549,125 @@ fn count_nibbles_avx512(
     }
 }
 
-/// [`count_nibbles_avx512`] for `P` pairs of feedbacks (the last may be a single one).
+/// The AVX-512 kernel of the nibble passes, for `P` pairs of feedbacks (the last may be a
+/// single one): `$table` builds a pair's lookup table and `$lookup` looks a member's feedbacks up
+/// in it. The kernels with `vpshufb` and with `vpermb` differ only in those two, and the
+/// instructions need the target features of the function they are called in, so each kernel is
+/// written out by this macro rather than shared through a generic function.
+macro_rules! count_pairs_512 {
+    (
+        $(#[$attr:meta])*
+        fn $name:ident, table: $table:expr, lookup: |$t:ident, $m:ident| $lookup:expr
+    ) => {
+        $(#[$attr])*
+        fn $name<const P: usize>(
+            rows: &[&[u8]],
+            start: usize,
+            width: usize,
+            feedbacks: &[u8],
+            counts: &mut [Counters],
+        ) {
+            use std::arch::x86_64::{
+                __m512i, _mm512_add_epi8, _mm512_and_si512, _mm512_set1_epi8,
+                _mm512_setzero_si512, _mm512_srli_epi16,
+            };
+            let tables: [__m512i; P] =
+                std::array::from_fn(|p| vector512(&$table(&feedbacks[2 * p..])));
+            let nibble = _mm512_set1_epi8(0x0f);
+            let mut packed = [_mm512_setzero_si512(); P];
+            let mut flush = |packed: &mut [__m512i; P]| {
+                for (p, v) in packed.iter_mut().enumerate() {
+                    let low = _mm512_and_si512(*v, nibble);
+                    let high = _mm512_and_si512(_mm512_srli_epi16::<4>(*v), nibble);
+                    for (k, part) in [low, high]
+                        .into_iter()
+                        .enumerate()
+                        .take(feedbacks.len() - 2 * p)
+                    {
+                        let counter = &mut counts[2 * p + k].0;
+                        *counter = bytemuck::cast(_mm512_add_epi8(vector512(counter), part));
+                    }
+                    *v = _mm512_setzero_si512();
+                }
+            };
+            let mut tail = Aligned([u8::MAX; BLOCK]);
+            for chunk in rows.chunks(15) {
+                for row in chunk {
+                    let $m = vector512(block(row, start, width, &mut tail.0));
+                    for (v, &$t) in packed.iter_mut().zip(&tables) {
+                        *v = _mm512_add_epi8(*v, $lookup);
+                    }
+                }
+                flush(&mut packed);
+            }
+        }
+    };
+}
+
+count_pairs_512! {
+    /// [`count_nibbles_avx512`] for `P` pairs of feedbacks (the last may be a single one).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn count_pairs_avx512,
+    table: pair_table::<64>,
+    lookup: |table, member| std::arch::x86_64::_mm512_shuffle_epi8(table, member)
+}
+
+/// What the padding of a partial block ([`block`], `u8::MAX`) looks up in a 64-entry table:
+/// its low six bits, the only ones `vpermb` reads. No feedback of the VBMI passes may have this
+/// index.
+const PADDING_INDEX: u8 = 63;
+
+/// The 64-entry table of [`count_pairs_vbmi`] for the pair that starts `feedbacks`: the first
+/// feedback maps to 1, the second to 16, everything else to 0.
+fn pair_table_vbmi(feedbacks: &[u8]) -> [u8; 64] {
+    let mut table = [0u8; 64];
+    for (k, &f) in feedbacks.iter().take(2).enumerate() {
+        table[usize::from(f)] = 1 << (4 * k);
+    }
+    table
+}
+
+/// [`count_nibbles_avx512`] for feedback indexes of up to 62, on AVX-512 with VBMI, whose byte
+/// lookup (`vpermb`) takes a 64-entry table instead of 16: the five-symbol games' 20 feedbacks,
+/// which a compare and an add per feedback counted before, take 10 lookups and 10 adds per
+/// member and block.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn count_pairs_avx512<const P: usize>(
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn count_nibbles_vbmi(
     rows: &[&[u8]],
     start: usize,
     width: usize,
     feedbacks: &[u8],
     counts: &mut [Counters],
 ) {
-    use std::arch::x86_64::{
-        __m512i, _mm512_add_epi8, _mm512_and_si512, _mm512_set1_epi8, _mm512_setzero_si512,
-        _mm512_shuffle_epi8, _mm512_srli_epi16,
-    };
-    let tables: [__m512i; P] =
-        std::array::from_fn(|p| vector512(&pair_table::<64>(&feedbacks[2 * p..])));
-    let nibble = _mm512_set1_epi8(0x0f);
-    let mut packed = [_mm512_setzero_si512(); P];
-    let mut flush = |packed: &mut [__m512i; P]| {
-        for (p, v) in packed.iter_mut().enumerate() {
-            let low = _mm512_and_si512(*v, nibble);
-            let high = _mm512_and_si512(_mm512_srli_epi16::<4>(*v), nibble);
-            for (k, part) in [low, high]
-                .into_iter()
-                .enumerate()
-                .take(feedbacks.len() - 2 * p)
-            {
-                let counter = &mut counts[2 * p + k].0;
-                *counter = bytemuck::cast(_mm512_add_epi8(vector512(counter), part));
-            }
-            *v = _mm512_setzero_si512();
+    // Up to 24 feedbacks in one pass: 12 counters, 12 tables and the member take 25 of the 32
+    // registers.
+    for (feedbacks, counts) in feedbacks.chunks(24).zip(counts.chunks_mut(24)) {
+        match feedbacks.len().div_ceil(2) {
+            1 => count_pairs_vbmi::<1>(rows, start, width, feedbacks, counts),
+            2 => count_pairs_vbmi::<2>(rows, start, width, feedbacks, counts),
+            3 => count_pairs_vbmi::<3>(rows, start, width, feedbacks, counts),
+            4 => count_pairs_vbmi::<4>(rows, start, width, feedbacks, counts),
+            5 => count_pairs_vbmi::<5>(rows, start, width, feedbacks, counts),
+            6 => count_pairs_vbmi::<6>(rows, start, width, feedbacks, counts),
+            7 => count_pairs_vbmi::<7>(rows, start, width, feedbacks, counts),
+            8 => count_pairs_vbmi::<8>(rows, start, width, feedbacks, counts),
+            9 => count_pairs_vbmi::<9>(rows, start, width, feedbacks, counts),
+            10 => count_pairs_vbmi::<10>(rows, start, width, feedbacks, counts),
+            11 => count_pairs_vbmi::<11>(rows, start, width, feedbacks, counts),
+            _ => count_pairs_vbmi::<12>(rows, start, width, feedbacks, counts),
         }
-    };
-    let mut tail = Aligned([u8::MAX; BLOCK]);
-    for chunk in rows.chunks(15) {
-        for row in chunk {
-            let member = vector512(block(row, start, width, &mut tail.0));
-            for (v, table) in packed.iter_mut().zip(&tables) {
-                *v = _mm512_add_epi8(*v, _mm512_shuffle_epi8(*table, member));
-            }
-        }
-        flush(&mut packed);
     }
+}
+
+count_pairs_512! {
+    /// [`count_nibbles_vbmi`] for `P` pairs of feedbacks (the last may be a single one).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn count_pairs_vbmi,
+    table: pair_table_vbmi,
+    lookup: |table, member| std::arch::x86_64::_mm512_permutexvar_epi8(member, table)
 }
 
 /// [`count_block`] for `F` feedbacks.
@@ -607,8 +694,21 @@ fn count_held<const F: usize>(
 }
 
 /// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vbmi",
+    "x86_64+avx512f+avx512bw",
+    "x86_64+avx2"
+))]
 fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+    multiversion::target::match_target! {
+        "x86_64+avx512f+avx512bw+avx512vbmi" => or_planes_vbmi(rows, start, width, bits),
+        _ => or_block_plain(rows, start, width, bits),
+    }
+}
+
+/// [`or_block`] as plain loops, which the compiler vectorises.
+#[inline(always)]
+fn or_block_plain(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
     let mut tail = Aligned([u8::MAX; BLOCK]);
     // A local copy, which can stay in registers from member to member.
     let mut held = Aligned(*bits);
@@ -621,9 +721,41 @@ fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK])
     *bits = held.0;
 }
 
+/// [`or_block`] on AVX-512 with VBMI, for feedback indexes below 32 (all that fit the bits).
+/// Widening every byte to a 32-bit lane to shift takes 13 instructions per member and block; here
+/// the bits are kept as four planes of bytes, bit `f % 8` of plane `f / 8`, and a 64-entry byte
+/// lookup (`vpermb`) gives each plane's byte: 4 lookups and 4 ors, and the padding's index
+/// ([`PADDING_INDEX`]) looks up zero.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn or_planes_vbmi(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+    use std::arch::x86_64::{
+        __m512i, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_setzero_si512,
+    };
+    let tables: [__m512i; 4] = std::array::from_fn(|plane| {
+        let table: [u8; 64] = std::array::from_fn(|f| match f.checked_sub(8 * plane) {
+            Some(b) if b < 8 => 1 << b,
+            _ => 0,
+        });
+        vector512(&table)
+    });
+    let mut planes = [_mm512_setzero_si512(); 4];
+    let mut tail = Aligned([u8::MAX; BLOCK]);
+    for row in rows {
+        let member = vector512(block(row, start, width, &mut tail.0));
+        for (plane, table) in planes.iter_mut().zip(&tables) {
+            *plane = _mm512_or_si512(*plane, _mm512_permutexvar_epi8(member, *table));
+        }
+    }
+    let planes: [[u8; BLOCK]; 4] = planes.map(bytemuck::cast);
+    for (j, b) in bits.iter_mut().enumerate() {
+        *b |= u32::from_le_bytes([planes[0][j], planes[1][j], planes[2][j], planes[3][j]]);
+    }
+}
+
 /// [`or_block`] for feedback indexes below 16 (a compact table's): sets bit `f` of `low[j]`, or
 /// bit `f - 8` of `high[j]` for `f` of 8 or more, when guess `start + j` gets feedback `f`.
-#[multiversion(targets("x86_64+avx2"))]
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
 fn or_nibbles(
     rows: &[&[u8]],
     start: usize,
@@ -632,6 +764,7 @@ fn or_nibbles(
     high: &mut [u8; BLOCK],
 ) {
     multiversion::target::match_target! {
+        "x86_64+avx512f+avx512bw" => or_nibbles_avx512(rows, start, width, low, high),
         "x86_64+avx2" => or_nibbles_avx2(rows, start, width, low, high),
         _ => or_nibbles_plain(rows, start, width, low, high),
     }
@@ -703,6 +836,41 @@ fn or_nibbles_avx2(
             low[32 * h + j] |= l[j];
             high[32 * h + j] |= u[j];
         }
+    }
+}
+
+/// [`or_nibbles_avx2`] on AVX-512: a block is one register, so each member takes one load, two
+/// lookups and two ors for all 64 guesses instead of twice that.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn or_nibbles_avx512(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    low: &mut [u8; BLOCK],
+    high: &mut [u8; BLOCK],
+) {
+    use std::arch::x86_64::{_mm512_or_si512, _mm512_setzero_si512, _mm512_shuffle_epi8};
+    // The shuffle looks up each 128-bit quarter separately, so every quarter holds the table.
+    let quarters = |shift: usize| {
+        let table: [u8; BLOCK] = std::array::from_fn(|i| match (i % 16).checked_sub(shift) {
+            Some(f) if f < 8 => 1 << f,
+            _ => 0,
+        });
+        vector512(&table)
+    };
+    let (low_bits, high_bits) = (quarters(0), quarters(8));
+    let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+    let mut tail = Aligned([u8::MAX; BLOCK]);
+    for row in rows {
+        let f = vector512(block(row, start, width, &mut tail.0));
+        lo = _mm512_or_si512(lo, _mm512_shuffle_epi8(low_bits, f));
+        hi = _mm512_or_si512(hi, _mm512_shuffle_epi8(high_bits, f));
+    }
+    let (l, u): ([u8; BLOCK], [u8; BLOCK]) = (bytemuck::cast(lo), bytemuck::cast(hi));
+    for j in 0..BLOCK {
+        low[j] |= l[j];
+        high[j] |= u[j];
     }
 }
 
@@ -783,6 +951,8 @@ mod tests {
             (14, 1),
             (9, 1),
             (16, 1),
+            (25, 2),
+            (31, 2),
         ] {
             let feedbacks: Vec<u8> = (0..f as u8).map(|i| spread * i + spread - 1).collect();
             let rows: Vec<Vec<u8>> = (0..37)
@@ -832,6 +1002,31 @@ mod tests {
                     let plain = u16::from(plain_low[j]) | u16::from(plain_high[j]) << 8;
                     assert_eq!(got, want, "{f} feedbacks, block at {start}, guess {j}");
                     assert_eq!(plain, want, "{f} feedbacks, block at {start}, guess {j}");
+                }
+            }
+        }
+    }
+
+    /// The bits pass, as this CPU runs it (in byte planes on VBMI) and as plain loops, marks
+    /// every feedback a plain loop finds, for full and partial blocks.
+    #[test]
+    fn bits_passes_match_a_plain_loop() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+        for f in [14u8, 20, 32] {
+            let rows: Vec<Vec<u8>> = (0..37)
+                .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
+                .collect();
+            let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+            for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+                let mut bits = [0u32; BLOCK];
+                or_block(&rows, start, width, &mut bits);
+                let mut plain = [0u32; BLOCK];
+                or_block_plain(&rows, start, width, &mut plain);
+                for j in 0..width {
+                    let want = rows.iter().fold(0u32, |m, r| m | 1 << r[start + j]);
+                    assert_eq!(bits[j], want, "{f} feedbacks, block at {start}, guess {j}");
+                    assert_eq!(plain[j], want, "{f} feedbacks, block at {start}, guess {j}");
                 }
             }
         }
