@@ -136,8 +136,10 @@ impl CompactTable {
 ///
 /// The exact search's bulk passes read 64 bytes of one row per member at a time. From rows laid
 /// end to end in a block the allocator placed 16 bytes past a line, as glibc does, every such
-/// read took two lines; here it takes one. The rows are padded to a multiple of 64 bytes, and the
-/// table starts where the buffer first reaches a line: up to 63 bytes unused in all.
+/// read took two lines; here it takes one. The rows are padded to a multiple of 64 bytes (up to
+/// 63 bytes each: under 1% of the table from 6400 codes up, 0.3% for 4 of 0-9), and the table
+/// starts where the buffer first reaches a line (up to 63 bytes more). The memory allowed for a
+/// table ([`SpaceOptions::table_bytes`]) still counts `n * n` bytes.
 #[derive(Clone)]
 struct Rows {
     bytes: Vec<u8>,
@@ -174,6 +176,7 @@ impl Rows {
     /// Entry `s` of row `g`.
     #[inline]
     fn get(&self, g: usize, s: usize) -> u8 {
+        debug_assert!(s < self.n, "secret {s} past a row of {}", self.n);
         self.bytes[self.start + g * self.stride + s]
     }
 
@@ -951,14 +954,15 @@ mod tests {
     }
 
     /// Every row of the score table and of its compact copy starts on a cache line and holds
-    /// the row's scores, for a row length that is a multiple of 64 and two that are not; a
-    /// clone, whose buffer is placed anew, still scores right.
+    /// the row's scores, for a row length that is a multiple of 64 (512 codes) and three that
+    /// are not; a clone, whose buffer is placed anew, still holds every row.
     #[test]
     fn rows_start_on_cache_lines_and_hold_the_scores() {
         for rules in [
             Rules::mastermind(),
             Rules::new(4, "0123456789", false, true).unwrap(),
             Rules::new(3, "01234567", false, false).unwrap(),
+            Rules::new(3, "01234567", true, false).unwrap(),
         ] {
             let space = CodeSpace::new(rules).unwrap();
             let n = space.len();
@@ -977,6 +981,7 @@ mod tests {
                     assert_eq!(usize::from(row[s]), direct);
                     assert_eq!(compact.feedbacks()[usize::from(small[s])], row[s]);
                     assert_eq!(clone.score_index(g, s), row[s]);
+                    assert_eq!(clone.score_row(g).unwrap()[s], row[s]);
                 }
             }
         }

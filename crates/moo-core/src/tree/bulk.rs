@@ -614,8 +614,9 @@ count_pairs_512! {
 }
 
 /// What the padding of a partial block ([`block`], `u8::MAX`) looks up in a 64-entry table:
-/// its low six bits, the only ones `vpermb` reads. No feedback of the VBMI passes may have this
-/// index.
+/// its low six bits, the only ones `vpermb` reads. The VBMI passes take only feedbacks below it,
+/// so padding lanes count nowhere, as in the other passes (and lanes past `width` are never read
+/// back anyway).
 const PADDING_INDEX: u8 = 63;
 
 /// The 64-entry table of [`count_pairs_vbmi`] for the pair that starts `feedbacks`: the first
@@ -641,8 +642,8 @@ fn count_nibbles_vbmi(
     feedbacks: &[u8],
     counts: &mut [Counters],
 ) {
-    // Up to 24 feedbacks in one pass: 12 counters, 12 tables and the member take 25 of the 32
-    // registers.
+    // Up to 24 feedbacks in one pass: 12 counters, 12 tables, the member and the nibble mask
+    // take 26 of the 32 registers.
     for (feedbacks, counts) in feedbacks.chunks(24).zip(counts.chunks_mut(24)) {
         match feedbacks.len().div_ceil(2) {
             1 => count_pairs_vbmi::<1>(rows, start, width, feedbacks, counts),
@@ -942,7 +943,9 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
         // Feedback indexes as the games spread them (not 0..f, with gaps), and as the compact
-        // table numbers them (0..f, below 16, counted by nibbles on AVX2).
+        // table numbers them (0..f, below 16, counted by nibbles on AVX2). On VBMI, indexes up
+        // to 62 are counted by 64-entry lookups (the largest is 62 in 21 of spread 3), and larger
+        // ones (20 of spread 4, up to 79) fall back to compares.
         for (f, spread) in [
             (9usize, 2),
             (14, 2),
@@ -953,6 +956,8 @@ mod tests {
             (16, 1),
             (25, 2),
             (31, 2),
+            (21, 3),
+            (20, 4),
         ] {
             let feedbacks: Vec<u8> = (0..f as u8).map(|i| spread * i + spread - 1).collect();
             let rows: Vec<Vec<u8>> = (0..37)
