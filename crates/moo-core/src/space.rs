@@ -613,22 +613,12 @@ impl CodeSpace {
                 if table.len() > CompactTable::MAX_BYTES {
                     return None;
                 }
-                let seen = table
-                    .par_rows()
-                    .map(|row| {
-                        let mut seen = [false; 256];
-                        for &f in row {
-                            seen[usize::from(f)] = true;
-                        }
-                        seen
-                    })
-                    .reduce(
-                        || [false; 256],
-                        |mut a, b| {
-                            a.iter_mut().zip(b).for_each(|(a, b)| *a |= b);
-                            a
-                        },
-                    );
+                let mut seen = [false; 256];
+                for g in 0..self.codes.len() {
+                    for &f in table.row(g) {
+                        seen[usize::from(f)] = true;
+                    }
+                }
                 let feedbacks: Vec<u8> = (0..=u8::MAX).filter(|&f| seen[usize::from(f)]).collect();
                 if feedbacks.len() > CompactTable::MAX_FEEDBACKS {
                     return None;

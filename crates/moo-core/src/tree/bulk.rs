@@ -372,7 +372,6 @@ fn count_block(
     let wide = multiversion::target::target_cfg_f!(target_feature = "avx512bw");
     if feedbacks.iter().all(|&f| f < 16) {
         multiversion::target::match_target! {
-            "x86_64+avx512f+avx512bw+avx512vbmi" => return count_nibbles_avx512(rows, start, width, feedbacks, counts),
             "x86_64+avx512f+avx512bw" => return count_nibbles_avx512(rows, start, width, feedbacks, counts),
             "x86_64+avx2" => return count_nibbles_avx2(rows, start, width, feedbacks, counts),
             _ => {}
@@ -452,11 +451,12 @@ fn count_nibbles_avx2(
 
 /// The byte-lookup table of the nibble passes for the pair that starts `feedbacks` (the first
 /// one or two): the first feedback maps to 1, the second to 16, and everything else to 0, in
-/// every 128-bit lane of an `N`-byte vector, since the lookup does not cross lanes.
-fn pair_table<const N: usize>(feedbacks: &[u8]) -> [u8; N] {
+/// every `LANE` bytes of an `N`-byte vector, since the lookup does not cross lanes (16 bytes for
+/// `vpshufb`, 64 for `vpermb`).
+fn pair_table<const N: usize, const LANE: usize>(feedbacks: &[u8]) -> [u8; N] {
     let mut table = [0u8; N];
     for (k, &f) in feedbacks.iter().take(2).enumerate() {
-        for lane in (0..N).step_by(16) {
+        for lane in (0..N).step_by(LANE) {
             table[lane + usize::from(f)] = 1 << (4 * k);
         }
     }
@@ -478,7 +478,7 @@ fn count_pairs_avx2<const P: usize>(
         _mm256_shuffle_epi8, _mm256_srli_epi16,
     };
     let tables: [__m256i; P] =
-        std::array::from_fn(|p| vector(&pair_table::<32>(&feedbacks[2 * p..])));
+        std::array::from_fn(|p| vector(&pair_table::<32, 16>(&feedbacks[2 * p..])));
     let nibble = _mm256_set1_epi8(0x0f);
     let mut packed = [[_mm256_setzero_si256(); 2]; P];
     let mut flush = |packed: &mut [[__m256i; 2]; P]| {
@@ -609,7 +609,7 @@ count_pairs_512! {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw")]
     fn count_pairs_avx512,
-    table: pair_table::<64>,
+    table: pair_table::<64, 16>,
     lookup: |table, member| std::arch::x86_64::_mm512_shuffle_epi8(table, member)
 }
 
@@ -618,16 +618,6 @@ count_pairs_512! {
 /// so padding lanes count nowhere, as in the other passes (and lanes past `width` are never read
 /// back anyway).
 const PADDING_INDEX: u8 = 63;
-
-/// The 64-entry table of [`count_pairs_vbmi`] for the pair that starts `feedbacks`: the first
-/// feedback maps to 1, the second to 16, everything else to 0.
-fn pair_table_vbmi(feedbacks: &[u8]) -> [u8; 64] {
-    let mut table = [0u8; 64];
-    for (k, &f) in feedbacks.iter().take(2).enumerate() {
-        table[usize::from(f)] = 1 << (4 * k);
-    }
-    table
-}
 
 /// [`count_nibbles_avx512`] for feedback indexes of up to 62, on AVX-512 with VBMI, whose byte
 /// lookup (`vpermb`) takes a 64-entry table instead of 16: the five-symbol games' 20 feedbacks,
@@ -667,7 +657,7 @@ count_pairs_512! {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     fn count_pairs_vbmi,
-    table: pair_table_vbmi,
+    table: pair_table::<64, 64>,
     lookup: |table, member| std::arch::x86_64::_mm512_permutexvar_epi8(member, table)
 }
 
@@ -722,6 +712,16 @@ fn or_block_plain(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; B
     *bits = held.0;
 }
 
+/// The byte-lookup table of the passes that note feedbacks in planes of bits: in every `LANE`
+/// bytes of an `N`-byte vector (the lookup does not cross lanes), index `f` maps to bit
+/// `f - 8 * plane` when that is below 8, and to 0 otherwise.
+fn bit_table<const N: usize, const LANE: usize>(plane: usize) -> [u8; N] {
+    std::array::from_fn(|i| match (i % LANE).checked_sub(8 * plane) {
+        Some(b) if b < 8 => 1 << b,
+        _ => 0,
+    })
+}
+
 /// [`or_block`] on AVX-512 with VBMI, for feedback indexes below 32 (all that fit the bits).
 /// Widening every byte to a 32-bit lane to shift takes 13 instructions per member and block; here
 /// the bits are kept as four planes of bytes, bit `f % 8` of plane `f / 8`, and a 64-entry byte
@@ -733,13 +733,7 @@ fn or_planes_vbmi(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; B
     use std::arch::x86_64::{
         __m512i, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_setzero_si512,
     };
-    let tables: [__m512i; 4] = std::array::from_fn(|plane| {
-        let table: [u8; 64] = std::array::from_fn(|f| match f.checked_sub(8 * plane) {
-            Some(b) if b < 8 => 1 << b,
-            _ => 0,
-        });
-        vector512(&table)
-    });
+    let tables: [__m512i; 4] = std::array::from_fn(|plane| vector512(&bit_table::<64, 64>(plane)));
     let mut planes = [_mm512_setzero_si512(); 4];
     let mut tail = Aligned([u8::MAX; BLOCK]);
     for row in rows {
@@ -852,15 +846,10 @@ fn or_nibbles_avx512(
     high: &mut [u8; BLOCK],
 ) {
     use std::arch::x86_64::{_mm512_or_si512, _mm512_setzero_si512, _mm512_shuffle_epi8};
-    // The shuffle looks up each 128-bit quarter separately, so every quarter holds the table.
-    let quarters = |shift: usize| {
-        let table: [u8; BLOCK] = std::array::from_fn(|i| match (i % 16).checked_sub(shift) {
-            Some(f) if f < 8 => 1 << f,
-            _ => 0,
-        });
-        vector512(&table)
-    };
-    let (low_bits, high_bits) = (quarters(0), quarters(8));
+    let (low_bits, high_bits) = (
+        vector512(&bit_table::<64, 16>(0)),
+        vector512(&bit_table::<64, 16>(1)),
+    );
     let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
     let mut tail = Aligned([u8::MAX; BLOCK]);
     for row in rows {
