@@ -191,6 +191,23 @@ pub(super) fn mark_below(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u3
     least
 }
 
+/// Marks the scores equal to `level`, bit `j % 64` of `marks[j / 64]` for score `j`.
+///
+/// [`Search::min_bound_by_parts`](super::search::Search) takes the guesses with the most parts
+/// first, one score at a time; picking them out byte by byte was nine tenths of its time (5% of
+/// the search on no leading zero), and 64 compared at once take a few instructions.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
+    marks.clear();
+    for chunk in scores.chunks(64) {
+        let mut mask = 0u64;
+        for (i, &s) in chunk.iter().enumerate() {
+            mask |= u64::from(s == level) << i;
+        }
+        marks.push(mask);
+    }
+}
+
 /// [`bounds_pass`] with or without the excess, inlined into each of its versions.
 #[inline(always)]
 fn bounds_of<const EXCESS: bool>(
@@ -966,6 +983,27 @@ mod tests {
                         assert_eq!(usize::from(counts[k].0[j]), want, "{f} feedbacks, {k}, {j}");
                     }
                 }
+            }
+        }
+    }
+
+    /// The marks of equal scores are the scores a plain filter finds, in full and partial
+    /// words, and no bit past the last score.
+    #[test]
+    fn equal_scores_are_marked_as_a_filter_finds_them() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut marks = Vec::new();
+        for len in [0usize, 1, 63, 64, 65, 127, 128, 4536] {
+            let scores: Vec<u8> = (0..len).map(|_| rng.gen_range(0..6)).collect();
+            for level in 0..7 {
+                mark_equal(&scores, level, &mut marks);
+                assert_eq!(marks.len(), len.div_ceil(64), "{len} scores");
+                let marked: Vec<usize> = (0..64 * marks.len())
+                    .filter(|&j| marks[j / 64] >> (j % 64) & 1 == 1)
+                    .collect();
+                let expected: Vec<usize> = (0..len).filter(|&j| scores[j] == level).collect();
+                assert_eq!(marked, expected, "{len} scores, level {level}");
             }
         }
     }

@@ -1358,27 +1358,26 @@ impl<'a> Search<'a> {
         } else {
             // Sharpen each part's bound with what the cache already proved, so a guess whose
             // later parts are known to be expensive fails before any part is searched.
-            // `None` marks the parts the cache knows nothing about.
-            let cached: Vec<Option<u32>> = parts
-                .iter()
-                .map(|p| {
-                    let lb = self.bounds.total(p.len(), child_depth);
-                    if p.len() < 3 {
-                        return Some(lb);
-                    }
+            // `None` marks the parts the cache knows nothing about. The parts come largest
+            // first, so the guess often fails before the small ones are looked up: most lookups
+            // miss the CPU's caches, and the failure bound proven with fewer of them measured
+            // no worse (no leading zero: 34.1 to 34.4 s against 35.2 to 35.4 s).
+            let mut cached: Vec<Option<u32>> = Vec::with_capacity(parts.len());
+            let mut bounds: Vec<u32> = Vec::with_capacity(parts.len());
+            for p in &parts {
+                let lb = self.bounds.total(p.len(), child_depth);
+                let known = if p.len() < 3 {
+                    Some(lb)
+                } else {
                     self.lookup(p, child_depth).map(|e| lb.max(e.bound))
-                })
-                .collect();
-            let mut bounds: Vec<u32> = cached
-                .iter()
-                .zip(&parts)
-                .map(|(c, p)| c.unwrap_or(self.bounds.total(p.len(), child_depth)))
-                .collect();
-            for (p, &b) in parts.iter().zip(&bounds) {
-                total = total.saturating_add(b - self.bounds.total(p.len(), child_depth));
-            }
-            if total >= limit {
-                return Err(total);
+                };
+                let b = known.unwrap_or(lb);
+                cached.push(known);
+                bounds.push(b);
+                total = total.saturating_add(b - lb);
+                if total >= limit {
+                    return Err(total);
+                }
             }
             // Then with each part's own one-guess lookahead, which costs one scan per part but
             // rejects most losing guesses before any part is searched in depth.

@@ -11,7 +11,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::bulk::{BoundRule, Split, Splits, MAX_SET};
+use super::super::bulk::{mark_equal, BoundRule, Split, Splits, MAX_SET};
 use super::memo::Entry;
 use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
 use crate::pool::GuessPool;
@@ -302,6 +302,7 @@ impl Search<'_> {
     ) -> u32 {
         let n = set.len() as u32;
         let mut counts = vec![0u32; self.slots];
+        let mut marks = Vec::new();
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
@@ -317,15 +318,17 @@ impl Search<'_> {
                 best = 3 * n - level;
                 break;
             }
-            for (g, _) in score
-                .iter()
-                .enumerate()
-                .filter(|&(_, &s)| u32::from(s) == level)
-            {
-                if let Some(split) = self.split_bound(g as u32, set, &mut counts, best, child_depth)
-                {
-                    if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth) {
-                        best = best.min(bound);
+            mark_equal(score, level as u8, &mut marks);
+            for (word, &mask) in marks.iter().enumerate() {
+                let mut mask = mask;
+                while mask != 0 {
+                    let g = 64 * word as u32 + mask.trailing_zeros();
+                    mask &= mask - 1;
+                    if let Some(split) = self.split_bound(g, set, &mut counts, best, child_depth) {
+                        if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth)
+                        {
+                            best = best.min(bound);
+                        }
                     }
                 }
             }
