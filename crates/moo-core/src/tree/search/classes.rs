@@ -41,9 +41,9 @@ pub(super) struct Classes {
 
 /// Sets smaller than this are searched again rather than named: a small set's search costs
 /// about as much as naming it, and it is rarely met again under another labelling. Measured on
-/// no leading zero (two threads, alternating runs): from 10, 5.0 million sets searched in 33.6
-/// to 34.6 s; from 16, 5.6 million in 34.1 to 35.2 s; from 8 no better than 10. Bulls and Cows
-/// on one thread: 7.7 to 7.9 s against 8.4.
+/// no leading zero (two threads, alternating runs of builds that differ only here): from 10,
+/// 4.97 million sets searched in 33.6, 33.6 and 34.1 s; from 16, 5.60 million in 34.1, 34.1 and
+/// 34.4 s; from 8, 34.6 and 35.5 s against 34.6 and 35.5 s from 10.
 pub(super) const CLASS_MIN: usize = 10;
 
 /// The most relabellings, counted as anchors times members, that naming one set may try. Sets
