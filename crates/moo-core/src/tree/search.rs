@@ -57,7 +57,7 @@ use self::bounds::{ClosedForm, LevelBounds};
 use self::classes::Classes;
 use self::dedup::SplitDedup;
 use self::memo::{Entry, Memo, MEMO_BUDGET};
-use super::bulk::{mark_below, Splitter, MAX_SET};
+use super::bulk::{mark_below, marked, Splitter, MAX_SET};
 use super::{DecisionTree, Node, NodeId, TreeStats};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
@@ -1197,20 +1197,15 @@ impl<'a> Search<'a> {
         } else if let Some((bounds, splits)) = self.bulk_bounds(set, child_depth) {
             let mut below = Vec::new();
             left_out = left_out.min(mark_below(&bounds, limit, &mut below));
-            for (word, &mask) in below.iter().enumerate() {
-                let mut mask = mask;
-                while mask != 0 {
-                    let g = 64 * word + mask.trailing_zeros() as usize;
-                    mask &= mask - 1;
-                    if !(identity || sym.is_canonical(self.space.code(g).symbols())) {
-                        continue;
-                    }
-                    out.push(Candidate {
-                        guess: g as u32,
-                        bound: bounds[g],
-                        member: splits.member(g),
-                    });
+            for g in marked(&below) {
+                if !(identity || sym.is_canonical(self.space.code(g).symbols())) {
+                    continue;
                 }
+                out.push(Candidate {
+                    guess: g as u32,
+                    bound: bounds[g],
+                    member: splits.member(g),
+                });
             }
         } else {
             // The sets too large for the bulk pass take longest here: look at the clock now and
@@ -1358,12 +1353,14 @@ impl<'a> Search<'a> {
         } else {
             // Sharpen each part's bound with what the cache already proved, so a guess whose
             // later parts are known to be expensive fails before any part is searched.
-            // `None` marks the parts the cache knows nothing about. The parts come largest
-            // first, so the guess often fails before the small ones are looked up: most lookups
-            // miss the CPU's caches, and the failure bound proven with fewer of them measured
-            // no worse (no leading zero, together with the marks of `bulk::mark_equal`: 34.1 to
-            // 34.4 s against 35.2 to 35.4 s without either, in alternating runs).
-            let mut cached: Vec<Option<u32>> = Vec::with_capacity(parts.len());
+            // `from_cache` marks the parts whose bound needs no lookahead: those the cache knew
+            // something of, and those of one or two codes, whose level bound is exact. The parts
+            // come largest first, so the guess often fails before the small ones are looked up:
+            // most lookups miss the CPU's caches, and the failure bound proven with fewer of
+            // them measured no worse (no leading zero, together with the marks of
+            // `bulk::mark_equal`: 34.1 to 34.4 s against 35.2 to 35.4 s without either, in
+            // alternating runs).
+            let mut from_cache: Vec<bool> = Vec::with_capacity(parts.len());
             let mut bounds: Vec<u32> = Vec::with_capacity(parts.len());
             for p in &parts {
                 let lb = self.bounds.total(p.len(), child_depth);
@@ -1373,7 +1370,7 @@ impl<'a> Search<'a> {
                     self.lookup(p, child_depth).map(|e| lb.max(e.bound))
                 };
                 let b = known.unwrap_or(lb);
-                cached.push(known);
+                from_cache.push(known.is_some());
                 bounds.push(b);
                 total = total.saturating_add(b - lb);
                 if total >= limit {
@@ -1383,8 +1380,8 @@ impl<'a> Search<'a> {
             // Then with each part's own one-guess lookahead, which costs one scan per part but
             // rejects most losing guesses before any part is searched in depth.
             if parts.len() > 1 {
-                for ((p, b), c) in parts.iter().zip(bounds.iter_mut()).zip(&cached) {
-                    if c.is_some() {
+                for ((p, b), &known) in parts.iter().zip(bounds.iter_mut()).zip(&from_cache) {
+                    if known {
                         continue;
                     }
                     let cap = limit - (total - *b);

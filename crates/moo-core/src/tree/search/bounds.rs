@@ -11,7 +11,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::super::bulk::{mark_equal, BoundRule, Split, Splits, MAX_SET};
+use super::super::bulk::{mark_equal, marked, BoundRule, Split, Splits, MAX_SET};
 use super::memo::Entry;
 use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
 use crate::pool::GuessPool;
@@ -319,16 +319,11 @@ impl Search<'_> {
                 break;
             }
             mark_equal(score, level as u8, &mut marks);
-            for (word, &mask) in marks.iter().enumerate() {
-                let mut mask = mask;
-                while mask != 0 {
-                    let g = 64 * word as u32 + mask.trailing_zeros();
-                    mask &= mask - 1;
-                    if let Some(split) = self.split_bound(g, set, &mut counts, best, child_depth) {
-                        if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth)
-                        {
-                            best = best.min(bound);
-                        }
+            for g in marked(&marks) {
+                if let Some(split) = self.split_bound(g as u32, set, &mut counts, best, child_depth)
+                {
+                    if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth) {
+                        best = best.min(bound);
                     }
                 }
             }
