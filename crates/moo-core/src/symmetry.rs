@@ -266,6 +266,12 @@ impl Symmetry {
         self.is_trivial() && (self.used.count_ones() as usize) >= alphabet
     }
 
+    /// The symbols played so far, when the only symmetries left rename unplayed symbols: the
+    /// orbits then depend on nothing else, so searches can share which guesses are canonical.
+    pub(crate) fn played_when_trivial(&self) -> Option<u64> {
+        self.is_trivial().then_some(self.used)
+    }
+
     /// The symmetries that also fix `guess`.
     pub(crate) fn after(&self, guess: &[u8]) -> Symmetry {
         let mut used = self.used;

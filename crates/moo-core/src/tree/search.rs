@@ -42,6 +42,7 @@
 //! [`SearchError::Stopped`] and its cache, which may hold unproven results, dies with it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -802,6 +803,10 @@ struct Search<'a> {
     halted: AtomicBool,
     /// The size of the set the search started from (its parts count as progress).
     root_len: usize,
+    /// Which guesses are canonical ([`Symmetry::is_canonical`]) once the only symmetries left
+    /// rename unplayed symbols, one bit per code, by the symbols played; made when first asked
+    /// for. Empty for alphabets over [`ORBIT_ALPHABET`].
+    orbits: Vec<OnceLock<Box<[u64]>>>,
     /// Where to append what is proven about large sets, and this search's tag there.
     checkpoint: Option<(&'a Checkpoint, u8)>,
 }
@@ -864,7 +869,36 @@ impl<'a> Search<'a> {
             halted: AtomicBool::new(false),
             root_len,
             checkpoint: None,
+            orbits: if space.rules().alphabet().len() <= ORBIT_ALPHABET {
+                (0..1usize << space.rules().alphabet().len())
+                    .map(|_| OnceLock::new())
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    /// Which guesses `sym` leaves to be tried: one per orbit.
+    fn orbits<'s>(&'s self, sym: &'s Symmetry) -> Orbits<'s> {
+        if sym.is_identity(self.alphabet) {
+            return Orbits::All;
+        }
+        let Some(played) = sym.played_when_trivial() else {
+            return Orbits::Check(sym);
+        };
+        let Some(cell) = self.orbits.get(played as usize) else {
+            return Orbits::Check(sym);
+        };
+        Orbits::Marked(cell.get_or_init(|| {
+            let mut marks = vec![0u64; self.n_codes.div_ceil(64)];
+            for g in 0..self.n_codes {
+                if sym.is_canonical(self.space.code(g).symbols()) {
+                    marks[g / 64] |= 1 << (g % 64);
+                }
+            }
+            marks.into_boxed_slice()
+        }))
     }
 
     /// Which feedback indexes occur in `space`, and the winning one's index.
@@ -1159,12 +1193,12 @@ impl<'a> Search<'a> {
     ) -> (Vec<Candidate>, u32) {
         let n = set.len();
         let child_depth = child_limit(depth);
-        let identity = sym.is_identity(self.alphabet);
+        let orbits = self.orbits(sym);
         let mut counts = vec![0u32; self.slots];
         let mut out = Vec::new();
         let mut left_out = INF;
         let mut consider = |g: u32, out: &mut Vec<Candidate>, left_out: &mut u32| {
-            if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
+            if !orbits.tries(self.space, g as usize) {
                 return;
             }
             let Some(split) = self.split_bound(g, set, &mut counts, limit, child_depth) else {
@@ -1197,8 +1231,13 @@ impl<'a> Search<'a> {
         } else if let Some((bounds, splits)) = self.bulk_bounds(set, child_depth) {
             let mut below = Vec::new();
             left_out = left_out.min(mark_below(&bounds, limit, &mut below));
+            if let Orbits::Marked(canonical) = orbits {
+                for (b, c) in below.iter_mut().zip(canonical) {
+                    *b &= c;
+                }
+            }
             for g in marked(&below) {
-                if !(identity || sym.is_canonical(self.space.code(g).symbols())) {
+                if !orbits.tries(self.space, g) {
                     continue;
                 }
                 out.push(Candidate {
@@ -1597,6 +1636,33 @@ fn child_limit(depth: u8) -> u8 {
     }
 }
 
+/// The largest alphabet whose canonical guesses are kept by the symbols played (a bit set of
+/// the codes for each of `2^alphabet` sets of symbols, made only for those met).
+const ORBIT_ALPHABET: usize = 12;
+
+/// Which guesses a node's symmetries leave to be tried ([`Search::orbits`]).
+enum Orbits<'s> {
+    /// Every guess: no symmetry is left.
+    All,
+    /// The guesses marked, one bit per code: only unplayed symbols can be renamed, and the
+    /// canonical guesses for the symbols played are known.
+    Marked(&'s [u64]),
+    /// Those that [`Symmetry::is_canonical`] accepts.
+    Check(&'s Symmetry),
+}
+
+impl Orbits<'_> {
+    /// Whether guess `g` of `space` is tried.
+    #[inline]
+    fn tries(&self, space: &CodeSpace, g: usize) -> bool {
+        match self {
+            Orbits::All => true,
+            Orbits::Marked(marks) => marks[g / 64] & (1 << (g % 64)) != 0,
+            Orbits::Check(sym) => sym.is_canonical(space.code(g).symbols()),
+        }
+    }
+}
+
 fn pack(total: u32, index: u32) -> u64 {
     (u64::from(total) << 32) | u64::from(index)
 }
@@ -1746,6 +1812,59 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The guesses a node tries are the canonical ones, whether its symmetries are checked code by
+    /// code or read from the bits kept by the symbols played, and those bits are shared only by
+    /// histories that play the same symbols.
+    #[test]
+    fn orbits_try_the_canonical_guesses() {
+        for rules in [
+            Rules::new(4, "0123456789", false, true).unwrap(),
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(3, "012345", false, false).unwrap(),
+        ] {
+            let space = CodeSpace::new(rules).unwrap();
+            let (progress, stop) = (Progress::new(), Stop::never());
+            let search = Search::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+            let n = space.len();
+            let mut histories: Vec<[usize; 2]> = [0, n / 2, n - 1]
+                .into_iter()
+                .flat_map(|g| [1, n / 3, n / 5, n - 2].map(|h| [g, h]))
+                .collect();
+            // Two guesses with repeats that no permutation of positions fixes together, where
+            // the game has them.
+            let index = |symbols: &[u8]| {
+                space.index_of(&crate::code::Code::from_symbols(&symbols[..space.length()]))
+            };
+            if let (Some(g), Some(h)) = (index(&[0, 0, 1, 2]), index(&[0, 1, 0, 3])) {
+                histories.push([g, h]);
+            }
+            let root = Symmetry::new(space.rules());
+            let mut marked = 0;
+            for [g, h] in histories {
+                let first = root.after(space.code(g).symbols());
+                let second = first.after(space.code(h).symbols());
+                for sym in [&root, &first, &second] {
+                    let orbits = search.orbits(sym);
+                    marked += usize::from(matches!(orbits, Orbits::Marked(_)));
+                    for c in 0..n {
+                        assert_eq!(
+                            orbits.tries(&space, c),
+                            sym.is_canonical(space.code(c).symbols()),
+                            "{:?} after {:?} and {:?}",
+                            space.code(c),
+                            space.code(g),
+                            space.code(h)
+                        );
+                    }
+                }
+            }
+            assert!(
+                marked > 0,
+                "no history left only unplayed symbols to rename"
+            );
         }
     }
 

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use super::super::bulk::{mark_equal, marked, BoundRule, Split, Splits, MAX_SET};
 use super::memo::Entry;
-use super::{child_limit, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
+use super::{child_limit, Orbits, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
 use crate::pool::GuessPool;
 
 /// The level-filling bounds of one search: for each set size, the least total (one table, or one
@@ -188,18 +188,16 @@ impl Search<'_> {
     /// `g` is in the set; `None` when `g` is not the canonical member of its symmetry orbit, its
     /// bound reaches `limit`, it teaches nothing (a non-member leaving the set whole), or a part
     /// is too large to finish within `child_depth` more guesses.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn guess_bound(
         &self,
         g: u32,
         set: &[u32],
         counts: &mut [u32],
         limit: u32,
-        sym: &Symmetry,
-        identity: bool,
+        orbits: &Orbits,
         child_depth: u8,
     ) -> Option<(u32, bool)> {
-        if !identity && !sym.is_canonical(self.space.code(g as usize).symbols()) {
+        if !orbits.tries(self.space, g as usize) {
             return None;
         }
         self.bound_of_split(
@@ -460,12 +458,12 @@ impl Search<'_> {
             return cap;
         }
         let child_depth = child_limit(depth);
-        let identity = sym.is_identity(self.alphabet);
+        let orbits = self.orbits(sym);
         let mut counts = vec![0u32; self.slots];
         let mut min_over = |guesses: &mut dyn Iterator<Item = u32>, mut best: u32| {
             for g in guesses {
                 if let Some((bound, _)) =
-                    self.guess_bound(g, set, &mut counts, best, sym, identity, child_depth)
+                    self.guess_bound(g, set, &mut counts, best, &orbits, child_depth)
                 {
                     best = best.min(bound);
                 }
