@@ -45,12 +45,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
+use smallvec::{smallvec, SmallVec};
 
 mod bounds;
 mod checkpoint;
 mod classes;
 mod dedup;
 mod memo;
+mod spare;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError};
 
@@ -342,6 +344,10 @@ struct Solved {
 
 /// The first guess of a borrowed result (see [`Solved::guess`]).
 const NO_GUESS: u32 = u32::MAX;
+
+/// Buffers of one entry per feedback hold this many on the stack: every game searched so far
+/// has at most 15 feedbacks, and more spill to the heap.
+const FEEDBACKS: usize = 16;
 
 /// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
 /// limit. Runs on the current rayon pool; `progress` is updated as it goes.
@@ -1194,7 +1200,7 @@ impl<'a> Search<'a> {
         let n = set.len();
         let child_depth = child_limit(depth);
         let orbits = self.orbits(sym);
-        let mut counts = vec![0u32; self.slots];
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         let mut out = Vec::new();
         let mut left_out = INF;
         let mut consider = |g: u32, out: &mut Vec<Candidate>, left_out: &mut u32| {
@@ -1228,24 +1234,29 @@ impl<'a> Search<'a> {
             }
             set.iter()
                 .for_each(|&g| consider(g, &mut out, &mut left_out));
-        } else if let Some((bounds, splits)) = self.bulk_bounds(set, child_depth) {
-            let mut below = Vec::new();
-            left_out = left_out.min(mark_below(&bounds, limit, &mut below));
-            if let Orbits::Marked(canonical) = orbits {
-                for (b, c) in below.iter_mut().zip(canonical) {
-                    *b &= c;
+        } else if let Some(least) = self.with_bulk_bounds(set, child_depth, |bounds, splits| {
+            spare::with(&spare::MARKS, |below| {
+                let least = mark_below(bounds, limit, below);
+                if let Orbits::Marked(canonical) = orbits {
+                    for (b, c) in below.iter_mut().zip(canonical) {
+                        *b &= c;
+                    }
                 }
-            }
-            for g in marked(&below) {
-                if !orbits.tries(self.space, g) {
-                    continue;
+                out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
+                for g in marked(below) {
+                    if !orbits.tries(self.space, g) {
+                        continue;
+                    }
+                    out.push(Candidate {
+                        guess: g as u32,
+                        bound: bounds[g],
+                        member: splits.member(g),
+                    });
                 }
-                out.push(Candidate {
-                    guess: g as u32,
-                    bound: bounds[g],
-                    member: splits.member(g),
-                });
-            }
+                least
+            })
+        }) {
+            left_out = left_out.min(least);
         } else {
             // The sets too large for the bulk pass take longest here: look at the clock now and
             // then, and return nothing once stopped (the caller then gives up too).
@@ -1368,7 +1379,7 @@ impl<'a> Search<'a> {
         parallel: bool,
     ) -> Result<Solved, u32> {
         let parts = self.parts(set, c.guess);
-        let parts: Vec<&[u32]> = parts.iter().collect();
+        let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
         let child_sym = sym.after(self.space.code(c.guess as usize).symbols());
         let child_depth = child_limit(depth);
         let mut worst = 1u8;
@@ -1399,8 +1410,8 @@ impl<'a> Search<'a> {
             // them measured no worse (no leading zero, together with the marks of
             // `bulk::mark_equal`: 34.1 to 34.4 s against 35.2 to 35.4 s without either, in
             // alternating runs).
-            let mut from_cache: Vec<bool> = Vec::with_capacity(parts.len());
-            let mut bounds: Vec<u32> = Vec::with_capacity(parts.len());
+            let mut from_cache: SmallVec<[bool; FEEDBACKS]> = SmallVec::new();
+            let mut bounds: SmallVec<[u32; FEEDBACKS]> = SmallVec::new();
             for p in &parts {
                 let lb = self.bounds.total(p.len(), child_depth);
                 let known = if p.len() < 3 {
@@ -1463,18 +1474,18 @@ impl<'a> Search<'a> {
         // and with no counter update between them many can be under way at once (Bulls and
         // Cows on one thread: 34.9 against 38.2 s, medians of 3).
         let row = self.row(g);
-        let scores: Vec<u8> = set.iter().map(|&s| row[s as usize]).collect();
-        let mut counts = vec![0u32; self.slots];
+        let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| row[s as usize]).collect();
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         for &f in &scores {
             counts[usize::from(f)] += 1;
         }
         counts[self.win] = 0;
-        let mut order: Vec<u8> = (0..self.slots as u8)
+        let mut order: SmallVec<[u8; FEEDBACKS]> = (0..self.slots as u8)
             .filter(|&f| counts[usize::from(f)] > 0)
             .collect();
         // Stable, so equal sizes stay in feedback order, as the trees depend on it.
         order.sort_by_key(|&f| std::cmp::Reverse(counts[usize::from(f)]));
-        let mut ends = Vec::with_capacity(order.len());
+        let mut ends = SmallVec::new();
         let mut at = 0;
         for &f in &order {
             let len = counts[usize::from(f)];
@@ -1483,7 +1494,7 @@ impl<'a> Search<'a> {
             at += len;
             ends.push(at as usize);
         }
-        let mut members = vec![0u32; at as usize];
+        let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
         for (&s, &f) in set.iter().zip(&scores) {
             let f = usize::from(f);
             if f != self.win {
@@ -1612,8 +1623,8 @@ impl<'a> Search<'a> {
 /// The parts of a set under one guess, one after another in `members`; part `i` ends at
 /// `ends[i]`.
 struct Parts {
-    members: Vec<u32>,
-    ends: Vec<usize>,
+    members: SmallVec<[u32; 64]>,
+    ends: SmallVec<[usize; FEEDBACKS]>,
 }
 
 impl Parts {

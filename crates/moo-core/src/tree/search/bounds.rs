@@ -11,9 +11,13 @@
 
 use std::sync::atomic::Ordering;
 
+use smallvec::{smallvec, SmallVec};
+
 use super::super::bulk::{mark_equal, marked, BoundRule, Split, Splits, MAX_SET};
 use super::memo::Entry;
-use super::{child_limit, Orbits, Search, Solved, Symmetry, CLOCK_SET, INF, UNLIMITED};
+use super::{
+    child_limit, spare, Orbits, Search, Solved, Symmetry, CLOCK_SET, FEEDBACKS, INF, UNLIMITED,
+};
 use crate::pool::GuessPool;
 
 /// The level-filling bounds of one search: for each set size, the least total (one table, or one
@@ -235,28 +239,27 @@ impl Search<'_> {
         Some((n as u32 + sum - win, member))
     }
 
-    /// How every guess splits `set`, when the bulk pass applies: every code may be guessed and
-    /// the set is small enough for byte counters. The bounds are for parts with `child_depth`
-    /// guesses left ([`Search::bulk_bounds`]).
-    pub(super) fn split_all(&self, set: &[u32], child_depth: u8) -> Option<Splits> {
+    /// Calls `f` with every guess's one-guess bound on `set` ([`Search::bound_of_split`],
+    /// [`INF`] where that gives none) and how each splits it, from one bulk pass, when the pass
+    /// applies: every code may be guessed and the set is small enough for byte counters. The
+    /// bounds are for parts with `child_depth` guesses left. The buffers are the thread's
+    /// spares ([`spare`]).
+    pub(super) fn with_bulk_bounds<R>(
+        &self,
+        set: &[u32],
+        child_depth: u8,
+        f: impl FnOnce(&[u32], &Splits) -> R,
+    ) -> Option<R> {
         let splitter = self.splitter.as_ref()?;
         if set.len() > MAX_SET {
             return None;
         }
+        let rows = self.bulk_rows(set)?;
         // Under a last-level weight, also count the members above the last level's threshold.
         let last = self
             .bounds
             .last_level_threshold(child_depth)
             .map(|t| u8::try_from(t).unwrap_or(u8::MAX));
-        let mut out = Splits::default();
-        splitter.split_all(&self.bulk_rows(set)?, self.n_codes, last, &mut out);
-        Some(out)
-    }
-
-    /// Every guess's one-guess bound on `set` ([`Search::bound_of_split`], [`INF`] where that
-    /// gives none), from one bulk pass, and the pass's splits; when the pass applies.
-    pub(super) fn bulk_bounds(&self, set: &[u32], child_depth: u8) -> Option<(Vec<u32>, Splits)> {
-        let splits = self.split_all(set, child_depth)?;
         let rule = BoundRule {
             n: set.len() as u32,
             win: self.bounds.total(1, child_depth),
@@ -264,25 +267,32 @@ impl Search<'_> {
             largest: self.bounds.largest_within(child_depth),
             none: INF,
         };
-        let mut bounds = Vec::new();
-        splits.bounds(&rule, &mut bounds);
-        Some((bounds, splits))
+        Some(spare::with(&spare::SPLITS, |splits| {
+            splitter.split_all(&rows, self.n_codes, last, splits);
+            spare::with(&spare::BOUNDS, |bounds| {
+                splits.bounds(&rule, bounds);
+                f(bounds, splits)
+            })
+        }))
     }
 
     /// The score rows of `set`'s members, which list each member's feedback against every
     /// guess (in the search's numbering), when the bulk passes apply: every code may be
     /// guessed.
-    pub(super) fn bulk_rows(&self, set: &[u32]) -> Option<Vec<&[u8]>> {
+    pub(super) fn bulk_rows(&self, set: &[u32]) -> Option<SmallVec<[&[u8]; 64]>> {
         (self.pool == GuessPool::All).then(|| set.iter().map(|&s| self.row(s)).collect())
     }
 
-    /// Every guess's part score on `set` ([`super::super::bulk::Splitter::part_scores`]), when every code may be
-    /// guessed and feedbacks fit 32 bits.
-    pub(super) fn part_scores(&self, set: &[u32]) -> Option<Vec<u8>> {
+    /// Calls `f` with every guess's part score on `set`
+    /// ([`super::super::bulk::Splitter::part_scores`]), when every code may be guessed and
+    /// feedbacks fit 32 bits.
+    pub(super) fn with_part_scores<R>(&self, set: &[u32], f: impl FnOnce(&[u8]) -> R) -> Option<R> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
-        let mut out = Vec::new();
-        splitter.part_scores(&self.bulk_rows(set)?, self.n_codes, &mut out);
-        Some(out)
+        let rows = self.bulk_rows(set)?;
+        Some(spare::with(&spare::SCORES, |scores| {
+            splitter.part_scores(&rows, self.n_codes, scores);
+            f(scores)
+        }))
     }
 
     /// The smallest one-guess bound on `set` below `cap` (else `cap`), over every guess.
@@ -298,9 +308,23 @@ impl Search<'_> {
         child_depth: u8,
         cap: u32,
     ) -> u32 {
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
+        spare::with(&spare::MARKS, |marks| {
+            self.min_bound_from(set, score, child_depth, cap, &mut counts, marks)
+        })
+    }
+
+    /// [`Search::min_bound_by_parts`] with its buffers.
+    fn min_bound_from(
+        &self,
+        set: &[u32],
+        score: &[u8],
+        child_depth: u8,
+        cap: u32,
+        counts: &mut [u32],
+        marks: &mut Vec<u64>,
+    ) -> u32 {
         let n = set.len() as u32;
-        let mut counts = vec![0u32; self.slots];
-        let mut marks = Vec::new();
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
@@ -316,10 +340,9 @@ impl Search<'_> {
                 best = 3 * n - level;
                 break;
             }
-            mark_equal(score, level as u8, &mut marks);
-            for g in marked(&marks) {
-                if let Some(split) = self.split_bound(g as u32, set, &mut counts, best, child_depth)
-                {
+            mark_equal(score, level as u8, marks);
+            for g in marked(marks) {
+                if let Some(split) = self.split_bound(g as u32, set, counts, best, child_depth) {
                     if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth) {
                         best = best.min(bound);
                     }
@@ -459,7 +482,7 @@ impl Search<'_> {
         }
         let child_depth = child_limit(depth);
         let orbits = self.orbits(sym);
-        let mut counts = vec![0u32; self.slots];
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         let mut min_over = |guesses: &mut dyn Iterator<Item = u32>, mut best: u32| {
             for g in guesses {
                 if let Some((bound, _)) =
@@ -474,15 +497,21 @@ impl Search<'_> {
         // minimum is the same either way.
         let best = if self.pool == GuessPool::Consistent || self.bounds.outside(n, depth) >= cap {
             min_over(&mut set.iter().copied(), cap)
-        } else if let Some(score) = (n <= PARTS_FIRST_MAX && !self.bounds.weighted())
+        } else if let Some(best) = (n <= PARTS_FIRST_MAX && !self.bounds.weighted())
             // The parts floor ignores the last-level weight, so under it the floor seldom
             // reaches the best bound and nearly every guess would be counted one by one.
-            .then(|| self.part_scores(set))
+            .then(|| {
+                self.with_part_scores(set, |score| {
+                    self.min_bound_by_parts(set, score, child_depth, cap)
+                })
+            })
             .flatten()
         {
-            self.min_bound_by_parts(set, &score, child_depth, cap)
-        } else if let Some((bounds, _)) = self.bulk_bounds(set, child_depth) {
+            best
+        } else if let Some(best) = self.with_bulk_bounds(set, child_depth, |bounds, _| {
             bounds.iter().fold(cap, |best, &bound| best.min(bound))
+        }) {
+            best
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
         };
