@@ -125,6 +125,13 @@ impl Finished {
         self.raised.notify_all();
     }
 
+    /// A guard that says the work has ended when dropped, however it ends: a panic in the work
+    /// included, which would otherwise leave the watchers, and a scope that joins them, waiting
+    /// forever.
+    pub fn raise_on_drop(&self) -> RaiseOnDrop<'_> {
+        RaiseOnDrop(self)
+    }
+
     /// Waits up to `timeout` for the work to end; whether it has.
     pub fn wait(&self, timeout: Duration) -> bool {
         let done = self.done.lock().unwrap_or_else(|e| e.into_inner());
@@ -133,5 +140,14 @@ impl Finished {
             .wait_timeout_while(done, timeout, |done| !*done)
             .unwrap_or_else(|e| e.into_inner());
         *done
+    }
+}
+
+/// Raises its [`Finished`] when dropped ([`Finished::raise_on_drop`]).
+pub struct RaiseOnDrop<'a>(&'a Finished);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.raise();
     }
 }

@@ -183,18 +183,17 @@ fn build(args: BuildArgs) -> Result<()> {
     let done = Finished::default();
     let start = Instant::now();
     let outcome = std::thread::scope(|scope| {
+        let _finished = done.raise_on_drop();
         scope.spawn(|| show_progress(&progress, &done));
         if let Some(path) = &args.progress_log {
             let checkpoint = checkpoint.as_ref();
             let (progress, done) = (&progress, &done);
             scope.spawn(move || log_progress(path, progress, checkpoint, done, start));
         }
-        let outcome = pool.install(|| match &checkpoint {
+        pool.install(|| match &checkpoint {
             Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
             None => search(&space, &options, &progress),
-        });
-        done.raise();
-        outcome
+        })
     })?;
     let seconds = start.elapsed().as_secs_f64();
     match outcome {

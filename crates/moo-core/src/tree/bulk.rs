@@ -294,17 +294,25 @@ impl Splitter {
         let mut start = 0;
         while start < guesses {
             let width = (guesses - start).min(BLOCK);
-            let mut scores = Aligned([0u8; BLOCK]);
+            let mut tail = Aligned([0u8; BLOCK]);
+            // Full blocks are scored straight into `out`: copying each out of a buffer was a
+            // call to memcpy per block.
+            let scores: &mut [u8; BLOCK] = match out[start..].first_chunk_mut() {
+                Some(block) => block,
+                None => &mut tail.0,
+            };
             if nibbles {
                 let (mut low, mut high) = (Aligned([0u8; BLOCK]), Aligned([0u8; BLOCK]));
                 or_nibbles(rows, start, width, &mut low.0, &mut high.0);
-                score_nibbles(&low.0, &high.0, win as u8, &mut scores.0);
+                score_nibbles(&low.0, &high.0, win as u8, scores);
             } else {
                 let mut bits = Aligned([0u32; BLOCK]);
                 or_block(rows, start, width, &mut bits.0);
-                score_block(&bits.0, win, &mut scores.0);
+                score_block(&bits.0, win, scores);
             }
-            out[start..start + width].copy_from_slice(&scores.0[..width]);
+            if width < BLOCK {
+                out[start..].copy_from_slice(&tail.0[..width]);
+            }
             start += width;
         }
     }
@@ -331,20 +339,34 @@ impl Splitter {
                 c.0.fill(0);
             }
             count_block(rows, start, width, &self.feedbacks, &mut counts);
-            let mut sum = Aligned([0u16; BLOCK]);
-            let mut parts = Aligned([0u8; BLOCK]);
-            let mut largest = Aligned([0u8; BLOCK]);
-            finish_block(
-                &counts,
-                &self.thresholds,
-                &mut sum.0,
-                &mut parts.0,
-                &mut largest.0,
-            );
             let end = start + width;
-            out.sum[start..end].copy_from_slice(&sum.0[..width]);
-            out.parts[start..end].copy_from_slice(&parts.0[..width]);
-            out.largest[start..end].copy_from_slice(&largest.0[..width]);
+            // Full blocks are finished straight into `out`, as in `part_scores`.
+            let full = (
+                out.sum[start..].first_chunk_mut(),
+                out.parts[start..].first_chunk_mut(),
+                out.largest[start..].first_chunk_mut(),
+            );
+            if let (Some(sum), Some(parts), Some(largest)) = full {
+                // finish_block adds to what it is given.
+                sum.fill(0);
+                parts.fill(0);
+                largest.fill(0);
+                finish_block(&counts, &self.thresholds, sum, parts, largest);
+            } else {
+                let mut sum = Aligned([0u16; BLOCK]);
+                let mut parts = Aligned([0u8; BLOCK]);
+                let mut largest = Aligned([0u8; BLOCK]);
+                finish_block(
+                    &counts,
+                    &self.thresholds,
+                    &mut sum.0,
+                    &mut parts.0,
+                    &mut largest.0,
+                );
+                out.sum[start..end].copy_from_slice(&sum.0[..width]);
+                out.parts[start..end].copy_from_slice(&parts.0[..width]);
+                out.largest[start..end].copy_from_slice(&largest.0[..width]);
+            }
             for (m, &c) in out.member[start..end].iter_mut().zip(&counts[self.win].0) {
                 *m = c > 0;
             }
@@ -1141,8 +1163,9 @@ mod tests {
     fn check_splitter(space: &CodeSpace, splitter: &Splitter, compact: bool, lb: &[u32], win: u8) {
         let n = space.len();
         let slots = space.rules().feedback_slots();
+        // Every buffer is reused from set to set, as the search's spares are.
         let mut out = Splits::default();
-        let (mut bounds, mut below) = (Vec::new(), Vec::new());
+        let (mut bounds, mut below, mut scores) = (Vec::new(), Vec::new(), Vec::new());
         for size in [1, 2, 7, 64, 200, MAX_SET.min(n)] {
             let set: Vec<u32> = (0..size as u32).map(|i| (i * 7919) % n as u32).collect();
             let mut set = set;
@@ -1157,7 +1180,6 @@ mod tests {
                 .collect();
             let last = (size % 3) as u8;
             splitter.split_all(&rows, n, Some(last), &mut out);
-            let mut scores = Vec::new();
             splitter.part_scores(&rows, n, &mut scores);
             // A rule that rules some guesses out by their largest part.
             let rule = BoundRule {
