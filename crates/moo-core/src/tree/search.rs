@@ -29,8 +29,9 @@
 //! * A failed search proves more than its limit: the least bound over every guess, each taken
 //!   from how far it got ([`Search::solve_within`]). That is what the cache keeps, so a set met
 //!   again under a larger budget is often refused without a second search.
-//! * Large sets try their guesses in parallel (rayon), sharing the best total through an atomic
-//!   so every thread prunes with it; ties go to the earliest guess in the order, as sequentially.
+//! * Large sets try their guesses in parallel (rayon), each thread taking the next guess in the
+//!   order, sharing the best total through an atomic so every thread prunes with it; ties go to
+//!   the earliest guess in the order, as sequentially.
 //!
 //! This file holds the recursion; the bounds and closed forms are in [`bounds`], the cache in
 //! [`memo`], the skipping of guesses that split a set like an earlier one in [`dedup`].
@@ -41,7 +42,7 @@
 //! deadline or cancel ends it within a few milliseconds; a stopped search returns
 //! [`SearchError::Stopped`] and its cache, which may hold unproven results, dies with it.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -1309,23 +1310,42 @@ impl<'a> Search<'a> {
                 rest = &cands[1..];
             }
             let offset = cands.len() - rest.len();
-            let results: Vec<Result<Solved, u32>> = rest
-                .par_iter()
-                .enumerate()
-                .map(|(i, &c)| {
-                    let i = (i + offset) as u32;
-                    let (total, index) = unpack(best.load(Ordering::Relaxed));
-                    // A guess beats the best if cheaper, or as cheap and earlier in the order.
-                    let limit_here = total.saturating_add(u32::from(i < index));
-                    if c.bound >= limit_here {
-                        return Err(c.bound);
+            let try_one = |k: usize, c: Candidate| {
+                let i = (k + offset) as u32;
+                let (total, index) = unpack(best.load(Ordering::Relaxed));
+                // A guess beats the best if cheaper, or as cheap and earlier in the order.
+                let limit_here = total.saturating_add(u32::from(i < index));
+                if c.bound >= limit_here {
+                    return Err(c.bound);
+                }
+                let sol = self.try_guess(set, sym, c, limit_here, depth, false)?;
+                best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
+                Ok(sol)
+            };
+            // Each worker takes the next guess in the order, so the guesses under way at any
+            // time are the next few a sequential search would try, and each starts with every
+            // total found before it. Split into ranges instead (`par_iter`), a thread started
+            // halfway down the order, under limits the guesses before would have tightened.
+            // No leading zero on two threads: 4.97 million sets searched that way and 4.68
+            // million this way (as many as on one thread); 31.3 and 31.5 s against 29.6 and
+            // 30.2 s, in alternating runs.
+            let next = AtomicUsize::new(0);
+            let workers = rayon::current_num_threads().min(rest.len());
+            let results: Vec<(usize, Result<Solved, u32>)> = (0..workers)
+                .into_par_iter()
+                .flat_map_iter(|_| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&c) = rest.get(k) else { break };
+                        mine.push((k, try_one(k, c)));
                     }
-                    let sol = self.try_guess(set, sym, c, limit_here, depth, false)?;
-                    best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
-                    Ok(sol)
+                    mine
                 })
                 .collect();
-            sols[offset..].copy_from_slice(&results);
+            for (k, result) in results {
+                sols[offset + k] = result;
+            }
             let (total, index) = unpack(best.load(Ordering::Relaxed));
             if total >= limit {
                 // Nothing beat the limit, so every guess failed against it.

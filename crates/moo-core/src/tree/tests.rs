@@ -859,3 +859,39 @@ fn classes_change_no_tree() {
         assert!(borrowed > 0, "{rules}: no set was answered by its class");
     }
 }
+
+#[test]
+fn threads_change_no_tree() {
+    // Threads take the guesses of a large set in order and share the best total: the tree is
+    // the one a single thread finds, ties going to the earliest guess, whatever finishes first.
+    for rules in [
+        Rules::mastermind(),
+        Rules::new(4, "0123456", false, false).unwrap(),
+        Rules::new(4, "01234567", false, true).unwrap(),
+        Rules::new(3, "012345", true, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        for objective in Objective::ALL {
+            let on = |threads: usize| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| found(&space, &SearchOptions::new(objective)))
+            };
+            let (one, stats) = on(1);
+            for threads in [2, 3, 4] {
+                let (many, many_stats) = on(threads);
+                assert_eq!(
+                    stats, many_stats,
+                    "{rules}, {objective:?}, {threads} threads"
+                );
+                assert_eq!(
+                    one.to_json(false),
+                    many.to_json(false),
+                    "{rules}, {objective:?}, {threads} threads"
+                );
+            }
+        }
+    }
+}
