@@ -346,8 +346,9 @@ struct Solved {
 /// The first guess of a borrowed result (see [`Solved::guess`]).
 const NO_GUESS: u32 = u32::MAX;
 
-/// Buffers of one entry per feedback hold this many on the stack: every game searched so far
-/// has at most 15 feedbacks, and more spill to the heap.
+/// Buffers of one entry per feedback hold this many on the stack: enough for codes of up to
+/// four symbols (at most 14 feedbacks); longer codes' buffers (5 symbols: 20 feedbacks) go to
+/// the heap, as all of them did before.
 const FEEDBACKS: usize = 16;
 
 /// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
