@@ -205,7 +205,7 @@ pub(super) fn marked(marks: &[u64]) -> impl Iterator<Item = usize> + '_ {
 
 /// Marks the scores equal to `level`, bit `j % 64` of `marks[j / 64]` for score `j`.
 ///
-/// [`Search::min_bound_by_parts`](super::search::Search) takes the guesses with the most parts
+/// `Search::min_bound_by_parts` (in `search/bounds.rs`) takes the guesses with the most parts
 /// first, one score at a time; picking them out byte by byte was nine tenths of its time (5% of
 /// the search on no leading zero), and 64 compared at once take a few instructions.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
@@ -340,32 +340,29 @@ impl Splitter {
             }
             count_block(rows, start, width, &self.feedbacks, &mut counts);
             let end = start + width;
-            // Full blocks are finished straight into `out`, as in `part_scores`.
-            let full = (
+            // Full blocks are finished straight into `out`, as in `part_scores`; finish_block
+            // adds to what it is given, so the reused buffers are zeroed first.
+            let (mut sum_tail, mut parts_tail, mut largest_tail) = (
+                Aligned([0u16; BLOCK]),
+                Aligned([0u8; BLOCK]),
+                Aligned([0u8; BLOCK]),
+            );
+            let (sum, parts, largest) = match (
                 out.sum[start..].first_chunk_mut(),
                 out.parts[start..].first_chunk_mut(),
                 out.largest[start..].first_chunk_mut(),
-            );
-            if let (Some(sum), Some(parts), Some(largest)) = full {
-                // finish_block adds to what it is given.
-                sum.fill(0);
-                parts.fill(0);
-                largest.fill(0);
-                finish_block(&counts, &self.thresholds, sum, parts, largest);
-            } else {
-                let mut sum = Aligned([0u16; BLOCK]);
-                let mut parts = Aligned([0u8; BLOCK]);
-                let mut largest = Aligned([0u8; BLOCK]);
-                finish_block(
-                    &counts,
-                    &self.thresholds,
-                    &mut sum.0,
-                    &mut parts.0,
-                    &mut largest.0,
-                );
-                out.sum[start..end].copy_from_slice(&sum.0[..width]);
-                out.parts[start..end].copy_from_slice(&parts.0[..width]);
-                out.largest[start..end].copy_from_slice(&largest.0[..width]);
+            ) {
+                (Some(sum), Some(parts), Some(largest)) => (sum, parts, largest),
+                _ => (&mut sum_tail.0, &mut parts_tail.0, &mut largest_tail.0),
+            };
+            sum.fill(0);
+            parts.fill(0);
+            largest.fill(0);
+            finish_block(&counts, &self.thresholds, sum, parts, largest);
+            if width < BLOCK {
+                out.sum[start..end].copy_from_slice(&sum_tail.0[..width]);
+                out.parts[start..end].copy_from_slice(&parts_tail.0[..width]);
+                out.largest[start..end].copy_from_slice(&largest_tail.0[..width]);
             }
             for (m, &c) in out.member[start..end].iter_mut().zip(&counts[self.win].0) {
                 *m = c > 0;

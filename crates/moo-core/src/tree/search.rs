@@ -1246,8 +1246,11 @@ impl<'a> Search<'a> {
                 }
                 out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
                 for g in marked(below) {
-                    if !orbits.tries(self.space, g) {
-                        continue;
+                    // Marked orbits are already masked out of `below`.
+                    if let Orbits::Check(_) = orbits {
+                        if !orbits.tries(self.space, g) {
+                            continue;
+                        }
                     }
                     out.push(Candidate {
                         guess: g as u32,

@@ -308,22 +308,6 @@ impl Search<'_> {
         child_depth: u8,
         cap: u32,
     ) -> u32 {
-        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
-        spare::with(&spare::MARKS, |marks| {
-            self.min_bound_from(set, score, child_depth, cap, &mut counts, marks)
-        })
-    }
-
-    /// [`Search::min_bound_by_parts`] with its buffers.
-    fn min_bound_from(
-        &self,
-        set: &[u32],
-        score: &[u8],
-        child_depth: u8,
-        cap: u32,
-        counts: &mut [u32],
-        marks: &mut Vec<u64>,
-    ) -> u32 {
         let n = set.len() as u32;
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
@@ -332,23 +316,27 @@ impl Search<'_> {
         let exact = n <= 1 + self.bounds.branches() as u32
             && !self.bounds.weighted()
             && (child_depth == UNLIMITED || self.bounds.levels(set.len()) <= child_depth);
-        for level in (1..=top).rev() {
-            if 3 * n - level >= best {
-                break;
-            }
-            if exact {
-                best = 3 * n - level;
-                break;
-            }
-            mark_equal(score, level as u8, marks);
-            for g in marked(marks) {
-                if let Some(split) = self.split_bound(g as u32, set, counts, best, child_depth) {
-                    if let Some((bound, _)) = self.bound_of_split(set.len(), split, child_depth) {
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
+        spare::with(&spare::MARKS, |marks| {
+            for level in (1..=top).rev() {
+                if 3 * n - level >= best {
+                    break;
+                }
+                if exact {
+                    best = 3 * n - level;
+                    break;
+                }
+                mark_equal(score, level as u8, marks);
+                for g in marked(marks) {
+                    let split = self.split_bound(g as u32, set, &mut counts, best, child_depth);
+                    if let Some((bound, _)) =
+                        split.and_then(|split| self.bound_of_split(set.len(), split, child_depth))
+                    {
                         best = best.min(bound);
                     }
                 }
             }
-        }
+        });
         best
     }
 
