@@ -440,9 +440,10 @@ impl Search<'_> {
         }
     }
 
-    /// A lower bound on the total of `set` from the closed forms or a one-guess lookahead (the
-    /// cheapest `n + sum LB(part)` over all guesses), remembered in the cache. `known` is a bound
-    /// already proven; the caller has checked that the cache knows nothing of the set.
+    /// A lower bound on the total of `set` from a one-guess lookahead (the cheapest
+    /// `n + sum LB(part)` over all guesses), remembered in the cache. `known` is a bound already
+    /// proven; the caller has checked that the cache knows nothing of the set and that it has no
+    /// closed form ([`Search::closed_form`]).
     ///
     /// Guesses are only followed until their bound reaches `cap`; if none stays below it, `cap`
     /// itself is the bound returned (and cached), which is all the caller needs to reject.
@@ -457,11 +458,6 @@ impl Search<'_> {
         let n = set.len();
         if self.bounds.levels(n) > depth {
             return INF;
-        }
-        match self.closed_form(set, depth) {
-            ClosedForm::Exact(sol) => return sol.total,
-            ClosedForm::AtLeast(b) => return b.max(known),
-            ClosedForm::Unknown => {}
         }
         // The lookahead of a large set is a bulk pass of its own; once stopped, any bound will
         // do, since nothing found after the stop is believed.
