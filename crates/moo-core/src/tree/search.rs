@@ -1435,11 +1435,12 @@ impl<'a> Search<'a> {
             //
             // The closed forms are taken here, before any lookahead, and not only when a part
             // is searched: a guess is then rejected before the lookaheads of its larger parts,
-            // and the parts they settle are not looked up (they were 27% of all lookups, and
-            // every one of 3 codes missed). No leading zero: 24.4 and 25.5 s against 31.6 and
-            // 32.0 s; Bulls and Cows on one thread, 6.2 and 6.3 s against 7.4 and 7.6 s. Taken
-            // before the lookups, so a guess their bounds reject is not looked up at all: no
-            // leading zero 22.8 to 23.5 s against 23.8 to 25.1 s, in alternating runs.
+            // and the parts they settle are not looked up (those of 3 to 5 codes alone were 27%
+            // of all lookups, and every one of 3 codes missed). No leading zero: 24.4 and
+            // 25.5 s against 31.6 and 32.0 s; Bulls and Cows on one thread, 6.2 and 6.3 s
+            // against 7.4 and 7.6 s. Taken before the lookups, so a guess their bounds reject
+            // is not looked up at all: no leading zero 22.8 to 23.5 s against 23.8 to 25.1 s,
+            // in alternating runs.
             //
             // Lookups stop as soon as the guess fails: most miss the CPU's caches, and the
             // failure bound proven with fewer of them measured no worse (no leading zero,
