@@ -1451,8 +1451,8 @@ impl<'a> Search<'a> {
                 .iter()
                 .map(|p| self.bounds.total(p.len(), child_depth))
                 .collect();
-            // The parts to look up, smallest first, each with its bound so far.
-            let mut to_look_up: SmallVec<[(usize, u32); FEEDBACKS]> = SmallVec::new();
+            // The parts to look up, smallest first.
+            let mut to_look_up: SmallVec<[usize; FEEDBACKS]> = SmallVec::new();
             for (i, p) in parts.iter().enumerate().rev() {
                 let lb = bounds[i];
                 let b = if p.len() < 3 {
@@ -1461,11 +1461,11 @@ impl<'a> Search<'a> {
                     match self.closed_form(p, child_depth) {
                         ClosedForm::Exact(sol) => sol.total,
                         ClosedForm::AtLeast(b) => {
-                            to_look_up.push((i, b.max(lb)));
+                            to_look_up.push(i);
                             b.max(lb)
                         }
                         ClosedForm::Unknown => {
-                            to_look_up.push((i, lb));
+                            to_look_up.push(i);
                             continue;
                         }
                     }
@@ -1477,9 +1477,9 @@ impl<'a> Search<'a> {
                     return Err(total);
                 }
             }
-            for &(i, known) in to_look_up.iter().rev() {
+            for &i in to_look_up.iter().rev() {
                 if let Some(e) = self.lookup(parts[i], child_depth) {
-                    let b = known.max(e.bound);
+                    let b = bounds[i].max(e.bound);
                     from_cache[i] = true;
                     total = total.saturating_add(b - bounds[i]);
                     bounds[i] = b;
