@@ -24,6 +24,7 @@ use crate::games::Game;
 use crate::spaces::check_size;
 use crate::AppState;
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
+use moo_core::review::{self, GameReview, ReviewError, ReviewOptions};
 
 type AppResult<T> = Result<Json<T>, ApiError>;
 type Shared = State<Arc<AppState>>;
@@ -39,6 +40,7 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/give-up", post(give_up))
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/solver", post(solver_step))
+        .route("/api/review", post(review_game))
         .route("/api/bench", post(run_bench))
         .route("/api/trees", post(strategy_tree))
         .fallback(|| async {
@@ -106,6 +108,7 @@ fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, A
 
 /// What the size limits are for, in the words of their refusals.
 const SOLVER: &str = "the solver";
+const REVIEW: &str = "the review";
 const BENCH: &str = "the benchmark";
 const TREES: &str = "strategy trees";
 
@@ -464,6 +467,45 @@ async fn solver_step(
     )
     .await?;
     Ok(Json(step))
+}
+
+// ---- review ------------------------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    history: Vec<TurnIn>,
+}
+
+/// What each move of a game cost against the best move: the core's review as it is, the same
+/// object `moo review --json` prints.
+async fn review_game(
+    State(state): Shared,
+    ApiJson(body): ApiJson<ReviewBody>,
+) -> AppResult<GameReview> {
+    let limit = state.config.solver_max_codes;
+    let rules = rules_within(body.preset, body.rules, limit, REVIEW)?;
+    let history = read_history(&rules, &body.history)?;
+    let move_time = state.config.time_limit;
+    let review = on_space(
+        &state,
+        state.config.review_time_limit,
+        rules,
+        (limit, REVIEW),
+        move |app, space, stop| {
+            let options = ReviewOptions::default().with_move_time(Some(move_time));
+            review::review(&app.advisor, space, &history, &options, &stop).map_err(|e| match e {
+                ReviewError::Stopped { .. } => {
+                    ApiError::unavailable(format!("{e}: try a shorter game, or again later"))
+                }
+                e => ApiError::unprocessable(e.to_string()),
+            })
+        },
+    )
+    .await?;
+    Ok(Json(review))
 }
 
 /// Runs `job` on a worker within `time_limit`, given the server's state and the space of `rules`
