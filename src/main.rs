@@ -88,7 +88,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 /// and rebuilds them when full. By default glibc raises its threshold for such blocks to 32 MiB as
 /// it sees them freed, and then keeps every freed block below that for reuse that mostly never
 /// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. With a fixed threshold those
-/// blocks go back (the README's side-by-side runs with a smaller cache), and a large vector grows
+/// blocks go back (the side-by-side runs with a smaller cache in the book's
+/// performance page, `docs/src/performance.md`), and a large vector grows
 /// by remapping its pages instead of copying them.
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -3,7 +3,8 @@
 //! One table, so that every known-answer test (the library's, the CLI's, the web server's) checks
 //! the same numbers against the same citation, and a figure is stated once. The rows are what
 //! moo reproduces: a heuristic of the registry played against every secret, or the best possible
-//! strategy found by exhaustive search. The README's results tables quote the same rows.
+//! strategy found by exhaustive search. The results tables of the README and the
+//! book (`docs/`) quote the same rows.
 //!
 //! The Shapiro, Irving, Neuwirth and Kooi rows are as compiled, totals included, in Serkan Gur's
 //! "Mastermind strategies" table of solution-tree averages.

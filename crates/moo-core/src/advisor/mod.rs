@@ -46,7 +46,8 @@ pub const OPTIMAL: &str = "optimal";
 
 /// The heuristic the advisor falls back on: the best of the partition rules on Bulls and Cows
 /// (26424 guesses over the 5040 secrets, against 26551 for expected size and 27139 for Knuth's
-/// minimax; see the README's bench table).
+/// minimax; see the bench table in the book's
+/// `docs/src/strategies.md`).
 pub const FALLBACK: PartitionScore = PartitionScore::Entropy;
 
 /// The share of the time left that an exact search may take; the rest is kept for the

@@ -15,7 +15,6 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
-mod bulk;
 mod search;
 mod split;
 

@@ -770,7 +770,7 @@ fn bulls_fewest_at_worst_tree_has_50_at_7() {
 /// The optimal tree of Bulls and Cows with 5 distinct digits of 0-7 (6720 secrets), new as far
 /// as we know: replaying every secret gives 34444 guesses in total, 93 secrets at 7. That no
 /// tree does better is the search's proof (`moo tree build --length 5 --symbols 01234567`, see
-/// the README for its time), too long for CI.
+/// the book's `docs/src/performance.md` for its time), too long for CI.
 #[test]
 fn bulls_5_of_0_7_tree_totals_34444() {
     let tree = DecisionTree::from_json(include_str!("../../trees/bulls-5x8-average.json")).unwrap();

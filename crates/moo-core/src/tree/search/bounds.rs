@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use smallvec::{smallvec, SmallVec};
 
-use super::super::bulk::{mark_equal, marked, BoundRule, Split, Splits, MAX_SET};
+use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, MAX_SET};
 use super::memo::Entry;
 use super::{
     child_limit, spare, Orbits, Search, Solved, Symmetry, CLOCK_SET, FEEDBACKS, INF, UNLIMITED,
@@ -284,7 +284,7 @@ impl Search<'_> {
     }
 
     /// Calls `f` with every guess's part score on `set`
-    /// ([`super::super::bulk::Splitter::part_scores`]), when every code may be guessed and
+    /// ([`super::bulk::Splitter::part_scores`]), when every code may be guessed and
     /// feedbacks fit 32 bits.
     pub(super) fn with_part_scores<R>(&self, set: &[u32], f: impl FnOnce(&[u8]) -> R) -> Option<R> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;

@@ -19,7 +19,7 @@
 //!   `S` (same parts, same winning part). Elsewhere a guess splitting `S` like an earlier one is
 //!   tried again: its parts are then answered by the cache, which measured cheaper than
 //!   labelling every guess's partition to find the 2-9% that repeat.
-//! * The one-guess bounds of every guess on a set come from one bulk pass ([`super::bulk`]),
+//! * The one-guess bounds of every guess on a set come from one bulk pass ([`bulk`]),
 //!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
 //!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
 //!   their number of parts, and only the rest are counted ([`Search::min_bound_by_parts`]).
@@ -49,6 +49,7 @@ use rayon::prelude::*;
 use smallvec::{smallvec, SmallVec};
 
 mod bounds;
+mod bulk;
 mod checkpoint;
 mod classes;
 mod dedup;
@@ -58,10 +59,10 @@ mod spare;
 pub use self::checkpoint::{Checkpoint, CheckpointError};
 
 use self::bounds::{ClosedForm, LevelBounds};
+use self::bulk::{mark_below, marked, Splitter, MAX_SET};
 use self::classes::Classes;
 use self::dedup::SplitDedup;
 use self::memo::{Entry, Memo, MEMO_BUDGET};
-use super::bulk::{mark_below, marked, Splitter, MAX_SET};
 use super::{DecisionTree, Node, NodeId, TreeStats};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
