@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::bench;
 use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
+use crate::heavy::{Client, Work};
 use crate::spaces::check_size;
 use crate::AppState;
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
@@ -298,7 +299,7 @@ async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Game
 /// How many of the codes left a hint lists.
 const HINT_LIST: usize = 20;
 
-async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Position> {
+async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> AppResult<Position> {
     let (rules, history) = state.games.with(&id, |g| {
         if g.gave_up {
             return Err(ApiError::new(
@@ -313,6 +314,7 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
     let options = AdviceOptions::default();
     let position = on_space(
         &state,
+        (Work::Advice, client),
         state.config.time_limit,
         rules,
         limit,
@@ -433,6 +435,7 @@ fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
 
 async fn solver_step(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<SolverBody>,
 ) -> AppResult<SolverStep> {
     let limit = state.config.solver_max_codes;
@@ -446,6 +449,7 @@ async fn solver_step(
     let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
     let step = on_space(
         &state,
+        (Work::Advice, client),
         state.config.time_limit,
         rules,
         (limit, SOLVER),
@@ -466,10 +470,11 @@ async fn solver_step(
     Ok(Json(step))
 }
 
-/// Runs `job` on a worker within `time_limit`, given the server's state and the space of `rules`
-/// (refused over `max_codes` codes; `what` names the feature in the refusal).
+/// Runs `job` on a worker of `work` for `client` within `time_limit`, given the server's state and
+/// the space of `rules` (refused over `max_codes` codes; `what` names the feature in the refusal).
 async fn on_space<T: Send + 'static>(
     state: &Arc<AppState>,
+    (work, client): (Work, Client),
     time_limit: Duration,
     rules: Rules,
     (max_codes, what): (usize, &'static str),
@@ -478,7 +483,7 @@ async fn on_space<T: Send + 'static>(
     let shared = state.clone();
     state
         .heavy
-        .run(time_limit, move |stop| {
+        .run(work, client, time_limit, move |stop| {
             let space = shared.spaces.get(&rules, max_codes, what)?;
             job(&shared, &space, stop)
         })
@@ -513,15 +518,21 @@ struct BenchReport {
 
 async fn run_bench(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<BenchBody>,
 ) -> AppResult<BenchReport> {
     let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, BENCH)?;
     let names: Vec<String> = match body.strategies {
         Some(list) => {
-            for n in &list {
-                check_offered(n)?;
+            let mut names: Vec<String> = Vec::with_capacity(list.len());
+            for n in list {
+                check_offered(&n)?;
+                // A name given twice is measured once: its row would be the same.
+                if !names.contains(&n) {
+                    names.push(n);
+                }
             }
-            list
+            names
         }
         None => Vec::new(),
     };
@@ -530,13 +541,16 @@ async fn run_bench(
     let time_limit = state.config.bench_time_limit;
     let results = on_space(
         &state,
+        (Work::Long, client),
         time_limit,
         rules.clone(),
         limit,
         move |app, space, stop| {
             // With no list, every strategy that can play these rules by name alone.
             let names = if names.is_empty() {
-                strategy::playable(space, &StrategyOptions::default())
+                let mut options = StrategyOptions::default();
+                options.stop = stop.clone();
+                strategy::playable(space, &options)
                     .into_iter()
                     .map(String::from)
                     .collect()
@@ -583,6 +597,7 @@ const MAX_NODES: usize = 1_000_000;
 
 async fn strategy_tree(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<TreeBody>,
 ) -> Result<Response, ApiError> {
     let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, TREES)?;
@@ -599,18 +614,26 @@ async fn strategy_tree(
     check_offered(&name)?;
     let limit = (state.config.bench_max_codes, TREES);
     let time_limit = state.config.bench_time_limit;
-    let json = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
-        let build = bench::builder(&name, space);
-        let mut options = EvalOptions::default();
-        options.deadline = stop.deadline();
-        options.cancel = stop.flag().cloned();
-        let grown = bench::long_pool()
-            .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-            .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-        // Written here, on the job's large stack: writing nests once per guess of the
-        // longest game, thousands deep for brute force.
-        Ok(grown.tree.to_json(false))
-    })
+    let work = (Work::Long, client);
+    let json = on_space(
+        &state,
+        work,
+        time_limit,
+        rules,
+        limit,
+        move |_, space, stop| {
+            let build = bench::builder(&name, space, &stop);
+            let mut options = EvalOptions::default();
+            options.deadline = stop.deadline();
+            options.cancel = stop.flag().cloned();
+            let grown = bench::long_pool()
+                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            // Written here, on the job's large stack: writing nests once per guess of the
+            // longest game, thousands deep for brute force.
+            Ok(grown.tree.to_json(false))
+        },
+    )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
