@@ -1101,7 +1101,58 @@ fn cases() -> Vec<Case> {
             .creates(plot),
         );
     }
+    round_two(&mut c);
     c
+}
+
+/// Ten-digit turns for `moo hint`: `times` copies of one guess with its true answer to a secret,
+/// and, if `contradict`, a last copy with another answer.
+fn long_history(times: usize, contradict: bool) -> Vec<String> {
+    let rules = moo_core::Rules::new(10, "0123456789", false, true).unwrap();
+    let guess = rules.parse_code("1023456789").unwrap();
+    let secret = rules.parse_code("9876543210").unwrap();
+    let f = guess.score(&secret);
+    let mut turns = vec![format!("1023456789={}B{}C", f.bulls, f.cows); times];
+    if contradict {
+        turns.push(format!("1023456789={}B{}C", f.bulls + 1, f.cows - 1));
+    }
+    turns
+}
+
+/// Issue 30, by item number.
+fn round_two(c: &mut Vec<Case>) {
+    let hint = |turns: Vec<String>| {
+        let mut v = s(&[
+            "hint",
+            "--length",
+            "10",
+            "--no-leading-zero",
+            "--time-limit",
+            "1s",
+            "--list",
+            "3",
+        ]);
+        v.extend(turns);
+        v
+    };
+    // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
+    c.push(
+        Case::owned(
+            "30.7 hint: 10000 turns of 10 digits, --time-limit 1s",
+            hint(long_history(10_000, false)),
+            0,
+        )
+        .within(Duration::from_secs(2)),
+    );
+    c.push(
+        Case::owned(
+            "30.7 hint: 10000 turns of 10 digits, the last contradicting, --time-limit 1s",
+            hint(long_history(9_999, true)),
+            1,
+        )
+        .says("no code fits all the answers")
+        .within(Duration::from_secs(2)),
+    );
 }
 
 /// Every hostile CLI case, one after another; prints the count.
@@ -1394,6 +1445,215 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
         assert_eq!(status, 200);
         assert!(waited >= timeout.mul_f64(0.5), "the connection cap did not hold: {waited:?}");
         drop(hogs);
+        server.abort();
+    });
+}
+
+/// One HTTP/1.1 request on a fresh connection from the loopback address `from` (so the server
+/// sees a client of its own): (status, body).
+async fn http_from(
+    from: [u8; 4],
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = connect_from(from, addr).await;
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("any 127.x.y.z address is the loopback on Linux");
+    socket.connect(addr).await.unwrap()
+}
+
+/// Sends a request from `from` and hangs up after `after`, as a client that gives up does.
+async fn hang_up_after(
+    from: [u8; 4],
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    after: Duration,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = connect_from(from, addr).await;
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut sink = Vec::new();
+    let _ = tokio::time::timeout(after, stream.read_to_end(&mut sink)).await;
+}
+
+/// Issue 30 item 1: a benchmark of 10 binary digits with repeats, naming `optimal` as often as
+/// the 16 KiB body limit allows.
+fn optimal_bench_body(limit: usize) -> String {
+    let head = r#"{"rules":{"length":10,"symbols":"01","repeats":true},"strategies":["#;
+    let mut body = head.to_string();
+    let mut first = true;
+    while body.len() + r#","optimal"]}"#.len() < limit {
+        if !first {
+            body.push(',');
+        }
+        body.push_str(r#""optimal""#);
+        first = false;
+    }
+    body.push_str("]}");
+    body
+}
+
+/// Issue 30 items 1, 2 and 6: while two clients post the benchmark that used to hold both
+/// workers for 80 s and two more hold the longest histories the server allows, a third
+/// client's Mastermind solver step and Bulls and Cows hint each answer within 1 s, 20 times in
+/// a row; and both benchmark workers are free within a second of their clients hanging up.
+#[test]
+fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let config = moo_web::Config::default();
+        let (body_limit, max_turns) = (config.body_limit, config.max_turns);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(moo_web::serve(listener, config));
+        let bench = optimal_bench_body(body_limit);
+        assert!(bench.len() <= body_limit && bench.len() > body_limit - 20);
+
+        // The benchmark clients hang up after half a second: both workers must be free again
+        // within a second (they were busy 10 s more before), which two small benchmarks from
+        // two other clients, started at the hang-up, show by being answered at once.
+        let hang = [[127, 0, 0, 2], [127, 0, 0, 3]].map(|from| {
+            let bench = bench.clone();
+            tokio::spawn(async move {
+                hang_up_after(from, addr, "POST", "/api/bench", &bench, Duration::from_millis(500)).await
+            })
+        });
+        for h in hang {
+            h.await.unwrap();
+        }
+        let hung_up = Instant::now();
+        let small = r#"{"rules":{"length":2,"symbols":"012","repeats":true},"strategies":["simple"]}"#;
+        let probes = [[127, 0, 0, 20], [127, 0, 0, 21]]
+            .map(|from| tokio::spawn(async move { http_from(from, addr, "POST", "/api/bench", small).await }));
+        for p in probes {
+            let (status, answer) = p.await.unwrap();
+            assert_eq!(status, 200, "{answer}");
+        }
+        let freed = hung_up.elapsed();
+        println!("server: both benchmark workers answered other clients {:.2} s after their clients hung up", freed.as_secs_f64());
+        assert!(freed < Duration::from_millis(1500), "the workers were busy {freed:?} after the hang-up");
+
+        // The load: two benchmark clients post the benchmark again and again...
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut load = Vec::new();
+        for from in [[127, 0, 0, 2], [127, 0, 0, 3]] {
+            let (bench, done) = (bench.clone(), done.clone());
+            load.push(tokio::spawn(async move {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    let (status, answer) = http_from(from, addr, "POST", "/api/bench", &bench).await;
+                    assert!(status == 200 || status == 503, "{status} {answer}");
+                }
+            }));
+        }
+        // ...and two clients play one uninformative guess in a 10-digit game as often as the
+        // server allows (20000 times, if it let them), then ask for hints without end, hanging
+        // up on every other one.
+        let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
+        let mut ids = Vec::new();
+        for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
+            let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
+            assert_eq!(status, 201, "{created}");
+            let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+            ids.push((from, game["id"].as_str().unwrap().to_string()));
+        }
+        for (from, id) in &ids {
+            let path = format!("/api/games/{id}/guesses");
+            let mut refused = None;
+            for turn in 1..=20_000 {
+                let (status, answer) = http_from(*from, addr, "POST", &path, r#"{"guess":"0123456789"}"#).await;
+                if status != 200 {
+                    assert_eq!(status, 409, "{answer}");
+                    assert!(answer.contains(&format!("limit of {max_turns} turns")), "{answer}");
+                    refused = Some(turn);
+                    break;
+                }
+                // Every answer lists the turns, so the cap bounds its size too.
+                assert!(answer.len() < 100 * max_turns + 1000, "{} bytes at turn {turn}", answer.len());
+            }
+            assert_eq!(refused, Some(max_turns + 1));
+        }
+        for (from, id) in ids {
+            let done = done.clone();
+            load.push(tokio::spawn(async move {
+                let path = format!("/api/games/{id}/hint");
+                let mut n = 0;
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    n += 1;
+                    if n % 2 == 0 {
+                        hang_up_after(from, addr, "GET", &path, "", Duration::from_millis(300)).await;
+                    } else {
+                        let (status, answer) = http_from(from, addr, "GET", &path, "").await;
+                        assert!(status == 200 || status == 503, "{status} {answer}");
+                    }
+                }
+            }));
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+
+        // A third client plays on: each answer within 1 s, 20 times in a row.
+        let me = [127, 0, 0, 6];
+        let (status, created) = http_from(me, addr, "POST", "/api/games", r#"{"preset":"bulls","seed":3}"#).await;
+        assert_eq!(status, 201, "{created}");
+        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+        let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+        let mut slowest = Duration::ZERO;
+        for i in 0..20 {
+            let step = format!(
+                r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{}B0C"}}]}}"#,
+                i % 2
+            );
+            for (method, path, body) in [("POST", "/api/solver", step.as_str()), ("GET", hint.as_str(), "")] {
+                let start = Instant::now();
+                let (status, answer) = http_from(me, addr, method, path, body).await;
+                let took = start.elapsed();
+                slowest = slowest.max(took);
+                assert_eq!(status, 200, "{method} {path} #{i}: {answer}");
+                assert!(answer.contains("\"advice\""), "{answer}");
+                assert!(took < Duration::from_secs(1), "{method} {path} #{i} took {took:?}");
+            }
+        }
+        println!("server: 20 solver steps and 20 hints under load, the slowest in {:.3} s", slowest.as_secs_f64());
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        for task in load {
+            // A request in flight ends within its own limits.
+            tokio::time::timeout(Duration::from_secs(60), task).await.unwrap().unwrap();
+        }
         server.abort();
     });
 }

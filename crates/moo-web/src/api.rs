@@ -270,11 +270,18 @@ async fn guess(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<GuessBody>,
 ) -> AppResult<GameReport> {
+    let max_turns = state.config.max_turns;
     state.games.with(&id, |g| {
         if g.is_over() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "this game is over: start a new one with POST /api/games",
+            ));
+        }
+        if g.history.len() >= max_turns {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("this game has reached the server's limit of {max_turns} turns: give up to see the secret, or start a new game"),
             ));
         }
         let code = g
@@ -338,6 +345,7 @@ async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> A
 fn advice_error(error: AdviceError) -> ApiError {
     match error {
         AdviceError::Strategy(e) => strategy_error(e),
+        e @ AdviceError::Stopped { .. } => ApiError::unavailable(e.to_string()),
         other => ApiError::unprocessable(other.to_string()),
     }
 }
@@ -387,13 +395,20 @@ struct Answer {
     win: bool,
 }
 
-/// Reads the client's history of the solver, naming the turn of the first bad value.
-fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
+/// Reads the client's history of the solver, naming the turn of the first bad value; at most
+/// `max_turns` turns.
+fn read_history(rules: &Rules, turns: &[TurnIn], max_turns: usize) -> Result<History, ApiError> {
     // One guess per code is the most any strategy needs (the body limit bounds it further).
-    let most = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    let codes = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    let most = codes.min(max_turns);
     if turns.len() > most {
+        let why = if most == codes {
+            format!("the {codes} codes of these rules")
+        } else {
+            format!("the server's limit of {max_turns} turns")
+        };
         return Err(ApiError::unprocessable(format!(
-            "the history has {} turns, more than the {most} codes of these rules",
+            "the history has {} turns, more than {why}",
             turns.len()
         )));
     }
@@ -410,7 +425,7 @@ fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
 }
 
 /// Every answer to `guess` with the candidates it leaves.
-fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
+fn answers(space: &CodeSpace, history: &History, guess: &str, stop: &Stop) -> Vec<Answer> {
     let rules = space.rules();
     let length = rules.length();
     let Some(index) = rules
@@ -420,8 +435,12 @@ fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
     else {
         return Vec::new();
     };
+    // Past the time limit the page gets the guess without the answers' counts.
+    let Ok(candidates) = history.candidates_until(space, stop) else {
+        return Vec::new();
+    };
     let mut counts = [0u32; 256];
-    space.partition_counts(index, &history.candidates(space), &mut counts);
+    space.partition_counts(index, &candidates, &mut counts);
     Feedback::all(length)
         .map(|f| Answer {
             feedback: f.to_string(),
@@ -440,7 +459,7 @@ async fn solver_step(
 ) -> AppResult<SolverStep> {
     let limit = state.config.solver_max_codes;
     let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
-    let history = read_history(&rules, &body.history)?;
+    let history = read_history(&rules, &body.history, state.config.max_turns)?;
     let mut options = AdviceOptions::default();
     if let Some(name) = body.strategy {
         check_offered(&name)?;
@@ -461,7 +480,7 @@ async fn solver_step(
             let answers = position
                 .advice
                 .as_ref()
-                .map(|a| answers(space, &history, &a.guess))
+                .map(|a| answers(space, &history, &a.guess, &stop))
                 .unwrap_or_default();
             Ok(SolverStep { position, answers })
         },

@@ -45,6 +45,9 @@ pub struct Config {
     /// The most games kept at once; past it, a new game replaces a finished one or the game
     /// idle longest, if that one has been idle for [`Config::evict_idle`].
     pub max_games: usize,
+    /// The most turns a game or a solver history may have: far more than any game needs, and a
+    /// bound on the work of every hint and on the size of every answer, which lists the turns.
+    pub max_turns: usize,
     /// How long a game may go untouched before it is dropped.
     pub idle_expiry: Duration,
     /// How long a game must have gone untouched before a new game may take its place when the
@@ -88,6 +91,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             max_games: 1000,
+            max_turns: 500,
             idle_expiry: Duration::from_secs(30 * 60),
             evict_idle: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
