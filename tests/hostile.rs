@@ -162,6 +162,13 @@ fn prepare(dir: &Path, tree: &str, case: &Case) -> Fixture {
         .set_len((16 << 20) + 1)
         .unwrap();
     std::fs::write(dir.join("latin1.txt"), b"caf\xe9 au lait").unwrap();
+    std::fs::write(dir.join("notes.txt"), NOTES).unwrap();
+    for (name, guess, root) in TAMPERED {
+        if case.args.iter().any(|a| a == name) {
+            let honest = CHECKPOINT.get().expect("the checkpoint is built first");
+            std::fs::write(dir.join(name), tamper(honest, guess, *root)).unwrap();
+        }
+    }
     std::fs::create_dir(dir.join("adir")).unwrap();
     let devices = case.needs_devices && make_devices(dir);
     Fixture { devices }
@@ -259,9 +266,11 @@ fn run(dir: &Path, case: &Case) -> Run {
             cmd.stdout(full);
         }
     }
-    // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
+    // SAFETY: setrlimit and umask are async-signal-safe and touch no memory of the parent.
     unsafe {
         cmd.pre_exec(|| {
+            // A private umask: files moo creates must honour it (issue 30).
+            nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
             nix::sys::resource::setrlimit(
                 nix::sys::resource::Resource::RLIMIT_AS,
                 ADDRESS_SPACE,
@@ -1135,6 +1144,132 @@ fn round_two(c: &mut Vec<Case>) {
         v.extend(turns);
         v
     };
+    let build = |extra: &[&str]| {
+        let mut v = s(&[
+            "tree",
+            "build",
+            "--game",
+            "mastermind",
+            "--length",
+            "2",
+            "-o",
+            "x.json",
+        ]);
+        v.extend(s(extra));
+        v
+    };
+    // 3. --checkpoint never overwrites a file that is not a checkpoint (a tree was destroyed).
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a tree file",
+            build(&["--checkpoint", "tree.json"]),
+            1,
+        )
+        .says("tree.json is not a moo checkpoint")
+        .check(tree_unchanged),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a text file",
+            build(&["--checkpoint", "notes.txt"]),
+            1,
+        )
+        .says("notes.txt is not a moo checkpoint")
+        .check(notes_unchanged),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a Latin-1 file",
+            build(&["--checkpoint", "latin1.txt"]),
+            1,
+        )
+        .says("latin1.txt is not a moo checkpoint"),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a 64 MiB file",
+            build(&["--checkpoint", "big.json"]),
+            1,
+        )
+        .says("big.json is not a moo checkpoint"),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint new file",
+            build(&["--checkpoint", "new.ckpt"]),
+            0,
+        )
+        .creates("new.ckpt")
+        .creates("x.json")
+        .check(x_json_is_private),
+    );
+    // 4. Devices, FIFOs and directories are refused as checkpoints and progress logs.
+    for (name, what) in [
+        ("zero", "not a regular file"),
+        ("zero.json", "not a regular file"),
+        ("fifo", "not a regular file"),
+        ("adir", "not a regular file"),
+    ] {
+        c.push(
+            Case::owned(
+                format!("30.4 --checkpoint {name}"),
+                build(&["--checkpoint", name]),
+                1,
+            )
+            .devices()
+            .says(what)
+            .within(Duration::from_secs(20)),
+        );
+    }
+    for (name, what) in [
+        ("fifo", "not a regular file"),
+        ("null", "not a regular file"),
+        ("adir", "it is a directory"),
+        ("nonexistent/x.log", "cannot write the progress log"),
+    ] {
+        c.push(
+            Case::owned(
+                format!("30.4 --progress-log {name}"),
+                build(&["--progress-log", name]),
+                1,
+            )
+            .devices()
+            .says(what)
+            .within(Duration::from_secs(20)),
+        );
+    }
+    c.push(
+        Case::owned(
+            "30.4 --progress-log new file",
+            build(&["--progress-log", "log.txt"]),
+            0,
+        )
+        .creates("log.txt")
+        .creates("x.json"),
+    );
+    // 5. Tampered facts: an error naming the line or the falsehood, never a panic or a worse
+    // tree.
+    for (name, guess, root) in TAMPERED {
+        let mut args = s(&[
+            "tree",
+            "build",
+            "--game",
+            "mastermind",
+            "-o",
+            "x.json",
+            "--checkpoint",
+            name,
+        ]);
+        if *root {
+            args.push("--json".into());
+        }
+        let case = Case::owned(format!("30.5 --checkpoint with guess {guess}"), args, 1);
+        c.push(if *root {
+            case.says("holds a false fact: the tree built from its facts costs 6318 in total, not the 5625 they claim")
+        } else {
+            case.says(&format!("{name}, line 2: guess {guess} is not a code of this game"))
+        });
+    }
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(
@@ -1153,6 +1288,81 @@ fn round_two(c: &mut Vec<Case>) {
         .says("no code fits all the answers")
         .within(Duration::from_secs(2)),
     );
+}
+
+/// A text file of the user's that no command may replace.
+const NOTES: &str = "my notes\n";
+
+/// A Mastermind checkpoint as `moo tree build --checkpoint` writes it, built once per run.
+static CHECKPOINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Checkpoints with one fact's guess edited and its checksum recomputed (issue 30 item 5): the
+/// file name, the guess, and whether the fact edited is that of the whole game (else the first).
+const TAMPERED: &[(&str, &str, bool)] = &[
+    ("guess-1296.ckpt", "1296", false),
+    ("guess-60000.ckpt", "60000", false),
+    ("guess-4000000000.ckpt", "4000000000", false),
+    ("guess-0.ckpt", "0", true),
+];
+
+/// `honest` with the guess of one fact replaced, as someone who knows the format would.
+fn tamper(honest: &str, guess: &str, root: bool) -> String {
+    let fnv = |text: &str| {
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    };
+    let members = |line: &str| line.split(' ').nth(6).map_or(0, |m| m.split(',').count());
+    let mut lines: Vec<String> = honest.lines().map(String::from).collect();
+    let target = if root {
+        (1..lines.len())
+            .find(|&i| members(&lines[i]) == 1296)
+            .expect("the whole game's fact is written")
+    } else {
+        1
+    };
+    let mut fields: Vec<&str> = lines[target].split(' ').collect();
+    fields.pop();
+    fields[5] = guess;
+    let body = fields.join(" ");
+    lines[target] = format!("{body} {:016x}", fnv(&body));
+    lines.join("\n") + "\n"
+}
+
+fn notes_unchanged(dir: &Path) -> Result<(), String> {
+    match std::fs::read_to_string(dir.join("notes.txt")) {
+        Ok(text) if text == NOTES => Ok(()),
+        other => Err(format!("notes.txt was changed: {other:?}")),
+    }
+}
+
+fn tree_unchanged(dir: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(dir.join("tree.json")).map_err(|e| e.to_string())?;
+    if text.starts_with("{\"rules\"") && text.len() > 1000 {
+        Ok(())
+    } else {
+        Err(format!(
+            "tree.json became {:?}",
+            &text[..text.len().min(60)]
+        ))
+    }
+}
+
+/// The tree file written under the private umask is private.
+fn x_json_is_private(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.join("x.json"))
+        .map_err(|e| e.to_string())?
+        .permissions()
+        .mode();
+    if mode & 0o077 == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "x.json has mode {:o} under umask 077",
+            mode & 0o777
+        ))
+    }
 }
 
 /// Every hostile CLI case, one after another; prints the count.
@@ -1181,6 +1391,21 @@ fn hostile_cli_input_and_output() {
     assert!(built.success());
     let tree = std::fs::read_to_string(&tree_path).unwrap();
     std::fs::remove_file(&tree_path).unwrap();
+    let checkpoint_path = root.path().join("fixture.ckpt");
+    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args(["tree", "build", "--game", "mastermind", "-o"])
+        .arg(&tree_path)
+        .arg("--checkpoint")
+        .arg(&checkpoint_path)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    CHECKPOINT
+        .set(std::fs::read_to_string(&checkpoint_path).unwrap())
+        .unwrap();
+    std::fs::remove_file(&tree_path).unwrap();
+    std::fs::remove_file(&checkpoint_path).unwrap();
 
     let cases = cases();
     let (mut tried, mut passed, mut skipped) = (0, 0, 0);
