@@ -1270,6 +1270,42 @@ fn round_two(c: &mut Vec<Case>) {
             case.says(&format!("{name}, line 2: guess {guess} is not a code of this game"))
         });
     }
+    // 8. bench --advisor: counts checked when parsed, no endless draw.
+    c.push(
+        Case::new(
+            "30.8 bench --advisor --positions 1000000000",
+            &["bench", "--advisor", "--positions", "1000000000"],
+            2,
+        )
+        .says("1000000000 is not in 0..=100000")
+        .within(Duration::from_secs(10)),
+    );
+    c.push(
+        Case::new(
+            "30.8 bench --advisor --cross-checks 1000000000",
+            &["bench", "--advisor", "--cross-checks", "1000000000"],
+            2,
+        )
+        .says("1000000000 is not in 0..=100000"),
+    );
+    c.push(
+        Case::new(
+            "30.8 bench --advisor --positions 5 --length 1 --symbols a",
+            &[
+                "bench",
+                "--advisor",
+                "--positions",
+                "5",
+                "--length",
+                "1",
+                "--symbols",
+                "a",
+            ],
+            2,
+        )
+        .says("every game is won by its first guess")
+        .within(Duration::from_secs(10)),
+    );
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(
