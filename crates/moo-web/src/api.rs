@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::bench;
 use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
+use crate::heavy::{Client, Work};
 use crate::spaces::check_size;
 use crate::AppState;
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
@@ -272,11 +273,18 @@ async fn guess(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<GuessBody>,
 ) -> AppResult<GameReport> {
+    let max_turns = state.config.max_turns;
     state.games.with(&id, |g| {
         if g.is_over() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "this game is over: start a new one with POST /api/games",
+            ));
+        }
+        if g.history.len() >= max_turns {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("this game has reached the server's limit of {max_turns} turns: give up to see the secret, or start a new game"),
             ));
         }
         let code = g
@@ -301,7 +309,7 @@ async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Game
 /// How many of the codes left a hint lists.
 const HINT_LIST: usize = 20;
 
-async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Position> {
+async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> AppResult<Position> {
     let (rules, history) = state.games.with(&id, |g| {
         if g.gave_up {
             return Err(ApiError::new(
@@ -316,6 +324,7 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
     let options = AdviceOptions::default();
     let position = on_space(
         &state,
+        (Work::Advice, client),
         state.config.time_limit,
         rules,
         limit,
@@ -339,6 +348,7 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
 fn advice_error(error: AdviceError) -> ApiError {
     match error {
         AdviceError::Strategy(e) => strategy_error(e),
+        e @ AdviceError::Stopped { .. } => ApiError::unavailable(e.to_string()),
         other => ApiError::unprocessable(other.to_string()),
     }
 }
@@ -388,13 +398,20 @@ struct Answer {
     win: bool,
 }
 
-/// Reads the client's history of the solver, naming the turn of the first bad value.
-fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
+/// Reads the client's history of the solver, naming the turn of the first bad value; at most
+/// `max_turns` turns.
+fn read_history(rules: &Rules, turns: &[TurnIn], max_turns: usize) -> Result<History, ApiError> {
     // One guess per code is the most any strategy needs (the body limit bounds it further).
-    let most = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    let codes = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    let most = codes.min(max_turns);
     if turns.len() > most {
+        let why = if most == codes {
+            format!("the {codes} codes of these rules")
+        } else {
+            format!("the server's limit of {max_turns} turns")
+        };
         return Err(ApiError::unprocessable(format!(
-            "the history has {} turns, more than the {most} codes of these rules",
+            "the history has {} turns, more than {why}",
             turns.len()
         )));
     }
@@ -411,7 +428,7 @@ fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
 }
 
 /// Every answer to `guess` with the candidates it leaves.
-fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
+fn answers(space: &CodeSpace, history: &History, guess: &str, stop: &Stop) -> Vec<Answer> {
     let rules = space.rules();
     let length = rules.length();
     let Some(index) = rules
@@ -421,8 +438,12 @@ fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
     else {
         return Vec::new();
     };
+    // Past the time limit the page gets the guess without the answers' counts.
+    let Ok(candidates) = history.candidates_until(space, stop) else {
+        return Vec::new();
+    };
     let mut counts = [0u32; 256];
-    space.partition_counts(index, &history.candidates(space), &mut counts);
+    space.partition_counts(index, &candidates, &mut counts);
     Feedback::all(length)
         .map(|f| Answer {
             feedback: f.to_string(),
@@ -436,11 +457,12 @@ fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
 
 async fn solver_step(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<SolverBody>,
 ) -> AppResult<SolverStep> {
     let limit = state.config.solver_max_codes;
     let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
-    let history = read_history(&rules, &body.history)?;
+    let history = read_history(&rules, &body.history, state.config.max_turns)?;
     let mut options = AdviceOptions::default();
     if let Some(name) = body.strategy {
         check_offered(&name)?;
@@ -449,6 +471,7 @@ async fn solver_step(
     let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
     let step = on_space(
         &state,
+        (Work::Advice, client),
         state.config.time_limit,
         rules,
         (limit, SOLVER),
@@ -460,7 +483,7 @@ async fn solver_step(
             let answers = position
                 .advice
                 .as_ref()
-                .map(|a| answers(space, &history, &a.guess))
+                .map(|a| answers(space, &history, &a.guess, &stop))
                 .unwrap_or_default();
             Ok(SolverStep { position, answers })
         },
@@ -483,14 +506,17 @@ struct ReviewBody {
 /// object `moo review --json` prints.
 async fn review_game(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<ReviewBody>,
 ) -> AppResult<GameReview> {
     let limit = state.config.solver_max_codes;
     let rules = rules_within(body.preset, body.rules, limit, REVIEW)?;
-    let history = read_history(&rules, &body.history)?;
+    let history = read_history(&rules, &body.history, state.config.max_turns)?;
     let move_time = state.config.time_limit;
+    // A player waits for it, as for a hint: it runs on the advice workers.
     let review = on_space(
         &state,
+        (Work::Advice, client),
         state.config.review_time_limit,
         rules,
         (limit, REVIEW),
@@ -508,10 +534,11 @@ async fn review_game(
     Ok(Json(review))
 }
 
-/// Runs `job` on a worker within `time_limit`, given the server's state and the space of `rules`
-/// (refused over `max_codes` codes; `what` names the feature in the refusal).
+/// Runs `job` on a worker of `work` for `client` within `time_limit`, given the server's state and
+/// the space of `rules` (refused over `max_codes` codes; `what` names the feature in the refusal).
 async fn on_space<T: Send + 'static>(
     state: &Arc<AppState>,
+    (work, client): (Work, Client),
     time_limit: Duration,
     rules: Rules,
     (max_codes, what): (usize, &'static str),
@@ -520,7 +547,7 @@ async fn on_space<T: Send + 'static>(
     let shared = state.clone();
     state
         .heavy
-        .run(time_limit, move |stop| {
+        .run(work, client, time_limit, move |stop| {
             let space = shared.spaces.get(&rules, max_codes, what)?;
             job(&shared, &space, stop)
         })
@@ -555,15 +582,21 @@ struct BenchReport {
 
 async fn run_bench(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<BenchBody>,
 ) -> AppResult<BenchReport> {
     let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, BENCH)?;
     let names: Vec<String> = match body.strategies {
         Some(list) => {
-            for n in &list {
-                check_offered(n)?;
+            let mut names: Vec<String> = Vec::with_capacity(list.len());
+            for n in list {
+                check_offered(&n)?;
+                // A name given twice is measured once: its row would be the same.
+                if !names.contains(&n) {
+                    names.push(n);
+                }
             }
-            list
+            names
         }
         None => Vec::new(),
     };
@@ -572,13 +605,16 @@ async fn run_bench(
     let time_limit = state.config.bench_time_limit;
     let results = on_space(
         &state,
+        (Work::Long, client),
         time_limit,
         rules.clone(),
         limit,
         move |app, space, stop| {
             // With no list, every strategy that can play these rules by name alone.
             let names = if names.is_empty() {
-                strategy::playable(space, &StrategyOptions::default())
+                let mut options = StrategyOptions::default();
+                options.stop = stop.clone();
+                strategy::playable(space, &options)
                     .into_iter()
                     .map(String::from)
                     .collect()
@@ -625,6 +661,7 @@ const MAX_NODES: usize = 1_000_000;
 
 async fn strategy_tree(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<TreeBody>,
 ) -> Result<Response, ApiError> {
     let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, TREES)?;
@@ -641,18 +678,26 @@ async fn strategy_tree(
     check_offered(&name)?;
     let limit = (state.config.bench_max_codes, TREES);
     let time_limit = state.config.bench_time_limit;
-    let json = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
-        let build = bench::builder(&name, space);
-        let mut options = EvalOptions::default();
-        options.deadline = stop.deadline();
-        options.cancel = stop.flag().cloned();
-        let grown = bench::long_pool()
-            .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-            .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-        // Written here, on the job's large stack: writing nests once per guess of the
-        // longest game, thousands deep for brute force.
-        Ok(grown.tree.to_json(false))
-    })
+    let work = (Work::Long, client);
+    let json = on_space(
+        &state,
+        work,
+        time_limit,
+        rules,
+        limit,
+        move |_, space, stop| {
+            let build = bench::builder(&name, space, &stop);
+            let mut options = EvalOptions::default();
+            options.deadline = stop.deadline();
+            options.cancel = stop.flag().cloned();
+            let grown = bench::long_pool()
+                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            // Written here, on the job's large stack: writing nests once per guess of the
+            // longest game, thousands deep for brute force.
+            Ok(grown.tree.to_json(false))
+        },
+    )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }

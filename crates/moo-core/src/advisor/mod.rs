@@ -89,6 +89,12 @@ pub enum AdviceError {
     /// The last answer was a win.
     #[error("the game is already won: the secret is {0}")]
     Won(String),
+    /// The codes the history leaves could not be worked out within the time limit.
+    #[error("the codes left after these {turns} turns could not be worked out within the time limit: give fewer turns, or allow more time")]
+    Stopped {
+        /// How many turns the history has.
+        turns: usize,
+    },
     /// The named strategy is unknown or cannot play.
     #[error(transparent)]
     Strategy(#[from] StrategyError),
@@ -147,7 +153,18 @@ impl Advisor {
         list: usize,
         chooser: Chooser<'_>,
     ) -> Result<Position, AdviceError> {
-        let candidates = history.candidates(space);
+        // The caller's time limit bounds working out the position too: a history may be
+        // thousands of turns long.
+        let stop = match &chooser {
+            Chooser::Advisor(_, stop) => (*stop).clone(),
+            Chooser::Held(_) => Stop::never(),
+        };
+        let candidates =
+            history
+                .candidates_until(space, &stop)
+                .map_err(|_| AdviceError::Stopped {
+                    turns: history.len(),
+                })?;
         let won = history.is_won(space.length());
         let mut position = Position {
             turns: TurnReport::all(space.rules(), history),
@@ -158,7 +175,7 @@ impl Advisor {
             contradiction: None,
         };
         if candidates.is_empty() {
-            position.contradiction = Some(Contradiction::new(space, history));
+            position.contradiction = Some(Contradiction::until(space, history, &stop));
         } else if !won {
             position.advice = Some(self.advise(space, history, &candidates, chooser)?);
         }

@@ -2,13 +2,13 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use super::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 use crate::code::Code;
 use crate::history::History;
 use crate::rules::Rules;
 use crate::space::CodeSpace;
-use crate::stop::Stop;
 use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
 use crate::tree::{
     search_until, DecisionTree, NodeId, Progress, SearchError, SearchOptions, SearchOutcome,
@@ -18,9 +18,34 @@ use crate::tree::{
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
 pub const ON_DEMAND_MAX_CODES: usize = 1296;
 
-/// How long a search on demand may take before `optimal` gives up on the game: Mastermind takes
-/// a tenth of a second, but some games of no more codes take minutes.
-pub const ON_DEMAND_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+/// The longest a search on demand may take before `optimal` gives up on the game, whatever the
+/// caller's own [`StrategyOptions::stop`] allows: Mastermind takes a tenth of a second, but some
+/// games of no more codes take minutes.
+pub const ON_DEMAND_TIME: Duration = Duration::from_secs(10);
+
+/// How long a search on the spot that ran out of time is remembered: a caller with no more
+/// time than it had is refused at once meanwhile.
+pub const FAILURE_MEMORY: Duration = Duration::from_secs(10 * 60);
+
+/// The trees searched on the spot, by rules and guess pool.
+type Found = Mutex<HashMap<(Rules, GuessPool), Arc<DecisionTree>>>;
+/// The searches that ran out of time: the most time one had, and when it gave up.
+type Failed = Mutex<HashMap<(Rules, GuessPool), (Duration, Instant)>>;
+
+fn found() -> &'static Found {
+    static FOUND: OnceLock<Found> = OnceLock::new();
+    FOUND.get_or_init(Found::default)
+}
+
+fn failed() -> &'static Failed {
+    static FAILED: OnceLock<Failed> = OnceLock::new();
+    FAILED.get_or_init(Failed::default)
+}
+
+/// A cache's lock; a panic elsewhere leaves the map itself valid.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The optimal Bulls and Cows tree (4 distinct digits 0-9, fewest guesses in total: 26274), as
 /// written by `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`. Its search takes
@@ -77,7 +102,10 @@ impl TreeStrategy {
     }
 
     /// The strategy registered as `optimal`: the shipped tree for Bulls and Cows ([`shipped`]),
-    /// or a tree searched now for spaces of at most [`ON_DEMAND_MAX_CODES`] codes.
+    /// or a tree searched now for spaces of at most [`ON_DEMAND_MAX_CODES`] codes, within the
+    /// caller's [`StrategyOptions::stop`] and at most [`ON_DEMAND_TIME`]. A search that runs out
+    /// of time is remembered for [`FAILURE_MEMORY`], and callers with no more time are refused at
+    /// once; a cancelled one is not remembered.
     pub fn optimal(
         space: &CodeSpace,
         options: &StrategyOptions,
@@ -103,27 +131,48 @@ impl TreeStrategy {
         }
         // Callers may build the strategy once per thread or per game: search each game once.
         // The lock is never held during a search, so one slow game cannot hold up another.
-        type Cache = Mutex<HashMap<(Rules, GuessPool), Arc<DecisionTree>>>;
-        static CACHE: OnceLock<Cache> = OnceLock::new();
-        let cache = CACHE.get_or_init(Cache::default);
         let key = (space.rules().clone(), options.guesses);
-        let lock = || cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tree) = lock().get(&key) {
+        if let Some(tree) = lock(found()).get(&key) {
             return TreeStrategy::new("optimal", tree.clone(), space);
         }
+        let stop = options.stop.until(Instant::now() + ON_DEMAND_TIME);
+        let budget = stop.remaining().unwrap_or(ON_DEMAND_TIME);
+        let gave_up = |tried: Duration| {
+            unsupported(format!(
+                "no optimal tree ships for these rules and the search on the spot did not finish within {:.1} s; \
+                 build one with `moo tree build <rule flags> -o tree.json` and use --strategy tree:tree.json",
+                tried.as_secs_f64()
+            ))
+        };
+        // A search that ran out of time is not tried again with no more time than it had: a
+        // benchmark naming `optimal` a thousand times must not pay for it a thousand times.
+        if let Some(&(tried, when)) = lock(failed()).get(&key) {
+            if when.elapsed() < FAILURE_MEMORY && budget <= tried {
+                return Err(gave_up(tried));
+            }
+        }
         let search_options = SearchOptions::default().with_guesses(options.guesses);
-        let stop = Stop::after(ON_DEMAND_TIME);
+        let start = Instant::now();
         match search_until(space, &search_options, &Progress::new(), &stop) {
             Ok(SearchOutcome::Found { tree, .. }) => {
-                let tree = lock().entry(key).or_insert_with(|| Arc::new(tree)).clone();
+                lock(failed()).remove(&key);
+                let tree = lock(found())
+                    .entry(key)
+                    .or_insert_with(|| Arc::new(tree))
+                    .clone();
                 TreeStrategy::new("optimal", tree, space)
             }
             Ok(_) => Err(unsupported("the search found no tree".into())),
-            Err(SearchError::Stopped) => Err(unsupported(format!(
-                "no optimal tree ships for these rules and the search on the spot did not finish within {} s; \
-                 build one with `moo tree build <rule flags> -o tree.json` and use --strategy tree:tree.json",
-                ON_DEMAND_TIME.as_secs()
-            ))),
+            Err(SearchError::Stopped) if stop.is_cancelled() => {
+                Err(unsupported("the search on the spot was cancelled".into()))
+            }
+            Err(SearchError::Stopped) => {
+                let tried = start.elapsed();
+                let mut failed = lock(failed());
+                let entry = failed.entry(key).or_insert((tried, Instant::now()));
+                *entry = (entry.0.max(tried), Instant::now());
+                Err(gave_up(tried))
+            }
             Err(e) => Err(unsupported(e.to_string())),
         }
     }
@@ -297,7 +346,7 @@ mod tests {
     use crate::rules::Rules;
     use crate::strategy::{by_name, play};
     use crate::tree::search;
-    use crate::{CodeSet, Feedback, Histogram, History};
+    use crate::{CodeSet, Feedback, Histogram, History, Stop};
 
     #[test]
     fn optimal_searches_small_games_and_refuses_large_ones() {
@@ -385,6 +434,45 @@ mod tests {
         };
         let err = strategy.next_guess(&knowledge).unwrap_err();
         assert!(matches!(err, StrategyError::NoCandidates), "{err}");
+    }
+
+    /// Issue 30: the search on the spot stops at the caller's deadline and cancel flag, and one
+    /// that ran out of time is not run again for a caller with no more time.
+    #[test]
+    fn the_search_on_the_spot_takes_the_callers_stop_and_remembers_a_failure() {
+        use std::sync::atomic::AtomicBool;
+        // 1024 codes, under the on-the-spot cap, but a search of minutes.
+        let space = CodeSpace::new(Rules::new(10, "01", true, false).unwrap()).unwrap();
+        let flag = Arc::new(AtomicBool::new(true));
+        let cancelled = StrategyOptions {
+            stop: Stop::never().with_flag(flag),
+            ..StrategyOptions::default()
+        };
+        let start = Instant::now();
+        let err = by_name("optimal", &space, &cancelled).err().unwrap();
+        assert!(err.to_string().contains("cancelled"), "{err}");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+
+        let short = || StrategyOptions {
+            stop: Stop::after(Duration::from_millis(300)),
+            ..StrategyOptions::default()
+        };
+        let start = Instant::now();
+        let err = by_name("optimal", &space, &short()).err().unwrap();
+        let first = start.elapsed();
+        assert!(err.to_string().contains("did not finish within"), "{err}");
+        assert!(first >= Duration::from_millis(250), "{first:?}");
+        assert!(first < Duration::from_secs(5), "{first:?}");
+        // The same budget again: refused from memory, without a search.
+        let start = Instant::now();
+        for _ in 0..100 {
+            assert!(by_name("optimal", &space, &short()).is_err());
+        }
+        assert!(start.elapsed() < first, "{:?}", start.elapsed());
     }
 
     #[test]
