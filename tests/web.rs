@@ -110,6 +110,59 @@ async fn the_same_seed_draws_the_same_secret() {
     Rules::bulls().parse_code(&secrets[0]).unwrap();
 }
 
+/// The Explorer's figures come from the server: a tree is checked as `moo tree verify` checks
+/// it, and each node carries its own counts.
+#[tokio::test]
+async fn a_tree_view_is_verified_and_counted_per_node() {
+    let tiny = json!({"tree": {
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0B0C": {"guess": "b", "children": {"0B0C": {"guess": "c"}}}}}
+    }});
+    let (status, view) = call("POST", "/api/trees/view", Some(&tiny.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["stats"]["total"], 6);
+    assert_eq!(view["nodes"][0]["histogram"], json!([1, 1, 1]));
+    // A tree that never reaches secret c is refused, as `moo tree verify` refuses it.
+    let broken = json!({"tree": {
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0B0C": {"guess": "b"}}}
+    }});
+    assert_error(
+        call("POST", "/api/trees/view", Some(&broken.to_string())).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no branch",
+    );
+    // A built tree agrees with the core's harness.
+    let (status, view) = call(
+        "POST",
+        "/api/trees/view",
+        Some(r#"{"preset":"mastermind","strategy":"simple"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let (secrets, total) = simple_totals(Rules::mastermind());
+    assert_eq!(view["nodes"][0]["secrets"], secrets);
+    assert_eq!(view["nodes"][0]["total"], total);
+}
+
+/// A repeated guess is refused with the earlier answer, and costs no turn.
+#[tokio::test]
+async fn a_repeated_guess_is_explained_and_not_counted() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":3}"#)).await;
+    let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
+    let (status, _) = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    assert_eq!(status, StatusCode::OK);
+    let again = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    assert_error(
+        again,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "already guessed 0123 (guess 1)",
+    );
+    let (_, state) = call_with(app.clone(), "GET", &uri.replace("/guesses", ""), None).await;
+    assert_eq!(state["turns"].as_array().unwrap().len(), 1);
+}
+
 #[tokio::test]
 async fn malformed_json_is_refused() {
     assert_error(
