@@ -111,9 +111,9 @@ fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, A
 }
 
 /// What the size limits are for, in the words of their refusals.
-const SOLVER: &str = "the solver";
+const SOLVER: &str = "this page";
 const BENCH: &str = "the benchmark";
-const TREES: &str = "strategy trees";
+const TREES: &str = "the Explorer";
 
 /// The rules a request names, refused over `limit` codes before anything is enumerated; `what`
 /// names the feature for the message.
@@ -323,7 +323,7 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
         }
         Ok((g.rules.clone(), g.history.clone()))
     })?;
-    let limit = (state.config.solver_max_codes, "hints");
+    let limit = (state.config.solver_max_codes, "a hint");
     check_size(&rules, limit.0, limit.1)?;
     let options = AdviceOptions::default();
     let position = on_space(

@@ -4,7 +4,7 @@
 //! The view is a flat list of nodes (children point at indexes) rather than nested JSON: a
 //! brute-force tree is thousands of levels deep, which nested JSON could not carry.
 
-use moo_core::{CodeSet, CodeSpace, DecisionTree, TreeStats};
+use moo_core::{CodeSet, CodeSpace, DecisionTree, Rules, TreeStats};
 use serde::Serialize;
 
 /// Per-node histograms are sent only for subtrees of at most this many guesses: longer ones
@@ -14,6 +14,10 @@ const MAX_CHARTED_DEPTH: usize = 60;
 /// A verified tree with its per-node figures.
 #[derive(Debug, Serialize)]
 pub(crate) struct TreeView {
+    /// The tree's own rules (an uploaded tree brings them).
+    pub rules: Rules,
+    /// The rules in words.
+    pub description: String,
     /// The whole tree's figures, as `moo tree verify` prints them.
     pub stats: TreeStats,
     /// Root first; a node's children have larger indexes than the node.
@@ -120,13 +124,17 @@ pub(crate) fn view(
         .into_iter()
         .map(|n| n.expect("every node was visited"))
         .collect();
-    Ok(TreeView { stats, nodes })
+    Ok(TreeView {
+        rules: rules.clone(),
+        description: rules.describe(),
+        stats,
+        nodes,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use moo_core::Rules;
 
     /// One symbol of three, guessed a, b, c: 3 secrets, 1 + 2 + 3 guesses.
     #[test]
