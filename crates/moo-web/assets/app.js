@@ -150,7 +150,7 @@ function repairBoxes(c, rules, fix) {
     const fixes = r.alternatives.map((a) => el("button", {
       type: "button", class: "secondary", "data-turn": r.turn, "data-feedback": a.feedback,
       onclick: () => fix(r.turn, a.feedback),
-    }, `${answerWords(...parseFeedback(a.feedback), rules)} (${plural(a.remaining, "code")} left)`));
+    }, `${answerWords(...parseFeedback(a.feedback), rules)} · ${num(a.remaining)} left`));
     out.push(el("div", { class: "repair" },
       el("div", { text: `Turn ${r.turn}: ${r.guess} got ${answerWords(b, cw, rules)}. Had it been one of these, codes would remain:` }),
       el("div", { class: "repair-fixes" }, ...fixes)));
