@@ -229,7 +229,9 @@ function rulesForm(form, onApply, guard = () => true) {
     el("label", {}, "Symbols ", symbols),
     el("label", {}, repeats, " repeats allowed"),
     el("label", {}, noLead, " the first symbol may not come first"));
-  form.append(el("label", {}, "Game ", preset), custom, el("button", { type: "submit", text: "Apply" }));
+  // Picking a game applies it; only rules of one's own need a button once typed in.
+  custom.append(el("button", { type: "submit", text: "Apply" }));
+  form.append(el("label", {}, "Game ", preset), custom);
   let previous = preset.value;
   const summary = form.closest("details")?.querySelector("summary");
   const label = () => preset.value === "custom" ? "your own rules" : presetTitle(PRESETS.find((p) => p.name === preset.value));
@@ -367,6 +369,12 @@ const play = {
     $("#hint-play").addEventListener("click", () => { $("#guess-input").value = $("#hint-out").dataset.guess; this.guess(); });
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
     $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
+    // An old refusal must not stay on screen while the next guess is typed.
+    $("#guess-input").addEventListener("input", () => {
+      if ($("#play-status").classList.contains("error")) setStatus($("#play-status"), "");
+    });
+    // A first visit opens the rules of the game.
+    if (!stored("play")) $("#play-howto").open = true;
     this.render();
   },
   // A game with guesses and not over is worth a question before it is thrown away.
