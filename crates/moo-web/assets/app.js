@@ -339,14 +339,14 @@ function reviewView(r, rules) {
   return box;
 }
 // Asks the server for the review of `history` and shows it in `out`; `status` takes errors.
-async function showReview(out, body, history, rules) {
+async function showReview(out, body, history, rules, fix = null) {
   out.hidden = false;
   out.replaceChildren(el("p", { class: "info", text: "Reviewing every guess…" }));
   try {
     const r = await api("POST", "/api/review", Object.assign({}, body, { history }));
     if (r.contradiction) {
       out.replaceChildren(el("p", { class: "status error", text: "No code fits every answer: one of them must be wrong." }),
-        ...repairBoxes(r.contradiction, rules, () => {}));
+        ...(fix ? repairBoxes(r.contradiction, rules, fix) : []));
       return r;
     }
     out.replaceChildren(reviewView(r, rules));
@@ -864,7 +864,13 @@ const review = {
     saveState("review", p);
     setStatus(status, "");
     status.dataset.status = "busy";
-    const r = await showReview($("#review-out"), this.form.body(), history, this.form.rules());
+    // A contradiction's repair rewrites the pasted game and reviews it again.
+    const fix = (turn, feedback) => {
+      history[turn - 1].feedback = feedback;
+      $("#review-input").value = historyText(history);
+      this.run();
+    };
+    const r = await showReview($("#review-out"), this.form.body(), history, this.form.rules(), fix);
     status.dataset.status = r ? "done" : "error";
   },
 };
@@ -1126,7 +1132,7 @@ const bench = {
     const sorted = done.slice().sort((a, b) => a.average - b.average || a.max - b.max);
     const rows = sorted.map((r, i) => el("tr", { "data-strategy": r.strategy, class: i === 0 ? "best" : "" },
       el("th", { scope: "row", title: r.strategy }, plainName(r.strategy), i === 0 ? el("span", { class: "badge", text: "best" }) : null),
-      el("td", { text: r.average.toFixed(4) }), el("td", { text: r.max }),
+      el("td", { text: r.average.toFixed(4) }), el("td", { text: num(r.max) }),
       el("td", { text: num(r.total) + (r.gave_up ? ` (${num(r.gave_up)} unsolved)` : "") }),
       el("td", { text: `${num(Math.round(r.seconds * 1000))} ms` })));
     for (const r of failed) {
