@@ -201,9 +201,12 @@ function showPage() {
   }
   document.title = `${TITLES[page]} · moo`;
   // A link with state wins; a bare page link restores what this browser kept.
-  const state = params.toString() ? params : new URLSearchParams(stored(page) || "");
+  const linked = params.toString() !== "";
+  const state = linked ? params : new URLSearchParams(stored(page) || "");
   const pages = { play, solver, assistant, review, explorer, bench };
-  const entering = current !== page;
+  // A link to another state than the one on show (pasted into the address bar of an open page)
+  // counts as a new arrival.
+  const entering = current !== page || (linked && params.toString() !== (stored(page) || ""));
   current = page;
   pages[page].enter(state, entering);
 }
@@ -383,7 +386,9 @@ const play = {
     if (!g || g.over || !g.turns.length) return true;
     return window.confirm(`Start a new game? The game in progress (${plural(g.turns.length, "guess", "guesses")}) will be lost.`);
   },
-  enter(state) {
+  enter(state, entering) {
+    const other = state.get("seed") && state.get("seed") !== this.seed;
+    if (this.game && entering && other && this.mayDrop()) { this.game = null; this.restore(state); return; }
     if (this.game || this.starting) { if (this.game) this.save(); return; }
     if (state.get("seed")) this.restore(state);
     else this.newGame();
@@ -582,20 +587,21 @@ const solver = {
       if (text) this.answer(text, true);
     });
   },
-  enter(state) {
-    if (this.started) { this.save(); return; }
+  enter(state, entering) {
+    if (this.started && (!entering || state.toString() === this.params().toString())) { this.save(); return; }
     this.started = true;
     this.form.load(state);
     if (state.get("s")) $("#strategy-select").value = state.get("s");
     try { this.history = parseHistory(state.get("h") || ""); } catch (_) { this.history = []; }
     this.ask();
   },
-  save() {
+  params() {
     const p = this.form.save(new URLSearchParams());
     if ($("#strategy-select").value) p.set("s", $("#strategy-select").value);
     if (this.history.length) p.set("h", historyText(this.history));
-    saveState("solver", p);
+    return p;
   },
+  save() { saveState("solver", this.params()); },
   restart() { this.started = true; this.history = []; this.step = null; this.ask(); },
   answer(feedback, typed = false) {
     if (!this.step || stepStatus(this.step) !== "guess") return;
@@ -736,18 +742,19 @@ const assistant = {
       $("#assistant-hits").focus();
     });
   },
-  enter(state) {
-    if (this.started) { this.save(); return; }
+  enter(state, entering) {
+    if (this.started && (!entering || state.toString() === this.params().toString())) { this.save(); return; }
     this.started = true;
     this.form.load(state);
     try { this.history = parseHistory(state.get("h") || ""); } catch (_) { this.history = []; }
     this.ask();
   },
-  save() {
+  params() {
     const p = this.form.save(new URLSearchParams());
     if (this.history.length) p.set("h", historyText(this.history));
-    saveState("assistant", p);
+    return p;
   },
+  save() { saveState("assistant", this.params()); },
   add() {
     const guess = $("#assistant-guess").value.trim();
     const feedback = `${Number($("#assistant-hits").value)}B${Number($("#assistant-nears").value)}C`;
