@@ -122,6 +122,14 @@ async fn a_tree_view_is_verified_and_counted_per_node() {
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["stats"]["total"], 6);
     assert_eq!(view["nodes"][0]["histogram"], json!([1, 1, 1]));
+    // Branch keys in every form `moo tree verify` reads, not only 0B0C.
+    let keys = json!({"tree": {
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0b0c": {"guess": "b", "children": {"00": {"guess": "c"}}}}}
+    }});
+    let (status, view) = call("POST", "/api/trees/view", Some(&keys.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["nodes"][0]["children"][0]["feedback"], "0B0C");
     // A tree that never reaches secret c is refused, as `moo tree verify` refuses it.
     let broken = json!({"tree": {
         "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
