@@ -14,7 +14,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
 use moo_core::{
-    CodeSpace, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError, Stop,
+    CodeSpace, DecisionTree, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError,
+    Stop,
 };
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,7 @@ use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::heavy::{Client, Work};
 use crate::spaces::check_size;
+use crate::treeview::{self, TreeView};
 use crate::AppState;
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
 use moo_core::review::{self, GameReview, ReviewError, ReviewOptions};
@@ -44,6 +46,10 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/review", post(review_game))
         .route("/api/bench", post(run_bench))
         .route("/api/trees", post(strategy_tree))
+        .route(
+            "/api/trees/view",
+            post(tree_view).layer(DefaultBodyLimit::max(TREE_UPLOAD_LIMIT)),
+        )
         .fallback(|| async {
             ApiError::not_found("no such API route: see the README's web server section")
         })
@@ -108,10 +114,10 @@ fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, A
 }
 
 /// What the size limits are for, in the words of their refusals.
-const SOLVER: &str = "the solver";
+const SOLVER: &str = "this page";
 const REVIEW: &str = "the review";
 const BENCH: &str = "the benchmark";
-const TREES: &str = "strategy trees";
+const TREES: &str = "the Explorer";
 
 /// The rules a request names, refused over `limit` codes before anything is enumerated; `what`
 /// names the feature for the message.
@@ -291,6 +297,15 @@ async fn guess(
             .rules
             .parse_code(&body.guess)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        // A repeat tells nothing new, so it is refused like an invalid code and costs no turn.
+        if let Some(i) = g.history.turns().iter().position(|t| t.guess == code) {
+            let earlier = g.history.turns()[i].feedback;
+            return Err(ApiError::unprocessable(format!(
+                "you already guessed {} (guess {}), and it answered {earlier}: the same guess always gets the same answer, so try another code",
+                g.rules.format_code(&code),
+                i + 1
+            )));
+        }
         let feedback = code.score(&g.secret);
         g.history.push(code, feedback);
         Ok(Json(GameReport::new(&id, g)))
@@ -319,7 +334,7 @@ async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> A
         }
         Ok((g.rules.clone(), g.history.clone()))
     })?;
-    let limit = (state.config.solver_max_codes, "hints");
+    let limit = (state.config.solver_max_codes, "a hint");
     check_size(&rules, limit.0, limit.1)?;
     let options = AdviceOptions::default();
     let position = on_space(
@@ -376,7 +391,7 @@ struct SolverBody {
 }
 
 /// The most codes left a solver step lists, and how many unless asked.
-const MAX_LIST: usize = 200;
+const MAX_LIST: usize = 10_000;
 const DEFAULT_LIST: usize = 50;
 
 /// A solver step: the advisor's position, and for its guess every answer with the codes each
@@ -700,4 +715,71 @@ async fn strategy_tree(
     )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
+/// about 200 KB.
+const TREE_UPLOAD_LIMIT: usize = 8 << 20;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TreeViewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    /// A strategy whose tree the server builds for the rules.
+    strategy: Option<String>,
+    /// A tree file's contents, in the `moo tree` format (its own rules apply).
+    tree: Option<serde_json::Value>,
+}
+
+/// A tree checked as `moo tree verify` checks it, with each node's figures, either built from a
+/// strategy or uploaded: the Explorer shows only what this returns.
+async fn tree_view(
+    State(state): Shared,
+    ApiJson(body): ApiJson<TreeViewBody>,
+) -> AppResult<TreeView> {
+    let limit = (state.config.bench_max_codes, TREES);
+    let time_limit = state.config.bench_time_limit;
+    match (body.tree, body.strategy) {
+        (Some(_), Some(_)) => Err(ApiError::unprocessable(
+            "give either a \"tree\" or a \"strategy\" to build one, not both",
+        )),
+        (None, None) => Err(ApiError::unprocessable(
+            "give a \"tree\" to check, or a \"strategy\" whose tree to build",
+        )),
+        (Some(value), None) => {
+            if body.preset.is_some() || body.rules.is_some() {
+                return Err(ApiError::unprocessable(
+                    "a tree file carries its own rules: send it without \"preset\" or \"rules\"",
+                ));
+            }
+            let tree = DecisionTree::from_json(&value.to_string())
+                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+            let rules = tree.rules().clone();
+            check_size(&rules, limit.0, limit.1)?;
+            let view = on_space(&state, time_limit, rules, limit, move |_, space, _| {
+                treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
+            })
+            .await?;
+            Ok(Json(view))
+        }
+        (None, Some(name)) => {
+            let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
+            check_offered(&name)?;
+            let view = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
+                let build = bench::builder(&name, space);
+                let mut options = EvalOptions::default();
+                options.deadline = stop.deadline();
+                options.cancel = stop.flag().cloned();
+                let grown = bench::long_pool()
+                    .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+                    .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+                bench::long_pool()
+                    .install(|| treeview::view(&grown.tree, space))
+                    .map_err(|e| ApiError::unprocessable(e.to_string()))
+            })
+            .await?;
+            Ok(Json(view))
+        }
+    }
 }

@@ -31,6 +31,7 @@ mod error;
 mod games;
 mod heavy;
 mod spaces;
+mod treeview;
 
 use std::sync::Arc;
 use std::time::Duration;
