@@ -200,8 +200,18 @@ fn missing() -> Option<String> {
             ));
         }
     }
-    let uid = Command::new("id").arg("-u").output().ok()?;
-    if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
+    if !Command::new("id")
+        .arg("munge")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return Some("there is no munge user: apt-get install -y munge".into());
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root {
         return Some("the one-node Slurm starts its daemons as root and munge: run as root".into());
     }
     None
@@ -216,12 +226,14 @@ fn ids(user: &str) -> (u32, u32) {
     (get("-u"), get("-g"))
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// Two distinct free ports, both held until both are chosen.
+fn free_ports() -> (u16, u16) {
+    let bind = || TcpListener::bind("127.0.0.1:0").unwrap();
+    let (a, b) = (bind(), bind());
+    (
+        a.local_addr().unwrap().port(),
+        b.local_addr().unwrap().port(),
+    )
 }
 
 /// Polls `ready` every 100 ms until it holds; panics with `what` and the logs after `limit`.
@@ -381,12 +393,13 @@ impl Cluster {
         for sub in ["state", "spool"] {
             fs::create_dir(self.dir.path().join(sub)).unwrap();
         }
+        let (ctld_port, slurmd_port) = free_ports();
         let mut conf = String::new();
         for line in [
             "ClusterName=moo-test".to_string(),
             format!("SlurmctldHost={host}(127.0.0.1)"),
-            format!("SlurmctldPort={}", free_port()),
-            format!("SlurmdPort={}", free_port()),
+            format!("SlurmctldPort={ctld_port}"),
+            format!("SlurmdPort={slurmd_port}"),
             "SlurmUser=root".into(),
             "SlurmdUser=root".into(),
             "AuthType=auth/munge".into(),
