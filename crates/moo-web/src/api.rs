@@ -736,9 +736,11 @@ struct TreeViewBody {
 /// strategy or uploaded: the Explorer shows only what this returns.
 async fn tree_view(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<TreeViewBody>,
 ) -> AppResult<TreeView> {
     let limit = (state.config.bench_max_codes, TREES);
+    let work = (Work::Long, client);
     let time_limit = state.config.bench_time_limit;
     match (body.tree, body.strategy) {
         (Some(_), Some(_)) => Err(ApiError::unprocessable(
@@ -757,27 +759,43 @@ async fn tree_view(
                 .map_err(|e| ApiError::unprocessable(e.to_string()))?;
             let rules = tree.rules().clone();
             check_size(&rules, limit.0, limit.1)?;
-            let view = on_space(&state, time_limit, rules, limit, move |_, space, _| {
-                treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
-            })
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, _| {
+                    treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
             .await?;
             Ok(Json(view))
         }
         (None, Some(name)) => {
             let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
             check_offered(&name)?;
-            let view = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
-                let build = bench::builder(&name, space);
-                let mut options = EvalOptions::default();
-                options.deadline = stop.deadline();
-                options.cancel = stop.flag().cloned();
-                let grown = bench::long_pool()
-                    .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                    .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-                bench::long_pool()
-                    .install(|| treeview::view(&grown.tree, space))
-                    .map_err(|e| ApiError::unprocessable(e.to_string()))
-            })
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, stop| {
+                    let build = bench::builder(&name, space, &stop);
+                    let mut options = EvalOptions::default();
+                    options.deadline = stop.deadline();
+                    options.cancel = stop.flag().cloned();
+                    let grown = bench::long_pool()
+                        .install(|| {
+                            moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES))
+                        })
+                        .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+                    bench::long_pool()
+                        .install(|| treeview::view(&grown.tree, space))
+                        .map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
             .await?;
             Ok(Json(view))
         }
