@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::memo::{Entry, Memo};
-use super::{SearchOptions, Solved};
+use super::solved::Solved;
+use super::SearchOptions;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 
