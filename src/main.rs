@@ -15,6 +15,7 @@ use clap::{CommandFactory, Parser, Subcommand};
   moo solve                         think of a secret; the computer guesses it
   moo solve --secret 4271           watch the computer solve a given secret
   moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
+  moo review 0123=1B2C 4567=0B1C    what each guess cost against the best move
   moo play --game mastermind        4 pegs of colours 1-6, repeats allowed
   moo serve                         play and solve in a web browser")]
 struct Cli {
@@ -30,6 +31,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
+    /// What each move of a game cost against the best move, proven where the search fits.
+    Review(cli::review::Args),
     /// Provably optimal strategies as decision trees: build, verify, show.
     Tree(cli::tree::Args),
     /// Every strategy against every secret: totals, histograms, times.
@@ -69,6 +72,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
+        Command::Review(args) => cli::review::run(args),
         Command::Tree(args) => cli::tree::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Crack(args) => cli::crack::run(args),

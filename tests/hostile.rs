@@ -162,6 +162,13 @@ fn prepare(dir: &Path, tree: &str, case: &Case) -> Fixture {
         .set_len((16 << 20) + 1)
         .unwrap();
     std::fs::write(dir.join("latin1.txt"), b"caf\xe9 au lait").unwrap();
+    std::fs::write(dir.join("notes.txt"), NOTES).unwrap();
+    for (name, guess, root) in TAMPERED {
+        if case.args.iter().any(|a| a == name) {
+            let honest = CHECKPOINT.get().expect("the checkpoint is built first");
+            std::fs::write(dir.join(name), tamper(honest, guess, *root)).unwrap();
+        }
+    }
     std::fs::create_dir(dir.join("adir")).unwrap();
     let devices = case.needs_devices && make_devices(dir);
     Fixture { devices }
@@ -259,9 +266,11 @@ fn run(dir: &Path, case: &Case) -> Run {
             cmd.stdout(full);
         }
     }
-    // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
+    // SAFETY: setrlimit and umask are async-signal-safe and touch no memory of the parent.
     unsafe {
         cmd.pre_exec(|| {
+            // A private umask: files moo creates must honour it (issue 30).
+            nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
             nix::sys::resource::setrlimit(
                 nix::sys::resource::Resource::RLIMIT_AS,
                 ADDRESS_SPACE,
@@ -1101,7 +1110,295 @@ fn cases() -> Vec<Case> {
             .creates(plot),
         );
     }
+    round_two(&mut c);
     c
+}
+
+/// Ten-digit turns for `moo hint`: `times` copies of one guess with its true answer to a secret,
+/// and, if `contradict`, a last copy with another answer.
+fn long_history(times: usize, contradict: bool) -> Vec<String> {
+    let rules = moo_core::Rules::new(10, "0123456789", false, true).unwrap();
+    let guess = rules.parse_code("1023456789").unwrap();
+    let secret = rules.parse_code("9876543210").unwrap();
+    let f = guess.score(&secret);
+    let mut turns = vec![format!("1023456789={}B{}C", f.bulls, f.cows); times];
+    if contradict {
+        turns.push(format!("1023456789={}B{}C", f.bulls + 1, f.cows - 1));
+    }
+    turns
+}
+
+/// Issue 30, by item number.
+fn round_two(c: &mut Vec<Case>) {
+    let hint = |turns: Vec<String>| {
+        let mut v = s(&[
+            "hint",
+            "--length",
+            "10",
+            "--no-leading-zero",
+            "--time-limit",
+            "1s",
+            "--list",
+            "3",
+        ]);
+        v.extend(turns);
+        v
+    };
+    let build = |extra: &[&str]| {
+        let mut v = s(&[
+            "tree",
+            "build",
+            "--game",
+            "mastermind",
+            "--length",
+            "2",
+            "-o",
+            "x.json",
+        ]);
+        v.extend(s(extra));
+        v
+    };
+    // 3. --checkpoint never overwrites a file that is not a checkpoint (a tree was destroyed).
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a tree file",
+            build(&["--checkpoint", "tree.json"]),
+            1,
+        )
+        .says("tree.json is not a moo checkpoint")
+        .check(tree_unchanged),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a text file",
+            build(&["--checkpoint", "notes.txt"]),
+            1,
+        )
+        .says("notes.txt is not a moo checkpoint")
+        .check(notes_unchanged),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a Latin-1 file",
+            build(&["--checkpoint", "latin1.txt"]),
+            1,
+        )
+        .says("latin1.txt is not a moo checkpoint"),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint onto a 64 MiB file",
+            build(&["--checkpoint", "big.json"]),
+            1,
+        )
+        .says("big.json is not a moo checkpoint"),
+    );
+    c.push(
+        Case::owned(
+            "30.3 --checkpoint new file",
+            build(&["--checkpoint", "new.ckpt"]),
+            0,
+        )
+        .creates("new.ckpt")
+        .creates("x.json")
+        .check(x_json_is_private),
+    );
+    // 4. Devices, FIFOs and directories are refused as checkpoints and progress logs.
+    for (name, what) in [
+        ("zero", "not a regular file"),
+        ("zero.json", "not a regular file"),
+        ("fifo", "not a regular file"),
+        ("adir", "not a regular file"),
+    ] {
+        c.push(
+            Case::owned(
+                format!("30.4 --checkpoint {name}"),
+                build(&["--checkpoint", name]),
+                1,
+            )
+            .devices()
+            .says(what)
+            .within(Duration::from_secs(20)),
+        );
+    }
+    for (name, what) in [
+        ("fifo", "not a regular file"),
+        ("null", "not a regular file"),
+        ("adir", "it is a directory"),
+        ("nonexistent/x.log", "cannot write the progress log"),
+    ] {
+        c.push(
+            Case::owned(
+                format!("30.4 --progress-log {name}"),
+                build(&["--progress-log", name]),
+                1,
+            )
+            .devices()
+            .says(what)
+            .within(Duration::from_secs(20)),
+        );
+    }
+    c.push(
+        Case::owned(
+            "30.4 --progress-log new file",
+            build(&["--progress-log", "log.txt"]),
+            0,
+        )
+        .creates("log.txt")
+        .creates("x.json"),
+    );
+    // 5. Tampered facts: an error naming the line or the falsehood, never a panic or a worse
+    // tree.
+    for (name, guess, root) in TAMPERED {
+        let mut args = s(&[
+            "tree",
+            "build",
+            "--game",
+            "mastermind",
+            "-o",
+            "x.json",
+            "--checkpoint",
+            name,
+        ]);
+        if *root {
+            args.push("--json".into());
+        }
+        let case = Case::owned(format!("30.5 --checkpoint with guess {guess}"), args, 1);
+        c.push(if *root {
+            case.says("holds a false fact: the tree built from its facts costs 6318 in total, not the 5625 they claim")
+        } else {
+            case.says(&format!("{name}, line 2: guess {guess} is not a code of this game"))
+        });
+    }
+    // 8. bench --advisor: counts checked when parsed, no endless draw.
+    c.push(
+        Case::new(
+            "30.8 bench --advisor --positions 1000000000",
+            &["bench", "--advisor", "--positions", "1000000000"],
+            2,
+        )
+        .says("1000000000 is not in 0..=100000")
+        .within(Duration::from_secs(10)),
+    );
+    c.push(
+        Case::new(
+            "30.8 bench --advisor --cross-checks 1000000000",
+            &["bench", "--advisor", "--cross-checks", "1000000000"],
+            2,
+        )
+        .says("1000000000 is not in 0..=100000"),
+    );
+    c.push(
+        Case::new(
+            "30.8 bench --advisor --positions 5 --length 1 --symbols a",
+            &[
+                "bench",
+                "--advisor",
+                "--positions",
+                "5",
+                "--length",
+                "1",
+                "--symbols",
+                "a",
+            ],
+            2,
+        )
+        .says("every game is won by its first guess")
+        .within(Duration::from_secs(10)),
+    );
+    // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
+    c.push(
+        Case::owned(
+            "30.7 hint: 10000 turns of 10 digits, --time-limit 1s",
+            hint(long_history(10_000, false)),
+            0,
+        )
+        .within(Duration::from_secs(2)),
+    );
+    c.push(
+        Case::owned(
+            "30.7 hint: 10000 turns of 10 digits, the last contradicting, --time-limit 1s",
+            hint(long_history(9_999, true)),
+            1,
+        )
+        .says("no code fits all the answers")
+        .within(Duration::from_secs(2)),
+    );
+}
+
+/// A text file of the user's that no command may replace.
+const NOTES: &str = "my notes\n";
+
+/// A Mastermind checkpoint as `moo tree build --checkpoint` writes it, built once per run.
+static CHECKPOINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Checkpoints with one fact's guess edited and its checksum recomputed (issue 30 item 5): the
+/// file name, the guess, and whether the fact edited is that of the whole game (else the first).
+const TAMPERED: &[(&str, &str, bool)] = &[
+    ("guess-1296.ckpt", "1296", false),
+    ("guess-60000.ckpt", "60000", false),
+    ("guess-4000000000.ckpt", "4000000000", false),
+    ("guess-0.ckpt", "0", true),
+];
+
+/// `honest` with the guess of one fact replaced, as someone who knows the format would.
+fn tamper(honest: &str, guess: &str, root: bool) -> String {
+    let fnv = |text: &str| {
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    };
+    let members = |line: &str| line.split(' ').nth(6).map_or(0, |m| m.split(',').count());
+    let mut lines: Vec<String> = honest.lines().map(String::from).collect();
+    let target = if root {
+        (1..lines.len())
+            .find(|&i| members(&lines[i]) == 1296)
+            .expect("the whole game's fact is written")
+    } else {
+        1
+    };
+    let mut fields: Vec<&str> = lines[target].split(' ').collect();
+    fields.pop();
+    fields[5] = guess;
+    let body = fields.join(" ");
+    lines[target] = format!("{body} {:016x}", fnv(&body));
+    lines.join("\n") + "\n"
+}
+
+fn notes_unchanged(dir: &Path) -> Result<(), String> {
+    match std::fs::read_to_string(dir.join("notes.txt")) {
+        Ok(text) if text == NOTES => Ok(()),
+        other => Err(format!("notes.txt was changed: {other:?}")),
+    }
+}
+
+fn tree_unchanged(dir: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(dir.join("tree.json")).map_err(|e| e.to_string())?;
+    if text.starts_with("{\"rules\"") && text.len() > 1000 {
+        Ok(())
+    } else {
+        Err(format!(
+            "tree.json became {:?}",
+            &text[..text.len().min(60)]
+        ))
+    }
+}
+
+/// The tree file written under the private umask is private.
+fn x_json_is_private(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.join("x.json"))
+        .map_err(|e| e.to_string())?
+        .permissions()
+        .mode();
+    if mode & 0o077 == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "x.json has mode {:o} under umask 077",
+            mode & 0o777
+        ))
+    }
 }
 
 /// Every hostile CLI case, one after another; prints the count.
@@ -1130,6 +1427,21 @@ fn hostile_cli_input_and_output() {
     assert!(built.success());
     let tree = std::fs::read_to_string(&tree_path).unwrap();
     std::fs::remove_file(&tree_path).unwrap();
+    let checkpoint_path = root.path().join("fixture.ckpt");
+    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args(["tree", "build", "--game", "mastermind", "-o"])
+        .arg(&tree_path)
+        .arg("--checkpoint")
+        .arg(&checkpoint_path)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    CHECKPOINT
+        .set(std::fs::read_to_string(&checkpoint_path).unwrap())
+        .unwrap();
+    std::fs::remove_file(&tree_path).unwrap();
+    std::fs::remove_file(&checkpoint_path).unwrap();
 
     let cases = cases();
     let (mut tried, mut passed, mut skipped) = (0, 0, 0);
@@ -1394,6 +1706,215 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
         assert_eq!(status, 200);
         assert!(waited >= timeout.mul_f64(0.5), "the connection cap did not hold: {waited:?}");
         drop(hogs);
+        server.abort();
+    });
+}
+
+/// One HTTP/1.1 request on a fresh connection from the loopback address `from` (so the server
+/// sees a client of its own): (status, body).
+async fn http_from(
+    from: [u8; 4],
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = connect_from(from, addr).await;
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(std::net::SocketAddr::from((from, 0)))
+        .expect("any 127.x.y.z address is the loopback on Linux");
+    socket.connect(addr).await.unwrap()
+}
+
+/// Sends a request from `from` and hangs up after `after`, as a client that gives up does.
+async fn hang_up_after(
+    from: [u8; 4],
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    after: Duration,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = connect_from(from, addr).await;
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut sink = Vec::new();
+    let _ = tokio::time::timeout(after, stream.read_to_end(&mut sink)).await;
+}
+
+/// Issue 30 item 1: a benchmark of 10 binary digits with repeats, naming `optimal` as often as
+/// the 16 KiB body limit allows.
+fn optimal_bench_body(limit: usize) -> String {
+    let head = r#"{"rules":{"length":10,"symbols":"01","repeats":true},"strategies":["#;
+    let mut body = head.to_string();
+    let mut first = true;
+    while body.len() + r#","optimal"]}"#.len() < limit {
+        if !first {
+            body.push(',');
+        }
+        body.push_str(r#""optimal""#);
+        first = false;
+    }
+    body.push_str("]}");
+    body
+}
+
+/// Issue 30 items 1, 2 and 6: while two clients post the benchmark that used to hold both
+/// workers for 80 s and two more hold the longest histories the server allows, a third
+/// client's Mastermind solver step and Bulls and Cows hint each answer within 1 s, 20 times in
+/// a row; and both benchmark workers are free within a second of their clients hanging up.
+#[test]
+fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let config = moo_web::Config::default();
+        let (body_limit, max_turns) = (config.body_limit, config.max_turns);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(moo_web::serve(listener, config));
+        let bench = optimal_bench_body(body_limit);
+        assert!(bench.len() <= body_limit && bench.len() > body_limit - 20);
+
+        // The benchmark clients hang up after half a second: both workers must be free again
+        // within a second (they were busy 10 s more before), which two small benchmarks from
+        // two other clients, started at the hang-up, show by being answered at once.
+        let hang = [[127, 0, 0, 2], [127, 0, 0, 3]].map(|from| {
+            let bench = bench.clone();
+            tokio::spawn(async move {
+                hang_up_after(from, addr, "POST", "/api/bench", &bench, Duration::from_millis(500)).await
+            })
+        });
+        for h in hang {
+            h.await.unwrap();
+        }
+        let hung_up = Instant::now();
+        let small = r#"{"rules":{"length":2,"symbols":"012","repeats":true},"strategies":["simple"]}"#;
+        let probes = [[127, 0, 0, 20], [127, 0, 0, 21]]
+            .map(|from| tokio::spawn(async move { http_from(from, addr, "POST", "/api/bench", small).await }));
+        for p in probes {
+            let (status, answer) = p.await.unwrap();
+            assert_eq!(status, 200, "{answer}");
+        }
+        let freed = hung_up.elapsed();
+        println!("server: both benchmark workers answered other clients {:.2} s after their clients hung up", freed.as_secs_f64());
+        assert!(freed < Duration::from_millis(1500), "the workers were busy {freed:?} after the hang-up");
+
+        // The load: two benchmark clients post the benchmark again and again...
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut load = Vec::new();
+        for from in [[127, 0, 0, 2], [127, 0, 0, 3]] {
+            let (bench, done) = (bench.clone(), done.clone());
+            load.push(tokio::spawn(async move {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    let (status, answer) = http_from(from, addr, "POST", "/api/bench", &bench).await;
+                    assert!(status == 200 || status == 503, "{status} {answer}");
+                }
+            }));
+        }
+        // ...and two clients play one uninformative guess in a 10-digit game as often as the
+        // server allows (20000 times, if it let them), then ask for hints without end, hanging
+        // up on every other one.
+        let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
+        let mut ids = Vec::new();
+        for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
+            let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
+            assert_eq!(status, 201, "{created}");
+            let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+            ids.push((from, game["id"].as_str().unwrap().to_string()));
+        }
+        for (from, id) in &ids {
+            let path = format!("/api/games/{id}/guesses");
+            let mut refused = None;
+            for turn in 1..=20_000 {
+                let (status, answer) = http_from(*from, addr, "POST", &path, r#"{"guess":"0123456789"}"#).await;
+                if status != 200 {
+                    assert_eq!(status, 409, "{answer}");
+                    assert!(answer.contains(&format!("limit of {max_turns} turns")), "{answer}");
+                    refused = Some(turn);
+                    break;
+                }
+                // Every answer lists the turns, so the cap bounds its size too.
+                assert!(answer.len() < 100 * max_turns + 1000, "{} bytes at turn {turn}", answer.len());
+            }
+            assert_eq!(refused, Some(max_turns + 1));
+        }
+        for (from, id) in ids {
+            let done = done.clone();
+            load.push(tokio::spawn(async move {
+                let path = format!("/api/games/{id}/hint");
+                let mut n = 0;
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    n += 1;
+                    if n % 2 == 0 {
+                        hang_up_after(from, addr, "GET", &path, "", Duration::from_millis(300)).await;
+                    } else {
+                        let (status, answer) = http_from(from, addr, "GET", &path, "").await;
+                        assert!(status == 200 || status == 503, "{status} {answer}");
+                    }
+                }
+            }));
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+
+        // A third client plays on: each answer within 1 s, 20 times in a row.
+        let me = [127, 0, 0, 6];
+        let (status, created) = http_from(me, addr, "POST", "/api/games", r#"{"preset":"bulls","seed":3}"#).await;
+        assert_eq!(status, 201, "{created}");
+        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+        let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+        let mut slowest = Duration::ZERO;
+        for i in 0..20 {
+            let step = format!(
+                r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{}B0C"}}]}}"#,
+                i % 2
+            );
+            for (method, path, body) in [("POST", "/api/solver", step.as_str()), ("GET", hint.as_str(), "")] {
+                let start = Instant::now();
+                let (status, answer) = http_from(me, addr, method, path, body).await;
+                let took = start.elapsed();
+                slowest = slowest.max(took);
+                assert_eq!(status, 200, "{method} {path} #{i}: {answer}");
+                assert!(answer.contains("\"advice\""), "{answer}");
+                assert!(took < Duration::from_secs(1), "{method} {path} #{i} took {took:?}");
+            }
+        }
+        println!("server: 20 solver steps and 20 hints under load, the slowest in {:.3} s", slowest.as_secs_f64());
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        for task in load {
+            // A request in flight ends within its own limits.
+            tokio::time::timeout(Duration::from_secs(60), task).await.unwrap().unwrap();
+        }
         server.abort();
     });
 }

@@ -102,12 +102,13 @@ pub struct Args {
     )]
     openings: Vec<String>,
 
-    /// With --advisor: try this many random two-turn positions (seeded by --seed); 0 tries
-    /// every one-turn position.
+    /// With --advisor: try this many random two-turn positions (seeded by --seed; 0 to
+    /// 100000); 0 tries every one-turn position.
     #[arg(
         long,
         default_value_t = 0,
         value_name = "N",
+        value_parser = bench_advisor::count_parser(),
         help_heading = "Advisor bench"
     )]
     positions: usize,
@@ -116,11 +117,13 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", default_value = advice::DEFAULT_TIME_LIMIT, value_parser = advice::parse_time_limit, help_heading = "Advisor bench")]
     time_limit: Duration,
 
-    /// With --advisor: how many proven positions to check against a search without a time limit.
+    /// With --advisor: how many proven positions to check against a search without a time limit
+    /// (0 to 100000).
     #[arg(
         long,
         default_value_t = 20,
         value_name = "N",
+        value_parser = bench_advisor::count_parser(),
         help_heading = "Advisor bench"
     )]
     cross_checks: usize,

@@ -20,6 +20,19 @@ use serde::Serialize;
 use super::output::out;
 use super::UsageError;
 
+/// The most positions or cross-checks one run takes: each is a fresh advisor with its own time
+/// limit, so more would run for days, and the counts size the buffers.
+pub const MAX_COUNT: u64 = 100_000;
+
+/// Reads `--positions` and `--cross-checks`, refusing counts past [`MAX_COUNT`] when parsed.
+pub fn count_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(0..=MAX_COUNT)
+}
+
+/// Random draws per position asked for before giving up: a drawn game already won is skipped,
+/// and in a small space most can be.
+const DRAWS_PER_POSITION: usize = 1000;
+
 /// What the advisor bench is asked to do.
 pub struct Plan<'a> {
     /// The rules.
@@ -82,7 +95,7 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
     if openings.is_empty() {
         return Err(UsageError("--openings needs at least one code".into()).into());
     }
-    let histories = positions(&space, &openings, plan.positions, plan.seed);
+    let histories = positions(&space, &openings, plan.positions, plan.seed)?;
     let mut samples = Vec::with_capacity(histories.len());
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -204,9 +217,20 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
 
 /// The positions to try: every one-turn position after each opening, or `count` random
 /// two-turn ones (a random secret, an opening in turn, then a random second guess), skipping
-/// games already won.
-fn positions(space: &CodeSpace, openings: &[Code], count: usize, seed: u64) -> Vec<History> {
+/// games already won. Refused when no position, or too few, can be drawn.
+fn positions(
+    space: &CodeSpace,
+    openings: &[Code],
+    count: usize,
+    seed: u64,
+) -> Result<Vec<History>, UsageError> {
     let rules = space.rules();
+    if space.len() < 2 {
+        return Err(UsageError(format!(
+            "{} allow only one code, so every game is won by its first guess and there is no position to try: use more symbols or a longer code",
+            rules.describe()
+        )));
+    }
     if count == 0 {
         let mut out = Vec::new();
         for &opening in openings {
@@ -220,11 +244,14 @@ fn positions(space: &CodeSpace, openings: &[Code], count: usize, seed: u64) -> V
                 }
             }
         }
-        return out;
+        return Ok(out);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
-    while out.len() < count {
+    for _ in 0..count.saturating_mul(DRAWS_PER_POSITION) {
+        if out.len() == count {
+            return Ok(out);
+        }
         let opening = openings[out.len() % openings.len()];
         let secret = space.code(rng.gen_range(0..space.len()));
         let second = space.code(rng.gen_range(0..space.len()));
@@ -235,7 +262,14 @@ fn positions(space: &CodeSpace, openings: &[Code], count: usize, seed: u64) -> V
             out.push(h);
         }
     }
-    out
+    if out.len() == count {
+        return Ok(out);
+    }
+    Err(UsageError(format!(
+        "only {} of {count} draws of two-turn positions were games not yet won, in {} draws: ask for fewer --positions, or use larger rules",
+        out.len(),
+        count.saturating_mul(DRAWS_PER_POSITION)
+    )))
 }
 
 fn describe(rules: &Rules, history: &History) -> String {
@@ -274,10 +308,15 @@ mod tests {
         let space = CodeSpace::new(Rules::mastermind()).unwrap();
         let opening = Rules::mastermind().parse_code("1122").unwrap();
         // 1122 gets 13 feedbacks over all codes, one of them the win.
-        assert_eq!(positions(&space, &[opening], 0, 0).len(), 12);
-        let random = positions(&space, &[opening], 30, 7);
+        assert_eq!(positions(&space, &[opening], 0, 0).unwrap().len(), 12);
+        let random = positions(&space, &[opening], 30, 7).unwrap();
         assert_eq!(random.len(), 30);
         assert!(random.iter().all(|h| h.len() == 2));
-        assert_eq!(random, positions(&space, &[opening], 30, 7));
+        assert_eq!(random, positions(&space, &[opening], 30, 7).unwrap());
+        // One code: every game is won at once, so there is no position to draw.
+        let one = CodeSpace::new(Rules::new(1, "a", false, false).unwrap()).unwrap();
+        let only = one.code(0);
+        assert!(positions(&one, &[only], 5, 0).is_err());
+        assert!(positions(&one, &[only], 0, 0).is_err());
     }
 }

@@ -11,6 +11,7 @@ pub mod man;
 pub mod output;
 pub mod play;
 pub mod progress;
+pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tree;

@@ -84,27 +84,20 @@ fn write_atomically(target: &Path, bytes: &[u8]) -> Result<()> {
     let name = target
         .file_name()
         .with_context(|| format!("{} is not a file name", target.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.to_string_lossy()))
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Created as a plain create would make the file: mode 0666 less the umask, which the
+    // kernel applies.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(&dir)?;
     tmp.write_all(bytes)?;
     tmp.flush()?;
-    // The temporary is private; the file keeps its own permissions, or gets the usual ones.
-    match fs::metadata(target) {
-        Ok(meta) => fs::set_permissions(tmp.path(), meta.permissions())?,
-        #[cfg(unix)]
-        Err(_) => fs::set_permissions(tmp.path(), default_permissions())?,
-        #[cfg(not(unix))]
-        Err(_) => {}
+    // A file that exists keeps its own permissions.
+    if let Ok(meta) = fs::metadata(target) {
+        fs::set_permissions(tmp.path(), meta.permissions())?;
     }
     tmp.persist(target).map_err(|e| e.error)?;
     Ok(())
-}
-
-/// The permissions a plain create gives under the common umask 022; the temporary starts as 0600.
-#[cfg(unix)]
-fn default_permissions() -> fs::Permissions {
-    use std::os::unix::fs::PermissionsExt;
-    fs::Permissions::from_mode(0o644)
 }

@@ -179,16 +179,22 @@ fn build(args: BuildArgs) -> Result<()> {
         Some(path) => Some(Checkpoint::open(path, &space, &options)?),
         None => None,
     };
+    // Opened before the search, so a path that cannot take the log is an error now, not a
+    // log silently lost (or a build that hangs on a pipe nobody reads).
+    let log = match &args.progress_log {
+        Some(path) => Some(open_log(path)?),
+        None => None,
+    };
     let progress = Progress::new();
     let done = Finished::default();
     let start = Instant::now();
     let outcome = std::thread::scope(|scope| {
         let _finished = done.raise_on_drop();
         scope.spawn(|| show_progress(&progress, &done));
-        if let Some(path) = &args.progress_log {
+        if let Some(log) = &log {
             let checkpoint = checkpoint.as_ref();
             let (progress, done) = (&progress, &done);
-            scope.spawn(move || log_progress(path, progress, checkpoint, done, start));
+            scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
         }
         pool.install(|| match &checkpoint {
             Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
@@ -345,10 +351,37 @@ fn show_progress(progress: &Progress, done: &Finished) {
     line.finish();
 }
 
-/// Appends a progress line to `path` every minute until the search ends (and once at the start
+/// Opens the progress log for appending: a regular file (made if missing), never a device or a
+/// pipe, which could block the build or swallow the log.
+fn open_log(path: &Path) -> Result<std::fs::File> {
+    let refuse =
+        |why: &str| anyhow::anyhow!("cannot write the progress log {}: {why}", path.display());
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Err(refuse("it is a directory; name a file in it")),
+        Ok(meta) if !meta.is_file() => {
+            return Err(refuse(
+                "it is not a regular file (devices and pipes are refused): name a file",
+            ))
+        }
+        _ => {}
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot write the progress log {}", path.display()))?;
+    if !file.metadata()?.is_file() {
+        return Err(refuse(
+            "it is not a regular file (devices and pipes are refused): name a file",
+        ));
+    }
+    Ok(file)
+}
+
+/// Appends a progress line to `log` every minute until the search ends (and once at the start
 /// and the end), so a long run in the background can be followed with `tail -f`.
 fn log_progress(
-    path: &Path,
+    log: &std::fs::File,
     progress: &Progress,
     checkpoint: Option<&Checkpoint>,
     done: &Finished,
@@ -368,14 +401,10 @@ fn log_progress(
             progress.parts_solved(),
         )
     };
+    // A line that cannot be written (a full disk) is dropped: the build matters more.
     let append = |text: String| {
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            let _ = f.write_all(text.as_bytes());
-        }
+        let mut log = log;
+        let _ = log.write_all(text.as_bytes());
     };
     append(line("started"));
     let mut last = Instant::now();

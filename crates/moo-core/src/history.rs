@@ -7,6 +7,8 @@ use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::space::CodeSpace;
+use crate::stop::Stop;
+use std::collections::HashMap;
 
 /// One turn: a guess and the feedback it got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,33 +72,75 @@ impl History {
 
     /// The codes of `space` consistent with every turn.
     pub fn candidates(&self, space: &CodeSpace) -> CodeSet {
+        self.candidates_until(space, &Stop::never())
+            .expect("a search that never stops is never stopped")
+    }
+
+    /// [`History::candidates`], given up when `stop` fires. A turn played twice filters once,
+    /// and filtering ends once no code is left, so the work grows with the distinct turns and
+    /// the codes they leave, not with the length of the history.
+    pub fn candidates_until(&self, space: &CodeSpace, stop: &Stop) -> Result<CodeSet, Stopped> {
         let mut set = space.all();
-        for t in &self.turns {
+        for (t, _) in self.distinct() {
+            if set.is_empty() {
+                break;
+            }
+            if stop.is_stopped() {
+                return Err(Stopped);
+            }
             set = space.filter_code(&set, &t.guess, t.feedback);
         }
-        set
+        Ok(set)
+    }
+
+    /// The distinct turns in the order first played, each with how often it was played.
+    fn distinct(&self) -> Vec<(Turn, usize)> {
+        let mut index: HashMap<Turn, usize> = HashMap::new();
+        let mut out: Vec<(Turn, usize)> = Vec::new();
+        for t in &self.turns {
+            match index.get(t) {
+                Some(&i) => out[i].1 += 1,
+                None => {
+                    index.insert(*t, out.len());
+                    out.push((*t, 1));
+                }
+            }
+        }
+        out
     }
 
     /// For a history no code fits, every single answer that could be changed to make it
     /// consistent again, with the alternatives. Empty when the history is consistent, or when no
     /// single change suffices.
+    pub fn repairs(&self, space: &CodeSpace) -> Vec<Repair> {
+        self.repairs_until(space, &Stop::never())
+            .expect("a search that never stops is never stopped")
+    }
+
+    /// [`History::repairs`], given up when `stop` fires.
     ///
     /// The history is consistent except for turn `i` exactly when some code breaks turn `i` and
     /// no other, so one pass over the codes, each checked against the turns until it breaks two,
-    /// finds every repair: the work grows with codes x turns, not with turns squared.
-    pub fn repairs(&self, space: &CodeSpace) -> Vec<Repair> {
-        if !self.candidates(space).is_empty() {
-            return Vec::new();
+    /// finds every repair: the work grows with codes x distinct turns, not with turns squared.
+    /// A turn played twice is broken twice by a code that breaks it, so it is never a repair.
+    pub fn repairs_until(&self, space: &CodeSpace, stop: &Stop) -> Result<Vec<Repair>, Stopped> {
+        if !self.candidates_until(space, stop)?.is_empty() {
+            return Ok(Vec::new());
         }
         let length = space.length();
         let slots = space.rules().feedback_slots();
-        // For each turn, how many codes break only that turn, by the answer they would give.
-        let mut counts: Vec<Option<Vec<usize>>> = vec![None; self.turns.len()];
-        for code in space.codes() {
+        let distinct = self.distinct();
+        // For each distinct turn, how many codes break only that turn, by the answer they would
+        // give.
+        let mut counts: Vec<Option<Vec<usize>>> = vec![None; distinct.len()];
+        for (n, code) in space.codes().iter().enumerate() {
+            if n % STOP_EVERY == 0 && stop.is_stopped() {
+                return Err(Stopped);
+            }
             let mut broken = None;
-            for (i, t) in self.turns.iter().enumerate() {
+            for (i, (t, times)) in distinct.iter().enumerate() {
                 if t.guess.score(code) != t.feedback {
-                    if broken.is_some() {
+                    if broken.is_some() || *times > 1 {
                         broken = None;
                         break;
                     }
@@ -104,24 +148,34 @@ impl History {
                 }
             }
             if let Some(i) = broken {
-                let answer = self.turns[i].guess.score(code);
+                let answer = distinct[i].0.guess.score(code);
                 counts[i].get_or_insert_with(|| vec![0; slots])[answer.index(length)] += 1;
             }
         }
-        counts
+        // Reported by the turn's place in the history; a turn played once has one place.
+        Ok(counts
             .into_iter()
             .enumerate()
-            .filter_map(|(turn, counts)| {
+            .filter_map(|(i, counts)| {
                 let counts = counts?;
+                let turn = self.turns.iter().position(|t| *t == distinct[i].0)?;
                 let alternatives = Feedback::all(length)
                     .map(|f| (f, counts[f.index(length)]))
                     .filter(|&(_, n)| n > 0)
                     .collect();
                 Some(Repair { turn, alternatives })
             })
-            .collect()
+            .collect())
     }
 }
+
+/// How many codes are checked between two looks at the clock.
+const STOP_EVERY: usize = 4096;
+
+/// Work on a history given up because its [`Stop`] fired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the history could not be worked through within the time limit")]
+pub struct Stopped;
 
 #[cfg(test)]
 mod tests {
@@ -207,5 +261,43 @@ mod tests {
         assert_eq!(repairs.len(), 1);
         assert_eq!(repairs[0].turn, 20_000);
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    }
+
+    /// Issue 30: a turn played many times filters once, a turn played twice is no repair, and
+    /// both searches give up when their stop fires.
+    #[test]
+    fn repeated_turns_filter_once_and_a_stop_is_honoured() {
+        let rules = Rules::new(10, "0123456789", false, false).unwrap();
+        let space = CodeSpace::with_limit(rules.clone(), crate::space::MAX_CODES).unwrap();
+        let mut h = History::new();
+        let guess = rules.parse_code("0123456789").unwrap();
+        for _ in 0..10_000 {
+            h.push(guess, Feedback::new(2, 8));
+        }
+        let start = std::time::Instant::now();
+        let once = {
+            let mut one = History::new();
+            one.push(guess, Feedback::new(2, 8));
+            one.candidates(&space)
+        };
+        let single = start.elapsed();
+        assert_eq!(h.candidates(&space), once);
+        // Generous: ten times one filter, where ten thousand filters took minutes.
+        assert!(start.elapsed() < single * 10 + std::time::Duration::from_secs(5));
+        let stopped = Stop::at(std::time::Instant::now());
+        assert_eq!(h.candidates_until(&space, &stopped), Err(Stopped));
+        // Contradicted by the last turn, which alone can be changed: the 10000 copies cannot.
+        h.push(guess, Feedback::new(3, 7));
+        assert_eq!(h.repairs_until(&space, &stopped), Err(Stopped));
+        let small = CodeSpace::new(Rules::bulls()).unwrap();
+        let code = |s: &str| Rules::bulls().parse_code(s).unwrap();
+        let mut h = History::new();
+        for _ in 0..3 {
+            h.push(code("0123"), Feedback::new(0, 0));
+        }
+        h.push(code("4567"), Feedback::new(0, 0));
+        let repairs = h.repairs(&small);
+        assert_eq!(repairs.len(), 1, "{repairs:?}");
+        assert_eq!(repairs[0].turn, 3);
     }
 }

@@ -79,12 +79,32 @@ impl Stop {
             .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
+    /// Whether this `Stop` will never fire: no deadline and no flag.
+    pub fn is_never(&self) -> bool {
+        self.deadline.is_none() && self.flag.is_none()
+    }
+
     /// Whether the flag is set or the deadline has passed (reads the clock: hot loops should
     /// call it every few hundred iterations, not every one).
     pub fn is_stopped(&self) -> bool {
         self.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
+
+/// Two `Stop`s are equal when they have the same deadline and share the same flag (or both have
+/// none): then they fire together.
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        self.deadline == other.deadline
+            && match (&self.flag, &other.flag) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
+}
+
+impl Eq for Stop {}
 
 #[cfg(test)]
 mod tests {

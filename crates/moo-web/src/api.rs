@@ -14,16 +14,20 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
 use moo_core::{
-    CodeSpace, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError, Stop,
+    CodeSpace, DecisionTree, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError,
+    Stop,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::bench;
 use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
+use crate::heavy::{Client, Work};
 use crate::spaces::check_size;
+use crate::treeview::{self, TreeView};
 use crate::AppState;
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
+use moo_core::review::{self, GameReview, ReviewError, ReviewOptions};
 
 type AppResult<T> = Result<Json<T>, ApiError>;
 type Shared = State<Arc<AppState>>;
@@ -39,8 +43,13 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/give-up", post(give_up))
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/solver", post(solver_step))
+        .route("/api/review", post(review_game))
         .route("/api/bench", post(run_bench))
         .route("/api/trees", post(strategy_tree))
+        .route(
+            "/api/trees/view",
+            post(tree_view).layer(DefaultBodyLimit::max(TREE_UPLOAD_LIMIT)),
+        )
         .fallback(|| async {
             ApiError::not_found("no such API route: see the README's web server section")
         })
@@ -105,9 +114,10 @@ fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, A
 }
 
 /// What the size limits are for, in the words of their refusals.
-const SOLVER: &str = "the solver";
+const SOLVER: &str = "this page";
+const REVIEW: &str = "the review";
 const BENCH: &str = "the benchmark";
-const TREES: &str = "strategy trees";
+const TREES: &str = "the Explorer";
 
 /// The rules a request names, refused over `limit` codes before anything is enumerated; `what`
 /// names the feature for the message.
@@ -269,6 +279,7 @@ async fn guess(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<GuessBody>,
 ) -> AppResult<GameReport> {
+    let max_turns = state.config.max_turns;
     state.games.with(&id, |g| {
         if g.is_over() {
             return Err(ApiError::new(
@@ -276,10 +287,25 @@ async fn guess(
                 "this game is over: start a new one with POST /api/games",
             ));
         }
+        if g.history.len() >= max_turns {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("this game has reached the server's limit of {max_turns} turns: give up to see the secret, or start a new game"),
+            ));
+        }
         let code = g
             .rules
             .parse_code(&body.guess)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        // A repeat tells nothing new, so it is refused like an invalid code and costs no turn.
+        if let Some(i) = g.history.turns().iter().position(|t| t.guess == code) {
+            let earlier = g.history.turns()[i].feedback;
+            return Err(ApiError::unprocessable(format!(
+                "you already guessed {} (guess {}), and it answered {earlier}: the same guess always gets the same answer, so try another code",
+                g.rules.format_code(&code),
+                i + 1
+            )));
+        }
         let feedback = code.score(&g.secret);
         g.history.push(code, feedback);
         Ok(Json(GameReport::new(&id, g)))
@@ -298,7 +324,7 @@ async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Game
 /// How many of the codes left a hint lists.
 const HINT_LIST: usize = 20;
 
-async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Position> {
+async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> AppResult<Position> {
     let (rules, history) = state.games.with(&id, |g| {
         if g.gave_up {
             return Err(ApiError::new(
@@ -308,11 +334,12 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
         }
         Ok((g.rules.clone(), g.history.clone()))
     })?;
-    let limit = (state.config.solver_max_codes, "hints");
+    let limit = (state.config.solver_max_codes, "a hint");
     check_size(&rules, limit.0, limit.1)?;
     let options = AdviceOptions::default();
     let position = on_space(
         &state,
+        (Work::Advice, client),
         state.config.time_limit,
         rules,
         limit,
@@ -336,6 +363,7 @@ async fn hint(State(state): Shared, Path(id): Path<String>) -> AppResult<Positio
 fn advice_error(error: AdviceError) -> ApiError {
     match error {
         AdviceError::Strategy(e) => strategy_error(e),
+        e @ AdviceError::Stopped { .. } => ApiError::unavailable(e.to_string()),
         other => ApiError::unprocessable(other.to_string()),
     }
 }
@@ -363,7 +391,7 @@ struct SolverBody {
 }
 
 /// The most codes left a solver step lists, and how many unless asked.
-const MAX_LIST: usize = 200;
+const MAX_LIST: usize = 10_000;
 const DEFAULT_LIST: usize = 50;
 
 /// A solver step: the advisor's position, and for its guess every answer with the codes each
@@ -385,13 +413,20 @@ struct Answer {
     win: bool,
 }
 
-/// Reads the client's history of the solver, naming the turn of the first bad value.
-fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
+/// Reads the client's history of the solver, naming the turn of the first bad value; at most
+/// `max_turns` turns.
+fn read_history(rules: &Rules, turns: &[TurnIn], max_turns: usize) -> Result<History, ApiError> {
     // One guess per code is the most any strategy needs (the body limit bounds it further).
-    let most = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    let codes = usize::try_from(rules.space_size()).unwrap_or(usize::MAX);
+    let most = codes.min(max_turns);
     if turns.len() > most {
+        let why = if most == codes {
+            format!("the {codes} codes of these rules")
+        } else {
+            format!("the server's limit of {max_turns} turns")
+        };
         return Err(ApiError::unprocessable(format!(
-            "the history has {} turns, more than the {most} codes of these rules",
+            "the history has {} turns, more than {why}",
             turns.len()
         )));
     }
@@ -408,7 +443,7 @@ fn read_history(rules: &Rules, turns: &[TurnIn]) -> Result<History, ApiError> {
 }
 
 /// Every answer to `guess` with the candidates it leaves.
-fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
+fn answers(space: &CodeSpace, history: &History, guess: &str, stop: &Stop) -> Vec<Answer> {
     let rules = space.rules();
     let length = rules.length();
     let Some(index) = rules
@@ -418,8 +453,12 @@ fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
     else {
         return Vec::new();
     };
+    // Past the time limit the page gets the guess without the answers' counts.
+    let Ok(candidates) = history.candidates_until(space, stop) else {
+        return Vec::new();
+    };
     let mut counts = [0u32; 256];
-    space.partition_counts(index, &history.candidates(space), &mut counts);
+    space.partition_counts(index, &candidates, &mut counts);
     Feedback::all(length)
         .map(|f| Answer {
             feedback: f.to_string(),
@@ -433,11 +472,12 @@ fn answers(space: &CodeSpace, history: &History, guess: &str) -> Vec<Answer> {
 
 async fn solver_step(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<SolverBody>,
 ) -> AppResult<SolverStep> {
     let limit = state.config.solver_max_codes;
     let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
-    let history = read_history(&rules, &body.history)?;
+    let history = read_history(&rules, &body.history, state.config.max_turns)?;
     let mut options = AdviceOptions::default();
     if let Some(name) = body.strategy {
         check_offered(&name)?;
@@ -446,6 +486,7 @@ async fn solver_step(
     let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
     let step = on_space(
         &state,
+        (Work::Advice, client),
         state.config.time_limit,
         rules,
         (limit, SOLVER),
@@ -457,7 +498,7 @@ async fn solver_step(
             let answers = position
                 .advice
                 .as_ref()
-                .map(|a| answers(space, &history, &a.guess))
+                .map(|a| answers(space, &history, &a.guess, &stop))
                 .unwrap_or_default();
             Ok(SolverStep { position, answers })
         },
@@ -466,10 +507,53 @@ async fn solver_step(
     Ok(Json(step))
 }
 
-/// Runs `job` on a worker within `time_limit`, given the server's state and the space of `rules`
-/// (refused over `max_codes` codes; `what` names the feature in the refusal).
+// ---- review ------------------------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    history: Vec<TurnIn>,
+}
+
+/// What each move of a game cost against the best move: the core's review as it is, the same
+/// object `moo review --json` prints.
+async fn review_game(
+    State(state): Shared,
+    client: Client,
+    ApiJson(body): ApiJson<ReviewBody>,
+) -> AppResult<GameReview> {
+    let limit = state.config.solver_max_codes;
+    let rules = rules_within(body.preset, body.rules, limit, REVIEW)?;
+    let history = read_history(&rules, &body.history, state.config.max_turns)?;
+    let move_time = state.config.time_limit;
+    // A player waits for it, as for a hint: it runs on the advice workers.
+    let review = on_space(
+        &state,
+        (Work::Advice, client),
+        state.config.review_time_limit,
+        rules,
+        (limit, REVIEW),
+        move |app, space, stop| {
+            let options = ReviewOptions::default().with_move_time(Some(move_time));
+            review::review(&app.advisor, space, &history, &options, &stop).map_err(|e| match e {
+                ReviewError::Stopped { .. } => {
+                    ApiError::unavailable(format!("{e}: try a shorter game, or again later"))
+                }
+                e => ApiError::unprocessable(e.to_string()),
+            })
+        },
+    )
+    .await?;
+    Ok(Json(review))
+}
+
+/// Runs `job` on a worker of `work` for `client` within `time_limit`, given the server's state and
+/// the space of `rules` (refused over `max_codes` codes; `what` names the feature in the refusal).
 async fn on_space<T: Send + 'static>(
     state: &Arc<AppState>,
+    (work, client): (Work, Client),
     time_limit: Duration,
     rules: Rules,
     (max_codes, what): (usize, &'static str),
@@ -478,7 +562,7 @@ async fn on_space<T: Send + 'static>(
     let shared = state.clone();
     state
         .heavy
-        .run(time_limit, move |stop| {
+        .run(work, client, time_limit, move |stop| {
             let space = shared.spaces.get(&rules, max_codes, what)?;
             job(&shared, &space, stop)
         })
@@ -513,15 +597,21 @@ struct BenchReport {
 
 async fn run_bench(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<BenchBody>,
 ) -> AppResult<BenchReport> {
     let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, BENCH)?;
     let names: Vec<String> = match body.strategies {
         Some(list) => {
-            for n in &list {
-                check_offered(n)?;
+            let mut names: Vec<String> = Vec::with_capacity(list.len());
+            for n in list {
+                check_offered(&n)?;
+                // A name given twice is measured once: its row would be the same.
+                if !names.contains(&n) {
+                    names.push(n);
+                }
             }
-            list
+            names
         }
         None => Vec::new(),
     };
@@ -530,13 +620,16 @@ async fn run_bench(
     let time_limit = state.config.bench_time_limit;
     let results = on_space(
         &state,
+        (Work::Long, client),
         time_limit,
         rules.clone(),
         limit,
         move |app, space, stop| {
             // With no list, every strategy that can play these rules by name alone.
             let names = if names.is_empty() {
-                strategy::playable(space, &StrategyOptions::default())
+                let mut options = StrategyOptions::default();
+                options.stop = stop.clone();
+                strategy::playable(space, &options)
                     .into_iter()
                     .map(String::from)
                     .collect()
@@ -583,6 +676,7 @@ const MAX_NODES: usize = 1_000_000;
 
 async fn strategy_tree(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<TreeBody>,
 ) -> Result<Response, ApiError> {
     let rules = rules_within(body.preset, body.rules, state.config.bench_max_codes, TREES)?;
@@ -599,18 +693,93 @@ async fn strategy_tree(
     check_offered(&name)?;
     let limit = (state.config.bench_max_codes, TREES);
     let time_limit = state.config.bench_time_limit;
-    let json = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
-        let build = bench::builder(&name, space);
-        let mut options = EvalOptions::default();
-        options.deadline = stop.deadline();
-        options.cancel = stop.flag().cloned();
-        let grown = bench::long_pool()
-            .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-            .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-        // Written here, on the job's large stack: writing nests once per guess of the
-        // longest game, thousands deep for brute force.
-        Ok(grown.tree.to_json(false))
-    })
+    let work = (Work::Long, client);
+    let json = on_space(
+        &state,
+        work,
+        time_limit,
+        rules,
+        limit,
+        move |_, space, stop| {
+            let build = bench::builder(&name, space, &stop);
+            let mut options = EvalOptions::default();
+            options.deadline = stop.deadline();
+            options.cancel = stop.flag().cloned();
+            let grown = bench::long_pool()
+                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            // Written here, on the job's large stack: writing nests once per guess of the
+            // longest game, thousands deep for brute force.
+            Ok(grown.tree.to_json(false))
+        },
+    )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
+/// about 200 KB.
+const TREE_UPLOAD_LIMIT: usize = 8 << 20;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TreeViewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    /// A strategy whose tree the server builds for the rules.
+    strategy: Option<String>,
+    /// A tree file's contents, in the `moo tree` format (its own rules apply).
+    tree: Option<serde_json::Value>,
+}
+
+/// A tree checked as `moo tree verify` checks it, with each node's figures, either built from a
+/// strategy or uploaded: the Explorer shows only what this returns.
+async fn tree_view(
+    State(state): Shared,
+    ApiJson(body): ApiJson<TreeViewBody>,
+) -> AppResult<TreeView> {
+    let limit = (state.config.bench_max_codes, TREES);
+    let time_limit = state.config.bench_time_limit;
+    match (body.tree, body.strategy) {
+        (Some(_), Some(_)) => Err(ApiError::unprocessable(
+            "give either a \"tree\" or a \"strategy\" to build one, not both",
+        )),
+        (None, None) => Err(ApiError::unprocessable(
+            "give a \"tree\" to check, or a \"strategy\" whose tree to build",
+        )),
+        (Some(value), None) => {
+            if body.preset.is_some() || body.rules.is_some() {
+                return Err(ApiError::unprocessable(
+                    "a tree file carries its own rules: send it without \"preset\" or \"rules\"",
+                ));
+            }
+            let tree = DecisionTree::from_json(&value.to_string())
+                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+            let rules = tree.rules().clone();
+            check_size(&rules, limit.0, limit.1)?;
+            let view = on_space(&state, time_limit, rules, limit, move |_, space, _| {
+                treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
+            })
+            .await?;
+            Ok(Json(view))
+        }
+        (None, Some(name)) => {
+            let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
+            check_offered(&name)?;
+            let view = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
+                let build = bench::builder(&name, space);
+                let mut options = EvalOptions::default();
+                options.deadline = stop.deadline();
+                options.cancel = stop.flag().cloned();
+                let grown = bench::long_pool()
+                    .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+                    .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+                bench::long_pool()
+                    .install(|| treeview::view(&grown.tree, space))
+                    .map_err(|e| ApiError::unprocessable(e.to_string()))
+            })
+            .await?;
+            Ok(Json(view))
+        }
+    }
 }

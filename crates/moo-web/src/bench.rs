@@ -39,14 +39,17 @@ impl BenchCache {
     }
 }
 
-/// Builds strategy `name` with the seed an evaluation asks for, as `moo bench` does.
+/// Builds strategy `name` with the seed an evaluation asks for, as `moo bench` does; what the
+/// building does (the search on the spot of `optimal`) stops at `stop`.
 pub(crate) fn builder<'a>(
     name: &'a str,
     space: &'a CodeSpace,
+    stop: &'a Stop,
 ) -> impl Fn(u64) -> Result<Box<dyn Strategy>, StrategyError> + Sync + 'a {
     move |seed| {
         let mut options = StrategyOptions::default();
         options.seed = seed;
+        options.stop = stop.clone();
         strategy::by_name(name, space, &options)
     }
 }
@@ -66,7 +69,7 @@ pub(crate) fn long_pool() -> &'static rayon::ThreadPool {
 
 /// Measures strategy `name` against every secret of `space`, giving up at `stop`.
 pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<Evaluation, ApiError> {
-    let build = builder(name, space);
+    let build = builder(name, space, stop);
     let mut options = EvalOptions::default();
     options.deadline = stop.deadline();
     options.cancel = stop.flag().cloned();

@@ -5,17 +5,26 @@
 //! code) as JSON nests as deep as the code space is large. At most a fixed number of jobs run at
 //! once, and the permit moves into the job, released only when the job really ends.
 //!
+//! Advice (hints, solver and assistant steps) and long work (benchmarks, strategy trees) have
+//! separate pools, so no number of benchmarks can make a player's hint wait; and each client
+//! address holds at most a share of each pool, its further requests queued behind its own, so
+//! one client cannot take every worker of a kind either.
+//!
 //! Every job gets a [`Stop`]: the request's time limit and a cancel flag. The flag is set when
 //! the request future is dropped, which is what hyper does when the client disconnects, and when
 //! the server stops waiting; jobs check the `Stop` inside their loops (the advisor, the
-//! evaluation), so a cancelled job frees its worker at once instead of computing for nobody.
+//! evaluation, candidate filtering, the search on the spot of `optimal`), so a cancelled job frees its worker at once instead of computing for nobody.
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use moo_core::Stop;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::ApiError;
 
@@ -27,9 +36,85 @@ const JOB_STACK: usize = 256 << 20;
 /// 121 MB) is not interruptible and may end a little later on a busy machine.
 const GRACE: Duration = Duration::from_secs(2);
 
-/// The pool of heavy-job permits.
-pub(crate) struct Heavy {
+/// Past this many client addresses, idle ones are forgotten.
+const CLIENTS_KEPT: usize = 1024;
+
+/// What a job is, which decides the workers it may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Work {
+    /// A hint, a solver or assistant step: a player waits for it.
+    Advice,
+    /// A benchmark or a strategy tree: every secret is played.
+    Long,
+}
+
+/// The address of the client that sent a request, when the server knows it (tests that call
+/// the router directly have none); [`crate::serve`] records it for every connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Client(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Client, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Client>()
+            .copied()
+            .unwrap_or(Client(None)))
+    }
+}
+
+/// The workers of one kind of job, and each client's share of them.
+struct Pool {
     permits: Arc<Semaphore>,
+    per_client: usize,
+    clients: Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
+}
+
+impl Pool {
+    fn new(jobs: usize, per_client: usize) -> Pool {
+        Pool {
+            permits: Arc::new(Semaphore::new(jobs.max(1))),
+            per_client: per_client.max(1),
+            clients: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The client's own queue: its jobs wait there first, so one client holds at most
+    /// `per_client` of the workers and its other requests queue behind its own.
+    fn queue_of(&self, client: IpAddr) -> Arc<Semaphore> {
+        let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+        if clients.len() >= CLIENTS_KEPT {
+            // Only queues nobody holds or waits on: theirs is the whole count of references.
+            clients.retain(|_, q| Arc::strong_count(q) > 1);
+        }
+        clients
+            .entry(client)
+            .or_insert_with(|| Arc::new(Semaphore::new(self.per_client)))
+            .clone()
+    }
+
+    /// A worker for `client`: its own share first, then one of the pool's.
+    async fn acquire(
+        &self,
+        client: Client,
+    ) -> Result<(Option<OwnedSemaphorePermit>, OwnedSemaphorePermit), ApiError> {
+        let closed = |_| ApiError::unavailable("the server is shutting down");
+        let share = match client.0 {
+            Some(ip) => Some(self.queue_of(ip).acquire_owned().await.map_err(closed)?),
+            None => None,
+        };
+        let worker = self.permits.clone().acquire_owned().await.map_err(closed)?;
+        Ok((share, worker))
+    }
+}
+
+/// The pools of heavy-job permits: advice has workers of its own, which benchmarks and trees
+/// can never take, so a player's hint never waits behind somebody's benchmark.
+pub(crate) struct Heavy {
+    advice: Pool,
+    long: Pool,
 }
 
 /// Cancels a job's [`Stop`] when the request that started it goes away.
@@ -42,15 +127,38 @@ impl Drop for CancelOnDrop {
 }
 
 impl Heavy {
-    pub fn new(jobs: usize) -> Heavy {
+    /// `advice_jobs` workers for advice, `long_jobs` for benchmarks and trees, of which each
+    /// client address may hold `per_client` of each kind at once.
+    pub fn new(advice_jobs: usize, long_jobs: usize, per_client: usize) -> Heavy {
         Heavy {
-            permits: Arc::new(Semaphore::new(jobs.max(1))),
+            advice: Pool::new(advice_jobs, per_client),
+            long: Pool::new(long_jobs, per_client),
         }
     }
 
-    /// Runs `job` on its own thread within `limit` (queueing included); `job` gets the `Stop`
-    /// to respect, cancelled as soon as nobody waits for the answer any more.
-    pub async fn run<T, F>(&self, limit: Duration, job: F) -> Result<T, ApiError>
+    /// How many workers of `work` are busy now.
+    #[cfg(test)]
+    pub fn busy(&self, work: Work, of: usize) -> usize {
+        of - self.pool(work).permits.available_permits()
+    }
+
+    fn pool(&self, work: Work) -> &Pool {
+        match work {
+            Work::Advice => &self.advice,
+            Work::Long => &self.long,
+        }
+    }
+
+    /// Runs `job` on its own thread within `limit` (queueing included) on a worker of `work`;
+    /// `job` gets the `Stop` to respect, cancelled as soon as nobody waits for the answer any
+    /// more.
+    pub async fn run<T, F>(
+        &self,
+        work: Work,
+        client: Client,
+        limit: Duration,
+        job: F,
+    ) -> Result<T, ApiError>
     where
         T: Send + 'static,
         F: FnOnce(Stop) -> Result<T, ApiError> + Send + 'static,
@@ -64,16 +172,15 @@ impl Heavy {
                 seconds(limit)
             ))
         };
-        let permit = tokio::time::timeout(limit, self.permits.clone().acquire_owned())
+        let (share, worker) = tokio::time::timeout(limit, self.pool(work).acquire(client))
             .await
-            .map_err(|_| too_slow())?
-            .map_err(|_| ApiError::unavailable("the server is shutting down"))?;
+            .map_err(|_| too_slow())??;
         let (send, receive) = tokio::sync::oneshot::channel();
         std::thread::Builder::new()
             .name("moo-web-job".into())
             .stack_size(JOB_STACK)
             .spawn(move || {
-                let _permit = permit;
+                let _permits = (share, worker);
                 // The client may have gone; then nobody wants the result.
                 let _ = send.send(job(stop));
             })
@@ -103,22 +210,97 @@ mod tests {
 
     #[tokio::test]
     async fn a_dropped_request_cancels_its_job_and_frees_the_worker() {
-        let heavy = Arc::new(Heavy::new(1));
+        let heavy = Arc::new(Heavy::new(1, 1, 1));
         let (seen, saw) = std::sync::mpsc::channel();
         // A job that runs until it is stopped, like a search with a long budget.
-        let request = heavy.run(Duration::from_secs(600), move |stop| {
-            while !stop.is_cancelled() {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            let _ = seen.send(());
-            Ok(())
-        });
+        let request = heavy.run(
+            Work::Long,
+            Client(None),
+            Duration::from_secs(600),
+            move |stop| {
+                while !stop.is_cancelled() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                let _ = seen.send(());
+                Ok(())
+            },
+        );
         // The client goes away: the request future is dropped after a moment.
         let _ = tokio::time::timeout(Duration::from_millis(50), request).await;
         saw.recv_timeout(Duration::from_secs(60))
             .expect("the job saw the cancel flag");
         // The one worker is free again for the next request.
-        let next = heavy.run(Duration::from_secs(60), |_| Ok(7)).await;
+        let next = heavy
+            .run(Work::Long, Client(None), Duration::from_secs(60), |_| Ok(7))
+            .await;
         assert_eq!(next, Ok(7));
+    }
+
+    /// A job that holds its worker until `release` is set.
+    fn hold(
+        heavy: &Arc<Heavy>,
+        work: Work,
+        client: Client,
+        release: &Arc<AtomicBool>,
+    ) -> tokio::task::JoinHandle<Result<(), ApiError>> {
+        let (heavy, release) = (heavy.clone(), release.clone());
+        tokio::spawn(async move {
+            heavy
+                .run(work, client, Duration::from_secs(600), move |_| {
+                    while !release.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    Ok(())
+                })
+                .await
+        })
+    }
+
+    async fn until_busy(heavy: &Heavy, work: Work, of: usize, want: usize) {
+        for _ in 0..2000 {
+            if heavy.busy(work, of) == want {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("{want} of {of} {work:?} workers never got busy");
+    }
+
+    /// Issue 30: benchmarks filling every long worker leave advice its own workers, and one
+    /// client address holds at most its share of a pool, its other jobs queued behind its own.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn advice_has_workers_of_its_own_and_a_client_its_share() {
+        let heavy = Arc::new(Heavy::new(2, 2, 1));
+        let release = Arc::new(AtomicBool::new(false));
+        let ip = |n: u8| Client(Some(IpAddr::from([127, 0, 0, n])));
+        let long: Vec<_> = (1..=2)
+            .map(|n| hold(&heavy, Work::Long, ip(n), &release))
+            .collect();
+        until_busy(&heavy, Work::Long, 2, 2).await;
+        // Advice runs at once beside them.
+        let answer = tokio::time::timeout(
+            Duration::from_secs(5),
+            heavy.run(Work::Advice, ip(3), Duration::from_secs(5), |_| Ok(3)),
+        )
+        .await;
+        assert_eq!(answer, Ok(Ok(3)));
+        // One client with three advice requests holds one worker; another client gets the
+        // other at once.
+        let greedy: Vec<_> = (0..3)
+            .map(|_| hold(&heavy, Work::Advice, ip(4), &release))
+            .collect();
+        until_busy(&heavy, Work::Advice, 2, 1).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(heavy.busy(Work::Advice, 2), 1);
+        let answer = tokio::time::timeout(
+            Duration::from_secs(5),
+            heavy.run(Work::Advice, ip(5), Duration::from_secs(5), |_| Ok(5)),
+        )
+        .await;
+        assert_eq!(answer, Ok(Ok(5)));
+        release.store(true, std::sync::atomic::Ordering::Relaxed);
+        for job in long.into_iter().chain(greedy) {
+            assert_eq!(job.await.unwrap(), Ok(()));
+        }
     }
 }

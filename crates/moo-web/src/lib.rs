@@ -16,9 +16,11 @@
 //!   bounded heuristic); the web adds no policy of its own.
 //!
 //! Work that grows with the code space (advice, benchmarks, decision trees) runs on worker
-//! threads, at most [`Config::heavy_jobs`] at once, each under its time limit and a cancel flag
-//! set when the client goes away, and only for spaces within the configured limits, so a client
-//! can neither stall the async workers nor queue unbounded work.
+//! threads, at most [`Config::advice_jobs`] pieces of advice and [`Config::heavy_jobs`]
+//! benchmarks and trees at once (separate pools, so advice never waits behind a benchmark), at
+//! most [`Config::client_jobs`] of each per client address, each under its time limit and a
+//! cancel flag set when the client goes away, and only for spaces within the configured limits,
+//! so a client can neither stall the async workers nor queue unbounded work.
 
 #![deny(missing_docs)]
 
@@ -29,6 +31,7 @@ mod error;
 mod games;
 mod heavy;
 mod spaces;
+mod treeview;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,6 +46,9 @@ pub struct Config {
     /// The most games kept at once; past it, a new game replaces a finished one or the game
     /// idle longest, if that one has been idle for [`Config::evict_idle`].
     pub max_games: usize,
+    /// The most turns a game or a solver history may have: far more than any game needs, and a
+    /// bound on the work of every hint and on the size of every answer, which lists the turns.
+    pub max_turns: usize,
     /// How long a game may go untouched before it is dropped.
     pub idle_expiry: Duration,
     /// How long a game must have gone untouched before a new game may take its place when the
@@ -63,10 +69,19 @@ pub struct Config {
     /// How long one piece of advice (a hint, a solver or assistant step) may take, waiting
     /// included: past it the advisor answers with the best guess it has.
     pub time_limit: Duration,
+    /// How long the review of a whole game may take, waiting included: each move gets at most
+    /// `time_limit` of it, and moves past it get estimated figures, marked as such.
+    pub review_time_limit: Duration,
     /// How long a benchmark or a strategy tree may run or wait: they play every secret.
     pub bench_time_limit: Duration,
-    /// How many heavy requests run at once.
+    /// How many benchmarks and strategy trees run at once.
     pub heavy_jobs: usize,
+    /// How many pieces of advice (hints, solver and assistant steps) run at once, on workers
+    /// of their own that benchmarks and trees never take.
+    pub advice_jobs: usize,
+    /// How many jobs of each kind one client address may run at once; its further requests
+    /// wait behind its own.
+    pub client_jobs: usize,
     /// The largest code space for hints and the solver: it is enumerated and held in memory
     /// (the advisor bounds the time by sampling, not the memory).
     pub solver_max_codes: usize,
@@ -80,6 +95,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             max_games: 1000,
+            max_turns: 500,
             idle_expiry: Duration::from_secs(30 * 60),
             evict_idle: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
@@ -88,8 +104,11 @@ impl Default for Config {
             max_connections: 1024,
             body_limit: 16 * 1024,
             time_limit: Duration::from_secs(2),
+            review_time_limit: Duration::from_secs(10),
             bench_time_limit: Duration::from_secs(20),
             heavy_jobs: 2,
+            advice_jobs: 4,
+            client_jobs: 1,
             solver_max_codes: moo_core::space::MAX_CODES,
             bench_max_codes: 5040,
             cached_spaces: 3,
@@ -113,7 +132,7 @@ pub fn router(config: Config) -> axum::Router {
     let state = Arc::new(AppState {
         games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle),
         spaces: spaces::Spaces::new(config.cached_spaces),
-        heavy: heavy::Heavy::new(config.heavy_jobs),
+        heavy: heavy::Heavy::new(config.advice_jobs, config.heavy_jobs, config.client_jobs),
         advisor: Advisor::new(),
         bench_cache: bench::BenchCache::default(),
         config,
@@ -151,8 +170,8 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
             .acquire_owned()
             .await
             .expect("the connection semaphore is never closed");
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(_) => {
                 // Out of file descriptors, or a connection reset before it was accepted: wait a
                 // moment rather than spin, as axum::serve does.
@@ -160,8 +179,17 @@ pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io
                 continue;
             }
         };
+        // Every request of the connection carries its client's address, for the fair share of
+        // the workers.
+        let client = heavy::Client(Some(peer.ip()));
+        let service = tower::ServiceBuilder::new()
+            .map_request(move |mut request: axum::http::Request<_>| {
+                request.extensions_mut().insert(client);
+                request
+            })
+            .service(app.clone());
         let connection =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
         tokio::spawn(async move {
             // A client that breaks off or times out is no error of the server's.
             let _ = connection.await;

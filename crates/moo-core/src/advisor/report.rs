@@ -10,6 +10,7 @@ use crate::codeset::CodeSet;
 use crate::history::{History, Turn};
 use crate::rules::Rules;
 use crate::space::CodeSpace;
+use crate::stop::Stop;
 use crate::strategy::PartitionStats;
 
 /// How the advised guess was chosen.
@@ -170,9 +171,17 @@ pub struct Contradiction {
 impl Contradiction {
     /// The report for a history no code of `space` fits.
     pub fn new(space: &CodeSpace, history: &History) -> Contradiction {
+        Contradiction::until(space, history, &Stop::never())
+    }
+
+    /// [`Contradiction::new`], whose search for repairs gives up when `stop` fires: the report
+    /// then says which answer is wrong could not be worked out in time.
+    pub fn until(space: &CodeSpace, history: &History, stop: &Stop) -> Contradiction {
         let rules = space.rules();
-        let repairs: Vec<RepairReport> = history
-            .repairs(space)
+        let found = history.repairs_until(space, stop);
+        let repairs: Vec<RepairReport> = found
+            .clone()
+            .unwrap_or_default()
             .into_iter()
             .map(|r| {
                 let t = history.turns()[r.turn];
@@ -192,7 +201,11 @@ impl Contradiction {
             })
             .collect();
         let mut message = String::from("no code fits all the answers: one of them must be wrong");
-        if repairs.is_empty() {
+        if found.is_err() {
+            message.push_str(
+                "\n  which answer is wrong could not be worked out within the time limit: check the answers, or allow more time",
+            );
+        } else if repairs.is_empty() {
             message.push_str("\n  no single changed answer would fix it: more than one is wrong");
         }
         for r in &repairs {

@@ -27,7 +27,7 @@ pub use partition::{
 pub use random::Random;
 pub use registry::{by_name, describe, info_of, list, names, playable, Cost, StrategyInfo};
 pub use simple::Simple;
-pub use tree::{shipped, TreeStrategy, ON_DEMAND_MAX_CODES};
+pub use tree::{shipped, shipped_totals, TreeStrategy, ON_DEMAND_MAX_CODES};
 
 pub use crate::pool::GuessPool;
 
@@ -35,6 +35,7 @@ use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::history::History;
 use crate::space::CodeSpace;
+use crate::stop::Stop;
 
 /// Why a strategy could not produce a guess.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -78,6 +79,10 @@ pub struct StrategyOptions {
     /// The most (guess, candidate) pairs a partition heuristic scores per guess before it
     /// samples ([`Sampling::max_pairs`]).
     pub max_pairs: u64,
+    /// When work done while building a strategy must stop: the on-the-spot search of `optimal`
+    /// takes the caller's deadline and cancel flag, so a request that is cancelled or out of
+    /// time frees its thread at once.
+    pub stop: Stop,
 }
 
 impl Default for StrategyOptions {
@@ -86,6 +91,7 @@ impl Default for StrategyOptions {
             guesses: GuessPool::default(),
             seed: 0,
             max_pairs: Sampling::DEFAULT_MAX_PAIRS,
+            stop: Stop::never(),
         }
     }
 }

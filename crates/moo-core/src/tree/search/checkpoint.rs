@@ -20,13 +20,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::memo::{Entry, Memo};
-use super::solved::Solved;
+use super::solved::{Solved, NO_GUESS};
 use super::SearchOptions;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
+use crate::text::{read_capped, ReadError};
 
 /// The first line's first word, with the format version.
 const MAGIC: &str = "moo-tree-checkpoint/1";
+
+/// The largest checkpoint read: far more facts than the longest search writes.
+pub const MAX_CHECKPOINT_FILE: u64 = 1 << 30;
 
 /// Why a checkpoint cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +43,37 @@ pub enum CheckpointError {
         path: PathBuf,
         /// What failed.
         source: std::io::Error,
+    },
+    /// The file cannot be read: a device, a pipe, a directory, too large.
+    #[error("checkpoint {0}")]
+    Read(ReadError),
+    /// The file is something else than a checkpoint, which moo never overwrites.
+    #[error("{path} is not a moo checkpoint ({why}), so moo will not write its checkpoint there: give --checkpoint a new file name, or the name of a checkpoint")]
+    NotACheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// What it holds instead.
+        why: String,
+    },
+    /// A fact in the file does not fit the game: the file was edited or damaged.
+    #[error("checkpoint {path}, line {line}: {why}; the file was edited or damaged: delete it to start over")]
+    BadFact {
+        /// The file.
+        path: PathBuf,
+        /// The line (1 is the header).
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The facts of the file give a tree that costs more than they claim: one of them is false.
+    #[error("checkpoint {path} holds a false fact: the tree built from its facts costs {replayed} in total, not the {claimed} they claim; the file was edited or damaged: delete it to start over")]
+    FalseFact {
+        /// The file.
+        path: PathBuf,
+        /// The total the facts claim.
+        claimed: u64,
+        /// The total of the tree built from them, played out.
+        replayed: String,
     },
     /// The file was written by a search of other rules or options.
     #[error("checkpoint {path} belongs to another search ({found}), not this one ({wanted}): use another file, or delete it to start over")]
@@ -101,31 +136,34 @@ impl Checkpoint {
             source,
         };
         let wanted = header(space, options);
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // The one guarded reader: regular files only, of a bounded size.
+        let text = match std::fs::metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(io(e)),
+            _ => read_capped(path, MAX_CHECKPOINT_FILE).map_err(|e| match e {
+                ReadError::NotUtf8 { .. } => CheckpointError::NotACheckpoint {
+                    path: path.to_path_buf(),
+                    why: "it is not text".into(),
+                },
+                e => CheckpointError::Read(e),
+            })?,
         };
         let mut lines = text.split_inclusive('\n');
-        let mut records = Vec::new();
-        let mut damaged = 0;
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(io)?;
-        match lines.next() {
-            // A file that is empty, or whose header was cut short, starts over.
-            None => file
-                .write_all(format!("{wanted}\n").as_bytes())
-                .map_err(io)?,
+        let first = lines.next();
+        // Checked before the file is opened for writing, so another file is never touched.
+        let restart = match first {
+            None => true,
+            // A header cut short by a killed run: nothing in the file to lose.
             Some(first) if !first.ends_with('\n') && text.len() == first.len() => {
-                file.set_len(0).map_err(io)?;
-                file.write_all(format!("{wanted}\n").as_bytes())
-                    .map_err(io)?;
+                if !(first.starts_with(MAGIC) || MAGIC.starts_with(first)) {
+                    return Err(not_a_checkpoint(path, first));
+                }
+                true
             }
             Some(first) => {
                 let found = first.trim_end();
+                if !found.starts_with(MAGIC) {
+                    return Err(not_a_checkpoint(path, found));
+                }
                 if found != wanted {
                     return Err(CheckpointError::OtherSearch {
                         path: path.to_path_buf(),
@@ -133,17 +171,44 @@ impl Checkpoint {
                         wanted,
                     });
                 }
-                for line in lines {
-                    match line.strip_suffix('\n').and_then(parse) {
-                        Some(record) => records.push(record),
-                        None => damaged += 1,
+                false
+            }
+        };
+        let mut records = Vec::new();
+        let mut damaged = 0;
+        if !restart {
+            for (i, line) in lines.enumerate() {
+                match line.strip_suffix('\n').and_then(parse) {
+                    Some(record) => {
+                        // Line 1 is the header.
+                        check_fact(&record, space).map_err(|why| CheckpointError::BadFact {
+                            path: path.to_path_buf(),
+                            line: i + 2,
+                            why,
+                        })?;
+                        records.push(record);
                     }
-                }
-                // Start on a fresh line if the last one was cut short.
-                if !text.ends_with('\n') {
-                    file.write_all(b"\n").map_err(io)?;
+                    None => damaged += 1,
                 }
             }
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(CheckpointError::Read(ReadError::NotRegular {
+                path: path.display().to_string(),
+            }));
+        }
+        if restart {
+            file.set_len(0).map_err(io)?;
+            file.write_all(format!("{wanted}\n").as_bytes())
+                .map_err(io)?;
+        } else if !text.ends_with('\n') {
+            // Start on a fresh line if the last one was cut short.
+            file.write_all(b"\n").map_err(io)?;
         }
         Ok(Checkpoint {
             path: path.to_path_buf(),
@@ -155,6 +220,18 @@ impl Checkpoint {
             min_set: Checkpoint::DEFAULT_MIN_SET,
             cancel_after: None,
         })
+    }
+
+    /// The error for a search whose plan, built with this file's facts, claimed `claimed` in
+    /// total but plays out as `replayed` (`None`: it does not solve every secret).
+    pub(super) fn false_fact(&self, claimed: u64, replayed: Option<u64>) -> CheckpointError {
+        CheckpointError::FalseFact {
+            path: self.path.clone(),
+            claimed,
+            replayed: replayed.map_or("more (it does not solve every secret)".into(), |t| {
+                t.to_string()
+            }),
+        }
     }
 
     /// The file.
@@ -239,6 +316,73 @@ impl Checkpoint {
             }
         }
     }
+}
+
+/// The refusal of a file whose first line, `first`, is no checkpoint header.
+fn not_a_checkpoint(path: &Path, first: &str) -> CheckpointError {
+    CheckpointError::NotACheckpoint {
+        path: path.to_path_buf(),
+        why: format!(
+            "its first line, {:?}, is not a {MAGIC} header",
+            crate::text::excerpt(first)
+        ),
+    }
+}
+
+/// Whether a fact fits the game of `space`: its members and guess are codes of it, and its
+/// figures are ones a search can prove. Facts are trusted once loaded, so a bad one must be
+/// refused here, not met as a panic or a worse tree.
+fn check_fact(record: &Record, space: &CodeSpace) -> Result<(), String> {
+    let codes = space.len();
+    let n = record.set.len();
+    if let Some(&m) = record.set.last().filter(|&&m| m as usize >= codes) {
+        return Err(format!(
+            "member {m} is not a code of this game, which has {codes}"
+        ));
+    }
+    if record.set.is_empty() {
+        return Err("the set of codes is empty".into());
+    }
+    if let Some(s) = record.entry.exact {
+        if s.guess != NO_GUESS && s.guess as usize >= codes {
+            return Err(format!(
+                "guess {} is not a code of this game, which has {codes}",
+                s.guess
+            ));
+        }
+        if s.guess != NO_GUESS {
+            let set: crate::CodeSet = record.set.iter().map(|&m| m as usize).collect();
+            let mut counts = [0u32; 256];
+            space.partition_counts(s.guess as usize, &set, &mut counts);
+            if counts.iter().any(|&c| c as usize == n) && !set.contains(s.guess as usize) {
+                return Err(format!(
+                    "guess {} does not split the set: every member gives it the same answer",
+                    s.guess
+                ));
+            }
+        }
+        if s.total != record.entry.bound {
+            return Err(format!(
+                "a solved set's total {} differs from its bound {}",
+                s.total, record.entry.bound
+            ));
+        }
+        // Every member is guessed at least once and all but one at least twice.
+        if (s.total as usize) < 2 * n - 1 {
+            return Err(format!(
+                "a total of {} is impossible for {n} codes (at least {})",
+                s.total,
+                2 * n - 1
+            ));
+        }
+        if s.worst == 0 || s.worst >= 0x80 || usize::from(s.worst) > n {
+            return Err(format!(
+                "a worst case of {} guesses is impossible for {n} codes",
+                s.worst
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The header line: the format and everything the facts depend on.

@@ -74,7 +74,16 @@ pub(super) fn build_plan(
         .sum();
     let at_depth = histogram.get(usize::from(depth) - 1).copied().unwrap_or(0);
     let cost = total + weight.map_or(0, |w| u64::from(w) * at_depth);
-    debug_assert_eq!(cost, u64::from(sol.total));
+    if cost != u64::from(sol.total) {
+        // Only facts read from a file can make a plan cost other than the search proved.
+        match search.state.checkpoint {
+            Some((c, _)) => {
+                let error = c.false_fact(u64::from(sol.total), Some(cost));
+                return Err(SearchError::Checkpoint(error.to_string()));
+            }
+            None => debug_assert_eq!(cost, u64::from(sol.total)),
+        }
+    }
     Ok(Plan {
         total,
         worst: histogram.len() as u32,
