@@ -91,7 +91,8 @@ impl Games {
                 f(game)
             }
             _ => Err(ApiError::not_found(format!(
-                "no live game with id {id:?}: games are dropped after {} minutes idle; start a new one with POST /api/games",
+                "no live game with id {:?}: games are dropped after {} minutes idle; start a new one with POST /api/games",
+                moo_core::text::excerpt(id),
                 self.expiry.as_secs() / 60
             ))),
         }
