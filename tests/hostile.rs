@@ -1306,6 +1306,35 @@ fn round_two(c: &mut Vec<Case>) {
         .says("every game is won by its first guess")
         .within(Duration::from_secs(10)),
     );
+    // 9. Lesser items of the command line.
+    c.push(
+        Case::new("30.9 moo --help > full", &["--help"], 1)
+            .out(Out::Full)
+            .says("No space left on device"),
+    );
+    c.push(
+        Case::new("30.9 moo --version > full", &["--version"], 1)
+            .out(Out::Full)
+            .says("No space left on device"),
+    );
+    c.push(Case::new("30.9 moo --help | closed pipe", &["--help"], 0).out(Out::Closed));
+    c.push(
+        Case::new(
+            "30.9 --table-memory 18446744073709551616",
+            &["hint", "--table-memory", "18446744073709551616"],
+            2,
+        )
+        .says("18446744073709551616 bytes is more than any machine has")
+        .never_says("couldn't parse"),
+    );
+    c.push(
+        Case::new(
+            "30.9 regional indicator symbols",
+            &["hint", "--length", "2", "--symbols", "🇫🇷🇩🇪"],
+            2,
+        )
+        .says("regional indicator"),
+    );
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(
@@ -1401,9 +1430,14 @@ fn x_json_is_private(dir: &Path) -> Result<(), String> {
     }
 }
 
+/// Held by the tests that load the machine or time answers, so they do not run at once: the
+/// timings of one would measure the load of the other.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Every hostile CLI case, one after another; prints the count.
 #[test]
 fn hostile_cli_input_and_output() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let root = tempfile::tempdir().unwrap();
     let outside_before = outside_snapshot();
     // Device nodes need root; make_devices reports whether mknod worked.
@@ -1792,6 +1826,7 @@ fn optimal_bench_body(limit: usize) -> String {
 /// a row; and both benchmark workers are free within a second of their clients hanging up.
 #[test]
 fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -1829,6 +1864,15 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         let freed = hung_up.elapsed();
         println!("server: both benchmark workers answered other clients {:.2} s after their clients hung up", freed.as_secs_f64());
         assert!(freed < Duration::from_millis(1500), "the workers were busy {freed:?} after the hang-up");
+
+        // The third client has been playing: its first solver steps are done (a Mastermind
+        // step searches the game once, which the load below would only slow down; waiting
+        // behind others is what is measured).
+        let me = [127, 0, 0, 6];
+        for feedback in ["0B0C", "1B0C"] {
+            let step = format!(r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{feedback}"}}]}}"#);
+            assert_eq!(http_from(me, addr, "POST", "/api/solver", &step).await.0, 200);
+        }
 
         // The load: two benchmark clients post the benchmark again and again...
         let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -1887,8 +1931,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
 
-        // A third client plays on: each answer within 1 s, 20 times in a row.
-        let me = [127, 0, 0, 6];
+        // The third client plays on: each answer within 1 s, 20 times in a row.
         let (status, created) = http_from(me, addr, "POST", "/api/games", r#"{"preset":"bulls","seed":3}"#).await;
         assert_eq!(status, 201, "{created}");
         let game: serde_json::Value = serde_json::from_str(&created).unwrap();

@@ -49,7 +49,10 @@ pub struct Config {
     /// The most turns a game or a solver history may have: far more than any game needs, and a
     /// bound on the work of every hint and on the size of every answer, which lists the turns.
     pub max_turns: usize,
-    /// How long a game may go untouched before it is dropped.
+    /// The most games one client address holds at once; its next game replaces its own
+    /// played longest ago, so one client cannot keep the store full for everyone.
+    pub client_games: usize,
+    /// How long a game may go without a move before it is dropped (reading it does not count).
     pub idle_expiry: Duration,
     /// How long a game must have gone untouched before a new game may take its place when the
     /// store is full.
@@ -98,6 +101,7 @@ impl Default for Config {
         Config {
             max_games: 1000,
             max_turns: 500,
+            client_games: 100,
             idle_expiry: Duration::from_secs(30 * 60),
             evict_idle: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
@@ -146,7 +150,8 @@ pub fn router(config: Config) -> axum::Router {
         body_limit: config.body_limit,
     });
     let state = Arc::new(AppState {
-        games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle),
+        games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle)
+            .with_per_client(config.client_games),
         spaces: spaces::Spaces::new(config.cached_spaces),
         heavy: heavy::Heavy::new(config.advice_jobs, config.heavy_jobs, config.client_jobs),
         advisor: Advisor::new(),
