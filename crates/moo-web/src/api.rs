@@ -257,15 +257,16 @@ impl GameReport {
 
 async fn new_game(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<(StatusCode, Json<GameReport>), ApiError> {
     let rules = pick_rules(body.preset, body.rules)?;
-    let (id, game) = state.games.create(rules, body.seed)?;
+    let (id, game) = state.games.create(rules, body.seed, client.0)?;
     Ok((StatusCode::CREATED, Json(GameReport::new(&id, &game))))
 }
 
 async fn game_state(State(state): Shared, Path(id): Path<String>) -> AppResult<GameReport> {
-    state.games.with(&id, |g| Ok(Json(GameReport::new(&id, g))))
+    state.games.read(&id, |g| Ok(Json(GameReport::new(&id, g))))
 }
 
 #[derive(Debug, Deserialize)]
@@ -325,7 +326,7 @@ async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Game
 const HINT_LIST: usize = 20;
 
 async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> AppResult<Position> {
-    let (rules, history) = state.games.with(&id, |g| {
+    let (rules, history) = state.games.read(&id, |g| {
         if g.gave_up {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
