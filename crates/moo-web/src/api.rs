@@ -701,20 +701,26 @@ async fn strategy_tree(
         rules,
         limit,
         move |_, space, stop| {
-            let build = bench::builder(&name, space, &stop);
-            let mut options = EvalOptions::default();
-            options.deadline = stop.deadline();
-            options.cancel = stop.flag().cloned();
-            let grown = bench::long_pool()
-                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            let tree = grow_tree(&name, space, &stop)?;
             // Written here, on the job's large stack: writing nests once per guess of the
             // longest game, thousands deep for brute force.
-            Ok(grown.tree.to_json(false))
+            Ok(tree.to_json(false))
         },
     )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs.
+fn grow_tree(name: &str, space: &CodeSpace, stop: &Stop) -> Result<DecisionTree, ApiError> {
+    let build = bench::builder(name, space, stop);
+    let mut options = EvalOptions::default();
+    options.deadline = stop.deadline();
+    options.cancel = stop.flag().cloned();
+    let grown = bench::long_pool()
+        .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+        .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+    Ok(grown.tree)
 }
 
 /// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
@@ -736,10 +742,12 @@ struct TreeViewBody {
 /// strategy or uploaded: the Explorer shows only what this returns.
 async fn tree_view(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<TreeViewBody>,
 ) -> AppResult<TreeView> {
     let limit = (state.config.bench_max_codes, TREES);
     let time_limit = state.config.bench_time_limit;
+    let work = (Work::Long, client);
     match (body.tree, body.strategy) {
         (Some(_), Some(_)) => Err(ApiError::unprocessable(
             "give either a \"tree\" or a \"strategy\" to build one, not both",
@@ -757,27 +765,35 @@ async fn tree_view(
                 .map_err(|e| ApiError::unprocessable(e.to_string()))?;
             let rules = tree.rules().clone();
             check_size(&rules, limit.0, limit.1)?;
-            let view = on_space(&state, time_limit, rules, limit, move |_, space, _| {
-                treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
-            })
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, _| {
+                    treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
             .await?;
             Ok(Json(view))
         }
         (None, Some(name)) => {
             let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
             check_offered(&name)?;
-            let view = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
-                let build = bench::builder(&name, space);
-                let mut options = EvalOptions::default();
-                options.deadline = stop.deadline();
-                options.cancel = stop.flag().cloned();
-                let grown = bench::long_pool()
-                    .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                    .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-                bench::long_pool()
-                    .install(|| treeview::view(&grown.tree, space))
-                    .map_err(|e| ApiError::unprocessable(e.to_string()))
-            })
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, stop| {
+                    let tree = grow_tree(&name, space, &stop)?;
+                    bench::long_pool()
+                        .install(|| treeview::view(&tree, space))
+                        .map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
             .await?;
             Ok(Json(view))
         }
