@@ -282,7 +282,8 @@ fn describe(rules: &Rules, history: &History) -> String {
 }
 
 /// The `q` quantile of sorted values (nearest rank).
-fn quantile(sorted: &[f64], q: f64) -> f64 {
+/// The nearest-rank quantile `q` of `sorted` (0 when empty).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
