@@ -702,20 +702,26 @@ async fn strategy_tree(
         rules,
         limit,
         move |_, space, stop| {
-            let build = bench::builder(&name, space, &stop);
-            let mut options = EvalOptions::default();
-            options.deadline = stop.deadline();
-            options.cancel = stop.flag().cloned();
-            let grown = bench::long_pool()
-                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            let tree = grow_tree(&name, space, &stop)?;
             // Written here, on the job's large stack: writing nests once per guess of the
             // longest game, thousands deep for brute force.
-            Ok(grown.tree.to_json(false))
+            Ok(tree.to_json(false))
         },
     )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs.
+fn grow_tree(name: &str, space: &CodeSpace, stop: &Stop) -> Result<DecisionTree, ApiError> {
+    let build = bench::builder(name, space, stop);
+    let mut options = EvalOptions::default();
+    options.deadline = stop.deadline();
+    options.cancel = stop.flag().cloned();
+    let grown = bench::long_pool()
+        .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+        .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+    Ok(grown.tree)
 }
 
 /// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
@@ -741,8 +747,8 @@ async fn tree_view(
     ApiJson(body): ApiJson<TreeViewBody>,
 ) -> AppResult<TreeView> {
     let limit = (state.config.bench_max_codes, TREES);
-    let work = (Work::Long, client);
     let time_limit = state.config.bench_time_limit;
+    let work = (Work::Long, client);
     match (body.tree, body.strategy) {
         (Some(_), Some(_)) => Err(ApiError::unprocessable(
             "give either a \"tree\" or a \"strategy\" to build one, not both",
@@ -783,17 +789,9 @@ async fn tree_view(
                 rules,
                 limit,
                 move |_, space, stop| {
-                    let build = bench::builder(&name, space, &stop);
-                    let mut options = EvalOptions::default();
-                    options.deadline = stop.deadline();
-                    options.cancel = stop.flag().cloned();
-                    let grown = bench::long_pool()
-                        .install(|| {
-                            moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES))
-                        })
-                        .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+                    let tree = grow_tree(&name, space, &stop)?;
                     bench::long_pool()
-                        .install(|| treeview::view(&grown.tree, space))
+                        .install(|| treeview::view(&tree, space))
                         .map_err(|e| ApiError::unprocessable(e.to_string()))
                 },
             )
