@@ -367,6 +367,10 @@ fn shipped_mastermind_trees_replay_as_their_rows_say() {
             include_str!("../../trees/mastermind-5x5-average.json"),
             five_by_five,
         ),
+        (
+            include_str!("../../trees/mastermind-4x9-average.json"),
+            &published::MASTERMIND_4X9,
+        ),
     ] {
         let tree = DecisionTree::from_json(json).unwrap();
         assert_eq!(tree.rules(), &row.game.rules().unwrap());
@@ -416,6 +420,7 @@ fn every_new_result_has_a_test() {
             published::MASTERMIND_FEWEST_WORST,
             published::BULLS_FEWEST_WORST,
             published::BULLS_5_OF_0_7,
+            published::MASTERMIND_4X9,
         ]
         .contains(row);
         assert!(
