@@ -371,6 +371,10 @@ fn shipped_mastermind_trees_replay_as_their_rows_say() {
             include_str!("../../trees/mastermind-4x9-average.json"),
             &published::MASTERMIND_4X9,
         ),
+        (
+            include_str!("../../trees/mastermind-5x6-average.json"),
+            &published::MASTERMIND_5X6,
+        ),
     ] {
         let tree = DecisionTree::from_json(json).unwrap();
         assert_eq!(tree.rules(), &row.game.rules().unwrap());
@@ -421,6 +425,7 @@ fn every_new_result_has_a_test() {
             published::BULLS_FEWEST_WORST,
             published::BULLS_5_OF_0_7,
             published::MASTERMIND_4X9,
+            published::MASTERMIND_5X6,
         ]
         .contains(row);
         assert!(
