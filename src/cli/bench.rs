@@ -14,7 +14,8 @@ use serde::Serialize;
 use super::output::{out, outln, write_file};
 use super::progress::Progress;
 use super::{
-    advice, bench_advisor, bench_review, ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError,
+    advice, bench_advisor, bench_arena, bench_review, ranged, GuessPoolArg, RuleArgs, TableArgs,
+    UsageError,
 };
 
 /// The most runs of a random strategy.
@@ -37,7 +38,8 @@ const DEFAULT_SAMPLE: usize = 200;
   moo bench -S random,enumerate,cows --runs 10 --seed 1
   moo bench --plot histograms.svg                the histograms side by side
   moo bench --length 10 -S simple,entropy --secrets 200 --seed 1
-                                                 200 random secrets of 10 digits, each guess timed")]
+                                                 200 random secrets of 10 digits, each guess timed
+  moo bench --arena --secrets 200 --seed 1       the advisor scored as CodinGame's arena scores bots")]
 pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
@@ -95,6 +97,32 @@ pub struct Args {
     #[arg(long, help_heading = "Review bench", conflicts_with = "advisor")]
     review: bool,
 
+    /// Instead of strategies, score the advisor as CodinGame's "Bulls and Cows 2" arena does:
+    /// distinct digits, no leading zero, lengths 1 to 10, --secrets per length (default 1000)
+    /// drawn with --seed, one thread, --time-limit per guess (default 50ms); the score weighs
+    /// one game of length 1 and five of each other length.
+    #[arg(
+        long,
+        help_heading = "Arena bench",
+        conflicts_with_all = [
+            "review", "advisor", "strategy", "game", "length", "symbols", "repeats", "distinct",
+            "no_leading_zero", "plot", "runs", "list", "guesses", "max_pairs", "max_guesses",
+            "openings", "positions", "cross_checks",
+        ]
+    )]
+    arena: bool,
+
+    /// With --arena: the lengths to play, one (such as 7) or a range (such as 1-3) [default:
+    /// 1-10, the arena's; fewer give a partial score].
+    #[arg(
+        long,
+        value_name = "RANGE",
+        requires = "arena",
+        value_parser = bench_arena::parse_lengths,
+        help_heading = "Arena bench"
+    )]
+    lengths: Option<std::ops::RangeInclusive<usize>>,
+
     /// Instead of strategies, time the advisor (the default of `solve` and `hint`) on positions
     /// after --openings, each with an empty cache, and count how many moves it proves optimal.
     #[arg(long, help_heading = "Advisor bench")]
@@ -121,10 +149,10 @@ pub struct Args {
     )]
     positions: usize,
 
-    /// With --advisor: the time limit of each guess; with --review, of each move's proofs; such
-    /// as 500ms or 2s.
-    #[arg(long, value_name = "DURATION", default_value = advice::DEFAULT_TIME_LIMIT, value_parser = advice::parse_time_limit, help_heading = "Advisor bench")]
-    time_limit: Duration,
+    /// With --advisor or --arena: the time limit of each guess; with --review, of each move's
+    /// proofs; such as 500ms or 2s [default: 50ms with --arena, else 1s].
+    #[arg(long, value_name = "DURATION", value_parser = advice::parse_time_limit, help_heading = "Advisor bench")]
+    time_limit: Option<Duration>,
 
     /// With --advisor: how many proven positions to check against a search without a time limit
     /// (0 to 100000).
@@ -171,6 +199,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )?;
         return Ok(());
     }
+    let time_limit = args.time_limit.unwrap_or(if args.arena {
+        bench_arena::DEFAULT_TIME_LIMIT
+    } else {
+        advice::parse_time_limit(advice::DEFAULT_TIME_LIMIT).map_err(anyhow::Error::msg)?
+    });
+    if args.arena {
+        return bench_arena::run(&bench_arena::Plan {
+            lengths: args.lengths.clone().unwrap_or(bench_arena::LENGTHS),
+            secrets: args.secrets.unwrap_or(bench_arena::DEFAULT_SECRETS),
+            seed: args.seed,
+            time_limit,
+            table: args.table.clone(),
+            json: args.json,
+        });
+    }
     let rules = args.rules.rules()?;
     if args.review {
         let strategy = match args.strategy.as_deref() {
@@ -185,7 +228,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             strategy,
             games: args.secrets.unwrap_or(DEFAULT_SAMPLE),
             seed: args.seed,
-            move_time: args.time_limit,
+            move_time: time_limit,
             json: args.json,
         });
     }
@@ -204,7 +247,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             openings: &openings,
             positions: args.positions,
             seed: args.seed,
-            time_limit: args.time_limit,
+            time_limit,
             cross_checks: args.cross_checks,
             json: args.json,
         });

@@ -270,3 +270,139 @@ fn list_names_every_strategy() {
         .stdout(predicate::str::contains("most-parts"))
         .stdout(predicate::str::contains("cows"));
 }
+
+/// Runs `moo bench --arena ARGS --json`.
+fn arena_json(args: &[&str]) -> Value {
+    let out = moo()
+        .args(["bench", "--arena", "--json"])
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("bench --arena --json prints JSON")
+}
+
+#[test]
+fn the_arena_bench_weighs_lengths_as_codingame_does() {
+    let r = arena_json(&["--secrets", "5", "--lengths", "1-3", "--seed", "2"]);
+    assert_eq!(r["threads"], 1);
+    assert_eq!(r["time_limit_seconds"], 0.05);
+    assert_eq!(r["complete"], false);
+    let lengths = r["lengths"].as_array().unwrap();
+    let codes: Vec<u64> = lengths
+        .iter()
+        .map(|l| l["codes"].as_u64().unwrap())
+        .collect();
+    // Distinct digits with no leading zero: 9, 9 x 9, 9 x 9 x 8.
+    assert_eq!(codes, [9, 81, 648]);
+    let mut score = 0.0;
+    for l in lengths {
+        assert_eq!(l["games"], 5);
+        let average = l["average_guesses"].as_f64().unwrap();
+        assert_eq!(average, l["total_guesses"].as_f64().unwrap() / 5.0);
+        assert!(l["worst_guesses"].as_f64().unwrap() >= average);
+        let times = &l["guess_times"];
+        assert_eq!(times["guesses"], l["total_guesses"]);
+        assert!(times["p99"].as_f64().unwrap() <= times["max"].as_f64().unwrap());
+        score += l["weight"].as_f64().unwrap() * average;
+    }
+    assert_eq!(lengths[0]["weight"], 1);
+    assert_eq!(lengths[2]["weight"], 5);
+    assert!((r["score"].as_f64().unwrap() - score).abs() < 1e-9);
+    if std::path::Path::new("/proc/loadavg").exists() {
+        assert_eq!(r["load_average_start"].as_array().unwrap().len(), 3);
+        assert_eq!(r["load_average_end"].as_array().unwrap().len(), 3);
+    }
+    // Fewer secrets than asked: every code of length 1 is played once.
+    let all = arena_json(&["--secrets", "20", "--lengths", "1"]);
+    assert_eq!(all["lengths"][0]["games"], 9);
+    // 1 + 2 + ... + 9 guesses, each code tried in turn: the optimal 45.
+    assert_eq!(all["lengths"][0]["total_guesses"], 45);
+}
+
+/// The bench plays the games `moo solve` plays, with the same seed and time limit; length 2's
+/// exact searches take milliseconds, so the 50 ms limit never decides a move there.
+#[test]
+fn the_arena_bench_plays_what_solve_plays_and_repeats_for_a_seed() {
+    let args = ["--secrets", "6", "--lengths", "2", "--seed", "7"];
+    let first = arena_json(&args);
+    let again = arena_json(&args);
+    assert_eq!(
+        first["lengths"][0]["total_guesses"],
+        again["lengths"][0]["total_guesses"]
+    );
+
+    let rules = moo_core::Rules::new(2, "0123456789", false, true).unwrap();
+    let space = moo_core::CodeSpace::new(rules.clone()).unwrap();
+    let mut total = 0;
+    for secret in moo_core::eval::sample_secrets(&space, 6, 7).iter() {
+        let secret = rules.format_code(&space.code(secret));
+        let out = moo()
+            .args([
+                "solve",
+                "--length",
+                "2",
+                "--no-leading-zero",
+                "--time-limit",
+                "50ms",
+            ])
+            .args(["--seed", "7", "--json", "--secret", &secret])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let game: Value = serde_json::from_slice(&out).unwrap();
+        total += game["guesses"].as_array().unwrap().len() as u64;
+    }
+    assert_eq!(first["lengths"][0]["total_guesses"], total);
+}
+
+#[test]
+fn the_arena_bench_prints_a_table_with_the_score_and_the_load() {
+    moo()
+        .args(["bench", "--arena", "--secrets", "1", "--lengths", "2-3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| length | games | average"))
+        .stdout(predicate::str::contains("p99/guess"))
+        .stdout(predicate::str::contains(
+            "(lengths 2 to 3 only: not comparable with the arena's total)",
+        ))
+        .stdout(predicate::str::contains("load average (1, 5, 15 min): "));
+}
+
+#[test]
+fn the_arena_bench_refuses_bad_input() {
+    for (args, message) in [
+        (
+            &["--arena", "--lengths", "0-3"][..],
+            "the arena plays lengths 1 to 10",
+        ),
+        (
+            &["--arena", "--lengths", "11"],
+            "the arena plays lengths 1 to 10",
+        ),
+        (&["--arena", "--lengths", "5-2"], "such as 2-5"),
+        (&["--arena", "--lengths", "four"], "such as 1-10"),
+        (
+            &["--arena", "--secrets", "0"],
+            "--secrets must be at least 1",
+        ),
+        (&["--arena", "--time-limit", "0s"], "more than 0"),
+        (&["--lengths", "1-3"], "--arena"),
+        (&["--arena", "--length", "4"], "cannot be used with"),
+        (&["--arena", "-S", "knuth"], "cannot be used with"),
+        (&["--arena", "--advisor"], "cannot be used with"),
+        (&["--arena", "--no-leading-zero"], "cannot be used with"),
+    ] {
+        moo()
+            .arg("bench")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}

@@ -1,0 +1,359 @@
+//! `moo bench --arena`: the advisor scored as CodinGame's "Bulls and Cows 2" arena scores a bot.
+//!
+//! The arena plays distinct digits 0-9 with no leading zero in secrets or guesses, lengths 1 to
+//! 10, 50 ms a turn on one core, and adds up the guesses of 46 hidden games: one of length 1 and
+//! five each of lengths 2 to 10. The bench plays seeded secrets of each length with the advisor
+//! exactly as `moo solve` builds it (one [`Guesser`] per game, a fresh cache each time, as a new
+//! process would have), on a pool of one thread, and weighs the average guesses per length as the
+//! arena does, so the score is the expected arena total.
+//!
+//! A guess's time is the advisor's choice plus filtering the candidates by the answer: the work a
+//! bot does between reading the feedback and printing its next guess. Setting up the code space
+//! of a length is timed apart, as the arena gives a bot's first turn a longer allowance.
+
+use std::io::Write;
+use std::ops::RangeInclusive;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use comfy_table::{presets, CellAlignment, Table};
+use moo_core::eval::{sample_secrets, GuessTimes};
+use moo_core::{CodeSpace, History, Rules};
+use serde::Serialize;
+
+use super::advice::{AdviceArgs, Guesser};
+use super::bench_advisor::emit;
+use super::progress::Progress;
+use super::{TableArgs, UsageError};
+
+/// The arena's digits: every code is written with them, each at most once.
+const SYMBOLS: &str = "0123456789";
+
+/// The lengths the arena plays.
+pub const LENGTHS: RangeInclusive<usize> = 1..=10;
+
+/// The arena's per-turn time limit, the bench's default `--time-limit`.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_millis(50);
+
+/// The secrets played per length by default (every one where there are fewer).
+pub const DEFAULT_SECRETS: usize = 1000;
+
+/// How many hidden games of `length` the arena plays: one of length 1, five of each other.
+fn weight(length: usize) -> u32 {
+    if length == 1 {
+        1
+    } else {
+        5
+    }
+}
+
+/// The rules of one length of the arena.
+pub fn rules(length: usize) -> anyhow::Result<Rules> {
+    Rules::new(length, SYMBOLS, false, true)
+        .with_context(|| format!("the arena's rules of length {length}"))
+}
+
+/// Reads `--lengths`: one length such as `7`, or a range such as `1-10`, within 1 to 10.
+pub fn parse_lengths(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let number = |part: &str| -> Result<usize, String> {
+        part.trim().parse::<usize>().map_err(|_| {
+            format!("{part:?} is not a length: write one length such as 7, or a range such as 1-10")
+        })
+    };
+    let (low, high) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => {
+            let n = number(text)?;
+            (n, n)
+        }
+    };
+    if !LENGTHS.contains(&low) || !LENGTHS.contains(&high) {
+        return Err(format!(
+            "the arena plays lengths {} to {}: {text:?} is outside them",
+            LENGTHS.start(),
+            LENGTHS.end()
+        ));
+    }
+    if low > high {
+        return Err(format!(
+            "{text:?} runs backwards: write the shorter length first, such as {high}-{low}"
+        ));
+    }
+    Ok(low..=high)
+}
+
+/// What the arena bench is asked to do.
+pub struct Plan {
+    /// The lengths to play.
+    pub lengths: RangeInclusive<usize>,
+    /// Secrets per length, drawn with `seed` (every secret where there are fewer).
+    pub secrets: usize,
+    /// The seed of the secrets and of the advisor's sampling.
+    pub seed: u64,
+    /// The time limit of each guess.
+    pub time_limit: Duration,
+    /// The score table's memory, as `moo solve --table-memory` takes it.
+    pub table: TableArgs,
+    /// Print JSON instead of text.
+    pub json: bool,
+}
+
+/// One length, played.
+#[derive(Debug, Serialize)]
+struct Length {
+    length: usize,
+    /// The codes of this length.
+    codes: usize,
+    /// The games played (the secrets drawn, or every code).
+    games: usize,
+    total_guesses: u64,
+    average_guesses: f64,
+    worst_guesses: usize,
+    /// Games of this length in the arena's 46.
+    weight: u32,
+    /// The guesses that took longer than the time limit.
+    guesses_over_limit: usize,
+    /// Time per guess, in seconds.
+    guess_times: GuessTimes,
+    /// Setting up the code space of this length, in seconds.
+    setup_seconds: f64,
+}
+
+/// The whole run.
+#[derive(Debug, Serialize)]
+struct Report {
+    rules: &'static str,
+    time_limit_seconds: f64,
+    seed: u64,
+    secrets_per_length: usize,
+    threads: usize,
+    /// The arena's weighted total over the lengths played: one game of length 1, five of each
+    /// other.
+    score: f64,
+    /// Whether every length 1 to 10 was played, so the score is comparable with the arena's.
+    complete: bool,
+    /// /proc/loadavg's 1, 5 and 15 minute load averages at the start and the end.
+    load_average_start: Option<[f64; 3]>,
+    load_average_end: Option<[f64; 3]>,
+    lengths: Vec<Length>,
+    seconds: f64,
+}
+
+/// Runs the arena bench.
+pub fn run(plan: &Plan) -> anyhow::Result<()> {
+    if plan.secrets == 0 {
+        return Err(UsageError("--secrets must be at least 1".into()).into());
+    }
+    // The arena gives a bot one core: no guess may lean on a second thread.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .context("cannot start the one-thread pool")?;
+    let start = Instant::now();
+    let load_average_start = load_average();
+    let lengths = pool.install(|| {
+        plan.lengths
+            .clone()
+            .map(|length| play_length(plan, length))
+            .collect::<anyhow::Result<Vec<_>>>()
+    })?;
+    let report = Report {
+        rules: "distinct digits 0-9, no leading zero",
+        time_limit_seconds: plan.time_limit.as_secs_f64(),
+        seed: plan.seed,
+        secrets_per_length: plan.secrets,
+        threads: pool.current_num_threads(),
+        score: lengths
+            .iter()
+            .map(|l| f64::from(l.weight) * l.average_guesses)
+            .sum(),
+        complete: plan.lengths == LENGTHS,
+        load_average_start,
+        load_average_end: load_average(),
+        lengths,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    emit(plan.json, &report, print_text)
+}
+
+/// Plays the seeded secrets of one length, one game at a time.
+fn play_length(plan: &Plan, length: usize) -> anyhow::Result<Length> {
+    let setup = Instant::now();
+    let space = CodeSpace::with_options(rules(length)?, &plan.table.for_heuristics())
+        .with_context(|| format!("cannot set up the codes of length {length}"))?;
+    let setup_seconds = setup.elapsed().as_secs_f64();
+    let secrets = sample_secrets(&space, plan.secrets, plan.seed);
+    let mut advice = AdviceArgs::with_time_limit(plan.time_limit);
+    advice.seed = plan.seed;
+    advice.table = plan.table.clone();
+
+    let bar = Progress::bar(&format!("length {length}"), secrets.len() as u64, "games");
+    let mut times = Vec::new();
+    let mut guesses = Vec::with_capacity(secrets.len());
+    for (done, secret) in secrets.iter().enumerate() {
+        // A new guesser per game, as each `moo solve` starts with an empty cache.
+        let mut guesser = Guesser::new(&advice, &space)?;
+        guesses.push(play_game(&space, &mut guesser, secret, &mut times)?);
+        bar.set_position(done as u64 + 1);
+    }
+    bar.finish();
+
+    let total: u64 = guesses.iter().map(|&g| g as u64).sum();
+    let limit = plan.time_limit.as_secs_f64();
+    Ok(Length {
+        length,
+        codes: space.len(),
+        games: guesses.len(),
+        total_guesses: total,
+        average_guesses: total as f64 / guesses.len() as f64,
+        worst_guesses: guesses.iter().copied().max().unwrap_or(0),
+        weight: weight(length),
+        guesses_over_limit: times.iter().filter(|&&t| t > limit).count(),
+        guess_times: GuessTimes::of(times).context("no guess was timed")?,
+        setup_seconds,
+    })
+}
+
+/// The guesses the advisor takes to find the secret of index `secret`, each guess's seconds
+/// added to `times`.
+fn play_game(
+    space: &CodeSpace,
+    guesser: &mut Guesser,
+    secret: usize,
+    times: &mut Vec<f64>,
+) -> anyhow::Result<usize> {
+    let secret = space.code(secret);
+    let length = space.length();
+    let mut history = History::new();
+    let mut candidates = space.all();
+    // One guess per code finds any secret; more means the advisor is broken, not unlucky.
+    while history.len() <= space.len() {
+        let start = Instant::now();
+        let guess = guesser.advise(space, &history, &candidates)?.code;
+        let feedback = guess.score(&secret);
+        if !feedback.is_win(length) {
+            candidates = space.filter_code(&candidates, &guess, feedback);
+        }
+        times.push(start.elapsed().as_secs_f64());
+        history.push(guess, feedback);
+        if feedback.is_win(length) {
+            return Ok(history.len());
+        }
+    }
+    anyhow::bail!(
+        "the advisor did not find the secret {} in {} guesses",
+        space.rules().format_code(&secret),
+        history.len()
+    )
+}
+
+/// The 1, 5 and 15 minute load averages, where the system tells them (Linux's /proc/loadavg).
+fn load_average() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut fields = text.split_whitespace().map(|f| f.parse::<f64>().ok());
+    Some([fields.next()??, fields.next()??, fields.next()??])
+}
+
+fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "CodinGame arena rules ({}): {} secrets per length drawn with seed {}, {} thread, {:.0} ms per guess",
+        r.rules,
+        r.secrets_per_length,
+        r.seed,
+        r.threads,
+        r.time_limit_seconds * 1e3
+    )?;
+    let mut table = Table::new();
+    table.load_preset(presets::ASCII_MARKDOWN).set_header([
+        "length",
+        "games",
+        "average",
+        "worst",
+        "weight",
+        "p50/guess",
+        "p99/guess",
+        "max/guess",
+        "over limit",
+        "setup",
+    ]);
+    for l in &r.lengths {
+        let ms = |s: f64| format!("{:.1} ms", s * 1e3);
+        table.add_row([
+            l.length.to_string(),
+            l.games.to_string(),
+            format!("{:.3}", l.average_guesses),
+            l.worst_guesses.to_string(),
+            l.weight.to_string(),
+            ms(l.guess_times.p50),
+            ms(l.guess_times.p99),
+            ms(l.guess_times.max),
+            l.guesses_over_limit.to_string(),
+            format!("{:.2} s", l.setup_seconds),
+        ]);
+    }
+    for i in 1..table.column_count() {
+        if let Some(c) = table.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{table}")?;
+    let scope = if r.complete {
+        String::new()
+    } else {
+        let first = r.lengths.first().map_or(0, |l| l.length);
+        let last = r.lengths.last().map_or(0, |l| l.length);
+        format!(" (lengths {first} to {last} only: not comparable with the arena's total)")
+    };
+    writeln!(
+        out,
+        "arena score: {:.2}{scope} = sum of weight x average",
+        r.score
+    )?;
+    let load = |l: &Option<[f64; 3]>| {
+        l.map_or("unavailable".to_string(), |[a, b, c]| {
+            format!("{a:.2} {b:.2} {c:.2}")
+        })
+    };
+    writeln!(
+        out,
+        "load average (1, 5, 15 min): {} at the start, {} at the end; {:.1} s in all",
+        load(&r.load_average_start),
+        load(&r.load_average_end),
+        r.seconds
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_are_one_or_a_range_within_the_arena() {
+        assert_eq!(parse_lengths("1-10"), Ok(1..=10));
+        assert_eq!(parse_lengths("7"), Ok(7..=7));
+        assert_eq!(parse_lengths(" 2 - 4"), Ok(2..=4));
+        assert!(parse_lengths("0-3")
+            .unwrap_err()
+            .contains("lengths 1 to 10"));
+        assert!(parse_lengths("11").unwrap_err().contains("lengths 1 to 10"));
+        assert!(parse_lengths("5-2").unwrap_err().contains("such as 2-5"));
+        assert!(parse_lengths("a-3").unwrap_err().contains("such as 1-10"));
+        assert!(parse_lengths("").is_err());
+    }
+
+    #[test]
+    fn the_weights_are_the_arenas_46_games() {
+        assert_eq!(LENGTHS.map(weight).sum::<u32>(), 46);
+    }
+
+    #[test]
+    fn every_length_has_the_arenas_codes() {
+        // 9 first digits, then 9 x 8 x ... for the rest.
+        let codes: Vec<usize> = LENGTHS
+            .map(|l| CodeSpace::new(rules(l).unwrap()).unwrap().len())
+            .take(4)
+            .collect();
+        assert_eq!(codes, [9, 81, 648, 4536]);
+    }
+}
