@@ -163,6 +163,19 @@ fn prepare(dir: &Path, tree: &str, case: &Case) -> Fixture {
         .unwrap();
     std::fs::write(dir.join("latin1.txt"), b"caf\xe9 au lait").unwrap();
     std::fs::write(dir.join("notes.txt"), NOTES).unwrap();
+    if case.args.iter().any(|a| a.contains("deep.json")) {
+        std::fs::write(dir.join("deep.json"), DEEP_TREE.get().expect("built first")).unwrap();
+    }
+    if case.args.iter().any(|a| a == "nested.json") {
+        // Braces nested past any tree moo writes, in a file well within the size cap.
+        let levels = 50_000;
+        let text = r#"{"rules":{"length":1,"symbols":"ab","repeats":false},"root":"#.to_string()
+            + &r#"{"guess":"a","children":{"0B0C":"#.repeat(levels)
+            + r#"{"guess":"b"}"#
+            + &"}}".repeat(levels)
+            + "}";
+        std::fs::write(dir.join("nested.json"), text).unwrap();
+    }
     for (name, guess, root) in TAMPERED {
         if case.args.iter().any(|a| a == name) {
             let honest = CHECKPOINT.get().expect("the checkpoint is built first");
@@ -1335,6 +1348,39 @@ fn round_two(c: &mut Vec<Case>) {
         )
         .says("regional indicator"),
     );
+    // 9. moo reads its own deep trees (serde_json's 128 levels refused them), and refuses
+    // nesting past any tree it writes without overflowing its stack.
+    c.push(Case::new(
+        "30.9 tree verify of a 64-guess-deep tree",
+        &["tree", "verify", "deep.json"],
+        0,
+    ));
+    c.push(Case::new(
+        "30.9 tree show of a 64-guess-deep tree",
+        &["tree", "show", "deep.json"],
+        0,
+    ));
+    c.push(Case::new(
+        "30.9 hint --strategy tree: of a 64-guess-deep tree",
+        &[
+            "hint",
+            "--length",
+            "1",
+            "--symbols",
+            SYMBOLS_64,
+            "--strategy",
+            "tree:deep.json",
+        ],
+        0,
+    ));
+    c.push(
+        Case::new(
+            "30.9 tree verify of braces nested 100000 deep",
+            &["tree", "verify", "nested.json"],
+            1,
+        )
+        .says("nests 100002 levels deep"),
+    );
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(
@@ -1357,6 +1403,12 @@ fn round_two(c: &mut Vec<Case>) {
 
 /// A text file of the user's that no command may replace.
 const NOTES: &str = "my notes\n";
+
+/// 64 symbols: a tree of codes of length 1 over them is 64 guesses deep.
+const SYMBOLS_64: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
+
+/// The tree `moo tree build --length 1 --symbols SYMBOLS_64` writes, built once per run.
+static DEEP_TREE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// A Mastermind checkpoint as `moo tree build --checkpoint` writes it, built once per run.
 static CHECKPOINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -1473,6 +1525,24 @@ fn hostile_cli_input_and_output() {
     assert!(built.success());
     CHECKPOINT
         .set(std::fs::read_to_string(&checkpoint_path).unwrap())
+        .unwrap();
+    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args([
+            "tree",
+            "build",
+            "--length",
+            "1",
+            "--symbols",
+            SYMBOLS_64,
+            "-o",
+        ])
+        .arg(&tree_path)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    DEEP_TREE
+        .set(std::fs::read_to_string(&tree_path).unwrap())
         .unwrap();
     std::fs::remove_file(&tree_path).unwrap();
     std::fs::remove_file(&checkpoint_path).unwrap();
