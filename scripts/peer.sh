@@ -9,8 +9,9 @@
 # MMSTRAT: the peer's binary, built by ../shared/peers/fancidev.sh (OUT_DIR/build/mmstrat) from
 #   the fetched git directory of github:fancidev/mastermind. Never vendored here.
 # RUNS: runs of each program per game (default 3).
-# GAMES: space-separated subset of: mm p4c9n bc (default all three; bc takes about 2 minutes a
-#   run for the peer).
+# GAMES: space-separated subset of: mm p4c9n bc p4c7r p5c5r (default the first three; bc takes
+#   about 2 minutes a run for the peer). p4c7r is Mastermind with 7 colours (2401 codes), p5c5r
+#   Mastermind with 5 pegs of 5 colours (3125 codes), both with repeats.
 set -euo pipefail
 peer=${1:?usage: scripts/peer.sh MMSTRAT [RUNS] [GAMES]}
 runs=${2:-3}
@@ -22,8 +23,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 # game -> the peer's rule name, moo's rule flags, the published total.
-declare -A flags=([mm]="--game mastermind" [p4c9n]="--symbols 123456789" [bc]="")
-declare -A names=([mm]="Mastermind 4x6" [p4c9n]="Bulls and Cows, 4 of 1-9" [bc]="Bulls and Cows, 4 of 0-9")
+declare -A flags=([mm]="--game mastermind" [p4c9n]="--symbols 123456789" [bc]=""
+  [p4c7r]="--game mastermind --symbols 1234567" [p5c5r]="--game mastermind --length 5 --symbols 12345")
+declare -A names=([mm]="Mastermind 4x6" [p4c9n]="Bulls and Cows, 4 of 1-9" [bc]="Bulls and Cows, 4 of 0-9"
+  [p4c7r]="Mastermind 4x7" [p5c5r]="Mastermind 5x5")
 
 cpu() { # command... -> prints "seconds" of user + system CPU; the command's stdout goes to $out/stdout
   /usr/bin/time -f "%U %S" -o "$out/time" "$@" >"$out/stdout" 2>/dev/null
@@ -34,6 +37,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 echo "| Game | Total | fancidev CPU s | moo CPU s | moo / fancidev |"
 echo "|---|---|---|---|---|"
 for g in $games; do
+  [ -n "${names[$g]+x}" ] || { echo "error: unknown game $g (one of: ${!names[*]})" >&2; exit 2; }
   : >"$out/peer.times"
   : >"$out/moo.times"
   for _ in $(seq "$runs"); do

@@ -15,6 +15,7 @@ use clap::{CommandFactory, Parser, Subcommand};
   moo solve                         think of a secret; the computer guesses it
   moo solve --secret 4271           watch the computer solve a given secret
   moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
+  moo review 0123=1B2C 4567=0B1C    what each guess cost against the best move
   moo play --game mastermind        4 pegs of colours 1-6, repeats allowed
   moo serve                         play and solve in a web browser")]
 struct Cli {
@@ -30,6 +31,8 @@ enum Command {
     Solve(cli::solve::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
+    /// What each move of a game cost against the best move, proven where the search fits.
+    Review(cli::review::Args),
     /// Provably optimal strategies as decision trees: build, verify, show.
     Tree(cli::tree::Args),
     /// Every strategy against every secret: totals, histograms, times.
@@ -83,6 +86,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Hint(args) => cli::hint::run(args),
+        Command::Review(args) => cli::review::run(args),
         Command::Tree(args) => cli::tree::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Crack(args) => cli::crack::run(args),
@@ -98,7 +102,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 /// and rebuilds them when full. By default glibc raises its threshold for such blocks to 32 MiB as
 /// it sees them freed, and then keeps every freed block below that for reuse that mostly never
 /// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. With a fixed threshold those
-/// blocks go back (the README's side-by-side runs with a smaller cache), and a large vector grows
+/// blocks go back (the side-by-side runs with a smaller cache in the book's
+/// performance page, `docs/src/performance.md`), and a large vector grows
 /// by remapping its pages instead of copying them.
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

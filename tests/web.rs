@@ -110,6 +110,67 @@ async fn the_same_seed_draws_the_same_secret() {
     Rules::bulls().parse_code(&secrets[0]).unwrap();
 }
 
+/// The Explorer's figures come from the server: a tree is checked as `moo tree verify` checks
+/// it, and each node carries its own counts.
+#[tokio::test]
+async fn a_tree_view_is_verified_and_counted_per_node() {
+    let tiny = json!({"tree": {
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0B0C": {"guess": "b", "children": {"0B0C": {"guess": "c"}}}}}
+    }});
+    let (status, view) = call("POST", "/api/trees/view", Some(&tiny.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["stats"]["total"], 6);
+    assert_eq!(view["nodes"][0]["histogram"], json!([1, 1, 1]));
+    // Branch keys in every form `moo tree verify` reads, not only 0B0C.
+    let keys = json!({"tree": {
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0b0c": {"guess": "b", "children": {"00": {"guess": "c"}}}}}
+    }});
+    let (status, view) = call("POST", "/api/trees/view", Some(&keys.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["nodes"][0]["children"][0]["feedback"], "0B0C");
+    // A tree that never reaches secret c is refused, as `moo tree verify` refuses it.
+    let broken = json!({"tree": {
+        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
+        "root": {"guess": "a", "children": {"0B0C": {"guess": "b"}}}
+    }});
+    assert_error(
+        call("POST", "/api/trees/view", Some(&broken.to_string())).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "no branch",
+    );
+    // A built tree agrees with the core's harness.
+    let (status, view) = call(
+        "POST",
+        "/api/trees/view",
+        Some(r#"{"preset":"mastermind","strategy":"simple"}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let (secrets, total) = simple_totals(Rules::mastermind());
+    assert_eq!(view["nodes"][0]["secrets"], secrets);
+    assert_eq!(view["nodes"][0]["total"], total);
+}
+
+/// A repeated guess is refused with the earlier answer, and costs no turn.
+#[tokio::test]
+async fn a_repeated_guess_is_explained_and_not_counted() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":3}"#)).await;
+    let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
+    let (status, _) = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    assert_eq!(status, StatusCode::OK);
+    let again = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    assert_error(
+        again,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "already guessed 0123 (guess 1)",
+    );
+    let (_, state) = call_with(app.clone(), "GET", &uri.replace("/guesses", ""), None).await;
+    assert_eq!(state["turns"].as_array().unwrap().len(), 1);
+}
+
 #[tokio::test]
 async fn malformed_json_is_refused() {
     assert_error(
@@ -462,6 +523,19 @@ async fn trees_come_in_the_format_moo_tree_reads() {
 }
 
 /// Secrets and total guesses of the `simple` strategy over a whole space, through the core harness.
+/// A count as the pages write it: 5,040.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn simple_totals(rules: Rules) -> (usize, usize) {
     let space = CodeSpace::new(rules).unwrap();
     let mut s = strategy::by_name("simple", &space, &StrategyOptions::default()).unwrap();
@@ -663,6 +737,11 @@ impl Browser {
     /// `None` (after saying so loudly) when Chromium is not installed; a failure instead under
     /// `CI=true` or `MOO_REQUIRE_BROWSER=1`.
     async fn start() -> Option<Browser> {
+        Browser::start_with(&[]).await
+    }
+
+    /// [`Browser::start`] with more Chromium flags.
+    async fn start_with(extra: &[&str]) -> Option<Browser> {
         if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
             let why = format!("{CHROMIUM} or {CHROMEDRIVER} is missing: apt-get install -y chromium chromium-driver");
             let required = std::env::var("CI").is_ok_and(|v| v == "true")
@@ -697,17 +776,24 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         let profile = tempfile::tempdir().unwrap();
+        let mut args: Vec<String> = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,900",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        args.push(format!("--user-data-dir={}", profile.path().display()));
+        args.extend(extra.iter().map(|a| a.to_string()));
         let caps = json!({
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                    format!("--user-data-dir={}", profile.path().display()),
-                    "--window-size=1280,900",
-                ],
-            }
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args }
         });
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps.as_object().unwrap().clone())
@@ -797,6 +883,29 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
+/// Asks for hints up to the best guess (three levels), returning it.
+async fn best_hint(b: &Browser) -> String {
+    for level in 1..=3 {
+        b.click("#hint-btn").await;
+        if level == 1 {
+            let remaining = b
+                .wait("document.querySelector('#hint-out').dataset.remaining")
+                .await;
+            assert!(remaining.as_str().unwrap().parse::<usize>().unwrap() >= 1);
+            let said = b.text("#hint-out").await;
+            assert!(said.contains("still possible"), "{said}");
+        }
+        if level == 2 {
+            let said = b.text("#hint-out").await;
+            assert!(said.contains("Try a guess with"), "{said}");
+        }
+    }
+    let guess = b
+        .wait("document.querySelector('#hint-out').dataset.guess")
+        .await;
+    guess.as_str().unwrap().to_string()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_a_game_to_the_win() {
     let _one = BROWSER_LOCK.lock().await;
@@ -809,35 +918,55 @@ async fn browser_plays_a_game_to_the_win() {
         .await
         .unwrap();
     b.wait("document.body.dataset.ready").await;
-    b.wait("document.querySelector('#play-info').textContent.includes('5040')")
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
+    assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
+    // Light colours without a dark system setting.
+    assert_eq!(
+        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
+            .await,
+        json!("rgb(247, 245, 239)")
+    );
+    // Digits come from a numeric keypad on phones.
+    assert_eq!(
+        b.js("return document.querySelector('#guess-input').getAttribute('inputmode');")
+            .await,
+        json!("numeric")
+    );
     // A wrong code is refused with the library's message and costs no turn.
     let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
     input.send_keys("0012\u{E007}").await.unwrap();
     b.wait("document.querySelector('#play-status.error')?.textContent.includes(\"repeats '0'\")")
         .await;
     for turn in 1..=12 {
-        b.click("#hint-btn").await;
-        let remaining = b
-            .wait("document.querySelector('#hint-out').textContent.includes('possible') && document.querySelector('#hint-out').dataset.remaining")
-            .await;
-        let guess = b
-            .js("return document.querySelector('#hint-out').dataset.guess;")
-            .await;
-        let guess = guess.as_str().unwrap().to_string();
-        assert!(remaining.as_str().unwrap().parse::<usize>().unwrap() >= 1);
-        let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
-        input.clear().await.unwrap();
-        input.send_keys(&guess).await.unwrap();
+        let guess = best_hint(&b).await;
         if turn == 1 {
-            b.screenshots("play-typing", "main").await;
+            b.screenshots("play-hint", "main").await;
         }
-        // Enter submits: the page must work from the keyboard.
-        input.send_keys("\u{E007}").await.unwrap();
+        // The best guess is played with one click.
+        b.click("#hint-play").await;
         b.wait(&format!(
             "document.querySelectorAll('#play-history tbody tr').length === {turn}"
         ))
         .await;
+        if turn == 1 {
+            // The same guess again is explained and not counted.
+            let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+            input.send_keys(&format!("{guess}\u{E007}")).await.unwrap();
+            b.wait("document.querySelector('#play-status.error')?.textContent.includes('already guessed')")
+                .await;
+            assert_eq!(
+                b.js("return document.querySelectorAll('#play-history tbody tr').length;")
+                    .await,
+                json!(1)
+            );
+            // A reload in the middle of the game brings the same game back, and it goes on.
+            b.client.refresh().await.unwrap();
+            b.wait("document.body.dataset.ready && document.querySelectorAll('#play-history tbody tr').length === 1 && document.querySelector('#play-status').textContent.includes('goes on')")
+                .await;
+            let row = b.text("#play-history tbody tr").await;
+            assert!(row.contains(&guess), "{row}");
+        }
         let won = b
             .js("return document.querySelector('#play-status').classList.contains('win');")
             .await;
@@ -845,12 +974,95 @@ async fn browser_plays_a_game_to_the_win() {
             let status = b.text("#play-status").await;
             assert!(status.contains(&format!("won in {turn} guess")), "{status}");
             assert!(status.contains(&guess), "{status}");
-            b.screenshots("play-won", "main").await;
+            // The focus goes to the next thing to do, and every guess is reviewed.
+            assert_eq!(
+                b.js("return document.activeElement.id;").await,
+                json!("newgame-btn")
+            );
+            b.wait(&format!(
+                "document.querySelectorAll('#play-review .review-table tbody tr').length === {turn}"
+            ))
+            .await;
+            let review = b.text("#play-review").await;
+            assert!(review.contains("best possible guess"), "{review}");
+            b.screenshots("play-won", "#play-review").await;
             b.stop().await;
             return;
         }
     }
     panic!("twelve hinted guesses did not win");
+}
+
+/// The whole game from the keyboard: a typed first guess, then hints and their button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_plays_from_the_keyboard_only() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#play", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready && document.activeElement.id === 'guess-input'")
+        .await;
+    let keys = |k: &'static str| {
+        let b = &b;
+        async move {
+            b.client
+                .active_element()
+                .await
+                .unwrap()
+                .send_keys(k)
+                .await
+                .unwrap();
+        }
+    };
+    keys("0123\u{E007}").await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    for turn in 2..=12 {
+        if b.js("return document.querySelector('#play-status').classList.contains('win');")
+            .await
+            == json!(true)
+        {
+            break;
+        }
+        assert_eq!(
+            b.js("return document.activeElement.id;").await,
+            json!("guess-input")
+        );
+        // Tab past the Guess button to Hint; Enter three times for the best guess, whose
+        // button takes the focus; Enter plays it.
+        keys("\u{E004}\u{E004}").await;
+        assert_eq!(
+            b.js("return document.activeElement.id;").await,
+            json!("hint-btn")
+        );
+        for level in 1..=3 {
+            keys("\u{E007}").await;
+            let wanted = if level < 3 { "Another hint" } else { "Hint" };
+            b.wait(&format!(
+                "document.querySelector('#hint-btn').textContent === '{wanted}' && document.querySelector('#hint-out').dataset.remaining"
+            ))
+            .await;
+        }
+        b.wait("document.activeElement.id === 'hint-play'").await;
+        keys("\u{E007}").await;
+        b.wait(&format!(
+            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
+        ))
+        .await;
+        assert!(turn < 12, "twelve guesses did not win");
+    }
+    b.wait("document.querySelector('#play-status').classList.contains('win') && document.activeElement.id === 'newgame-btn'")
+        .await;
+    // Enter on the focused button starts the next game (a finished game needs no question).
+    keys("\u{E007}").await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 0 && document.activeElement.id === 'guess-input'")
+        .await;
+    b.stop().await;
 }
 
 /// The Solver page's status once its request is answered: "guess", "solved", "contradiction".
@@ -896,8 +1108,26 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         .await
         .unwrap();
     assert_eq!(solver_settles(&b, 2).await, "guess");
-    let answers = b.text("#solver-history tbody").await;
-    assert!(answers.contains(&truth.to_string()), "{answers}");
+    let answers = b
+        .js("return [...document.querySelectorAll('#solver-history tbody td[data-feedback]')].map(c => c.dataset.feedback).join(' ');")
+        .await;
+    assert!(
+        answers.as_str().unwrap().contains(&truth.to_string()),
+        "{answers}"
+    );
+    // The answer is said in words.
+    let said = b.text("#solver-history tbody").await;
+    assert!(said.contains("bull") && said.contains("cow"), "{said}");
+    // An answer that is no answer stays in its box to be corrected.
+    typed.send_keys("5 5\u{E007}").await.unwrap();
+    b.wait("document.querySelector('#solver-status.error')")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#feedback-input').value;")
+            .await,
+        json!("5 5")
+    );
+    typed.clear().await.unwrap();
     // An answer that fits no code: the page names the answers that, changed, fix it.
     b.js("document.querySelector('#other-buttons button').click();")
         .await;
@@ -1017,7 +1247,7 @@ async fn browser_solver_repair_continues_to_the_win() {
                 .await;
             assert_eq!(rows, json!(next - 1));
             let second = b
-                .js("return [...document.querySelectorAll('#solver-history tbody tr')].find(r => r.cells[0].textContent === '2').cells[2].textContent;")
+                .js("return [...document.querySelectorAll('#solver-history tbody tr')].find(r => r.cells[0].textContent === '2').cells[2].dataset.feedback;")
                 .await;
             assert!(second.as_str().unwrap().contains(&truth2), "{second}");
             b.stop().await;
@@ -1062,7 +1292,13 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     );
 
     // A tree from the server: the JavaScript parser and counts must agree with the core harness.
-    b.js("document.querySelector('#tree-select').value = 'simple'; document.querySelector('#tree-rules select').value = 'mastermind';")
+    // The default is the best possible way of playing.
+    assert_eq!(
+        b.js("return document.querySelector('#tree-select').value;")
+            .await,
+        json!("optimal")
+    );
+    b.js("document.querySelector('#tree-select').value = 'simple'; const s = document.querySelector('#tree-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
         .await;
     b.click("#tree-load").await;
     let (secrets, total) = simple_totals(Rules::mastermind());
@@ -1071,14 +1307,49 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         .await;
     let summary = summary.as_str().unwrap();
     assert!(
-        summary.contains(&format!("{secrets} secrets, {total} guesses in all")),
+        summary.contains(&format!(
+            "{} secrets, {} guesses in all",
+            thousands(secrets),
+            thousands(total)
+        )),
         "{summary}"
+    );
+    // The y axis counts in round steps.
+    let ticks = b
+        .js("return [...document.querySelectorAll('#tree-histogram svg text[text-anchor=end]')].map(t => t.textContent);")
+        .await;
+    assert!(
+        ticks.as_array().unwrap().iter().all(|t| t
+            .as_str()
+            .unwrap()
+            .replace(',', "")
+            .parse::<u64>()
+            .unwrap()
+            % 50
+            == 0),
+        "{ticks}"
     );
     b.click("#tree-children tbody button").await;
     b.wait("document.querySelector('#node-info').textContent.startsWith('Level 2')")
         .await;
+    // The chart follows the branch.
+    let chart = b
+        .js("return document.querySelector('#tree-histogram svg').getAttribute('aria-label');")
+        .await;
+    assert!(chart.as_str().unwrap().contains("from guess 2"), "{chart}");
     b.screenshots("explorer-tree", "#tree-summary").await;
 
+    // Another game: the tree of the old one is not left on show.
+    b.js("const s = document.querySelector('#tree-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#tree-view').hidden;")
+            .await,
+        json!(true)
+    );
+    b.click("#tree-load").await;
+    b.wait("document.querySelector('#tree-summary').textContent.includes('5,040 secrets')")
+        .await;
     // Rules too large for a tree: refused with the limit, and the previous tree is not left on show.
     b.js("const s = document.querySelector('#tree-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change')); document.querySelector('#tree-rules [aria-label=\"Code length\"]').value = 5;")
         .await;
@@ -1116,8 +1387,12 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         "{summary}"
     );
 
-    // The bench chart: every registered strategy against every Mastermind secret.
-    // Rules too large for the benchmark are refused once, with the limit.
+    // The benchmark, on its own page: every strategy against every Mastermind secret.
+    b.client
+        .goto(&format!("{}#bench", server.url))
+        .await
+        .unwrap();
+    b.wait("document.title === 'Benchmark · moo'").await;
     b.js("const s = document.querySelector('#bench-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change')); document.querySelector('#bench-rules [aria-label=\"Code length\"]').value = 5;")
         .await;
     b.click("#bench-run").await;
@@ -1134,7 +1409,7 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.wait("document.querySelector('#bench-status').dataset.done")
         .await;
     let rows = b
-        .js("return [...document.querySelectorAll('#bench-table tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+        .js("return [...document.querySelectorAll('#bench-table tbody tr')].map(r => [r.dataset.strategy, ...[...r.cells].slice(1).map(c => c.textContent)]);")
         .await;
     let rows = rows.as_array().unwrap();
     let mastermind = CodeSpace::new(Rules::mastermind()).unwrap();
@@ -1144,15 +1419,27 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         "a row per strategy that plays Mastermind: {rows:?}"
     );
     let simple = rows.iter().find(|r| r[0] == "simple").unwrap();
-    assert_eq!(simple[1], secrets.to_string());
-    assert_eq!(simple[2], total.to_string());
+    assert_eq!(simple[3], thousands(total));
+    // Sorted by the average, the best first and marked.
+    let averages: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r[1].as_str().unwrap().parse().ok())
+        .collect();
+    assert!(averages.windows(2).all(|w| w[0] <= w[1]), "{rows:?}");
+    assert_eq!(
+        b.js("return document.querySelector('#bench-table tbody tr').classList.contains('best');")
+            .await,
+        json!(true)
+    );
+    let secrets_line = b.text("#bench-secrets").await;
+    assert!(secrets_line.contains("1,296 secrets"), "{secrets_line}");
     let status = b.text("#bench-status").await;
     assert!(!status.contains("failed"), "{status}");
-    let bars = b
-        .js("return document.querySelectorAll('#bench-chart svg rect').length;")
+    let lines = b
+        .js("return document.querySelectorAll('#bench-chart svg polyline').length;")
         .await;
-    assert!(bars.as_u64().unwrap() > 2);
-    b.screenshots("explorer-bench", "#bench-title").await;
+    assert!(lines.as_u64().unwrap() > 2);
+    b.screenshots("bench", "#bench-title").await;
     b.stop().await;
 }
 
@@ -1207,8 +1494,13 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
     let guess = b.text("#assistant-guess-out").await;
     Rules::bulls().parse_code(&guess).unwrap();
     b.screenshots("assistant-advice", "#assistant-advice").await;
-    let details = b.text("#assistant-details").await;
-    assert!(details.contains("proven optimal"), "{details}");
+    let details = b
+        .js("return document.querySelector('#assistant-details').textContent;")
+        .await;
+    let details = details.as_str().unwrap();
+    assert!(details.contains("Proven optimal"), "{details}");
+    let plain = b.text("#assistant-explanation").await;
+    assert!(plain.contains("best possible guess (proven)"), "{plain}");
     assert_eq!(
         b.js("return document.querySelector('#assistant-advice').dataset.proven;")
             .await,
@@ -1250,12 +1542,38 @@ async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
         .await
         .unwrap();
     b.wait("document.body.dataset.ready").await;
-    b.wait("document.querySelector('#play-info').textContent.includes('5040')")
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
-    b.js("const s = document.querySelector('#play-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
+    // A game with a guess is not thrown away without a question: declined, it stays.
+    let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+    input.send_keys("0123\u{E007}").await.unwrap();
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
         .await;
-    b.wait("document.querySelector('#play-info').textContent.includes('1296')")
+    b.js("window.asked = 0; window.confirm = () => { window.asked++; return false; }; const s = document.querySelector('#play-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
         .await;
+    assert_eq!(b.js("return window.asked;").await, json!(1));
+    assert_eq!(
+        b.js("return document.querySelector('#play-rules select').value;")
+            .await,
+        json!("bulls")
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#play-history tbody tr').length;")
+            .await,
+        json!(1)
+    );
+    b.js("window.confirm = () => true; const s = document.querySelector('#play-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));")
+        .await;
+    b.wait("document.querySelector('#play-info').textContent.includes('1,296')")
+        .await;
+    // Colours to pick, on a phone too.
+    assert!(
+        b.js("return document.querySelectorAll('#colour-picker button').length;")
+            .await
+            .as_u64()
+            .unwrap()
+            >= 6
+    );
     let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
     input.send_keys("1122\u{E007}").await.unwrap();
     b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
@@ -1269,22 +1587,181 @@ async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
         !status.contains("bull") && !status.contains("cow"),
         "{status}"
     );
-    let head = b.text("#play-history thead").await;
-    assert!(head.contains("Black") && !head.contains("Bulls"), "{head}");
-    b.click("#hint-btn").await;
-    b.wait("document.querySelector('#hint-out').dataset.remaining")
-        .await;
+    let row = b.text("#play-history tbody").await;
+    assert!(row.contains("black") && !row.contains("bull"), "{row}");
+    let guess = best_hint(&b).await;
     let hint = b.text("#hint-out").await;
-    assert!(hint.contains("Suggested guess"), "{hint}");
-    let guess = b
-        .js("return document.querySelector('#hint-out').dataset.guess;")
-        .await;
-    Rules::mastermind()
-        .parse_code(guess.as_str().unwrap())
-        .unwrap();
+    assert!(hint.contains("Best guess"), "{hint}");
+    Rules::mastermind().parse_code(&guess).unwrap();
     b.screenshots("play-mastermind-hint", "main").await;
     // Given up: no more hints.
     b.click("#giveup-btn").await;
     b.wait("document.querySelector('#hint-btn').disabled").await;
+    b.stop().await;
+}
+
+/// A pasted history in the command line's notation, then its link opened in a fresh browser
+/// profile: the same position.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_shares_an_assistant_position_by_link() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    b.client
+        .goto(&format!("{}#assistant", server.url))
+        .await
+        .unwrap();
+    b.wait("document.body.dataset.ready && document.querySelector('#assistant-status').dataset.status === 'guess'")
+        .await;
+    let paste = b
+        .client
+        .find(Locator::Css("#assistant-paste"))
+        .await
+        .unwrap();
+    paste
+        .send_keys("0123=1B2C 4567=0B1C\u{E007}")
+        .await
+        .unwrap();
+    b.wait("document.querySelectorAll('#assistant-history tbody tr').length === 2 && document.querySelector('#assistant-status').dataset.status === 'guess'")
+        .await;
+    let space = CodeSpace::new(Rules::bulls()).unwrap();
+    let mut history = moo_core::History::new();
+    for (g, f) in [("0123", (1, 2)), ("4567", (0, 1))] {
+        history.push(
+            Rules::bulls().parse_code(g).unwrap(),
+            moo_core::Feedback::new(f.0, f.1),
+        );
+    }
+    let left = history.candidates(&space).len();
+    let title = b.text("#assistant-left-title").await;
+    assert!(title.ends_with(&thousands(left)), "{title}");
+    // The whole list on demand.
+    if left > 50 {
+        b.click("#assistant-all").await;
+        b.wait(&format!(
+            "document.querySelectorAll('#assistant-left .code').length === {left}"
+        ))
+        .await;
+    }
+    let guess = b.text("#assistant-guess-out").await;
+    let link = b.js("return location.href;").await;
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("#assistant?"), "{link}");
+    b.stop().await;
+
+    let Some(fresh) = Browser::start().await else {
+        return;
+    };
+    fresh.client.goto(&link).await.unwrap();
+    fresh
+        .wait("document.body.dataset.ready && document.querySelectorAll('#assistant-history tbody tr').length === 2 && document.querySelector('#assistant-status').dataset.status === 'guess'")
+        .await;
+    assert_eq!(fresh.text("#assistant-guess-out").await, guess);
+    assert!(fresh
+        .text("#assistant-left-title")
+        .await
+        .ends_with(&thousands(left)));
+    fresh.stop().await;
+}
+
+/// Words a newcomer should not meet outside a Details section.
+const JARGON: [&str; 7] = [
+    "--",
+    "strategy",
+    "registry",
+    "deterministic",
+    "bits",
+    "sampled",
+    "n x n",
+];
+
+/// Every page at phone width, with the system in dark mode: dark colours, no sideways scrolling,
+/// and no jargon in the visible text (Details sections closed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start_with(&[
+        "--force-dark-mode",
+        "--blink-settings=preferredColorScheme=0",
+    ])
+    .await
+    else {
+        return;
+    };
+    let server = Server::start();
+    b.client.set_window_size(390, 844).await.unwrap();
+    let pages = [
+        ("play", "#play-info"),
+        ("solver", "#solver-remaining"),
+        ("assistant", "#assistant-explanation"),
+        ("review", "#review-title"),
+        ("explorer", "#tree-summary"),
+        ("bench", "#bench-title"),
+    ];
+    for (page, ready) in pages {
+        b.client
+            .goto(&format!("{}#{page}", server.url))
+            .await
+            .unwrap();
+        b.client.refresh().await.unwrap();
+        b.wait("document.body.dataset.ready").await;
+        if page == "explorer" {
+            b.click("#tree-load").await;
+        }
+        if page == "review" {
+            let input = b.client.find(Locator::Css("#review-input")).await.unwrap();
+            input
+                .send_keys("0123=1B2C 4567=0B1C\u{E007}")
+                .await
+                .unwrap();
+            b.wait("document.querySelector('#review-status').dataset.status !== 'busy'")
+                .await;
+        }
+        b.wait(&format!(
+            "document.querySelector('{ready}').textContent.trim()"
+        ))
+        .await;
+        assert_eq!(
+            b.js("return matchMedia('(prefers-color-scheme: dark)').matches;")
+                .await,
+            json!(true)
+        );
+        assert_eq!(
+            b.js("return getComputedStyle(document.documentElement).backgroundColor;")
+                .await,
+            json!("rgb(20, 26, 23)"),
+            "{page} is not dark"
+        );
+        // Settings start folded on a phone.
+        assert_eq!(
+            b.js("return [...document.querySelectorAll('details.settings')].some(d => d.open);")
+                .await,
+            json!(false)
+        );
+        let overflow = b
+            .js("return document.documentElement.scrollWidth > window.innerWidth + 1;")
+            .await;
+        assert_eq!(overflow, json!(false), "{page} scrolls sideways at 390 px");
+        // Tap targets: every visible button and link at least 44 px high.
+        let small = b
+            .js("return [...document.querySelectorAll('button, nav a')].filter(e => e.offsetParent && e.getBoundingClientRect().height < 43.5).map(e => e.id || e.textContent);")
+            .await;
+        assert_eq!(small, json!([]), "{page} has small tap targets");
+        let png = b.client.screenshot().await.unwrap();
+        std::fs::write(screenshot_dir().join(format!("{page}-dark-phone.png")), png).unwrap();
+        // Open every settings fold too: its text counts; Details sections stay closed.
+        let text = b
+            .js("document.querySelectorAll('details.more').forEach(d => d.open = false); document.querySelectorAll('details.settings, details.howto').forEach(d => d.open = true); return document.body.innerText.toLowerCase();")
+            .await;
+        let text = text.as_str().unwrap();
+        for word in JARGON {
+            assert!(
+                !text.contains(word),
+                "{page} shows {word:?} outside Details:\n{text}"
+            );
+        }
+    }
     b.stop().await;
 }

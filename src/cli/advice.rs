@@ -148,6 +148,11 @@ impl Guesser {
         })
     }
 
+    /// The advisor, whose cache of proven moves the game's review shares.
+    pub fn advisor(&self) -> &Advisor {
+        &self.advisor
+    }
+
     /// The next guess for `history`, whose candidates are `candidates`.
     pub fn advise(
         &mut self,

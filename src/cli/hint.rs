@@ -13,7 +13,7 @@ use super::{RuleArgs, UsageError};
   moo hint 0123=1B2C 4567=0B1C
   moo hint --game mastermind 1122=1B0C --json")]
 pub struct Args {
-    /// The turns so far, each GUESS=FEEDBACK (feedback as 1B2C, \"1 2\", 12 or 1,2).
+    /// The turns so far, each GUESS=FEEDBACK (feedback as 1B2C, "1 2", 12 or 1,2).
     #[arg(value_name = "GUESS=FEEDBACK")]
     turns: Vec<String>,
 

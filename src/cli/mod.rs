@@ -3,6 +3,7 @@
 pub mod advice;
 pub mod bench;
 pub mod bench_advisor;
+pub mod bench_review;
 pub mod completions;
 pub mod crack;
 pub mod hint;
@@ -11,6 +12,7 @@ pub mod man;
 pub mod output;
 pub mod play;
 pub mod progress;
+pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tree;

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::input::{Input, Line, TOO_LONG};
-use super::{advice, RuleArgs};
+use super::{advice, review, RuleArgs};
 
 /// Arguments of `moo play`.
 #[derive(Debug, clap::Args)]
@@ -97,7 +97,7 @@ impl Game {
                         "The secret was {}.",
                         self.rules.format_code(&self.secret)
                     )?;
-                    return Ok(());
+                    return self.offer_review(input, &mut out);
                 }
                 "history" => self.show_history(&mut out)?,
                 "hint" => self.hint(&mut out)?,
@@ -125,7 +125,7 @@ impl Game {
                                 "You got it in {n} guess{}!",
                                 if n == 1 { "" } else { "es" }
                             )?;
-                            return Ok(());
+                            return self.offer_review(input, &mut out);
                         }
                     }
                 },
@@ -149,26 +149,65 @@ impl Game {
         Ok(())
     }
 
-    fn hint(&mut self, out: &mut impl Write) -> anyhow::Result<()> {
+    /// The code space and guesser that hints and the review use, built on first use; `None`,
+    /// with the reason printed, for a game too large to list its codes.
+    fn helpers(
+        &mut self,
+        out: &mut impl Write,
+    ) -> anyhow::Result<Option<(&CodeSpace, &mut advice::Guesser)>> {
         if self.space.is_none() {
             match CodeSpace::new(self.rules.clone()) {
                 Ok(space) => self.space = Some(space),
                 Err(e) => {
-                    writeln!(out, "no hint for this game: {e}")?;
-                    return Ok(());
+                    writeln!(out, "no hint or review for this game: {e}")?;
+                    return Ok(None);
                 }
             }
         }
         let space = self.space.as_ref().expect("just built");
-        let guesser = match &mut self.guesser {
-            Some(g) => g,
-            None => self.guesser.insert(advice::Guesser::new(
+        if self.guesser.is_none() {
+            self.guesser = Some(advice::Guesser::new(
                 &advice::AdviceArgs::with_time_limit(self.time_limit),
                 space,
-            )?),
+            )?);
+        }
+        let guesser = self.guesser.as_mut().expect("just built");
+        Ok(Some((space, guesser)))
+    }
+
+    /// After the game, offers the review of every move and prints it if asked.
+    fn offer_review(&mut self, input: &mut Input, out: &mut impl Write) -> anyhow::Result<()> {
+        if self.history.is_empty() {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "Type `review` to see what each guess cost against the best move, or press Enter to finish."
+        )?;
+        let Line::Text(answer) = input.ask("review> ")? else {
+            return Ok(());
+        };
+        if !matches!(answer.to_lowercase().as_str(), "review" | "r" | "y" | "yes") {
+            return Ok(());
+        }
+        let history = self.history.clone();
+        if let Some((space, guesser)) = self.helpers(out)? {
+            writeln!(
+                out,
+                "{}",
+                review::review_text(guesser.advisor(), space, &history)?
+            )?;
+        }
+        Ok(())
+    }
+
+    fn hint(&mut self, out: &mut impl Write) -> anyhow::Result<()> {
+        let history = self.history.clone();
+        let Some((space, guesser)) = self.helpers(out)? else {
+            return Ok(());
         };
         let position = guesser
-            .position(space, &self.history, 0)
+            .position(space, &history, 0)
             .context("no hint available")?;
         let advice = position
             .advice

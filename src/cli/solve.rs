@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::advice::{AdviceArgs, Guesser};
 use super::input::{Input, Line, TOO_LONG};
 use super::output::outln;
+use super::review;
 use super::{RuleArgs, UsageError};
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
@@ -33,9 +34,14 @@ pub struct Args {
     #[arg(long, value_name = "CODE")]
     secret: Option<String>,
 
-    /// With --secret: print JSON {"secret": "...", "guesses": [{"guess": "...", "feedback": "1B2C"}]}.
+    /// With --secret: print JSON {"secret": "...", "guesses": [{"guess": "...", "feedback": "1B2C"}]}
+    /// (pipe it into `moo review` for the review of every move).
     #[arg(long, requires = "secret")]
     json: bool,
+
+    /// With --secret: after the game, print what each guess cost against the best move.
+    #[arg(long, requires = "secret", conflicts_with = "json")]
+    review: bool,
 
     #[command(flatten)]
     advice: AdviceArgs,
@@ -71,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let space = CodeSpace::with_options(rules.clone(), &args.advice.table.for_heuristics())?;
     let guesser = Guesser::new(&args.advice, &space)?;
     match secret {
-        Some(secret) => solve_known(&rules, &space, guesser, &secret, args.json),
+        Some(secret) => solve_known(&rules, &space, guesser, &secret, &args),
         None => solve_interactive(&rules, &space, guesser),
     }
 }
@@ -81,8 +87,9 @@ fn solve_known(
     space: &CodeSpace,
     mut guesser: Guesser,
     secret: &Code,
-    json: bool,
+    args: &Args,
 ) -> anyhow::Result<()> {
+    let json = args.json;
     let mut history = History::new();
     let mut candidates = space.all();
     let mut out = io::stdout().lock();
@@ -126,6 +133,10 @@ fn solve_known(
             rules.format_code(secret),
             history.len()
         )?;
+    }
+    if args.review {
+        let text = review::review_text(guesser.advisor(), space, &history)?;
+        writeln!(out, "{text}")?;
     }
     Ok(())
 }
@@ -172,6 +183,16 @@ fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> 
                 rules.format_code(&history.turns()[n - 1].guess),
                 if n == 1 { "" } else { "es" }
             )?;
+            writeln!(
+                out,
+                "Type `review` to see what each guess cost against the best move, or press Enter to finish."
+            )?;
+            if let Some(answer) = read_command(&mut input, "review> ")? {
+                if matches!(answer.to_lowercase().as_str(), "review" | "r" | "y" | "yes") {
+                    let text = review::review_text(guesser.advisor(), space, &history)?;
+                    writeln!(out, "{text}")?;
+                }
+            }
             return Ok(());
         }
         anyhow::ensure!(

@@ -8,6 +8,7 @@ mod completions;
 mod crack;
 mod hint;
 mod play;
+mod review;
 mod snapshots;
 mod solve;
 mod tree;

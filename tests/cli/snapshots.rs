@@ -119,6 +119,24 @@ fn hint_json() {
 }
 
 #[test]
+fn review_json() {
+    insta::assert_json_snapshot!(
+        json(&[
+            "review",
+            "--game",
+            "mastermind",
+            "1122=1B0C",
+            "1344=0B2C",
+            "3535=1B1C",
+            "--json",
+            "--time-limit",
+            "60s"
+        ]),
+        { ".seconds" => "[seconds]", ".moves[].seconds" => "[seconds]" }
+    );
+}
+
+#[test]
 fn crack_json() {
     insta::assert_json_snapshot!(
         "crack_json_one_secret",
@@ -156,8 +174,8 @@ fn help() {
             commands.push(path);
         }
     }
-    // moo, its nine subcommands, and tree's build, verify, show, split, job and join.
-    assert_eq!(commands.len(), 16);
+    // moo, its ten subcommands, and tree's build, verify, show, split, job and join.
+    assert_eq!(commands.len(), 17);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.

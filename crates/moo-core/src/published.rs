@@ -3,7 +3,8 @@
 //! One table, so that every known-answer test (the library's, the CLI's, the web server's) checks
 //! the same numbers against the same citation, and a figure is stated once. The rows are what
 //! moo reproduces: a heuristic of the registry played against every secret, or the best possible
-//! strategy found by exhaustive search. The README's results tables quote the same rows.
+//! strategy found by exhaustive search. The results tables of the README and the
+//! book (`docs/`) quote the same rows.
 //!
 //! The Shapiro, Irving, Neuwirth and Kooi rows are as compiled, totals included, in Serkan Gur's
 //! "Mastermind strategies" table of solution-tree averages.
@@ -42,6 +43,31 @@ impl Game {
         symbols: "123456789",
         repeats: false,
     };
+    /// Mastermind with 7 colours (2401 secrets).
+    pub const MASTERMIND_4X7: Game = Game::mastermind(4, "1234567");
+    /// Mastermind with 8 colours (4096 secrets).
+    pub const MASTERMIND_4X8: Game = Game::mastermind(4, "12345678");
+    /// Mastermind with 9 colours (6561 secrets).
+    pub const MASTERMIND_4X9: Game = Game::mastermind(4, "123456789");
+    /// Mastermind with 5 pegs of 5 colours (3125 secrets).
+    pub const MASTERMIND_5X5: Game = Game::mastermind(5, "12345");
+    /// Mastermind with 5 pegs of 6 colours (7776 secrets).
+    pub const MASTERMIND_5X6: Game = Game::mastermind(5, "123456");
+    /// Bulls and Cows with 5 distinct digits of 0-7 (6720 secrets).
+    pub const BULLS_5_OF_0_7: Game = Game {
+        length: 5,
+        symbols: "01234567",
+        repeats: false,
+    };
+
+    /// Mastermind with `length` pegs of the colours `symbols`, repeats allowed.
+    pub const fn mastermind(length: usize, symbols: &'static str) -> Game {
+        Game {
+            length,
+            symbols,
+            repeats: true,
+        }
+    }
 
     /// The rules of the game.
     pub fn rules(&self) -> Result<Rules, RulesError> {
@@ -71,6 +97,8 @@ pub struct Published {
     pub max: Option<u32>,
     /// Secrets that need six guesses or more, where the source gives it.
     pub six_or_more: Option<u64>,
+    /// Secrets that need the most guesses (`max`), where the source gives it.
+    pub at_worst: Option<u64>,
     /// `histogram[k - 1]` secrets need exactly `k` guesses, where the source gives it.
     pub histogram: Option<&'static [u64]>,
     /// Who published it, and where.
@@ -84,6 +112,7 @@ pub const KNUTH: Published = Published {
     total: 5801,
     max: Some(5),
     six_or_more: Some(0),
+    at_worst: None,
     histogram: Some(&[1, 6, 62, 533, 694]),
     source: "Knuth, \"The computer as master mind\", J. Recreational Mathematics 9 (1976-77) 1-6; \
              the histogram from his table",
@@ -96,6 +125,7 @@ pub const SHAPIRO: Published = Published {
     total: 7471,
     max: Some(9),
     six_or_more: Some(853),
+    at_worst: None,
     histogram: None,
     source: "Shapiro 1983",
 };
@@ -107,6 +137,7 @@ pub const IRVING: Published = Published {
     total: 5696,
     max: Some(6),
     six_or_more: Some(3),
+    at_worst: None,
     histogram: None,
     source: "Irving 1979",
 };
@@ -118,6 +149,7 @@ pub const NEUWIRTH: Published = Published {
     total: 5722,
     max: Some(6),
     six_or_more: Some(12),
+    at_worst: None,
     histogram: None,
     source: "Neuwirth 1982",
 };
@@ -129,6 +161,7 @@ pub const KOOI: Published = Published {
     total: 5668,
     max: Some(6),
     six_or_more: Some(7),
+    at_worst: None,
     histogram: None,
     source: "Kooi, \"Yet another Mastermind strategy\", ICGA Journal 28 (2005)",
 };
@@ -140,6 +173,7 @@ pub const KOYAMA_LAI: Published = Published {
     total: 5625,
     max: Some(6),
     six_or_more: None,
+    at_worst: None,
     histogram: None,
     source: "Koyama and Lai 1993, exhaustive search: 5625 (average 4.3403), which needs 6 \
              guesses for some secret",
@@ -152,6 +186,7 @@ pub const KNUTH_WORST: Published = Published {
     total: 5626,
     max: Some(5),
     six_or_more: None,
+    at_worst: None,
     histogram: None,
     source: "Knuth 1977: five guesses always suffice, and no strategy needs fewer; Koyama and \
              Lai 1993: 5626 in total is the best within five",
@@ -164,6 +199,7 @@ pub const TANAKA: Published = Published {
     total: 26274,
     max: Some(7),
     six_or_more: None,
+    at_worst: None,
     histogram: None,
     source: "Tanaka 1996: 26274 (average 5.2131), at most 7 guesses",
 };
@@ -175,10 +211,433 @@ pub const BULLS_1_TO_9: Published = Published {
     total: 14914,
     max: None,
     six_or_more: None,
+    at_worst: None,
     histogram: None,
     source: "listed among the published figures moo reproduces since its first exhaustive \
              search; the original publication is not recorded here",
 };
+
+/// The fewest guesses in total on Mastermind with 7 colours.
+pub const VILLE: Published = Published {
+    game: Game::MASTERMIND_4X7,
+    method: Method::Optimal(Objective::Average),
+    total: 11228,
+    max: None,
+    six_or_more: None,
+    at_worst: None,
+    histogram: None,
+    source: "Geoffroy Ville, \"An Optimal Mastermind (4,7) Strategy and More Results in the \
+             Expected Case\", arXiv:1305.1010 (2013): average 4.676 (11228 over 2401 secrets)",
+};
+
+/// The fewest guesses in total on Mastermind with 8 colours.
+pub const ARFST23: Published = Published {
+    game: Game::MASTERMIND_4X8,
+    method: Method::Optimal(Objective::Average),
+    total: 20471,
+    max: None,
+    six_or_more: None,
+    at_worst: None,
+    histogram: None,
+    source: "arfst23/Mastermind on GitHub (an exhaustive search, not peer reviewed): average \
+             4.99780 (20471 over 4096 secrets), from a run of 33262 CPU seconds",
+};
+
+/// Where a row of [`NEW_RESULTS`] comes from.
+const MOO: &str =
+    "moo's own exhaustive search (`moo tree build`), every tree replayed by `moo tree \
+                   verify`; no published figure found";
+
+/// Mastermind: five guesses always suffice (KNUTH_WORST), and no strategy needs the fifth for fewer
+/// than 539 secrets; with 539, no fewer than 5627 guesses in total.
+pub const MASTERMIND_FEWEST_WORST: Published = Published {
+    game: Game::MASTERMIND,
+    method: Method::Optimal(Objective::FewestWorst),
+    total: 5627,
+    max: Some(5),
+    six_or_more: None,
+    at_worst: Some(539),
+    histogram: None,
+    source: MOO,
+};
+
+/// Bulls and Cows: seven guesses are needed (TANAKA), and for no fewer than 50 secrets (the best
+/// tree known before, Slovesnov's "crush5o", also has 50; its minimality was open).
+pub const BULLS_FEWEST_WORST: Published = Published {
+    game: Game::BULLS,
+    method: Method::Optimal(Objective::FewestWorst),
+    total: 26450,
+    max: Some(7),
+    six_or_more: None,
+    at_worst: Some(50),
+    histogram: None,
+    source: MOO,
+};
+
+/// Bulls and Cows with 5 distinct digits of 0-7: the fewest guesses in total (a search of minutes,
+/// too long for CI; the shipped tree `trees/bulls-5x8-average.json` is replayed instead).
+pub const BULLS_5_OF_0_7: Published = Published {
+    game: Game::BULLS_5_OF_0_7,
+    method: Method::Optimal(Objective::Average),
+    total: 34444,
+    max: Some(7),
+    six_or_more: None,
+    at_worst: Some(93),
+    histogram: None,
+    source: MOO,
+};
+
+/// Mastermind with 9 colours: the fewest guesses in total (a search of 96 CPU seconds, too long
+/// for CI; the shipped tree `trees/mastermind-4x9-average.json` is replayed instead).
+pub const MASTERMIND_4X9: Published = Published {
+    game: Game::MASTERMIND_4X9,
+    method: Method::Optimal(Objective::Average),
+    total: 34666,
+    max: Some(7),
+    six_or_more: None,
+    at_worst: Some(155),
+    histogram: None,
+    source: MOO,
+};
+
+/// Mastermind with 5 pegs of 6 colours: the fewest guesses in total (a search of minutes and
+/// 1.4 GB, too long for CI; the shipped tree `trees/mastermind-5x6-average.json` is replayed
+/// instead).
+pub const MASTERMIND_5X6: Published = Published {
+    game: Game::MASTERMIND_5X6,
+    method: Method::Optimal(Objective::Average),
+    total: 36721,
+    max: Some(6),
+    six_or_more: None,
+    at_worst: Some(479),
+    histogram: None,
+    source: MOO,
+};
+
+/// moo's own exact results: optima that no publication we know of gives, kept apart from
+/// [`TABLE`] so that nobody mistakes them for independent confirmation. Each is the optimum of
+/// its objective: `Average` the fewest guesses in total (and `max` the least worst case among
+/// such trees that the search's tie rule finds), `Worst` the fewest guesses that always suffice
+/// and the fewest in total among such trees, `FewestWorst` also the fewest secrets at that worst
+/// case (`at_worst`) before the total. docs/src/exact-results.md gives each row's command, time
+/// and memory.
+pub const NEW_RESULTS: &[Published] = &[
+    // Mastermind, 3 pegs of 4 colours (64 secrets).
+    Published {
+        game: Game::mastermind(3, "1234"),
+        method: Method::Optimal(Objective::Average),
+        total: 206,
+        max: Some(4),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "1234"),
+        method: Method::Optimal(Objective::Worst),
+        total: 206,
+        max: Some(4),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "1234"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 206,
+        max: Some(4),
+        six_or_more: None,
+        at_worst: Some(21),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 3 pegs of 5 colours (125 secrets).
+    Published {
+        game: Game::mastermind(3, "12345"),
+        method: Method::Optimal(Objective::Average),
+        total: 451,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "12345"),
+        method: Method::Optimal(Objective::Worst),
+        total: 451,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "12345"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 453,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: Some(1),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 3 pegs of 6 colours (216 secrets).
+    Published {
+        game: Game::mastermind(3, "123456"),
+        method: Method::Optimal(Objective::Average),
+        total: 854,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "123456"),
+        method: Method::Optimal(Objective::Worst),
+        total: 854,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "123456"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 855,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: Some(36),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 3 pegs of 7 colours (343 secrets).
+    Published {
+        game: Game::mastermind(3, "1234567"),
+        method: Method::Optimal(Objective::Average),
+        total: 1474,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "1234567"),
+        method: Method::Optimal(Objective::Worst),
+        total: 1474,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "1234567"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 1475,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: Some(1),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 3 pegs of 8 colours (512 secrets).
+    Published {
+        game: Game::mastermind(3, "12345678"),
+        method: Method::Optimal(Objective::Average),
+        total: 2359,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "12345678"),
+        method: Method::Optimal(Objective::Worst),
+        total: 2359,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "12345678"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 2361,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: Some(20),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 3 pegs of 9 colours (729 secrets).
+    Published {
+        game: Game::mastermind(3, "123456789"),
+        method: Method::Optimal(Objective::Average),
+        total: 3596,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "123456789"),
+        method: Method::Optimal(Objective::Worst),
+        total: 3596,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "123456789"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 3600,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: Some(134),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 3 pegs of 10 colours (1000 secrets).
+    Published {
+        game: Game::mastermind(3, "0123456789"),
+        method: Method::Optimal(Objective::Average),
+        total: 5242,
+        max: Some(7),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "0123456789"),
+        method: Method::Optimal(Objective::Worst),
+        total: 5242,
+        max: Some(7),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::mastermind(3, "0123456789"),
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 5248,
+        max: Some(7),
+        six_or_more: None,
+        at_worst: Some(4),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind 4x7 and 4x8: the optimum on average is published (VILLE, ARFST23).
+    Published {
+        game: Game::MASTERMIND_4X7,
+        method: Method::Optimal(Objective::Worst),
+        total: 11228,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::MASTERMIND_4X7,
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 11302,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: Some(92),
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::MASTERMIND_4X8,
+        method: Method::Optimal(Objective::Worst),
+        total: 20473,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::MASTERMIND_4X8,
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 20506,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: Some(767),
+        histogram: None,
+        source: MOO,
+    },
+    // Mastermind, 5 pegs of 5 colours.
+    Published {
+        game: Game::MASTERMIND_5X5,
+        method: Method::Optimal(Objective::Average),
+        total: 13496,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::MASTERMIND_5X5,
+        method: Method::Optimal(Objective::Worst),
+        total: 13531,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::MASTERMIND_5X5,
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 13536,
+        max: Some(5),
+        six_or_more: None,
+        at_worst: Some(1215),
+        histogram: None,
+        source: MOO,
+    },
+    // Bulls and Cows over 1-9: the optimum on average is published (BULLS_1_TO_9).
+    Published {
+        game: Game::BULLS_1_TO_9,
+        method: Method::Optimal(Objective::Worst),
+        total: 14916,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: None,
+        histogram: None,
+        source: MOO,
+    },
+    Published {
+        game: Game::BULLS_1_TO_9,
+        method: Method::Optimal(Objective::FewestWorst),
+        total: 14936,
+        max: Some(6),
+        six_or_more: None,
+        at_worst: Some(578),
+        histogram: None,
+        source: MOO,
+    },
+    MASTERMIND_FEWEST_WORST,
+    BULLS_FEWEST_WORST,
+    BULLS_5_OF_0_7,
+    MASTERMIND_4X9,
+    MASTERMIND_5X6,
+];
 
 impl Published {
     /// The row in words: `knuth on 4 of 123456 with repeats`.
@@ -226,6 +685,21 @@ impl Published {
             }
         }
         let counts = counted.counts();
+        if let Some(n) = self.at_worst {
+            let at_worst = counted
+                .max()
+                .checked_sub(1)
+                .and_then(|i| counts.get(i))
+                .copied()
+                .unwrap_or(0);
+            if at_worst != n {
+                differ(
+                    "secrets at the worst case",
+                    n.to_string(),
+                    at_worst.to_string(),
+                );
+            }
+        }
         if let Some(n) = self.six_or_more {
             let six_or_more: u64 = counts.iter().skip(5).sum();
             if six_or_more != n {
@@ -266,6 +740,8 @@ pub const TABLE: &[Published] = &[
     KNUTH_WORST,
     TANAKA,
     BULLS_1_TO_9,
+    VILLE,
+    ARFST23,
 ];
 
 #[cfg(test)]
@@ -315,7 +791,7 @@ mod tests {
 
     #[test]
     fn every_game_is_valid() {
-        for row in TABLE {
+        for row in TABLE.iter().chain(NEW_RESULTS) {
             assert!(row.game.rules().is_ok(), "{}", row.describe());
         }
     }

@@ -14,7 +14,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use moo_core::strategy::{self, StrategyInfo, StrategyOptions};
 use moo_core::{
-    CodeSpace, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError, Stop,
+    CodeSpace, DecisionTree, EvalOptions, Evaluation, Feedback, History, Preset, Rules, RulesError,
+    Stop,
 };
 use serde::{Deserialize, Serialize};
 
@@ -23,8 +24,10 @@ use crate::error::{strategy_error, ApiError, ApiJson};
 use crate::games::Game;
 use crate::heavy::{Client, Work};
 use crate::spaces::check_size;
+use crate::treeview::{self, TreeView};
 use crate::AppState;
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
+use moo_core::review::{self, GameReview, ReviewError, ReviewOptions};
 
 type AppResult<T> = Result<Json<T>, ApiError>;
 type Shared = State<Arc<AppState>>;
@@ -40,8 +43,13 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/give-up", post(give_up))
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/solver", post(solver_step))
+        .route("/api/review", post(review_game))
         .route("/api/bench", post(run_bench))
         .route("/api/trees", post(strategy_tree))
+        .route(
+            "/api/trees/view",
+            post(tree_view).layer(DefaultBodyLimit::max(TREE_UPLOAD_LIMIT)),
+        )
         .fallback(|| async {
             ApiError::not_found("no such API route: see the README's web server section")
         })
@@ -106,9 +114,10 @@ fn pick_rules(preset: Option<Preset>, rules: Option<RulesIn>) -> Result<Rules, A
 }
 
 /// What the size limits are for, in the words of their refusals.
-const SOLVER: &str = "the solver";
+const SOLVER: &str = "this page";
+const REVIEW: &str = "the review";
 const BENCH: &str = "the benchmark";
-const TREES: &str = "strategy trees";
+const TREES: &str = "the Explorer";
 
 /// The rules a request names, refused over `limit` codes before anything is enumerated; `what`
 /// names the feature for the message.
@@ -289,6 +298,15 @@ async fn guess(
             .rules
             .parse_code(&body.guess)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        // A repeat tells nothing new, so it is refused like an invalid code and costs no turn.
+        if let Some(i) = g.history.turns().iter().position(|t| t.guess == code) {
+            let earlier = g.history.turns()[i].feedback;
+            return Err(ApiError::unprocessable(format!(
+                "you already guessed {} (guess {}), and it answered {earlier}: the same guess always gets the same answer, so try another code",
+                g.rules.format_code(&code),
+                i + 1
+            )));
+        }
         let feedback = code.score(&g.secret);
         g.history.push(code, feedback);
         Ok(Json(GameReport::new(&id, g)))
@@ -317,7 +335,7 @@ async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> A
         }
         Ok((g.rules.clone(), g.history.clone()))
     })?;
-    let limit = (state.config.solver_max_codes, "hints");
+    let limit = (state.config.solver_max_codes, "a hint");
     check_size(&rules, limit.0, limit.1)?;
     let options = AdviceOptions::default();
     let position = on_space(
@@ -374,7 +392,7 @@ struct SolverBody {
 }
 
 /// The most codes left a solver step lists, and how many unless asked.
-const MAX_LIST: usize = 200;
+const MAX_LIST: usize = 10_000;
 const DEFAULT_LIST: usize = 50;
 
 /// A solver step: the advisor's position, and for its guess every answer with the codes each
@@ -488,6 +506,48 @@ async fn solver_step(
     )
     .await?;
     Ok(Json(step))
+}
+
+// ---- review ------------------------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    history: Vec<TurnIn>,
+}
+
+/// What each move of a game cost against the best move: the core's review as it is, the same
+/// object `moo review --json` prints.
+async fn review_game(
+    State(state): Shared,
+    client: Client,
+    ApiJson(body): ApiJson<ReviewBody>,
+) -> AppResult<GameReview> {
+    let limit = state.config.solver_max_codes;
+    let rules = rules_within(body.preset, body.rules, limit, REVIEW)?;
+    let history = read_history(&rules, &body.history, state.config.max_turns)?;
+    let move_time = state.config.time_limit;
+    // A player waits for it, as for a hint: it runs on the advice workers.
+    let review = on_space(
+        &state,
+        (Work::Advice, client),
+        state.config.review_time_limit,
+        rules,
+        (limit, REVIEW),
+        move |app, space, stop| {
+            let options = ReviewOptions::default().with_move_time(Some(move_time));
+            review::review(&app.advisor, space, &history, &options, &stop).map_err(|e| match e {
+                ReviewError::Stopped { .. } => {
+                    ApiError::unavailable(format!("{e}: try a shorter game, or again later"))
+                }
+                e => ApiError::unprocessable(e.to_string()),
+            })
+        },
+    )
+    .await?;
+    Ok(Json(review))
 }
 
 /// Runs `job` on a worker of `work` for `client` within `time_limit`, given the server's state and
@@ -642,18 +702,101 @@ async fn strategy_tree(
         rules,
         limit,
         move |_, space, stop| {
-            let build = bench::builder(&name, space, &stop);
-            let mut options = EvalOptions::default();
-            options.deadline = stop.deadline();
-            options.cancel = stop.flag().cloned();
-            let grown = bench::long_pool()
-                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            let tree = grow_tree(&name, space, &stop)?;
             // Written here, on the job's large stack: writing nests once per guess of the
             // longest game, thousands deep for brute force.
-            Ok(grown.tree.to_json(false))
+            Ok(tree.to_json(false))
         },
     )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs.
+fn grow_tree(name: &str, space: &CodeSpace, stop: &Stop) -> Result<DecisionTree, ApiError> {
+    let build = bench::builder(name, space, stop);
+    let mut options = EvalOptions::default();
+    options.deadline = stop.deadline();
+    options.cancel = stop.flag().cloned();
+    let grown = bench::long_pool()
+        .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+        .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+    Ok(grown.tree)
+}
+
+/// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
+/// about 200 KB.
+const TREE_UPLOAD_LIMIT: usize = 8 << 20;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TreeViewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    /// A strategy whose tree the server builds for the rules.
+    strategy: Option<String>,
+    /// A tree file's contents, in the `moo tree` format (its own rules apply).
+    tree: Option<serde_json::Value>,
+}
+
+/// A tree checked as `moo tree verify` checks it, with each node's figures, either built from a
+/// strategy or uploaded: the Explorer shows only what this returns.
+async fn tree_view(
+    State(state): Shared,
+    client: Client,
+    ApiJson(body): ApiJson<TreeViewBody>,
+) -> AppResult<TreeView> {
+    let limit = (state.config.bench_max_codes, TREES);
+    let time_limit = state.config.bench_time_limit;
+    let work = (Work::Long, client);
+    match (body.tree, body.strategy) {
+        (Some(_), Some(_)) => Err(ApiError::unprocessable(
+            "give either a \"tree\" or a \"strategy\" to build one, not both",
+        )),
+        (None, None) => Err(ApiError::unprocessable(
+            "give a \"tree\" to check, or a \"strategy\" whose tree to build",
+        )),
+        (Some(value), None) => {
+            if body.preset.is_some() || body.rules.is_some() {
+                return Err(ApiError::unprocessable(
+                    "a tree file carries its own rules: send it without \"preset\" or \"rules\"",
+                ));
+            }
+            let tree = DecisionTree::from_json(&value.to_string())
+                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+            let rules = tree.rules().clone();
+            check_size(&rules, limit.0, limit.1)?;
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, _| {
+                    treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
+            .await?;
+            Ok(Json(view))
+        }
+        (None, Some(name)) => {
+            let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
+            check_offered(&name)?;
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, stop| {
+                    let tree = grow_tree(&name, space, &stop)?;
+                    bench::long_pool()
+                        .install(|| treeview::view(&tree, space))
+                        .map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
+            .await?;
+            Ok(Json(view))
+        }
+    }
 }

@@ -32,6 +32,7 @@ mod games;
 mod guard;
 mod heavy;
 mod spaces;
+mod treeview;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -72,6 +73,9 @@ pub struct Config {
     /// How long one piece of advice (a hint, a solver or assistant step) may take, waiting
     /// included: past it the advisor answers with the best guess it has.
     pub time_limit: Duration,
+    /// How long the review of a whole game may take, waiting included: each move gets at most
+    /// `time_limit` of it, and moves past it get estimated figures, marked as such.
+    pub review_time_limit: Duration,
     /// How long a benchmark or a strategy tree may run or wait: they play every secret.
     pub bench_time_limit: Duration,
     /// How many benchmarks and strategy trees run at once.
@@ -110,6 +114,7 @@ impl Default for Config {
             max_connections: 1024,
             body_limit: 16 * 1024,
             time_limit: Duration::from_secs(2),
+            review_time_limit: Duration::from_secs(10),
             bench_time_limit: Duration::from_secs(20),
             heavy_jobs: 2,
             advice_jobs: 4,

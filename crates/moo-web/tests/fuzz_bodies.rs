@@ -334,11 +334,12 @@ fn strategies_list() -> impl Strategy<Value = Value> {
 // ---- the properties ------------------------------------------------------------------------
 
 /// The POST routes; `{id}` becomes a live game's id.
-const ROUTES: [&str; 6] = [
+const ROUTES: [&str; 7] = [
     "/api/games",
     "/api/games/{id}/guesses",
     "/api/games/{id}/give-up",
     "/api/solver",
+    "/api/review",
     "/api/bench",
     "/api/trees",
 ];
@@ -407,6 +408,13 @@ proptest! {
     #[test]
     fn solver_near_misses(body in solver_body()) {
         check_answer("/api/solver", &post("/api/solver", body))?;
+        still_serves()?;
+    }
+
+    #[test]
+    fn review_near_misses(body in solver_body()) {
+        // The review takes no strategy: a body naming one is a near miss of its own.
+        check_answer("/api/review", &post("/api/review", body))?;
         still_serves()?;
     }
 

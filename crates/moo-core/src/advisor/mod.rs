@@ -46,7 +46,8 @@ pub const OPTIMAL: &str = "optimal";
 
 /// The heuristic the advisor falls back on: the best of the partition rules on Bulls and Cows
 /// (26424 guesses over the 5040 secrets, against 26551 for expected size and 27139 for Knuth's
-/// minimax; see the README's bench table).
+/// minimax; see the bench table in the book's
+/// `docs/src/strategies.md`).
 pub const FALLBACK: PartitionScore = PartitionScore::Entropy;
 
 /// The share of the time left that an exact search may take; the rest is kept for the
@@ -109,6 +110,17 @@ impl Default for Advisor {
     fn default() -> Advisor {
         Advisor::new()
     }
+}
+
+/// A proven optimal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Proven {
+    /// The code index to guess.
+    pub guess: usize,
+    /// How it was found: never [`Method::Heuristic`] or [`Method::Named`].
+    pub method: Method,
+    /// The guesses solving every candidate takes from here, this one included.
+    pub total: Option<u64>,
 }
 
 /// A chosen guess before it is reported.
@@ -212,38 +224,23 @@ impl Advisor {
         stop: &Stop,
         start: Instant,
     ) -> Pick {
-        let &Knowledge {
-            space,
-            history,
-            candidates,
-        } = knowledge;
-        let proven = |guess: usize, method: Method, total: Option<u64>| Pick {
-            guess,
-            method,
-            strategy: OPTIMAL.to_string(),
-            total,
-            sampled: false,
-            note: None,
-            stats: None,
+        let candidates = knowledge.candidates;
+        let exact_stop = match stop.remaining() {
+            Some(left) => stop.until(start + left.mul_f64(EXACT_SHARE)),
+            None => stop.clone(),
         };
-        let n = candidates.len() as u64;
-        if n <= 2 {
-            let first = candidates.first().expect("checked non-empty");
-            return proven(first, Method::Endgame, Some(2 * n - 1));
-        }
-        let rules = space.rules();
-        if let Some(tree) = strategy::shipped(rules, options.guesses) {
-            if let Ok(code) =
-                TreeStrategy::new(OPTIMAL, tree, space).and_then(|mut t| t.next_guess(knowledge))
-            {
-                return proven(index_of(space, &code), Method::Tree, None);
+        let note = match self.prove(knowledge, options.guesses, &exact_stop, start) {
+            Ok(p) => {
+                return Pick {
+                    guess: p.guess,
+                    method: p.method,
+                    strategy: OPTIMAL.to_string(),
+                    total: p.total,
+                    sampled: false,
+                    note: None,
+                    stats: None,
+                }
             }
-        }
-        if let Some(p) = self.plans.get(rules, options.guesses, candidates) {
-            return proven(p.guess as usize, Method::Cached, p.total);
-        }
-        let note = match self.exact(space, history, candidates, options.guesses, stop, start) {
-            Ok(p) => return proven(p.guess as usize, Method::Exact, p.total),
             Err(note) => note,
         };
         let heuristic = PartitionStrategy::new(FALLBACK, options.guesses).with_sampling(Sampling {
@@ -266,8 +263,62 @@ impl Advisor {
         }
     }
 
-    /// An exact search of `candidates` within [`EXACT_SHARE`] of the time left, caching every
-    /// position of the plan it finds; else why not, in words.
+    /// A proven optimal move for the position (steps 1 to 4 of the module docs), the exact
+    /// search stopped by `stop`; else why there is none, in words. `start` is when the caller
+    /// began, for the time the message reports.
+    pub(crate) fn prove(
+        &self,
+        knowledge: &Knowledge<'_>,
+        guesses: GuessPool,
+        stop: &Stop,
+        start: Instant,
+    ) -> Result<Proven, String> {
+        let &Knowledge {
+            space,
+            history,
+            candidates,
+        } = knowledge;
+        let n = candidates.len() as u64;
+        if n <= 2 {
+            let first = candidates.first().expect("checked non-empty");
+            return Ok(Proven {
+                guess: first,
+                method: Method::Endgame,
+                total: Some(2 * n - 1),
+            });
+        }
+        let rules = space.rules();
+        if let (Some(tree), Some(totals)) = (
+            strategy::shipped(rules, guesses),
+            strategy::shipped_totals(space, guesses),
+        ) {
+            if let Ok((code, node)) =
+                TreeStrategy::new(OPTIMAL, tree, space).and_then(|t| t.locate(history))
+            {
+                return Ok(Proven {
+                    guess: index_of(space, &code),
+                    method: Method::Tree,
+                    total: Some(totals[node.index()]),
+                });
+            }
+        }
+        if let Some(p) = self.plans.get(rules, guesses, candidates) {
+            return Ok(Proven {
+                guess: p.guess as usize,
+                method: Method::Cached,
+                total: p.total,
+            });
+        }
+        let p = self.exact(space, history, candidates, guesses, stop, start)?;
+        Ok(Proven {
+            guess: p.guess as usize,
+            method: Method::Exact,
+            total: p.total,
+        })
+    }
+
+    /// An exact search of `candidates` until `stop`, caching every position of the plan it
+    /// finds; else why not, in words.
     fn exact(
         &self,
         space: &CodeSpace,
@@ -283,10 +334,6 @@ impl Advisor {
                 space.len()
             ));
         }
-        let exact_stop = match stop.remaining() {
-            Some(left) => stop.until(start + left.mul_f64(EXACT_SHARE)),
-            None => stop.clone(),
-        };
         let options = SearchOptions::default().with_guesses(guesses);
         let progress = tree::Progress::new();
         match tree::search_set(
@@ -295,7 +342,7 @@ impl Advisor {
             candidates,
             &options,
             &progress,
-            &exact_stop,
+            stop,
         ) {
             Ok(SetOutcome::Solved(plan)) => {
                 let totals = plan_totals(space, &plan.moves);

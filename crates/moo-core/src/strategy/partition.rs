@@ -1041,8 +1041,9 @@ mod bulls_known_answers {
     use crate::eval::{evaluate, EvalOptions};
     use crate::Rules;
 
-    /// The README's Bulls and Cows table (`moo bench`): every choice of these trees is a full scan
-    /// under the default budget, so sampling must not move any figure.
+    /// The Bulls and Cows table (`moo bench`) of the book's `docs/src/strategies.md`: every choice
+    /// of these trees is a full scan under the default budget, so sampling must not move any
+    /// figure.
     #[test]
     fn bulls_and_cows_totals_hold_under_the_default_budget() {
         let space = CodeSpace::new(Rules::bulls()).unwrap();

@@ -6,11 +6,13 @@ use std::time::{Duration, Instant};
 
 use super::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 use crate::code::Code;
+use crate::history::History;
 use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
 use crate::tree::{
-    search_until, DecisionTree, Progress, SearchError, SearchOptions, SearchOutcome, TreeError,
+    search_until, DecisionTree, NodeId, Progress, SearchError, SearchOptions, SearchOutcome,
+    TreeError,
 };
 
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
@@ -63,6 +65,15 @@ pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
         Arc::new(tree)
     });
     Some(tree.clone())
+}
+
+/// The total of every node of the shipped tree for the rules of `space` and `guesses`
+/// ([`DecisionTree::subtree_totals`]), worked out once per process.
+pub fn shipped_totals(space: &CodeSpace, guesses: GuessPool) -> Option<&'static [u64]> {
+    let tree = shipped(space.rules(), guesses)?;
+    // One tree ships, so one list of totals.
+    static TOTALS: OnceLock<Vec<u64>> = OnceLock::new();
+    Some(TOTALS.get_or_init(|| tree.subtree_totals(space)))
 }
 
 /// Plays the guesses of a decision tree.
@@ -203,7 +214,27 @@ impl Strategy for TreeStrategy {
     }
 
     fn next_guess(&mut self, knowledge: &Knowledge<'_>) -> Result<Code, StrategyError> {
-        let turns = knowledge.history.turns();
+        self.locate(knowledge.history).map(|(code, _)| code)
+    }
+}
+
+/// How a history fares against one symmetric image of a tree.
+enum Follow {
+    /// The image plays this history; this is its next guess, played at this node of the tree.
+    Guess(Code, NodeId),
+    /// The image plays the guesses, but some feedback has no branch: no secret fits.
+    Contradiction,
+    /// The image does not play these guesses.
+    OffTree,
+}
+
+impl TreeStrategy {
+    /// The tree's next guess after `history` and the node that plays it, followed through the
+    /// image of the tree under the game's symmetries where the history leaves the tree itself.
+    /// The node's subtree solves exactly the codes `history` leaves, so its total
+    /// ([`DecisionTree::subtree_totals`]) is that position's total under the tree.
+    pub fn locate(&self, history: &History) -> Result<(Code, NodeId), StrategyError> {
+        let turns = history.turns();
         let rules = self.tree.rules();
         let length = rules.length();
         // The game's symmetries carry an optimal tree onto an optimal tree, so a history the tree
@@ -222,7 +253,7 @@ impl Strategy for TreeStrategy {
         let mut contradicted = false;
         for perm in &perms {
             match self.follow(turns, perm) {
-                Follow::Guess(code) => return Ok(code),
+                Follow::Guess(code, node) => return Ok((code, node)),
                 Follow::Contradiction => contradicted = true,
                 Follow::OffTree => {}
             }
@@ -245,19 +276,7 @@ impl Strategy for TreeStrategy {
             ),
         })
     }
-}
 
-/// How a history fares against one symmetric image of a tree.
-enum Follow {
-    /// The image plays this history; this is its next guess.
-    Guess(Code),
-    /// The image plays the guesses, but some feedback has no branch: no secret fits.
-    Contradiction,
-    /// The image does not play these guesses.
-    OffTree,
-}
-
-impl TreeStrategy {
     /// Follows `turns` through the image of the tree under position permutation `perm` and the
     /// symbol renaming the turns force: guess `g` corresponds to tree guess `t` when
     /// `t[perm[p]] = rename(g[p])` at every position `p`. Scores are unchanged by such a map,
@@ -277,8 +296,9 @@ impl TreeStrategy {
             rename[0] = 0;
             back[0] = 0;
         }
-        let mut node = self.tree.root();
+        let mut id = self.tree.root_id();
         for turn in turns {
+            let node = self.tree.node(id);
             let tree_guess = node.guess.symbols();
             for (p, &a) in turn.guess.symbols().iter().enumerate() {
                 let b = tree_guess[usize::from(perm[p])];
@@ -292,7 +312,7 @@ impl TreeStrategy {
                 }
             }
             match node.child(turn.feedback) {
-                Some(child) => node = self.tree.node(child),
+                Some(child) => id = child,
                 None => return Follow::Contradiction,
             }
         }
@@ -302,7 +322,7 @@ impl TreeStrategy {
             .filter(|&a| rename[usize::from(a)] == NONE)
             .collect();
         let mut free = unplayed.into_iter();
-        let tree_guess = node.guess.symbols();
+        let tree_guess = self.tree.node(id).guess.symbols();
         let mut symbols = vec![0u8; length];
         for (p, s) in symbols.iter_mut().enumerate() {
             let b = tree_guess[usize::from(perm[p])];
@@ -315,7 +335,7 @@ impl TreeStrategy {
             }
             *s = back[usize::from(b)];
         }
-        Follow::Guess(Code::from_symbols(&symbols))
+        Follow::Guess(Code::from_symbols(&symbols), id)
     }
 }
 

@@ -15,7 +15,6 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
-mod bulk;
 mod search;
 mod split;
 
@@ -265,6 +264,36 @@ impl DecisionTree {
         let mut path = Vec::new();
         self.verify_node(space, NodeId(0), &space.all(), 1, &mut path, &mut histogram)?;
         Ok(TreeStats::from_histogram(histogram))
+    }
+
+    /// Every node's total under the tree, indexed as [`DecisionTree::nodes`]: the guesses that
+    /// the codes reaching the node take from there on, its own guess and the winning one counted.
+    /// For an optimal tree each is the optimal total of the node's codes, since a subtree of an
+    /// optimal tree is optimal for its own codes. `space` must be the tree's (see
+    /// [`DecisionTree::verify_in`]) and the tree verified.
+    pub fn subtree_totals(&self, space: &CodeSpace) -> Vec<u64> {
+        let mut sizes = vec![0u64; self.nodes.len()];
+        let mut stack = vec![(NodeId(0), space.all())];
+        while let Some((id, set)) = stack.pop() {
+            sizes[id.index()] = set.len() as u64;
+            let node = self.node(id);
+            for (feedback, part) in space.partition_code(&node.guess, &set) {
+                if let Some(child) = node.child(feedback) {
+                    stack.push((child, part));
+                }
+            }
+        }
+        // Depth-first order puts every child after its parent: sum from the back.
+        let mut totals = sizes;
+        for i in (0..self.nodes.len()).rev() {
+            let below: u64 = self.nodes[i]
+                .children
+                .iter()
+                .map(|&(_, c)| totals[c.index()])
+                .sum();
+            totals[i] += below;
+        }
+        totals
     }
 
     fn verify_node(

@@ -1,5 +1,7 @@
 //! Proven lower bounds on what a candidate set costs, and the closed forms that solve small
-//! sets outright.
+//! sets outright, read from one value, [`Bounds`]: the game's score table as the search reads it,
+//! the level-filling bounds ([`LevelBounds`]) and the bulk splitter. It holds no search state, so
+//! the recursion asks it and never the other way round.
 //!
 //! * Level filling: with `r` non-winning feedbacks, at most 1 secret is solved by the next guess,
 //!   `r` by the one after, `r^2` after that, so a set of `n` costs at least `LB(n)` in total
@@ -9,172 +11,21 @@
 //! * Closed forms: a candidate splitting the others into singletons costs `2n - 1`, the level
 //!   bound itself.
 
-use std::sync::atomic::Ordering;
-
 use smallvec::{smallvec, SmallVec};
 
-use super::super::bulk::{mark_equal, marked, BoundRule, Split, Splits, MAX_SET};
-use super::memo::Entry;
-use super::{
-    child_limit, spare, Orbits, Search, Solved, Symmetry, CLOCK_SET, FEEDBACKS, INF, UNLIMITED,
-};
+use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
+use super::levels::LevelBounds;
+use super::orbits::{OrbitCache, Orbits};
+use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
+use super::{spare, Symmetry};
+use crate::feedback::Feedback;
 use crate::pool::GuessPool;
-
-/// The level-filling bounds of one search: for each set size, the least total (one table, or one
-/// per depth left when the objective weighs the last level), and the fewest levels.
-pub(super) struct LevelBounds {
-    tables: Vec<LevelTable>,
-    levels: Vec<u8>,
-    branches: usize,
-    weighted: bool,
-    /// What a secret solved by the last guess allowed costs extra (0 when not weighted).
-    weight: u32,
-}
-
-/// The level-filling totals for one depth left.
-pub(super) struct LevelTable {
-    /// `total[n]`: the least cost of a set of `n`.
-    total: Vec<u32>,
-    /// `step[c] = total[c + 1] - total[c]`: what the `c+1`-th member of a part adds.
-    pub(super) step: Vec<u32>,
-    /// `outside[n]`: the least cost of a set of `n` when the next guess is not a member (nobody
-    /// is solved by it).
-    outside: Vec<u32>,
-}
-
-impl LevelBounds {
-    /// The bounds for sets of up to `n + 1` codes in a game with `branches` non-winning
-    /// feedbacks. With `last_level = Some((depth, weight))` every secret solved by the last
-    /// guess a depth limit of `depth` allows costs `weight` more (the fewest-at-worst objective:
-    /// a cost is then `weight * secrets at the worst depth + total`), and the tables depend on
-    /// the depth left.
-    pub(super) fn new(branches: usize, n: usize, last_level: Option<(u8, u32)>) -> LevelBounds {
-        let r = branches as u64;
-        // Capacities 1, r, r^2, ... (0, r, r^2, ... when the first guess is not a member);
-        // `last` is the level whose secrets also pay `weight`, and it takes every secret left
-        // (for sets that do not fit, this relaxation is still a lower bound).
-        let fill = |m: usize, first: u64, last: u64, weight: u64| {
-            let (mut left, mut cap, mut level, mut total) = (m as u64, first, 1u64, 0u64);
-            while left > 0 {
-                let here = if level == last { left } else { left.min(cap) };
-                total += here * level + if level == last { here * weight } else { 0 };
-                left -= here;
-                cap = if cap == 0 { r } else { cap.saturating_mul(r) };
-                level += 1;
-            }
-            (
-                u32::try_from(total).expect("the caller checked that costs fit 32 bits"),
-                (level - 1).min(u64::from(UNLIMITED) - 1) as u8,
-            )
-        };
-        let table = |last: u64, weight: u64| {
-            let total: Vec<u32> = (0..n + 2).map(|m| fill(m, 1, last, weight).0).collect();
-            let outside = (0..n + 2).map(|m| fill(m, 0, last, weight).0).collect();
-            let step = (0..=n).map(|c| total[c + 1] - total[c]).collect();
-            LevelTable {
-                total,
-                step,
-                outside,
-            }
-        };
-        let levels = (0..n + 2).map(|m| fill(m, 1, 0, 0).1).collect();
-        let tables = match last_level {
-            None => vec![table(0, 0)],
-            Some((depth, weight)) => (0..=depth)
-                .map(|d| table(u64::from(d), u64::from(weight)))
-                .collect(),
-        };
-        LevelBounds {
-            tables,
-            levels,
-            branches,
-            weighted: last_level.is_some(),
-            weight: last_level.map_or(0, |(_, w)| w),
-        }
-    }
-
-    /// The table for `depth` guesses left.
-    #[inline]
-    pub(super) fn table(&self, depth: u8) -> &LevelTable {
-        &self.tables[usize::from(depth).min(self.tables.len() - 1)]
-    }
-
-    /// The least cost of a set of `n` with `depth` guesses left.
-    #[inline]
-    pub(super) fn total(&self, n: usize, depth: u8) -> u32 {
-        self.table(depth).total[n]
-    }
-
-    /// The least cost of a set of `n` with `depth` guesses left when the next guess is not a
-    /// member.
-    pub(super) fn outside(&self, n: usize, depth: u8) -> u32 {
-        self.table(depth).outside[n]
-    }
-
-    /// The fewest guesses that can solve every member of a set of `n`.
-    #[inline]
-    pub(super) fn levels(&self, n: usize) -> u8 {
-        self.levels[n]
-    }
-
-    /// The largest part (at most [`MAX_SET`]) whose members can all be solved within `depth`
-    /// guesses.
-    pub(super) fn largest_within(&self, depth: u8) -> u8 {
-        let top = self.levels.len().min(MAX_SET + 1);
-        // Levels grow with the size, and the empty set needs none.
-        let fit = self.levels[..top].partition_point(|&l| l <= depth);
-        u8::try_from(fit - 1).expect("at most MAX_SET")
-    }
-
-    /// The non-winning feedbacks that can occur.
-    pub(super) fn branches(&self) -> usize {
-        self.branches
-    }
-
-    /// Whether the last level a depth limit allows costs extra (the tables depend on depth).
-    pub(super) fn weighted(&self) -> bool {
-        self.weighted
-    }
-
-    /// The extra cost of a secret solved by the last guess a depth limit allows.
-    pub(super) fn weight(&self) -> u32 {
-        self.weight
-    }
-
-    /// With `depth` guesses left under a last-level weight, how many members of a part are
-    /// solved before the last level at best (`1 + r + ... + r^(depth-2)`): each one more pays
-    /// the weight. `None` when not weighted.
-    pub(super) fn last_level_threshold(&self, depth: u8) -> Option<u32> {
-        if !self.weighted {
-            return None;
-        }
-        let r = self.branches as u64;
-        let (mut sum, mut cap) = (0u64, 1u64);
-        for _ in 1..depth {
-            sum = sum.saturating_add(cap);
-            cap = cap.saturating_mul(r);
-        }
-        Some(sum.min(u64::from(u32::MAX)) as u32)
-    }
-
-    /// The unweighted totals, from which the bulk splitter learns the level thresholds.
-    pub(super) fn plain_totals(&self) -> Option<&[u32]> {
-        (!self.weighted).then(|| &self.tables[0].total[..])
-    }
-}
-
-impl LevelTable {
-    /// `total[n]` for every `n` in the table.
-    pub(super) fn totals(&self) -> &[u32] {
-        &self.total
-    }
-}
+use crate::space::{CodeSpace, CompactTable};
 
 /// Sets up to this size get their lookahead bound by counting parts first
-/// ([`Search::min_bound_by_parts`]); larger ones count every guess's parts in bulk. Larger sets have
-/// more parts over the level-1 capacity, so the parts floor rules out fewer guesses; measured on
-/// Bulls and Cows 4x10 (one thread, CPU seconds): 71 counting every set in bulk, 50 with 30 here,
-/// 47 with 60.
+/// ([`Bounds::min_bound_by_parts`]); larger ones count every guess's parts in bulk. Larger sets have
+/// more parts over the level-1 capacity, so the parts floor rules out fewer guesses (the sizes
+/// tried are in the book's `docs/src/performance.md`).
 const PARTS_FIRST_MAX: usize = 60;
 
 /// What the closed forms for small sets know.
@@ -187,7 +38,119 @@ pub(super) enum ClosedForm {
     Unknown,
 }
 
-impl Search<'_> {
+/// What every bound of one search reads: the game's score table in the search's numbering of
+/// feedbacks, the level-filling bounds, and the bulk splitter.
+pub(super) struct Bounds<'a> {
+    pub(super) space: &'a CodeSpace,
+    pub(super) pool: GuessPool,
+    pub(super) n_codes: usize,
+    /// Feedback numbers `0..slots`, of which `win` is the win: the compact table's numbering
+    /// when there is one, else the feedback indexes.
+    pub(super) slots: usize,
+    pub(super) win: usize,
+    /// The level-filling bounds.
+    pub(super) level: LevelBounds,
+    /// The bulk split of sets small enough for it (none for degenerate games).
+    splitter: Option<Splitter>,
+    /// The score table renumbered to the feedbacks that occur, when it fits: the search reads
+    /// it instead of the space's, so that the bulk passes can gather feedbacks by lookups
+    /// into 16-entry tables.
+    compact: Option<&'a CompactTable>,
+    /// The canonical guesses by the symbols played ([`OrbitCache`]).
+    orbits: OrbitCache,
+}
+
+impl<'a> Bounds<'a> {
+    /// The bounds of a search of `space` from guesses of `pool`, with `last_level` as in
+    /// [`LevelBounds::new`].
+    pub(super) fn new(
+        space: &'a CodeSpace,
+        pool: GuessPool,
+        last_level: Option<(u8, u32)>,
+    ) -> Bounds<'a> {
+        let n = space.len();
+        let (seen, win) = feedbacks_of(space);
+        let branches = count_branches(&seen, win);
+        let level = LevelBounds::new(branches, n, last_level);
+        let compact = space.compact_table();
+        let (feedbacks, bulk_win) = match compact {
+            Some(c) => {
+                let rank = c.feedbacks().iter().position(|&f| usize::from(f) == win);
+                let all = (0..c.feedbacks().len() as u8).collect();
+                (
+                    all,
+                    rank.expect("every code scores a win against itself") as u8,
+                )
+            }
+            None => {
+                let all = (0..seen.len())
+                    .filter(|&f| seen[f] || f == win)
+                    .map(|f| f as u8)
+                    .collect();
+                (all, win as u8)
+            }
+        };
+        // The splitter learns its thresholds from the unweighted bound; a weighted search only
+        // uses its parts count, which needs no bound.
+        let plain = LevelBounds::new(branches, MAX_SET.min(n), None);
+        let splitter = Splitter::new(
+            feedbacks,
+            bulk_win,
+            level.plain_totals().unwrap_or(plain.table(0).totals()),
+        );
+        Bounds {
+            space,
+            pool,
+            n_codes: n,
+            slots: compact.map_or(space.rules().feedback_slots(), |c| c.feedbacks().len()),
+            win: usize::from(bulk_win),
+            level,
+            splitter,
+            compact,
+            orbits: OrbitCache::new(space.rules().alphabet().len()),
+        }
+    }
+
+    /// The least cost of a set of `n` with `depth` guesses left.
+    #[inline]
+    pub(super) fn total(&self, n: usize, depth: u8) -> u32 {
+        self.level.total(n, depth)
+    }
+
+    /// The least cost of a set of `n` with `depth` guesses left when the next guess is not a
+    /// member.
+    pub(super) fn outside(&self, n: usize, depth: u8) -> u32 {
+        self.level.outside(n, depth)
+    }
+
+    /// The fewest guesses that can solve every member of a set of `n`.
+    #[inline]
+    pub(super) fn levels(&self, n: usize) -> u8 {
+        self.level.levels(n)
+    }
+
+    /// Which guesses `sym` leaves to be tried: one per orbit.
+    pub(super) fn orbits<'s>(&'s self, sym: &'s Symmetry) -> Orbits<'s> {
+        self.orbits.orbits(self.space, sym)
+    }
+
+    /// Guess `g`'s row of the score table, in the search's numbering of feedbacks (the compact
+    /// table's when there is one: see [`Bounds::feedback_index`]).
+    pub(super) fn row(&self, g: u32) -> &[u8] {
+        match self.compact {
+            Some(c) => c.row(g as usize),
+            None => self
+                .space
+                .score_row(g as usize)
+                .expect("the search runs only with a score table"),
+        }
+    }
+
+    /// The feedback index of feedback `f` in the search's numbering.
+    pub(super) fn feedback_index(&self, f: u8) -> usize {
+        usize::from(self.compact.map_or(f, |c| c.feedbacks()[usize::from(f)]))
+    }
+
     /// The one-guess lower bound on the total for `set` when `g` is guessed next, and whether
     /// `g` is in the set; `None` when `g` is not the canonical member of its symmetry orbit, its
     /// bound reaches `limit`, it teaches nothing (a non-member leaving the set whole), or a part
@@ -227,19 +190,19 @@ impl Search<'_> {
             largest,
             member,
         } = split;
-        if (!member && parts < 2) || self.bounds.levels(largest as usize) > child_depth {
+        if (!member && parts < 2) || self.level.levels(largest as usize) > child_depth {
             return None;
         }
         // The winning part was summed as a part of one; its member costs nothing more.
         let win = if member {
-            self.bounds.total(1, child_depth)
+            self.level.total(1, child_depth)
         } else {
             0
         };
         Some((n as u32 + sum - win, member))
     }
 
-    /// Calls `f` with every guess's one-guess bound on `set` ([`Search::bound_of_split`],
+    /// Calls `f` with every guess's one-guess bound on `set` ([`Bounds::bound_of_split`],
     /// [`INF`] where that gives none) and how each splits it, from one bulk pass, when the pass
     /// applies: every code may be guessed and the set is small enough for byte counters. The
     /// bounds are for parts with `child_depth` guesses left. The buffers are the thread's
@@ -257,14 +220,14 @@ impl Search<'_> {
         let rows = self.bulk_rows(set)?;
         // Under a last-level weight, also count the members above the last level's threshold.
         let last = self
-            .bounds
+            .level
             .last_level_threshold(child_depth)
             .map(|t| u8::try_from(t).unwrap_or(u8::MAX));
         let rule = BoundRule {
             n: set.len() as u32,
-            win: self.bounds.total(1, child_depth),
-            weight: self.bounds.weight(),
-            largest: self.bounds.largest_within(child_depth),
+            win: self.level.total(1, child_depth),
+            weight: self.level.weight(),
+            largest: self.level.largest_within(child_depth),
             none: INF,
         };
         Some(spare::with(&spare::SPLITS, |splits| {
@@ -284,7 +247,7 @@ impl Search<'_> {
     }
 
     /// Calls `f` with every guess's part score on `set`
-    /// ([`super::super::bulk::Splitter::part_scores`]), when every code may be guessed and
+    /// ([`super::bulk::Splitter::part_scores`]), when every code may be guessed and
     /// feedbacks fit 32 bits.
     pub(super) fn with_part_scores<R>(&self, set: &[u32], f: impl FnOnce(&[u8]) -> R) -> Option<R> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
@@ -313,9 +276,9 @@ impl Search<'_> {
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
         // limit that a part might exceed still needs the parts counted.
-        let exact = n <= 1 + self.bounds.branches() as u32
-            && !self.bounds.weighted()
-            && (child_depth == UNLIMITED || self.bounds.levels(set.len()) <= child_depth);
+        let exact = n <= 1 + self.level.branches() as u32
+            && !self.level.weighted()
+            && (child_depth == UNLIMITED || self.level.levels(set.len()) <= child_depth);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         spare::with(&spare::MARKS, |marks| {
             for level in (1..=top).rev() {
@@ -353,14 +316,14 @@ impl Search<'_> {
         child_depth: u8,
     ) -> Option<Split> {
         let row = self.row(g);
-        let step = &self.bounds.table(child_depth).step;
+        let step = &self.level.table(child_depth).step;
         // Sum of lb[part size] kept incrementally: adding a member to a part of c raises its
         // bound by step[c]. The bound only grows as members are added, so stop as soon as it
         // reaches the limit (the winning part, at most one member, can take back what a part
         // of one costs).
         let give_up = limit
             .saturating_sub(set.len() as u32)
-            .saturating_add(self.bounds.total(1, child_depth));
+            .saturating_add(self.level.total(1, child_depth));
         let (mut sum, mut parts, mut largest, mut seen) = (0u32, 0u32, 0u32, 0usize);
         for &s in set {
             let f = usize::from(row[s as usize]);
@@ -392,7 +355,7 @@ impl Search<'_> {
     /// candidate guess leaves a pair, and any other guess costs at least `n + n`).
     pub(super) fn closed_form(&self, set: &[u32], depth: u8) -> ClosedForm {
         let n = set.len();
-        if n > self.bounds.branches() + 1 || depth < 2 {
+        if n > self.level.branches() + 1 || depth < 2 {
             return ClosedForm::Unknown;
         }
         let mut pair: Option<u32> = None;
@@ -415,7 +378,7 @@ impl Search<'_> {
                 return ClosedForm::Exact(Solved {
                     // 2n - 1, and under a last-level weight every secret after the first pays
                     // it when the depth left is 2: the level bound either way.
-                    total: self.bounds.total(n, depth),
+                    total: self.level.total(n, depth),
                     worst: 2,
                     guess: g,
                 });
@@ -428,7 +391,7 @@ impl Search<'_> {
         match pair {
             // With three guesses left and the last level weighted, the pair's second secret pays
             // the weight, which a guess splitting the set into singletons avoids: no closed form.
-            Some(g) if depth >= 3 && !(self.bounds.weighted() && depth == 3) => {
+            Some(g) if depth >= 3 && !(self.level.weighted() && depth == 3) => {
                 ClosedForm::Exact(Solved {
                     total: 2 * n as u32,
                     worst: 3,
@@ -440,37 +403,18 @@ impl Search<'_> {
         }
     }
 
-    /// A lower bound on the total of `set` from a one-guess lookahead (the cheapest
-    /// `n + sum LB(part)` over all guesses), remembered in the cache. `known` is a bound already
-    /// proven; the caller has checked that the cache knows nothing of the set and that it has no
-    /// closed form ([`Search::closed_form`]).
-    ///
-    /// Guesses are only followed until their bound reaches `cap`; if none stays below it, `cap`
-    /// itself is the bound returned (and cached), which is all the caller needs to reject.
-    pub(super) fn lookahead_bound(
-        &self,
-        set: &[u32],
-        sym: &Symmetry,
-        depth: u8,
-        known: u32,
-        cap: u32,
-    ) -> u32 {
+    /// The cheapest one-guess lookahead bound on `set` with `depth` guesses left (the least
+    /// `n + sum LB(part)` over the guesses `orbits` leaves). Guesses are only followed until
+    /// their bound reaches `cap`; if none stays below it, `cap` itself is returned, which is all
+    /// a caller needs to reject.
+    pub(super) fn lookahead(&self, set: &[u32], orbits: &Orbits, depth: u8, cap: u32) -> u32 {
         let n = set.len();
-        if self.bounds.levels(n) > depth {
-            return INF;
-        }
-        // The lookahead of a large set is a bulk pass of its own; once stopped, any bound will
-        // do, since nothing found after the stop is believed.
-        if self.must_stop(n >= CLOCK_SET) {
-            return cap;
-        }
         let child_depth = child_limit(depth);
-        let orbits = self.orbits(sym);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         let mut min_over = |guesses: &mut dyn Iterator<Item = u32>, mut best: u32| {
             for g in guesses {
                 if let Some((bound, _)) =
-                    self.guess_bound(g, set, &mut counts, best, &orbits, child_depth)
+                    self.guess_bound(g, set, &mut counts, best, orbits, child_depth)
                 {
                     best = best.min(bound);
                 }
@@ -479,9 +423,9 @@ impl Search<'_> {
         };
         // The bulk passes skip the symmetry check: symmetric guesses have equal bounds, so the
         // minimum is the same either way.
-        let best = if self.pool == GuessPool::Consistent || self.bounds.outside(n, depth) >= cap {
+        if self.pool == GuessPool::Consistent || self.level.outside(n, depth) >= cap {
             min_over(&mut set.iter().copied(), cap)
-        } else if let Some(best) = (n <= PARTS_FIRST_MAX && !self.bounds.weighted())
+        } else if let Some(best) = (n <= PARTS_FIRST_MAX && !self.level.weighted())
             // The parts floor ignores the last-level weight, so under it the floor seldom
             // reaches the best bound and nearly every guess would be counted one by one.
             .then(|| {
@@ -498,14 +442,139 @@ impl Search<'_> {
             best
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
-        };
-        let bound = best.max(known);
-        if self.halted() {
-            return bound;
         }
-        if self.memo.put(set, depth, Entry { bound, exact: None }) {
-            self.progress.memo.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
+    /// each sorted: one counting pass and one buffer for all of them (and one for the feedbacks),
+    /// since this runs for every guess tried and a vector per part was costly in the allocator.
+    pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
+        // The feedbacks first, then the counts: the table reads of a small set are scattered,
+        // and with no counter update between them many can be under way at once.
+        let row = self.row(g);
+        let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| row[s as usize]).collect();
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
+        for &f in &scores {
+            counts[usize::from(f)] += 1;
         }
-        bound
+        counts[self.win] = 0;
+        let mut order: SmallVec<[u8; FEEDBACKS]> = (0..self.slots as u8)
+            .filter(|&f| counts[usize::from(f)] > 0)
+            .collect();
+        // Stable, so equal sizes stay in feedback order, as the trees depend on it.
+        order.sort_by_key(|&f| std::cmp::Reverse(counts[usize::from(f)]));
+        let mut ends = SmallVec::new();
+        let mut at = 0;
+        for &f in &order {
+            let len = counts[usize::from(f)];
+            // `counts` now holds where the part's next member goes.
+            counts[usize::from(f)] = at;
+            at += len;
+            ends.push(at as usize);
+        }
+        let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
+        for (&s, &f) in set.iter().zip(&scores) {
+            let f = usize::from(f);
+            if f != self.win {
+                members[counts[f] as usize] = s;
+                counts[f] += 1;
+            }
+        }
+        Parts { members, ends }
+    }
+}
+
+/// Which feedback indexes occur in `space`, and the winning one's index.
+fn feedbacks_of(space: &CodeSpace) -> (Vec<bool>, usize) {
+    let length = space.length();
+    let mut seen = vec![false; space.rules().feedback_slots()];
+    for g in 0..space.len() {
+        if let Some(row) = space.score_row(g) {
+            for &f in row {
+                seen[usize::from(f)] = true;
+            }
+        }
+    }
+    (seen, Feedback::win(length).index(length))
+}
+
+/// The non-winning feedbacks that occur in `space` (at least one): the most parts besides the
+/// winning one a guess can make, the `r` of level filling.
+pub(super) fn branches_of(space: &CodeSpace) -> usize {
+    let (seen, win) = feedbacks_of(space);
+    count_branches(&seen, win)
+}
+
+/// The non-winning feedbacks among `seen` (at least one).
+fn count_branches(seen: &[bool], win: usize) -> usize {
+    seen.iter()
+        .enumerate()
+        .filter(|&(i, &s)| s && i != win)
+        .count()
+        .max(1)
+}
+
+/// The parts of a set under one guess, one after another in `members`; part `i` ends at
+/// `ends[i]`.
+pub(super) struct Parts {
+    members: SmallVec<[u32; 64]>,
+    ends: SmallVec<[usize; FEEDBACKS]>,
+}
+
+impl Parts {
+    pub(super) fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let part = &self.members[start..end];
+            start = end;
+            part
+        })
+    }
+}
+
+/// The bounds of one guess's parts as [`Search::try_guess`](super::recursion::Search::try_guess) sharpens them.
+pub(super) struct PartBounds {
+    /// Each part's proven bound, largest part first.
+    pub(super) bounds: SmallVec<[u32; FEEDBACKS]>,
+    /// The parts whose bound needs no lookahead: settled either way, and parts of one or two
+    /// codes, whose level bound is exact.
+    pub(super) known: SmallVec<[bool; FEEDBACKS]>,
+    /// The guess's bound: the set's size plus the parts' bounds.
+    pub(super) total: u32,
+    /// The total the guess must stay below.
+    pub(super) limit: u32,
+}
+
+impl PartBounds {
+    /// The level bounds of `parts` with `child_depth` guesses left, for a guess whose bound
+    /// from them is `total`.
+    pub(super) fn new(
+        bounds: &Bounds,
+        parts: &[&[u32]],
+        child_depth: u8,
+        total: u32,
+        limit: u32,
+    ) -> PartBounds {
+        PartBounds {
+            bounds: parts
+                .iter()
+                .map(|p| bounds.total(p.len(), child_depth))
+                .collect(),
+            known: smallvec![false; parts.len()],
+            total,
+            limit,
+        }
+    }
+
+    /// Raises part `i`'s bound to `b`; `Err` with the guess's bound once it cannot beat the
+    /// limit.
+    pub(super) fn raise(&mut self, i: usize, b: u32) -> Result<(), u32> {
+        self.total = self.total.saturating_add(b - self.bounds[i]);
+        self.bounds[i] = b;
+        if self.total >= self.limit {
+            Err(self.total)
+        } else {
+            Ok(())
+        }
     }
 }

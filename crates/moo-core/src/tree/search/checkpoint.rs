@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::memo::{Entry, Memo};
-use super::{SearchOptions, Solved, NO_GUESS};
+use super::solved::{Solved, NO_GUESS};
+use super::SearchOptions;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::text::{read_capped, ReadError};

@@ -17,6 +17,8 @@
 //! never a wrong answer: every key is an image of its set, so equal keys always mean equivalent
 //! sets.
 
+use super::bounds::Bounds;
+use super::memo::hash_combine;
 use crate::space::CodeSpace;
 use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
 
@@ -40,10 +42,8 @@ pub(super) struct Classes {
 }
 
 /// Sets smaller than this are searched again rather than named: a small set's search costs
-/// about as much as naming it, and it is rarely met again under another labelling. Measured on
-/// no leading zero (two threads, alternating runs of builds that differ only here): from 10,
-/// 4.97 million sets searched in 33.6, 33.6 and 34.1 s; from 16, 5.60 million in 34.1, 34.1 and
-/// 34.4 s; from 8, 34.6 and 35.5 s against 34.6 and 35.5 s from 10.
+/// about as much as naming it, and it is rarely met again under another labelling (measured in
+/// the book's `docs/src/performance.md`).
 pub(super) const CLASS_MIN: usize = 10;
 
 /// The most relabellings, counted as anchors times members, that naming one set may try. Sets
@@ -88,6 +88,28 @@ impl Classes {
     /// Whether a set of `n` members is worth naming.
     pub(super) fn worth(n: usize) -> bool {
         (CLASS_MIN..=CLASS_MAX).contains(&n)
+    }
+
+    /// The name of `set`'s class: the least image of the set found ([`Classes::key`]), or
+    /// `None` when it cannot be named.
+    pub(super) fn name(&self, bounds: &Bounds, set: &[u32]) -> Option<Vec<u32>> {
+        // Each member's feedback counts over the set: a relabelling keeps them, so only the
+        // members with the least counts need to be tried as anchors.
+        let mut counts = vec![0u16; bounds.slots];
+        let spread: Vec<u64> = set
+            .iter()
+            .map(|&a| {
+                let row = bounds.row(a);
+                counts.fill(0);
+                for &s in set {
+                    counts[usize::from(row[s as usize])] += 1;
+                }
+                counts.iter().fold(0, |h, &c| hash_combine(h, u64::from(c)))
+            })
+            .collect();
+        let mut key = Vec::with_capacity(set.len());
+        self.key(bounds.space, set, &spread, &mut key);
+        (!key.is_empty()).then_some(key)
     }
 
     /// The name of `set`'s class, as sorted code indexes, into `out`; `spread[i]` is an

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use hashbrown::HashTable;
 
-use super::{Solved, NO_GUESS};
+use super::solved::{Solved, NO_GUESS};
 
 /// What is known of one set.
 #[derive(Debug, Clone, Copy)]

@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::thread::LocalKey;
 
-use super::super::bulk::Splits;
+use super::bulk::Splits;
 
 thread_local! {
     /// Each guess's part score ([`super::Search::with_part_scores`]).

@@ -1,0 +1,791 @@
+//! Reviewing a game: what each guess cost against the best move, in guesses.
+//!
+//! A guess is worth the guesses the game still needs after it when every later move is
+//! optimal. A position whose `n` codes a guess splits into parts `P` takes `n + ΣT(P)` guesses
+//! in total over its codes, `T(P)` being the optimal total of part `P` (the winning part, when
+//! the guess could be the secret, takes nothing more). The best move's total is the position's
+//! own optimal total `T(S)`, so a move costs `(n + ΣT(P) − T(S)) / n` guesses on average over
+//! the codes it faced: 0 for an optimal move, exactly 1 for a guess that tells no code apart.
+//!
+//! Every total comes from the advisor, which proves it where it can (a closed form, the shipped
+//! tree, a plan cached from an earlier search, an exact search within the move's time). Where
+//! no proof fits, the review still answers: the best guess is the advisor's heuristic, and a
+//! part's total is estimated from its size (see [`estimated_total`]). Such figures are marked as
+//! estimates, never passed off as proven.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::advisor::{Advisor, Contradiction, FALLBACK};
+use crate::code::Code;
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
+use crate::history::History;
+use crate::pool::GuessPool;
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::strategy::{Knowledge, PartitionStrategy, Sampling};
+
+/// How long one move's review may search for proofs when the options name no limit.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
+
+/// What a review is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReviewOptions {
+    /// Which codes may be guessed (the best move is chosen among them).
+    pub guesses: GuessPool,
+    /// How long the proofs of one move may take before its figures are estimated (`None`: no
+    /// limit, every figure proven however long that takes).
+    pub move_time: Option<Duration>,
+    /// The seed of the heuristic's sampling on games too large to score in full.
+    pub seed: u64,
+}
+
+impl Default for ReviewOptions {
+    fn default() -> ReviewOptions {
+        ReviewOptions {
+            guesses: GuessPool::All,
+            move_time: Some(DEFAULT_MOVE_TIME),
+            seed: 0,
+        }
+    }
+}
+
+impl ReviewOptions {
+    /// The time one move's proofs may take (`None`: no limit).
+    pub fn with_move_time(mut self, move_time: Option<Duration>) -> ReviewOptions {
+        self.move_time = move_time;
+        self
+    }
+
+    /// Which codes may be guessed.
+    pub fn with_guesses(mut self, guesses: GuessPool) -> ReviewOptions {
+        self.guesses = guesses;
+        self
+    }
+}
+
+/// Why a game cannot be reviewed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReviewError {
+    /// A turn follows the winning one.
+    #[error(
+        "turn {turn} comes after the game was won at turn {won}: remove the turns after the win"
+    )]
+    AfterWin {
+        /// The first turn after the win, counted from 1.
+        turn: usize,
+        /// The winning turn, counted from 1.
+        won: usize,
+    },
+    /// The review was cancelled, or its time ran out before every move had its turn.
+    #[error(
+        "the review stopped after {reviewed} of {moves} moves: it was cancelled or ran out of time"
+    )]
+    Stopped {
+        /// Moves reviewed before the stop.
+        reviewed: usize,
+        /// Moves in the game.
+        moves: usize,
+    },
+}
+
+/// How lucky an answer was: the codes it left against what the guess leaves on average.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Luck {
+    /// Codes the answer left.
+    pub left: usize,
+    /// Codes the guess leaves on average, every code equally likely to be the secret.
+    pub expected_left: f64,
+}
+
+/// The review of one move.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveReview {
+    /// The turn, counted from 1.
+    pub turn: usize,
+    /// The guess played.
+    pub guess: String,
+    /// Its answer, as `1B2C`.
+    pub feedback: String,
+    /// Bulls (black pegs) of the answer.
+    pub bulls: u8,
+    /// Cows (white pegs) of the answer.
+    pub cows: u8,
+    /// Codes still possible before the guess.
+    pub before: usize,
+    /// Codes still possible after its answer.
+    pub after: usize,
+    /// The best guess here (one of them, when several are as good).
+    pub best_guess: String,
+    /// Guesses still needed after the guess played, on average over the codes possible before
+    /// it, when every later move is optimal (0 once the guess wins every time).
+    pub expected_after_guess: f64,
+    /// The same after the best guess.
+    pub expected_after_best: f64,
+    /// What the move cost: `expected_after_guess - expected_after_best`, in guesses on average.
+    pub cost: f64,
+    /// With proven figures, the guesses still needed after the guess played, summed over the
+    /// codes possible before it (`expected_after_guess` times `before`).
+    pub total_after_guess: Option<u64>,
+    /// The same after the best guess.
+    pub total_after_best: Option<u64>,
+    /// Whether the figures are proven (exact) rather than estimated.
+    pub proven: bool,
+    /// Whether the guess played is as good as the best one.
+    pub is_best: bool,
+    /// Whether the guess could have been the secret.
+    pub could_be_secret: bool,
+    /// The earlier turn (counted from 1) that played the same guess, which then tells nothing
+    /// new.
+    pub repeats_turn: Option<usize>,
+    /// Whether every code possible before gives the guess the same answer, so it told none of
+    /// them apart.
+    pub told_nothing_apart: bool,
+    /// How lucky the answer was.
+    pub luck: Luck,
+    /// Why the figures are estimates, when they are.
+    pub note: Option<String>,
+    /// Time the review of this move took, in seconds.
+    pub seconds: f64,
+}
+
+/// The review of a whole game: every move, and what they add up to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameReview {
+    /// Every move, in order (none when the answers contradict each other).
+    pub moves: Vec<MoveReview>,
+    /// Whether the last move won.
+    pub won: bool,
+    /// Guesses played.
+    pub guesses: usize,
+    /// The moves' costs added up: guesses lost against optimal play, on average.
+    pub total_cost: f64,
+    /// The guesses optimal play needs on average from the start of the game, when there is a
+    /// move to review (proven when the first move's figures are).
+    pub optimal_expected: Option<f64>,
+    /// Whether every move's figures are proven.
+    pub proven: bool,
+    /// Which answers could be wrong, when no code fits them all.
+    pub contradiction: Option<Contradiction>,
+    /// One sentence for people.
+    pub summary: String,
+    /// Time the whole review took, in seconds.
+    pub seconds: f64,
+}
+
+/// Reviews every move of `history` with `advisor` (whose cache of proven moves it shares), each
+/// move's proofs bounded by `options.move_time`, the whole by `stop`.
+pub fn review(
+    advisor: &Advisor,
+    space: &CodeSpace,
+    history: &History,
+    options: &ReviewOptions,
+    stop: &Stop,
+) -> Result<GameReview, ReviewError> {
+    let start = Instant::now();
+    let length = space.length();
+    let turns = history.turns();
+    if let Some(won) = turns.iter().position(|t| t.feedback.is_win(length)) {
+        if won + 1 < turns.len() {
+            return Err(ReviewError::AfterWin {
+                turn: won + 2,
+                won: won + 1,
+            });
+        }
+    }
+    if history.candidates(space).is_empty() {
+        let contradiction = Contradiction::new(space, history);
+        return Ok(GameReview {
+            moves: Vec::new(),
+            won: false,
+            guesses: turns.len(),
+            total_cost: 0.0,
+            optimal_expected: None,
+            proven: false,
+            summary: contradiction.message.clone(),
+            contradiction: Some(contradiction),
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    let mut moves = Vec::with_capacity(turns.len());
+    let mut before = History::new();
+    let mut candidates = space.all();
+    for (i, turn) in turns.iter().enumerate() {
+        if stop.is_stopped() {
+            return Err(ReviewError::Stopped {
+                reviewed: i,
+                moves: turns.len(),
+            });
+        }
+        // Under a deadline for the whole review, each move may take its share of what is left,
+        // so that a hard early move cannot leave the later ones no time at all.
+        let share = stop.remaining().map(|left| left / (turns.len() - i) as u32);
+        let move_stop = match (options.move_time, share) {
+            (Some(t), Some(s)) => stop.until(Instant::now() + t.min(s)),
+            (Some(t), None) | (None, Some(t)) => stop.until(Instant::now() + t),
+            (None, None) => stop.clone(),
+        };
+        let reviewer = Reviewer {
+            advisor,
+            space,
+            options,
+            stop: &move_stop,
+        };
+        let knowledge = Knowledge {
+            space,
+            history: &before,
+            candidates: &candidates,
+        };
+        moves.push(reviewer.review_move(&knowledge, turn.guess, turn.feedback));
+        candidates = space.filter_code(&candidates, &turn.guess, turn.feedback);
+        before.push(turn.guess, turn.feedback);
+    }
+    Ok(GameReview::new(
+        space,
+        moves,
+        history,
+        start.elapsed().as_secs_f64(),
+    ))
+}
+
+impl GameReview {
+    fn new(
+        space: &CodeSpace,
+        moves: Vec<MoveReview>,
+        history: &History,
+        seconds: f64,
+    ) -> GameReview {
+        let won = history.is_won(space.length());
+        let total_cost = moves.iter().map(|m| m.cost).sum::<f64>();
+        let proven = moves.iter().all(|m| m.proven);
+        let optimal_expected = moves.first().map(|m| 1.0 + m.expected_after_best);
+        let approx = if proven { "" } else { "about " };
+        let mut summary = match optimal_expected {
+            None => "No guess was played yet.".to_string(),
+            Some(best) if won => format!(
+                "Solved in {} guess{}; perfect play needs {approx}{best:.2} on average for this game.",
+                moves.len(),
+                if moves.len() == 1 { "" } else { "es" }
+            ),
+            Some(best) => format!(
+                "{} guess{} played, not solved yet; perfect play needs {approx}{best:.2} on average for this game.",
+                moves.len(),
+                if moves.len() == 1 { "" } else { "es" }
+            ),
+        };
+        if !moves.is_empty() {
+            let best_moves = moves.iter().filter(|m| m.is_best).count();
+            summary.push_str(&format!(
+                " {best_moves} of {} move{} {} the best possible; together the moves cost {approx}{total_cost:.2} guesses on average.",
+                moves.len(),
+                if moves.len() == 1 { "" } else { "s" },
+                if best_moves == 1 { "was" } else { "were" }
+            ));
+        }
+        GameReview {
+            moves,
+            won,
+            guesses: history.len(),
+            total_cost,
+            optimal_expected,
+            proven,
+            contradiction: None,
+            summary,
+            seconds,
+        }
+    }
+}
+
+/// The review of one move's position.
+struct Reviewer<'a> {
+    advisor: &'a Advisor,
+    space: &'a CodeSpace,
+    options: &'a ReviewOptions,
+    stop: &'a Stop,
+}
+
+/// A guess's total over the parts it leaves: what the guesses after it take, summed over the
+/// codes possible before it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct After {
+    total: f64,
+    proven: bool,
+}
+
+/// The best move of a position, before the total after it is known when it is not proven.
+enum Best {
+    /// A proven optimal guess and the total after it.
+    Proven { guess: usize, after: u64 },
+    /// The heuristic's guess, and why no proof was found.
+    Heuristic { guess: usize, note: String },
+}
+
+impl Reviewer<'_> {
+    fn review_move(
+        &self,
+        knowledge: &Knowledge<'_>,
+        guess: Code,
+        feedback: Feedback,
+    ) -> MoveReview {
+        let start = Instant::now();
+        let space = self.space;
+        let candidates = knowledge.candidates;
+        let n = candidates.len() as f64;
+        let g = space
+            .index_of(&guess)
+            .expect("a history's guesses are codes of its space");
+        let parts = space.partition(g, candidates);
+        let best = self.best(knowledge);
+        let (mut best_guess, best_parts) = match best {
+            Best::Proven { guess, .. } | Best::Heuristic { guess, .. } => {
+                (guess, space.partition(guess, candidates))
+            }
+        };
+        let information = information(&parts, n).max(information(&best_parts, n));
+        let (mut after, mut best_after, mut note) = match best {
+            Best::Proven { guess, after } => {
+                let best_after = After {
+                    total: after as f64,
+                    proven: true,
+                };
+                let played = if guess == g {
+                    best_after
+                } else {
+                    self.after(knowledge, g, &parts, information)
+                };
+                (played, best_after, None)
+            }
+            Best::Heuristic { guess, note } => (
+                self.after(knowledge, g, &parts, information),
+                self.after(knowledge, guess, &best_parts, information),
+                Some(note),
+            ),
+        };
+        if !best_after.proven && after.total < best_after.total {
+            // The player found a better move than the heuristic's.
+            best_guess = g;
+            best_after = after;
+        }
+        if !after.proven {
+            note.get_or_insert_with(|| {
+                "not every part this guess leaves was solved exactly within the time limit: their totals are estimated from their sizes".to_string()
+            });
+            // No guess beats the optimum.
+            after.total = after.total.max(best_after.total);
+        }
+        let proven = after.proven && best_after.proven;
+        let left = parts
+            .iter()
+            .find(|(f, _)| *f == feedback)
+            .map_or(0, |(_, p)| p.len());
+        let expected_left = parts
+            .iter()
+            .map(|(_, p)| (p.len() * p.len()) as f64)
+            .sum::<f64>()
+            / n;
+        let exact = |a: After| proven.then_some(a.total as u64);
+        let cost = (after.total - best_after.total) / n;
+        let rules = space.rules();
+        MoveReview {
+            turn: knowledge.history.len() + 1,
+            guess: rules.format_code(&guess),
+            feedback: feedback.to_string(),
+            bulls: feedback.bulls,
+            cows: feedback.cows,
+            before: candidates.len(),
+            after: left,
+            best_guess: rules.format_code(&space.code(best_guess)),
+            expected_after_guess: after.total / n,
+            expected_after_best: best_after.total / n,
+            cost,
+            total_after_guess: exact(after),
+            total_after_best: exact(best_after),
+            proven,
+            is_best: cost <= 0.0,
+            could_be_secret: candidates.contains(g),
+            repeats_turn: knowledge
+                .history
+                .turns()
+                .iter()
+                .position(|t| t.guess == guess)
+                .map(|i| i + 1),
+            told_nothing_apart: parts.len() == 1 && !feedback.is_win(space.length()),
+            luck: Luck {
+                left,
+                expected_left,
+            },
+            note: if proven { None } else { note },
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// The best move here: proven by the advisor within the move's time, else the heuristic's.
+    fn best(&self, knowledge: &Knowledge<'_>) -> Best {
+        let n = knowledge.candidates.len() as u64;
+        let start = Instant::now();
+        let note = match self
+            .advisor
+            .prove(knowledge, self.options.guesses, self.stop, start)
+        {
+            Ok(p) => match p.total {
+                Some(total) => {
+                    return Best::Proven {
+                        guess: p.guess,
+                        after: total - n,
+                    }
+                }
+                None => "the best move's total was not known".to_string(),
+            },
+            Err(note) => note,
+        };
+        let heuristic =
+            PartitionStrategy::new(FALLBACK, self.options.guesses).with_sampling(Sampling {
+                seed: self.options.seed,
+                ..Sampling::default()
+            });
+        let guess = heuristic.choose(knowledge, self.stop).map_or_else(
+            || knowledge.candidates.first().expect("never empty"),
+            |c| c.guess,
+        );
+        Best::Heuristic { guess, note }
+    }
+
+    /// The total after `guess`, whose parts are `parts`: each part's optimal total, proven by
+    /// the advisor where it can be within the move's time, else estimated with `information`
+    /// bits a guess.
+    fn after(
+        &self,
+        knowledge: &Knowledge<'_>,
+        guess: usize,
+        parts: &[(Feedback, CodeSet)],
+        information: f64,
+    ) -> After {
+        let space = self.space;
+        let code = space.code(guess);
+        let mut sum = After {
+            total: 0.0,
+            proven: true,
+        };
+        for (feedback, part) in parts {
+            if feedback.is_win(space.length()) {
+                continue;
+            }
+            let mut history = knowledge.history.clone();
+            history.push(code, *feedback);
+            let child = Knowledge {
+                space,
+                history: &history,
+                candidates: part,
+            };
+            let proven = self
+                .advisor
+                .prove(&child, self.options.guesses, self.stop, Instant::now())
+                .ok()
+                .and_then(|p| p.total);
+            match proven {
+                Some(total) => sum.total += total as f64,
+                None => {
+                    sum.total += estimated_total(part.len(), information);
+                    sum.proven = false;
+                }
+            }
+        }
+        sum
+    }
+}
+
+/// The information the answer to a guess with these parts carries, in bits, over `n` codes.
+fn information(parts: &[(Feedback, CodeSet)], n: f64) -> f64 {
+    parts
+        .iter()
+        .map(|(_, p)| {
+            let q = p.len() as f64 / n;
+            -q * q.log2()
+        })
+        .sum()
+}
+
+/// An estimate of the optimal total of a set of `size` codes, when every guess tells
+/// `information` bits: each code takes the guess that finds it, plus `log2(size) /
+/// information` guesses to narrow the set down to it, and never fewer than the `2 size - 1`
+/// guesses of the best conceivable play (a first guess that could be the secret and tells every
+/// other code apart).
+pub fn estimated_total(size: usize, information: f64) -> f64 {
+    let k = size as f64;
+    match size {
+        0 => 0.0,
+        1 | 2 => 2.0 * k - 1.0,
+        _ => (k * (1.0 + k.log2() / information.max(1.0))).max(2.0 * k - 1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::{AdviceOptions, Chooser};
+    use crate::published::{KOYAMA_LAI, TANAKA};
+    use crate::rules::Rules;
+    use crate::tree::{search_set, Progress, SearchOptions, SetOutcome};
+    use rand::{Rng, SeedableRng};
+
+    /// Optimal totals by candidate set, for the tests' own searches.
+    type Totals = std::collections::HashMap<CodeSet, u64>;
+
+    /// The optimal total of the codes `history` leaves, from an exact search with no time limit
+    /// and nothing shared with the review (no advisor, no tree; `totals` holds only this
+    /// function's own results).
+    fn optimal_total(space: &CodeSpace, history: &History, totals: &mut Totals) -> u64 {
+        let candidates = history.candidates(space);
+        if let Some(&t) = totals.get(&candidates) {
+            return t;
+        }
+        let total = match candidates.len() {
+            0 => 0,
+            1 | 2 => 2 * candidates.len() as u64 - 1,
+            _ => match search_set(
+                space,
+                history,
+                &candidates,
+                &SearchOptions::default(),
+                &Progress::new(),
+                &Stop::never(),
+            )
+            .unwrap()
+            {
+                SetOutcome::Solved(plan) => plan.total,
+                other => panic!("no plan: {other:?}"),
+            },
+        };
+        totals.insert(candidates, total);
+        total
+    }
+
+    /// Checks every move of a game's review against exact searches of each part its guess
+    /// leaves and of the position itself; `whole` is the whole game's optimal total.
+    fn check_against_searches(
+        space: &CodeSpace,
+        history: &History,
+        review: &GameReview,
+        whole: u64,
+        totals: &mut Totals,
+    ) {
+        let length = space.length();
+        let mut before = History::new();
+        for (turn, m) in history.turns().iter().zip(&review.moves) {
+            let candidates = before.candidates(space);
+            let n = candidates.len() as u64;
+            let best = if before.is_empty() {
+                whole
+            } else {
+                optimal_total(space, &before, totals)
+            } - n;
+            let g = space.index_of(&turn.guess).unwrap();
+            let played: u64 = space
+                .partition(g, &candidates)
+                .into_iter()
+                .filter(|(f, _)| !f.is_win(length))
+                .map(|(f, _)| {
+                    let mut h = before.clone();
+                    h.push(turn.guess, f);
+                    optimal_total(space, &h, totals)
+                })
+                .sum();
+            assert!(m.proven, "{m:?}");
+            assert_eq!(m.total_after_best, Some(best), "{m:?}");
+            assert_eq!(m.total_after_guess, Some(played), "{m:?}");
+            assert_eq!(m.cost, (played - best) as f64 / n as f64, "{m:?}");
+            assert_eq!(m.is_best, played == best);
+            assert_eq!(m.before as u64, n);
+            before.push(turn.guess, turn.feedback);
+            assert_eq!(m.after, before.candidates(space).len());
+        }
+    }
+
+    /// A game against `secret` that opens with `opening`, then draws its guesses at random
+    /// among the codes still possible (and, one time in four, among all codes), so it leaves
+    /// any tree at once.
+    fn random_game(space: &CodeSpace, secret: &crate::Code, opening: &str, seed: u64) -> History {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut history = History::new();
+        let opening = space.rules().parse_code(opening).unwrap();
+        history.push(opening, opening.score(secret));
+        while !history.is_won(space.length()) {
+            let candidates = history.candidates(space);
+            let pool = if rng.gen_ratio(1, 4) && candidates.len() > 2 {
+                space.all()
+            } else {
+                candidates
+            };
+            let guess = space.code(pool.as_slice()[rng.gen_range(0..pool.len())] as usize);
+            history.push(guess, guess.score(secret));
+        }
+        history
+    }
+
+    fn review_all(space: &CodeSpace, history: &History) -> GameReview {
+        let options = ReviewOptions::default().with_move_time(None);
+        review(&Advisor::new(), space, history, &options, &Stop::never()).unwrap()
+    }
+
+    #[test]
+    fn a_game_on_the_shipped_tree_costs_nothing() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let advisor = Advisor::new();
+        for secret in ["4271", "9876", "0132"] {
+            let secret = rules.parse_code(secret).unwrap();
+            let mut history = History::new();
+            while !history.is_won(4) {
+                let candidates = history.candidates(&space);
+                let options = AdviceOptions::default();
+                let advice = advisor
+                    .advise(
+                        &space,
+                        &history,
+                        &candidates,
+                        Chooser::Advisor(&options, &Stop::never()),
+                    )
+                    .unwrap();
+                history.push(advice.code, advice.code.score(&secret));
+            }
+            let r = review(
+                &advisor,
+                &space,
+                &history,
+                &ReviewOptions::default(),
+                &Stop::never(),
+            )
+            .unwrap();
+            assert!(r.won && r.proven && r.contradiction.is_none());
+            assert_eq!(r.optimal_expected, Some(TANAKA.total as f64 / 5040.0));
+            for m in &r.moves {
+                assert_eq!((m.cost, m.is_best, m.proven), (0.0, true, true), "{m:?}");
+                assert_eq!(m.guess, m.best_guess);
+            }
+            assert_eq!(r.total_cost, 0.0);
+        }
+    }
+
+    #[test]
+    fn mastermind_costs_match_exact_searches_of_every_part() {
+        let rules = Rules::mastermind();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(28);
+        let mut totals = Totals::new();
+        for (i, opening) in ["1122", "1123", "1234"].into_iter().enumerate() {
+            let secret = space.code(rng.gen_range(0..space.len()));
+            let history = random_game(&space, &secret, opening, i as u64);
+            let r = review_all(&space, &history);
+            check_against_searches(&space, &history, &r, KOYAMA_LAI.total, &mut totals);
+        }
+    }
+
+    #[test]
+    #[ignore = "exact searches of every part of 20 games: minutes"]
+    fn bulls_costs_match_exact_searches_of_every_part() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(28);
+        let mut totals = Totals::new();
+        let mut off_tree = 0;
+        for seed in 0..20 {
+            let secret = space.code(rng.gen_range(0..space.len()));
+            // Every game opens alike, so the searches of the positions one guess leaves (the
+            // longest) are shared.
+            let history = random_game(&space, &secret, "0123", seed);
+            let r = review_all(&space, &history);
+            off_tree += r.moves.iter().filter(|m| !m.is_best).count();
+            check_against_searches(&space, &history, &r, TANAKA.total, &mut totals);
+        }
+        assert!(off_tree >= 20, "the games should leave the tree");
+    }
+
+    #[test]
+    fn a_repeated_guess_costs_one_guess_and_says_so() {
+        let rules = Rules::mastermind();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let mut history = History::new();
+        let g = rules.parse_code("1122").unwrap();
+        let f = crate::Feedback::new(1, 0);
+        history.push(g, f);
+        history.push(g, f);
+        let r = review_all(&space, &history);
+        let m = &r.moves[1];
+        assert_eq!(m.repeats_turn, Some(1));
+        assert!(m.told_nothing_apart && !m.could_be_secret && !m.is_best);
+        assert_eq!(m.cost, 1.0);
+        assert_eq!(m.before, m.after);
+        assert!(!r.won);
+    }
+
+    #[test]
+    fn contradictions_and_turns_after_a_win_are_reported() {
+        let rules = Rules::bulls();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let mut bad = History::new();
+        for g in ["0123", "4567"] {
+            bad.push(rules.parse_code(g).unwrap(), crate::Feedback::new(0, 0));
+        }
+        let r = review_all(&space, &bad);
+        assert!(r.moves.is_empty());
+        assert!(r.contradiction.unwrap().single_change_fixes);
+
+        let mut late = History::new();
+        late.push(
+            rules.parse_code("0123").unwrap(),
+            crate::Feedback::new(4, 0),
+        );
+        late.push(
+            rules.parse_code("4567").unwrap(),
+            crate::Feedback::new(0, 0),
+        );
+        let e = review(
+            &Advisor::new(),
+            &space,
+            &late,
+            &ReviewOptions::default(),
+            &Stop::never(),
+        );
+        assert_eq!(e, Err(ReviewError::AfterWin { turn: 2, won: 1 }));
+    }
+
+    #[test]
+    fn games_too_large_to_search_get_labelled_estimates() {
+        let rules = Rules::new(7, "0123456789", false, false).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let secret = rules.parse_code("9876543").unwrap();
+        let mut history = History::new();
+        for g in ["0123456", "7890123", "9876540"] {
+            let g = rules.parse_code(g).unwrap();
+            history.push(g, g.score(&secret));
+        }
+        let options = ReviewOptions::default().with_move_time(Some(Duration::from_millis(300)));
+        let r = review(&Advisor::new(), &space, &history, &options, &Stop::never()).unwrap();
+        assert_eq!(r.moves.len(), 3);
+        assert!(!r.proven);
+        for m in &r.moves {
+            assert!(!m.proven && m.total_after_guess.is_none(), "{m:?}");
+            assert!(m.note.is_some() && m.cost >= 0.0, "{m:?}");
+            assert!(m.expected_after_guess >= m.expected_after_best);
+        }
+    }
+
+    #[test]
+    fn estimates_never_undercut_the_best_conceivable_play() {
+        for size in 0..200 {
+            for information in [0.5, 1.0, 2.0, 3.5, 10.0] {
+                let e = estimated_total(size, information);
+                assert!(
+                    e >= (2 * size).saturating_sub(1) as f64,
+                    "{size} {information}"
+                );
+            }
+        }
+        assert_eq!(estimated_total(1, 3.0), 1.0);
+        assert_eq!(estimated_total(2, 3.0), 3.0);
+    }
+}

@@ -1,0 +1,340 @@
+//! How every guess splits one candidate set, computed for all guesses at once.
+//!
+//! The search asks the same question of nearly every set it meets: for each guess, how large is
+//! each part, so what is its level-filling bound? Asking guess by guess means one random read of
+//! the score table per guess and secret, with a dependent counter update, about ten cycles each.
+//! Scoring is symmetric, so the table row of a *secret* lists its feedback against every guess in
+//! order; reading those rows a block of 64 guesses at a time, and counting each feedback with a
+//! compare and a subtract on 64 bytes at once, turns the same work into a few vector
+//! instructions per secret and block. This file is the API the search calls; the loops are in
+//! [`kernels`]: plain Rust that `multiversion` compiles for AVX-512 and AVX2 too, and AVX2 or
+//! AVX-512 intrinsics where counters must stay in registers or be gathered through 16-entry
+//! tables. The best the CPU has is picked at run time, so the binary stays portable.
+//!
+//! Counts are bytes, so a set must have at most [`MAX_SET`] members; larger sets (the few at the
+//! top of the tree) are scanned guess by guess.
+//!
+//! A cheaper pass records only *which* feedbacks each guess can get (one bit each, in games whose
+//! feedback indexes fit 32 bits). Since the level-filling bound of a part of `c` is at least
+//! `2c - 1`, the number of parts alone bounds a guess from below, which is enough to rule most
+//! guesses out before counting anything.
+
+use multiversion::multiversion;
+
+mod kernels;
+
+use self::kernels::{
+    bounds_pass, count_block, finish_block, or_block, or_nibbles, score_block, score_nibbles,
+};
+
+/// Guesses per block: one AVX-512 register of byte counters per feedback.
+const BLOCK: usize = 64;
+
+/// One counter per guess of a block, aligned to a cache line: a 64-byte vector load or store
+/// that straddles two lines costs about twice as much, and the heap gives `[u8; 64]` arrays
+/// whatever alignment it happens to have.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Counters([u8; BLOCK]);
+
+/// A block's other arrays, aligned the same way and for the same reason: the bits of
+/// the OR pass, read and written once per member, straddling lines slow the whole search.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Aligned<T>(T);
+
+/// The largest set whose part sizes fit the byte counters.
+pub(super) const MAX_SET: usize = u8::MAX as usize;
+
+/// What the bounds need to know about how one guess splits a set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Split {
+    /// The sum of the parts' level-filling bounds, the winning part included.
+    pub sum: u32,
+    /// Non-empty parts, the winning part included.
+    pub parts: u32,
+    /// The largest part.
+    pub largest: u32,
+    /// Whether the guess is in the set (the winning part is not empty).
+    pub member: bool,
+}
+
+/// The feedbacks of a game and the level-filling bound, in the form the vector loops use.
+#[derive(Debug, Clone)]
+pub(super) struct Splitter {
+    /// The feedback indexes that occur, the winning one included.
+    feedbacks: Vec<u8>,
+    /// Position of the winning feedback in `feedbacks`.
+    win: usize,
+    /// The level-filling bound of a part of `c` is the sum of `c - k` over the thresholds `k`
+    /// below `c`: every member pays one guess per level it has not been solved by.
+    thresholds: Vec<u8>,
+}
+
+/// Per-guess results of one bulk pass, indexed by guess.
+#[derive(Debug, Default)]
+pub(super) struct Splits {
+    sum: Vec<u16>,
+    parts: Vec<u8>,
+    largest: Vec<u8>,
+    member: Vec<bool>,
+    /// With a last threshold: the members of each guess's parts above it, summed.
+    excess: Vec<u16>,
+}
+
+impl Splits {
+    /// For guess `g`, how many members its parts hold above the last threshold given to
+    /// [`Splitter::split_all`] (0 without one).
+    #[cfg(test)]
+    pub fn excess(&self, g: usize) -> u32 {
+        self.excess.get(g).map_or(0, |&e| u32::from(e))
+    }
+
+    /// How guess `g` splits the set.
+    #[cfg(test)]
+    pub fn get(&self, g: usize) -> Split {
+        Split {
+            sum: u32::from(self.sum[g]),
+            parts: u32::from(self.parts[g]),
+            largest: u32::from(self.largest[g]),
+            member: self.member[g],
+        }
+    }
+}
+
+/// What turns a guess's split of a set into its one-guess bound ([`Splits::bounds`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct BoundRule {
+    /// The set's size: every member pays for the guess itself.
+    pub n: u32,
+    /// What the winning part, summed as a part of one, costs (its member costs nothing more).
+    pub win: u32,
+    /// What each member above the last threshold costs extra (the pass's excess, see
+    /// [`Splitter::split_all`]).
+    pub weight: u32,
+    /// The largest part that can still be finished within the guesses left.
+    pub largest: u8,
+    /// The bound given to a guess that teaches nothing (a non-member leaving the set whole) or
+    /// leaves a part too large.
+    pub none: u32,
+}
+
+impl Splits {
+    /// Every guess's one-guess bound under `rule`, or `rule.none`, into `out`.
+    ///
+    /// One pass over the arrays with no branch: a loop deciding guess by guess which test
+    /// fails mispredicts often, and took an eighth of the whole search on 4 of 1-9.
+    pub fn bounds(&self, rule: &BoundRule, out: &mut Vec<u32>) {
+        out.clear();
+        out.resize(self.sum.len(), 0);
+        let excess = (!self.excess.is_empty()).then_some(self.excess.as_slice());
+        bounds_pass(
+            &self.sum,
+            &self.parts,
+            &self.largest,
+            &self.member,
+            excess,
+            rule,
+            out,
+        );
+    }
+
+    /// Whether guess `g` is in the set.
+    #[inline]
+    pub fn member(&self, g: usize) -> bool {
+        self.member[g]
+    }
+}
+
+/// Marks the bounds below `limit`, bit `j % 64` of `below[j / 64]` for bound `j`, and returns the
+/// least of the others (`u32::MAX` if none).
+///
+/// Compared 64 at a time, the marks come out of vector compares, and only the guesses marked
+/// are visited after, instead of a branch per guess.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn mark_below(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 {
+    below.clear();
+    let mut least = u32::MAX;
+    let mut chunks = bounds.chunks_exact(64);
+    for chunk in &mut chunks {
+        let chunk: &[u32; 64] = chunk.try_into().expect("64 bounds");
+        let mut mask = 0u64;
+        for (i, &b) in chunk.iter().enumerate() {
+            mask |= u64::from(b < limit) << i;
+            least = least.min(if b < limit { u32::MAX } else { b });
+        }
+        below.push(mask);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut mask = 0u64;
+        for (i, &b) in rest.iter().enumerate() {
+            mask |= u64::from(b < limit) << i;
+            least = least.min(if b < limit { u32::MAX } else { b });
+        }
+        below.push(mask);
+    }
+    least
+}
+
+/// The indexes marked in `marks` (bit `j % 64` of `marks[j / 64]` for index `j`), in order: what
+/// [`mark_below`] and [`mark_equal`] mark, visited without a test per unmarked index.
+pub(super) fn marked(marks: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    marks.iter().enumerate().flat_map(|(word, &mask)| {
+        std::iter::successors((mask != 0).then_some(mask), |&m| {
+            let rest = m & (m - 1);
+            (rest != 0).then_some(rest)
+        })
+        .map(move |m| 64 * word + m.trailing_zeros() as usize)
+    })
+}
+
+/// Marks the scores equal to `level`, bit `j % 64` of `marks[j / 64]` for score `j`.
+///
+/// [`Bounds::min_bound_by_parts`](super::bounds::Bounds::min_bound_by_parts) takes the guesses
+/// with the most parts first, one score at a time; 64 compared at once take a few instructions
+/// where picking them out byte by byte dominated its time.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
+    marks.clear();
+    for chunk in scores.chunks(64) {
+        let mut mask = 0u64;
+        for (i, &s) in chunk.iter().enumerate() {
+            mask |= u64::from(s == level) << i;
+        }
+        marks.push(mask);
+    }
+}
+
+impl Splitter {
+    /// A splitter for a game whose occurring feedback indexes are `feedbacks` (winning one
+    /// `win` among them) and whose level-filling bound gives a part of `c` the total `lb[c]`.
+    /// `None` when the bound is not of the threshold form for small parts (only for games with
+    /// a single non-winning feedback, where the scalar scan is as good).
+    pub fn new(feedbacks: Vec<u8>, win: u8, lb: &[u32]) -> Option<Splitter> {
+        let win = feedbacks.iter().position(|&f| f == win)?;
+        // Recover the thresholds from the bound: the increment lb[c+1] - lb[c] counts the
+        // thresholds below c + 1.
+        let mut thresholds = Vec::new();
+        let top = MAX_SET.min(lb.len().saturating_sub(1));
+        for c in 0..top {
+            let step = lb[c + 1] - lb[c];
+            let below = thresholds.len() as u32;
+            if step < below {
+                return None;
+            }
+            for _ in below..step {
+                thresholds.push(c as u8);
+            }
+        }
+        (thresholds.len() <= 8).then_some(Splitter {
+            feedbacks,
+            win,
+            thresholds,
+        })
+    }
+
+    /// Whether [`Splitter::part_scores`] applies: every feedback index is below 32.
+    pub fn has_bits(&self) -> bool {
+        self.feedbacks.iter().all(|&f| f < 32)
+    }
+
+    /// For each of `guesses` guesses on the set whose members' score rows are `rows`: its
+    /// non-empty parts plus one if it is a member (so the parts floor of its bound is `3n` less
+    /// this), or 0 if it teaches nothing (a non-member leaving the set whole). Needs
+    /// [`Splitter::has_bits`].
+    pub fn part_scores(&self, rows: &[&[u8]], guesses: usize, out: &mut Vec<u8>) {
+        debug_assert!(self.has_bits());
+        out.clear();
+        out.resize(guesses, 0);
+        let win = u32::from(self.feedbacks[self.win]);
+        let nibbles = self.feedbacks.iter().all(|&f| f < 16);
+        let mut start = 0;
+        while start < guesses {
+            let width = (guesses - start).min(BLOCK);
+            let mut tail = Aligned([0u8; BLOCK]);
+            // Full blocks are scored straight into `out`: copying each out of a buffer was a
+            // call to memcpy per block.
+            let scores: &mut [u8; BLOCK] = match out[start..].first_chunk_mut() {
+                Some(block) => block,
+                None => &mut tail.0,
+            };
+            if nibbles {
+                let (mut low, mut high) = (Aligned([0u8; BLOCK]), Aligned([0u8; BLOCK]));
+                or_nibbles(rows, start, width, &mut low.0, &mut high.0);
+                score_nibbles(&low.0, &high.0, win as u8, scores);
+            } else {
+                let mut bits = Aligned([0u32; BLOCK]);
+                or_block(rows, start, width, &mut bits.0);
+                score_block(&bits.0, win, scores);
+            }
+            if width < BLOCK {
+                out[start..].copy_from_slice(&tail.0[..width]);
+            }
+            start += width;
+        }
+    }
+
+    /// How each of `guesses` guesses splits the set whose members' score rows are `rows`.
+    /// Scoring must be symmetric, so a member's row gives its feedback against every guess.
+    /// With `last`, also counts the members each guess's parts hold above `last`
+    /// (the excess [`Splits::bounds`] weighs): the secrets a weighted objective charges extra.
+    pub fn split_all(&self, rows: &[&[u8]], guesses: usize, last: Option<u8>, out: &mut Splits) {
+        debug_assert!(rows.len() <= MAX_SET);
+        out.excess.clear();
+        if last.is_some() {
+            out.excess.resize(guesses, 0);
+        }
+        out.sum.resize(guesses, 0);
+        out.parts.resize(guesses, 0);
+        out.largest.resize(guesses, 0);
+        out.member.resize(guesses, false);
+        let mut counts = vec![Counters([0; BLOCK]); self.feedbacks.len()];
+        let mut start = 0;
+        while start < guesses {
+            let width = (guesses - start).min(BLOCK);
+            for c in counts.iter_mut() {
+                c.0.fill(0);
+            }
+            count_block(rows, start, width, &self.feedbacks, &mut counts);
+            let end = start + width;
+            // Full blocks are finished straight into `out`, as in `part_scores`; finish_block
+            // adds to what it is given, so the reused buffers are zeroed first.
+            let (mut sum_tail, mut parts_tail, mut largest_tail) = (
+                Aligned([0u16; BLOCK]),
+                Aligned([0u8; BLOCK]),
+                Aligned([0u8; BLOCK]),
+            );
+            let (sum, parts, largest) = match (
+                out.sum[start..].first_chunk_mut(),
+                out.parts[start..].first_chunk_mut(),
+                out.largest[start..].first_chunk_mut(),
+            ) {
+                (Some(sum), Some(parts), Some(largest)) => (sum, parts, largest),
+                _ => (&mut sum_tail.0, &mut parts_tail.0, &mut largest_tail.0),
+            };
+            sum.fill(0);
+            parts.fill(0);
+            largest.fill(0);
+            finish_block(&counts, &self.thresholds, sum, parts, largest);
+            if width < BLOCK {
+                out.sum[start..end].copy_from_slice(&sum_tail.0[..width]);
+                out.parts[start..end].copy_from_slice(&parts_tail.0[..width]);
+                out.largest[start..end].copy_from_slice(&largest_tail.0[..width]);
+            }
+            for (m, &c) in out.member[start..end].iter_mut().zip(&counts[self.win].0) {
+                *m = c > 0;
+            }
+            if let Some(last) = last {
+                let mut excess = [0u16; BLOCK];
+                let (mut p, mut l) = ([0u8; BLOCK], [0u8; BLOCK]);
+                finish_block(&counts, &[last], &mut excess, &mut p, &mut l);
+                out.excess[start..end].copy_from_slice(&excess[..width]);
+            }
+            start = end;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,266 @@
+use super::kernels::*;
+use super::*;
+use crate::{CodeSpace, Rules};
+
+/// Every way of holding the counters (all at once, a few feedbacks at a time, none in
+/// registers, or two to a byte in nibbles) counts as a plain loop does, for each number of feedbacks the games have and
+/// for full and partial blocks.
+#[test]
+fn counting_passes_match_a_plain_count() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+    // Feedback indexes as the games spread them (not 0..f, with gaps), and as the compact
+    // table numbers them (0..f, below 16, counted by nibbles on AVX2). On VBMI, indexes up
+    // to 62 are counted by 64-entry lookups (the largest is 62 in 21 of spread 3), and larger
+    // ones (20 of spread 4, up to 79) fall back to compares.
+    for (f, spread) in [
+        (9usize, 2),
+        (14, 2),
+        (20, 2),
+        (11, 2),
+        (14, 1),
+        (9, 1),
+        (16, 1),
+        (25, 2),
+        (31, 2),
+        (21, 3),
+        (20, 4),
+    ] {
+        let feedbacks: Vec<u8> = (0..f as u8).map(|i| spread * i + spread - 1).collect();
+        let rows: Vec<Vec<u8>> = (0..37)
+            .map(|_| {
+                (0..3 * BLOCK)
+                    .map(|_| feedbacks[rng.gen_range(0..f)])
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+        for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+            let mut counts = vec![Counters([0; BLOCK]); f];
+            count_block(&rows, start, width, &feedbacks, &mut counts);
+            for (k, &fb) in feedbacks.iter().enumerate() {
+                for j in 0..width {
+                    let want = rows.iter().filter(|r| r[start + j] == fb).count();
+                    assert_eq!(usize::from(counts[k].0[j]), want, "{f} feedbacks, {k}, {j}");
+                }
+            }
+        }
+    }
+}
+
+/// The marks of equal scores are the scores a plain filter finds, in full and partial
+/// words, and no bit past the last score.
+#[test]
+fn equal_scores_are_marked_as_a_filter_finds_them() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut marks = Vec::new();
+    for len in [0usize, 1, 63, 64, 65, 127, 128, 4536] {
+        let scores: Vec<u8> = (0..len).map(|_| rng.gen_range(0..6)).collect();
+        for level in 0..7 {
+            mark_equal(&scores, level, &mut marks);
+            assert_eq!(marks.len(), len.div_ceil(64), "{len} scores");
+            let marked: Vec<usize> = (0..64 * marks.len())
+                .filter(|&j| marks[j / 64] >> (j % 64) & 1 == 1)
+                .collect();
+            let expected: Vec<usize> = (0..len).filter(|&j| scores[j] == level).collect();
+            assert_eq!(marked, expected, "{len} scores, level {level}");
+            let visited: Vec<usize> = super::marked(&marks).collect();
+            assert_eq!(visited, expected, "{len} scores, level {level}");
+        }
+    }
+}
+
+/// The nibble pass, with vector instructions and without, marks every feedback a plain
+/// loop finds and nothing in the padding, for full and partial blocks.
+#[test]
+fn nibble_passes_match_a_plain_loop() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(14);
+    for f in [9u8, 14, 16] {
+        let rows: Vec<Vec<u8>> = (0..37)
+            .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
+            .collect();
+        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+        for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+            let (mut low, mut high) = ([0u8; BLOCK], [0u8; BLOCK]);
+            or_nibbles(&rows, start, width, &mut low, &mut high);
+            let (mut plain_low, mut plain_high) = ([0u8; BLOCK], [0u8; BLOCK]);
+            or_nibbles_plain(&rows, start, width, &mut plain_low, &mut plain_high);
+            for j in 0..BLOCK {
+                let want = if j < width {
+                    rows.iter().fold(0u16, |m, r| m | 1 << r[start + j])
+                } else {
+                    0
+                };
+                let got = u16::from(low[j]) | u16::from(high[j]) << 8;
+                let plain = u16::from(plain_low[j]) | u16::from(plain_high[j]) << 8;
+                assert_eq!(got, want, "{f} feedbacks, block at {start}, guess {j}");
+                assert_eq!(plain, want, "{f} feedbacks, block at {start}, guess {j}");
+            }
+        }
+    }
+}
+
+/// The bits pass, as this CPU runs it (in byte planes on VBMI) and as plain loops, marks
+/// every feedback a plain loop finds, for full and partial blocks.
+#[test]
+fn bits_passes_match_a_plain_loop() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+    for f in [14u8, 20, 32] {
+        let rows: Vec<Vec<u8>> = (0..37)
+            .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
+            .collect();
+        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+        for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+            let mut bits = [0u32; BLOCK];
+            or_block(&rows, start, width, &mut bits);
+            let mut plain = [0u32; BLOCK];
+            or_block_plain(&rows, start, width, &mut plain);
+            for j in 0..width {
+                let want = rows.iter().fold(0u32, |m, r| m | 1 << r[start + j]);
+                assert_eq!(bits[j], want, "{f} feedbacks, block at {start}, guess {j}");
+                assert_eq!(plain[j], want, "{f} feedbacks, block at {start}, guess {j}");
+            }
+        }
+    }
+}
+
+/// The bulk pass agrees with counting guess by guess, on sets of every size it accepts.
+#[test]
+fn bulk_splits_match_guess_by_guess_counting() {
+    for rules in [
+        Rules::mastermind(),
+        Rules::new(3, "012345", false, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let n = space.len();
+        let slots = rules.feedback_slots();
+        let win = crate::Feedback::win(rules.length()).index(rules.length()) as u8;
+        let mut seen = vec![false; slots];
+        for g in 0..n {
+            for &f in space.score_row(g).unwrap() {
+                seen[usize::from(f)] = true;
+            }
+        }
+        let feedbacks: Vec<u8> = (0..slots as u8).filter(|&f| seen[usize::from(f)]).collect();
+        // Level filling over the non-winning feedbacks, as the search computes it.
+        let r = feedbacks.len() as u64 - 1;
+        let lb: Vec<u32> = (0..=n + 1)
+            .map(|m| {
+                let (mut left, mut cap, mut level, mut total) = (m as u64, 1u64, 1u64, 0u64);
+                while left > 0 {
+                    let here = left.min(cap);
+                    total += here * level;
+                    left -= here;
+                    cap *= r;
+                    level += 1;
+                }
+                total as u32
+            })
+            .collect();
+        // The space's own table, and the compact one with feedbacks numbered 0..F.
+        let compact = space.compact_table().unwrap();
+        let compact_win = compact.feedbacks().iter().position(|&f| f == win).unwrap();
+        let numbered: Vec<u8> = (0..compact.feedbacks().len() as u8).collect();
+        assert_eq!(compact.feedbacks(), feedbacks.as_slice());
+        for g in [0, n / 3, n - 1] {
+            let decoded: Vec<u8> = compact
+                .row(g)
+                .iter()
+                .map(|&f| compact.feedbacks()[usize::from(f)])
+                .collect();
+            assert_eq!(decoded, space.score_row(g).unwrap());
+        }
+        for use_compact in [false, true] {
+            let splitter = if use_compact {
+                Splitter::new(numbered.clone(), compact_win as u8, &lb).unwrap()
+            } else {
+                Splitter::new(feedbacks.clone(), win, &lb).unwrap()
+            };
+            check_splitter(&space, &splitter, use_compact, &lb, win);
+        }
+    }
+}
+
+/// [`bulk_splits_match_guess_by_guess_counting`] for one splitter: over sets of every size
+/// the bulk pass accepts, its splits, part scores and bounds against counting guess by
+/// guess.
+fn check_splitter(space: &CodeSpace, splitter: &Splitter, compact: bool, lb: &[u32], win: u8) {
+    let n = space.len();
+    let slots = space.rules().feedback_slots();
+    // Every buffer is reused from set to set, as the search's spares are.
+    let mut out = Splits::default();
+    let (mut bounds, mut below, mut scores) = (Vec::new(), Vec::new(), Vec::new());
+    for size in [1, 2, 7, 64, 200, MAX_SET.min(n)] {
+        let set: Vec<u32> = (0..size as u32).map(|i| (i * 7919) % n as u32).collect();
+        let mut set = set;
+        set.sort_unstable();
+        set.dedup();
+        let rows: Vec<&[u8]> = set
+            .iter()
+            .map(|&s| match compact {
+                true => space.compact_table().unwrap().row(s as usize),
+                false => space.score_row(s as usize).unwrap(),
+            })
+            .collect();
+        let last = (size % 3) as u8;
+        splitter.split_all(&rows, n, Some(last), &mut out);
+        splitter.part_scores(&rows, n, &mut scores);
+        // A rule that rules some guesses out by their largest part.
+        let rule = BoundRule {
+            n: set.len() as u32,
+            win: 1,
+            weight: 3,
+            largest: (set.len() / 3) as u8,
+            none: u32::MAX,
+        };
+        out.bounds(&rule, &mut bounds);
+        let mut sorted = bounds.clone();
+        sorted.sort_unstable();
+        let limit = sorted[n / 2];
+        let least = mark_below(&bounds, limit, &mut below);
+        assert_eq!(below.len(), n.div_ceil(64));
+        assert_eq!(
+            least,
+            bounds
+                .iter()
+                .copied()
+                .filter(|&b| b >= limit)
+                .min()
+                .unwrap_or(u32::MAX)
+        );
+        assert_eq!(out.sum.len(), n);
+        for g in 0..n {
+            let mut counts = vec![0u32; slots];
+            for &s in &set {
+                counts[usize::from(space.score_row(g).unwrap()[s as usize])] += 1;
+            }
+            let want = Split {
+                sum: counts.iter().map(|&c| lb[c as usize]).sum(),
+                parts: counts.iter().filter(|&&c| c > 0).count() as u32,
+                largest: *counts.iter().max().unwrap(),
+                member: counts[usize::from(win)] > 0,
+            };
+            let at = format!("guess {g}, set of {}, compact {compact}", set.len());
+            assert_eq!(out.get(g), want, "{at}");
+            let excess: u32 = counts
+                .iter()
+                .map(|&c| c.saturating_sub(u32::from(last)))
+                .sum();
+            assert_eq!(out.excess(g), excess, "{at}");
+            let useful = want.member || want.parts > 1;
+            let want_score = u32::from(useful) * (want.parts + u32::from(want.member));
+            assert_eq!(u32::from(scores[g]), want_score, "{at}");
+            let want_bound = if useful && want.largest <= u32::from(rule.largest) {
+                rule.n + want.sum + rule.weight * excess - u32::from(want.member) * rule.win
+            } else {
+                rule.none
+            };
+            assert_eq!(bounds[g], want_bound, "{at}");
+            let marked = below[g / 64] >> (g % 64) & 1 == 1;
+            assert_eq!(marked, want_bound < limit, "{at}");
+        }
+    }
+}

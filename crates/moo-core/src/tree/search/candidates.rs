@@ -1,0 +1,146 @@
+//! The guesses worth trying at a node, each with its proven lower bound, and the order they are
+//! tried in: cheapest bound first, so a good total comes early and the loop stops at the first
+//! guess whose bound reaches it.
+
+use smallvec::{smallvec, SmallVec};
+
+use super::bounds::Bounds;
+use super::bulk::{mark_below, marked};
+use super::orbits::Orbits;
+use super::solved::{child_limit, FEEDBACKS, INF};
+use super::spare;
+use crate::pool::GuessPool;
+use crate::stop::Stop;
+
+/// A candidate guess at a node, with its proven lower bound.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Candidate {
+    pub(super) guess: u32,
+    pub(super) bound: u32,
+    pub(super) member: bool,
+}
+
+impl Candidate {
+    /// The order guesses are tried in: cheapest bound first, members before other codes at
+    /// equal bounds, then by index (so the order is total and the tree does not depend on the
+    /// sort).
+    pub(super) fn order(&self) -> (u32, bool, u32) {
+        (self.bound, !self.member, self.guess)
+    }
+
+    /// [`Candidate::order`] packed in one integer, which compares faster: code indexes fit 31
+    /// bits (a score table has at most [`crate::space::TABLE_LIMIT_CODES`] codes).
+    pub(super) fn key(&self) -> u64 {
+        debug_assert!(self.guess < 1 << 31);
+        (u64::from(self.bound) << 32) | (u64::from(!self.member) << 31) | u64::from(self.guess)
+    }
+
+    pub(super) fn from_key(key: u64) -> Candidate {
+        Candidate {
+            guess: key as u32 & !(1 << 31),
+            bound: (key >> 32) as u32,
+            member: key & (1 << 31) == 0,
+        }
+    }
+}
+
+/// The guesses worth trying at a node, each with its lower bound, in no particular order
+/// ([`Candidate::order`] gives the order they are tried in), and the least bound of those
+/// left out ([`INF`] if none): guesses that cannot beat `limit` or fit `depth`. `None` when `stop` fired
+/// during the scan of a set too large for the bulk pass.
+pub(super) fn candidates(
+    bounds: &Bounds,
+    set: &[u32],
+    orbits: &Orbits,
+    limit: u32,
+    depth: u8,
+    stop: &Stop,
+) -> Option<(Vec<Candidate>, u32)> {
+    let n = set.len();
+    let child_depth = child_limit(depth);
+    let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
+    let mut out = Vec::new();
+    let mut left_out = INF;
+    let mut consider = |g: u32, out: &mut Vec<Candidate>, left_out: &mut u32| {
+        if !orbits.tries(bounds.space, g as usize) {
+            return;
+        }
+        let Some(split) = bounds.split_bound(g, set, &mut counts, limit, child_depth) else {
+            // Counting stopped at the limit, so the limit is all it proved.
+            *left_out = (*left_out).min(limit);
+            return;
+        };
+        let Some((bound, member)) = bounds.bound_of_split(n, split, child_depth) else {
+            return;
+        };
+        if bound >= limit {
+            *left_out = (*left_out).min(bound);
+            return;
+        }
+        out.push(Candidate {
+            guess: g,
+            bound,
+            member,
+        });
+    };
+    // A guess outside the set solves nobody now, so it costs at least `outside_lb[n]`; when
+    // that cannot beat the limit only members are worth scanning.
+    let outside = bounds.outside(n, depth);
+    if bounds.pool == GuessPool::Consistent || outside >= limit {
+        if bounds.pool == GuessPool::All {
+            left_out = outside;
+        }
+        set.iter()
+            .for_each(|&g| consider(g, &mut out, &mut left_out));
+    } else if let Some(least) = bulk_candidates(bounds, set, orbits, limit, child_depth, &mut out) {
+        left_out = left_out.min(least);
+    } else {
+        // The sets too large for the bulk pass take longest here: look at the clock now and
+        // then, and return nothing once stopped (the caller then gives up too).
+        for g in 0..bounds.n_codes as u32 {
+            if g % 256 == 255 && stop.is_stopped() {
+                return None;
+            }
+            consider(g, &mut out, &mut left_out);
+        }
+    }
+    Some((out, left_out))
+}
+
+/// [`candidates`] from one bulk pass, when it applies ([`Bounds::with_bulk_bounds`]): pushes the
+/// guesses below `limit` that `orbits` leaves onto `out` and returns the least bound of the
+/// others.
+fn bulk_candidates(
+    bounds: &Bounds,
+    set: &[u32],
+    orbits: &Orbits,
+    limit: u32,
+    child_depth: u8,
+    out: &mut Vec<Candidate>,
+) -> Option<u32> {
+    bounds.with_bulk_bounds(set, child_depth, |each, splits| {
+        spare::with(&spare::MARKS, |below| {
+            let least = mark_below(each, limit, below);
+            if let Orbits::Marked(canonical) = orbits {
+                for (b, c) in below.iter_mut().zip(canonical.iter()) {
+                    *b &= c;
+                }
+            }
+            out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
+            for g in marked(below) {
+                // Marked orbits are already masked out of `below`.
+                if let Orbits::Check(_) = orbits {
+                    if !orbits.tries(bounds.space, g) {
+                        continue;
+                    }
+                }
+                out.push(Candidate {
+                    guess: g as u32,
+                    bound: each[g],
+                    member: splits.member(g),
+                });
+            }
+            least
+        })
+    })
+}

@@ -1,0 +1,163 @@
+//! The plan a search proves, written out: every node of the optimal tree in depth-first order,
+//! with the candidate set it is reached with, read back from the search's cache (or re-solved
+//! where a closed form answered). The whole game's tree and the advisor's cached moves both come
+//! from it.
+
+use super::recursion::Search;
+use super::solved::{child_limit, Solved, INF};
+use super::{SearchError, SetPlan};
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
+use crate::symmetry::Symmetry;
+use crate::tree::{Node, NodeId};
+
+/// A solved position, written out: every node of the optimal tree in depth-first order, with the
+/// set it is reached with.
+pub(super) struct Plan {
+    pub(super) total: u64,
+    pub(super) worst: u32,
+    pub(super) histogram: Vec<u64>,
+    pub(super) nodes: Vec<PlanNode>,
+}
+
+impl Plan {
+    /// The plan as the public [`SetPlan`].
+    pub(super) fn into_set_plan(self) -> SetPlan {
+        SetPlan {
+            total: self.total,
+            worst: self.worst,
+            histogram: self.histogram,
+            moves: self
+                .nodes
+                .into_iter()
+                .map(|n| (CodeSet::from_sorted(n.set), n.guess))
+                .collect(),
+        }
+    }
+}
+
+/// One node of a [`Plan`]: the tree node, and the candidate set and guess index behind it.
+pub(super) struct PlanNode {
+    pub(super) node: Node,
+    set: Vec<u32>,
+    guess: u32,
+}
+
+/// Writes out the tree of `sol`, a solution of `root` within `depth` guesses, as a plan.
+pub(super) fn build_plan(
+    search: &Search,
+    root: &[u32],
+    sym: &Symmetry,
+    depth: u8,
+    sol: Solved,
+    weight: Option<u32>,
+) -> Result<Plan, SearchError> {
+    let mut nodes = Vec::new();
+    let built = write_tree(search, root, sym, depth, sol, 1, &mut nodes);
+    if search.state.halted() || built.is_none() {
+        return Err(SearchError::Stopped);
+    }
+    let mut histogram: Vec<u64> = Vec::new();
+    for (n, level) in &nodes {
+        if n.set.binary_search(&n.guess).is_ok() {
+            let level = *level as usize;
+            if histogram.len() < level {
+                histogram.resize(level, 0);
+            }
+            histogram[level - 1] += 1;
+        }
+    }
+    let total: u64 = histogram
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (k as u64 + 1) * c)
+        .sum();
+    let at_depth = histogram.get(usize::from(depth) - 1).copied().unwrap_or(0);
+    let cost = total + weight.map_or(0, |w| u64::from(w) * at_depth);
+    if cost != u64::from(sol.total) {
+        // Only facts read from a file can make a plan cost other than the search proved.
+        match search.state.checkpoint {
+            Some((c, _)) => {
+                let error = c.false_fact(u64::from(sol.total), Some(cost));
+                return Err(SearchError::Checkpoint(error.to_string()));
+            }
+            None => debug_assert_eq!(cost, u64::from(sol.total)),
+        }
+    }
+    Ok(Plan {
+        total,
+        worst: histogram.len() as u32,
+        histogram,
+        nodes: nodes.into_iter().map(|(n, _)| n).collect(),
+    })
+}
+
+/// Writes out the tree of an exact result, depth first, each node with its set and level
+/// (1 for `set`), looking the children up in the cache (or re-solving them when they were
+/// closed forms). `None` if the search was stopped meanwhile.
+fn write_tree(
+    search: &Search,
+    set: &[u32],
+    sym: &Symmetry,
+    depth: u8,
+    sol: Solved,
+    level: u32,
+    nodes: &mut Vec<(PlanNode, u32)>,
+) -> Option<NodeId> {
+    let id = NodeId(nodes.len() as u32);
+    nodes.push((
+        PlanNode {
+            node: Node {
+                guess: search.bounds.space.code(sol.guess as usize),
+                children: Vec::new(),
+            },
+            set: set.to_vec(),
+            guess: sol.guess,
+        },
+        level,
+    ));
+    let length = search.bounds.space.length();
+    let row = search.bounds.row(sol.guess);
+    let mut parts: Vec<(u8, Vec<u32>)> = Vec::new();
+    for &s in set {
+        let f = row[s as usize];
+        if usize::from(f) == search.bounds.win {
+            continue;
+        }
+        match parts.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, p)) => p.push(s),
+            None => parts.push((f, vec![s])),
+        }
+    }
+    parts.sort_by_key(|(f, _)| *f);
+    let child_sym = sym.after(search.bounds.space.code(sol.guess as usize).symbols());
+    let child_depth = child_limit(depth);
+    let mut children = Vec::new();
+    for (f, part) in parts {
+        let child = search
+            .solve(&part, &child_sym, INF, child_depth)
+            .and_then(|c| search.own_guess(&part, &child_sym, child_depth, c));
+        let Some(child) = child else {
+            assert!(
+                search.state.halted(),
+                "a part of an optimal tree has a tree"
+            );
+            return None;
+        };
+        let child_id = write_tree(
+            search,
+            &part,
+            &child_sym,
+            child_depth,
+            child,
+            level + 1,
+            nodes,
+        )?;
+        children.push((
+            Feedback::from_index(search.bounds.feedback_index(f), length),
+            child_id,
+        ));
+    }
+    nodes[id.index()].0.node.children = children;
+    Some(id)
+}

@@ -1,0 +1,571 @@
+//! The recursion of the exact search: [`Search::solve_within`] answers a candidate set from its
+//! closed form, the cache or the cache of classes, and otherwise searches it
+//! ([`Search::search_node`]): every guess worth trying, cheapest bound first, each costed by
+//! [`Search::try_guess`] from its parts' bounds before any part is searched in depth.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use smallvec::SmallVec;
+
+use super::bounds::{Bounds, ClosedForm, PartBounds};
+use super::candidates::{candidates, Candidate};
+use super::dedup::SplitDedup;
+use super::memo::Entry;
+use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
+use super::state::State;
+use super::{Progress, SearchError, SearchOptions};
+use crate::pool::GuessPool;
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::symmetry::Symmetry;
+
+/// How many of a node's candidates are put in order at a time (see [`Search::search_node`]).
+const SORT_CHUNK: usize = 32;
+/// Sets at least this large try their guesses in parallel.
+const PARALLEL_MIN: usize = 150;
+
+/// One search in progress: the bounds it reads, what it has proven, and its root.
+pub(super) struct Search<'a> {
+    /// The game's tables and the bounds computed from them.
+    pub(super) bounds: Bounds<'a>,
+    /// The caches, the progress counters and how to stop.
+    pub(super) state: State<'a>,
+    /// The size of the set the search started from (its parts count as progress).
+    root_len: usize,
+}
+
+impl<'a> Search<'a> {
+    pub(super) fn new(
+        space: &'a CodeSpace,
+        pool: GuessPool,
+        progress: &'a Progress,
+        stop: &'a Stop,
+        root_len: usize,
+        last_level: Option<(u8, u32)>,
+        cache_bytes: u64,
+    ) -> Search<'a> {
+        Search {
+            bounds: Bounds::new(space, pool, last_level),
+            state: State::new(space.len(), progress, stop, cache_bytes),
+            root_len,
+        }
+    }
+
+    /// A search under `options` from a root of `root_len` codes.
+    pub(super) fn for_options(
+        space: &'a CodeSpace,
+        options: &SearchOptions,
+        progress: &'a Progress,
+        stop: &'a Stop,
+        root_len: usize,
+        last_level: Option<(u8, u32)>,
+    ) -> Search<'a> {
+        let mut search = Search::new(
+            space,
+            options.guesses,
+            progress,
+            stop,
+            root_len,
+            last_level,
+            options.cache_budget(),
+        );
+        if options.classes {
+            search
+                .state
+                .share_classes(space, options.cache_budget(), options.classes_after);
+        }
+        search
+    }
+
+    /// [`Search::solve`] of a root, checked for a stop before it is believed: a stopped search
+    /// returns `None` or a tree that is not proven optimal.
+    pub(super) fn solve_root(
+        &self,
+        root: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Option<Solved>, SearchError> {
+        let sol = self
+            .solve(root, sym, limit, depth)
+            .and_then(|sol| self.own_guess(root, sym, depth, sol));
+        if self.state.halted() {
+            Err(SearchError::Stopped)
+        } else {
+            Ok(sol)
+        }
+    }
+
+    /// The cheapest tree for `set` with every secret solved within `depth` guesses, if its total
+    /// is below `limit`; `None` proves there is none.
+    pub(super) fn solve(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> Option<Solved> {
+        self.solve_within(set, sym, limit, depth).ok()
+    }
+
+    /// [`Search::solve`], and when it fails, a proven lower bound on the set's total (`limit` or
+    /// more; [`INF`] when no tree fits `depth`). A failure usually proves more than the limit
+    /// asked, and the cache keeps what it proves: a set met again under a larger budget is then
+    /// often refused without a second search.
+    pub(super) fn solve_within(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Solved, u32> {
+        if self.state.tick(set.len()) {
+            return Err(limit);
+        }
+        let bound = match self.settled(set, limit, depth) {
+            ControlFlow::Break(answer) => return answer,
+            ControlFlow::Continue(bound) => bound,
+        };
+        let bound = match self.state.recalled(set, limit, depth, bound) {
+            ControlFlow::Break(answer) => return answer,
+            ControlFlow::Continue(bound) => bound,
+        };
+        let class = self.state.class_of(&self.bounds, set);
+        let bound = match self
+            .state
+            .borrowed(set, class.as_deref(), limit, depth, bound)
+        {
+            ControlFlow::Break(answer) => return answer,
+            ControlFlow::Continue(bound) => bound,
+        };
+        let result = self.search_node(set, sym, limit, depth, bound);
+        if self.state.halted() {
+            // Neither a tree nor a failure found after the stop is proven.
+            return Err(limit);
+        }
+        self.state
+            .remember(set, class.as_deref(), depth, limit, result)
+    }
+
+    /// What a set's size, its level bounds and its closed form settle without a search: the
+    /// answer, or the bound the search starts from.
+    fn settled(&self, set: &[u32], limit: u32, depth: u8) -> ControlFlow<Result<Solved, u32>, u32> {
+        let n = set.len();
+        if depth == 0 || self.bounds.levels(n) > depth {
+            return ControlFlow::Break(Err(INF));
+        }
+        let floor = self.bounds.total(n, depth);
+        if floor >= limit {
+            return ControlFlow::Break(Err(floor));
+        }
+        if n <= 2 {
+            return ControlFlow::Break(Ok(Solved {
+                total: floor,
+                worst: n as u8,
+                guess: set[0],
+            }));
+        }
+        match self.bounds.closed_form(set, depth) {
+            ClosedForm::Exact(sol) => ControlFlow::Break(below(sol, limit)),
+            ClosedForm::AtLeast(b) if b >= limit => ControlFlow::Break(Err(b)),
+            ClosedForm::AtLeast(b) => ControlFlow::Continue(floor.max(b)),
+            ClosedForm::Unknown => ControlFlow::Continue(floor),
+        }
+    }
+
+    /// Searches `set`: its guesses worth trying, cheapest bound first, until the bound of the
+    /// next reaches the best total found. On failure, the least bound over every guess not
+    /// proven to cost more (fail-soft), and at least `bound`.
+    pub(super) fn search_node(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+        bound: u32,
+    ) -> Result<Solved, u32> {
+        let orbits = self.bounds.orbits(sym);
+        let (cands, left_out) =
+            candidates(&self.bounds, set, &orbits, limit, depth, self.state.stop).unwrap_or_else(
+                || {
+                    // Stopped while scanning a set too large for the bulk pass: give up too.
+                    self.state.halt();
+                    (Vec::new(), limit)
+                },
+            );
+        let Some(first_bound) = cands.iter().map(|c| c.bound).min() else {
+            return Err(left_out.max(bound));
+        };
+        if first_bound.max(bound) >= limit {
+            return Err(left_out.min(first_bound).max(bound));
+        }
+        if set.len() >= PARALLEL_MIN && cands.len() > 1 {
+            self.search_parallel(set, sym, cands, limit, depth)
+                .map_err(|failed| left_out.min(failed).max(bound))
+        } else {
+            let (best, least) = self.search_sequential(set, sym, cands, limit, depth);
+            best.ok_or(left_out.min(least).max(bound))
+        }
+    }
+
+    /// [`Search::search_node`] of a large set: guesses that split it alike tried once, and the
+    /// others by every thread, each taking the next guess in the order and sharing the best
+    /// total through an atomic. On failure, the least bound the guesses proved.
+    fn search_parallel(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        mut cands: Vec<Candidate>,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Solved, u32> {
+        let mut dedup = SplitDedup::new(set, self.bounds.slots, self.bounds.win);
+        cands.sort_unstable_by_key(Candidate::order);
+        let cands: Vec<Candidate> = cands
+            .into_iter()
+            .filter(|c| dedup.is_new_split(self.bounds.row(c.guess)))
+            .collect();
+        let mut rest = &cands[..];
+        // With no limit yet, the first guess's parts are independent: solve them in parallel
+        // to get a bound for the others.
+        let best = AtomicU64::new(pack(limit, 0));
+        let mut sols: Vec<Result<Solved, u32>> = vec![Err(INF); cands.len()];
+        if limit == INF {
+            sols[0] = self.try_guess(set, sym, cands[0], INF, depth, true);
+            if let Ok(sol) = sols[0] {
+                best.store(pack(sol.total, 0), Ordering::Relaxed);
+            }
+            rest = &cands[1..];
+        }
+        let offset = cands.len() - rest.len();
+        let try_one = |k: usize, c: Candidate| {
+            let i = (k + offset) as u32;
+            let (total, index) = unpack(best.load(Ordering::Relaxed));
+            // A guess beats the best if cheaper, or as cheap and earlier in the order.
+            let limit_here = total.saturating_add(u32::from(i < index));
+            if c.bound >= limit_here {
+                return Err(c.bound);
+            }
+            let sol = self.try_guess(set, sym, c, limit_here, depth, false)?;
+            best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
+            Ok(sol)
+        };
+        // Each worker takes the next guess in the order, so the guesses under way at any time
+        // are the next few a sequential search would try, each with every total found before
+        // it; split into ranges, a thread would start halfway down the order under limits the
+        // guesses before would have tightened.
+        let next = AtomicUsize::new(0);
+        let workers = rayon::current_num_threads().min(rest.len());
+        let results: Vec<(usize, Result<Solved, u32>)> = (0..workers)
+            .into_par_iter()
+            .flat_map_iter(|_| {
+                let mut mine = Vec::new();
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&c) = rest.get(k) else { break };
+                    mine.push((k, try_one(k, c)));
+                }
+                mine
+            })
+            .collect();
+        for (k, result) in results {
+            sols[offset + k] = result;
+        }
+        let (total, index) = unpack(best.load(Ordering::Relaxed));
+        if total >= limit {
+            // Nothing beat the limit, so every guess failed against it.
+            return Err(sols.iter().filter_map(|s| s.err()).min().unwrap_or(INF));
+        }
+        sols[index as usize]
+    }
+
+    /// [`Search::search_node`] of a smaller set, one guess after another: the best found (if
+    /// any beat `limit`) and the least bound the others proved.
+    fn search_sequential(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        cands: Vec<Candidate>,
+        limit: u32,
+        depth: u8,
+    ) -> (Option<Solved>, u32) {
+        let mut best: Option<Solved> = None;
+        let mut least = INF;
+        let mut limit = limit;
+        // A node tries a few dozen of its hundreds of candidates before the bound stops it, so
+        // they are sorted a chunk at a time, as the loop reaches them: `keys[..sorted]` are the
+        // smallest, in order. The keys are distinct, so the order is the full sort's.
+        let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
+        let mut sorted = 0;
+        for i in 0..keys.len() {
+            if i == sorted {
+                let end = (sorted + SORT_CHUNK).min(keys.len());
+                if end < keys.len() {
+                    keys[sorted..].select_nth_unstable(end - sorted - 1);
+                }
+                keys[sorted..end].sort_unstable();
+                sorted = end;
+            }
+            let c = Candidate::from_key(keys[i]);
+            if c.bound >= limit {
+                least = least.min(c.bound);
+                break;
+            }
+            let parallel = limit == INF && best.is_none();
+            match self.try_guess(set, sym, c, limit, depth, parallel) {
+                Ok(sol) => {
+                    limit = sol.total;
+                    best = Some(sol);
+                }
+                Err(at_least) => least = least.min(at_least),
+            }
+        }
+        (best, least)
+    }
+
+    /// The cost of guessing `c.guess` at this node, if below `limit`; if not, a proven lower
+    /// bound on it (`limit` or more). With `parallel` and no limit yet, the parts are solved
+    /// at once on every thread; otherwise each part's bound is first sharpened with what is
+    /// already proven, cheapest proof first, so a guess whose parts are known to be expensive
+    /// fails before any part is searched in depth.
+    pub(super) fn try_guess(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        c: Candidate,
+        limit: u32,
+        depth: u8,
+        parallel: bool,
+    ) -> Result<Solved, u32> {
+        let parts = self.bounds.parts(set, c.guess);
+        let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
+        let child_sym = sym.after(self.bounds.space.code(c.guess as usize).symbols());
+        let child_depth = child_limit(depth);
+        let (total, worst) = if parallel && limit == INF {
+            self.solve_parts_at_once(set, &parts, &child_sym, child_depth, c.bound)?
+        } else {
+            let mut bounds = PartBounds::new(&self.bounds, &parts, child_depth, c.bound, limit);
+            let to_look_up = self.sharpen_by_closed_forms(&parts, child_depth, &mut bounds)?;
+            self.sharpen_by_cache(&parts, &to_look_up, child_depth, &mut bounds)?;
+            self.sharpen_by_lookahead(&parts, &child_sym, child_depth, &mut bounds)?;
+            self.solve_parts(&parts, &child_sym, child_depth, bounds)?
+        };
+        if total < limit {
+            Ok(Solved {
+                total,
+                worst,
+                guess: c.guess,
+            })
+        } else {
+            Err(total)
+        }
+    }
+
+    /// Solves every part of a guess on every thread, with no limit, and returns the guess's
+    /// total (from `total`, its bound) and worst case; `Err(INF)` if a part has no tree.
+    fn solve_parts_at_once(
+        &self,
+        set: &[u32],
+        parts: &[&[u32]],
+        child_sym: &Symmetry,
+        child_depth: u8,
+        mut total: u32,
+    ) -> Result<(u32, u8), u32> {
+        let sols: Vec<Result<Solved, u32>> = parts
+            .par_iter()
+            .map(|p| {
+                let s = self.solve_within(p, child_sym, INF, child_depth);
+                if set.len() == self.root_len {
+                    self.state.progress.solved.fetch_add(1, Ordering::Relaxed);
+                }
+                s
+            })
+            .collect();
+        let mut worst = 1u8;
+        for (p, s) in parts.iter().zip(sols) {
+            let s = s.map_err(|_| INF)?;
+            total += s.total - self.bounds.total(p.len(), child_depth);
+            worst = worst.max(s.worst + 1);
+        }
+        Ok((total, worst))
+    }
+
+    /// First sharpening: the closed forms of the parts small enough for one, which need no trip
+    /// to memory, smallest part first. Taken before any lookup or lookahead, so a guess they
+    /// reject costs neither, and the parts they settle are never looked up. Returns the parts
+    /// still to look up, smallest first.
+    fn sharpen_by_closed_forms(
+        &self,
+        parts: &[&[u32]],
+        child_depth: u8,
+        bounds: &mut PartBounds,
+    ) -> Result<SmallVec<[usize; FEEDBACKS]>, u32> {
+        let mut to_look_up = SmallVec::new();
+        for (i, p) in parts.iter().enumerate().rev() {
+            let lb = bounds.bounds[i];
+            let b = if p.len() < 3 {
+                lb
+            } else {
+                match self.bounds.closed_form(p, child_depth) {
+                    ClosedForm::Exact(sol) => sol.total,
+                    ClosedForm::AtLeast(b) => {
+                        to_look_up.push(i);
+                        b.max(lb)
+                    }
+                    ClosedForm::Unknown => {
+                        to_look_up.push(i);
+                        continue;
+                    }
+                }
+            };
+            bounds.known[i] = true;
+            bounds.raise(i, b)?;
+        }
+        Ok(to_look_up)
+    }
+
+    /// Second sharpening: what the cache knows of the parts `to_look_up` (given smallest first),
+    /// largest first, stopping at the first bound that rejects the guess: most lookups miss the
+    /// CPU's caches.
+    fn sharpen_by_cache(
+        &self,
+        parts: &[&[u32]],
+        to_look_up: &[usize],
+        child_depth: u8,
+        bounds: &mut PartBounds,
+    ) -> Result<(), u32> {
+        for &i in to_look_up.iter().rev() {
+            if let Some(e) = self.state.lookup(parts[i], child_depth) {
+                bounds.known[i] = true;
+                bounds.raise(i, bounds.bounds[i].max(e.bound))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Third sharpening: each part's own one-guess lookahead, for the parts nothing else
+    /// bounded, which costs one scan per part but rejects most losing guesses before any part is
+    /// searched in depth.
+    fn sharpen_by_lookahead(
+        &self,
+        parts: &[&[u32]],
+        child_sym: &Symmetry,
+        child_depth: u8,
+        bounds: &mut PartBounds,
+    ) -> Result<(), u32> {
+        if parts.len() < 2 {
+            return Ok(());
+        }
+        for (i, p) in parts.iter().enumerate() {
+            if bounds.known[i] {
+                continue;
+            }
+            let b = bounds.bounds[i];
+            let cap = bounds.limit - (bounds.total - b);
+            let sharper = self.lookahead_bound(p, child_sym, child_depth, b, cap);
+            if sharper > b {
+                bounds.raise(i, sharper)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Last: solves the parts one after another, largest first, each within the budget the
+    /// others' bounds leave, and returns the guess's total and worst case.
+    fn solve_parts(
+        &self,
+        parts: &[&[u32]],
+        child_sym: &Symmetry,
+        child_depth: u8,
+        bounds: PartBounds,
+    ) -> Result<(u32, u8), u32> {
+        let PartBounds {
+            bounds,
+            mut total,
+            limit,
+            ..
+        } = bounds;
+        let mut worst = 1u8;
+        for (p, &b) in parts.iter().zip(&bounds) {
+            let budget = limit - (total - b);
+            let s = self
+                .solve_within(p, child_sym, budget, child_depth)
+                .map_err(|at_least| total.saturating_add(at_least - b))?;
+            total += s.total - b;
+            worst = worst.max(s.worst + 1);
+        }
+        Ok((total, worst))
+    }
+
+    /// A lower bound on the total of `set` from a one-guess lookahead ([`Bounds::lookahead`]),
+    /// remembered in the cache. `known` is a bound already proven; the caller has checked that
+    /// the cache knows nothing of the set and that it has no closed form. If no guess stays
+    /// below `cap`, `cap` itself is the bound returned (and cached), which is all the caller
+    /// needs to reject.
+    fn lookahead_bound(&self, set: &[u32], sym: &Symmetry, depth: u8, known: u32, cap: u32) -> u32 {
+        let n = set.len();
+        if self.bounds.levels(n) > depth {
+            return INF;
+        }
+        // The lookahead of a large set is a bulk pass of its own; once stopped, any bound will
+        // do, since nothing found after the stop is believed.
+        if self.state.must_stop(n >= CLOCK_SET) {
+            return cap;
+        }
+        let best = self
+            .bounds
+            .lookahead(set, &self.bounds.orbits(sym), depth, cap);
+        let bound = best.max(known);
+        if self.state.halted() {
+            return bound;
+        }
+        if self
+            .state
+            .memo
+            .put(set, depth, Entry { bound, exact: None })
+        {
+            self.state.progress.memo.fetch_add(1, Ordering::Relaxed);
+        }
+        bound
+    }
+
+    /// `sol` with this set's own first guess. A result borrowed from an equivalent set
+    /// ([`NO_GUESS`]) is searched again under its known total: the search then keeps the first
+    /// guess in its order that reaches that total, the one a search of this set alone would
+    /// have kept, so the trees written do not depend on which set of a class came first.
+    /// `None` only if the search was stopped meanwhile.
+    pub(super) fn own_guess(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        depth: u8,
+        sol: Solved,
+    ) -> Option<Solved> {
+        if sol.guess != NO_GUESS {
+            return Some(sol);
+        }
+        let own = self
+            .search_node(set, sym, sol.total + 1, depth, sol.total)
+            .ok()?;
+        debug_assert_eq!(own.total, sol.total);
+        self.state.memo.put(
+            set,
+            depth,
+            Entry {
+                bound: own.total,
+                exact: Some(own),
+            },
+        );
+        Some(own)
+    }
+}
+
+fn pack(total: u32, index: u32) -> u64 {
+    (u64::from(total) << 32) | u64::from(index)
+}
+
+fn unpack(x: u64) -> (u32, u32) {
+    ((x >> 32) as u32, x as u32)
+}

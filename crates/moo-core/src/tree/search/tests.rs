@@ -1,0 +1,142 @@
+use super::bulk::MAX_SET;
+use super::orbits::Orbits;
+use super::solved::UNLIMITED;
+use super::*;
+use crate::rules::Rules;
+
+/// Every set two guesses can leave in `space`, from a few first guesses, with the symmetry
+/// the search would have there.
+fn sets(space: &CodeSpace) -> Vec<(Vec<u32>, Symmetry)> {
+    let all: Vec<u32> = (0..space.len() as u32).collect();
+    let split = |set: &[u32], g: u32| {
+        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); space.rules().feedback_slots()];
+        for &s in set {
+            parts[usize::from(space.score_index(g as usize, s as usize))].push(s);
+        }
+        parts.into_iter().filter(|p| p.len() > 2)
+    };
+    let mut out = Vec::new();
+    let root = Symmetry::new(space.rules());
+    for g in [0, space.len() as u32 / 2] {
+        let sym = root.after(space.code(g as usize).symbols());
+        for part in split(&all, g) {
+            for h in [1, space.len() as u32 / 3] {
+                let sym2 = sym.after(space.code(h as usize).symbols());
+                out.extend(split(&part, h).map(|p| (p, sym2.clone())));
+            }
+            out.push((part, sym.clone()));
+        }
+    }
+    out
+}
+
+/// A failed search's bound is proven: never above the optimum, never below the limit asked.
+#[test]
+fn failures_bound_the_optimum() {
+    for rules in [
+        Rules::new(3, "012345", false, false).unwrap(),
+        Rules::new(3, "1234", true, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules).unwrap();
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let fresh = || Search::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let sets = sets(&space);
+        assert!(sets.len() > 20);
+        for (set, sym) in &sets {
+            for depth in [UNLIMITED, 3] {
+                let Ok(opt) = fresh().solve_within(set, sym, INF, depth) else {
+                    assert_eq!(fresh().solve_within(set, sym, 1000, depth), Err(INF));
+                    continue;
+                };
+                // One search reused across limits, as the recursion reuses its cache.
+                let shared = fresh();
+                for limit in (set.len() as u32..opt.total + 3).rev() {
+                    for search in [&fresh(), &shared] {
+                        match search.solve_within(set, sym, limit, depth) {
+                            Ok(sol) => {
+                                assert!(limit > opt.total);
+                                assert_eq!(sol, opt);
+                            }
+                            Err(lb) => {
+                                assert!(limit <= opt.total, "{set:?} failed under {limit}");
+                                assert!(lb >= limit && lb <= opt.total, "{lb} for {opt:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The guesses a node tries are the canonical ones, whether its symmetries are checked code by
+/// code or read from the bits kept by the symbols played, and those bits are shared only by
+/// histories that play the same symbols.
+#[test]
+fn orbits_try_the_canonical_guesses() {
+    for rules in [
+        Rules::new(4, "0123456789", false, true).unwrap(),
+        Rules::new(4, "123456", true, false).unwrap(),
+        Rules::new(3, "012345", false, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules).unwrap();
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let search = Search::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let n = space.len();
+        let mut histories: Vec<[usize; 2]> = [0, n / 2, n - 1]
+            .into_iter()
+            .flat_map(|g| [1, n / 3, n / 5, n - 2].map(|h| [g, h]))
+            .collect();
+        // Two guesses with repeats that no permutation of positions fixes together, where
+        // the game has them.
+        let index = |symbols: &[u8]| {
+            space.index_of(&crate::code::Code::from_symbols(&symbols[..space.length()]))
+        };
+        if let (Some(g), Some(h)) = (index(&[0, 0, 1, 2]), index(&[0, 1, 0, 3])) {
+            histories.push([g, h]);
+        }
+        let root = Symmetry::new(space.rules());
+        let mut marked = 0;
+        for [g, h] in histories {
+            let first = root.after(space.code(g).symbols());
+            let second = first.after(space.code(h).symbols());
+            for sym in [&root, &first, &second] {
+                let orbits = search.bounds.orbits(sym);
+                marked += usize::from(matches!(orbits, Orbits::Marked(_)));
+                for c in 0..n {
+                    assert_eq!(
+                        orbits.tries(&space, c),
+                        sym.is_canonical(space.code(c).symbols()),
+                        "{:?} after {:?} and {:?}",
+                        space.code(c),
+                        space.code(g),
+                        space.code(h)
+                    );
+                }
+            }
+        }
+        assert!(
+            marked > 0,
+            "no history left only unplayed symbols to rename"
+        );
+    }
+}
+
+/// The bulk pass's test of the largest part, `c <= largest_within(d)`, is the level bound's
+/// `levels(c) <= d`, for every part size it sees and every depth left.
+#[test]
+fn largest_within_matches_the_level_test() {
+    for (branches, n) in [(13usize, 5040usize), (2, 300), (1, 20)] {
+        let bounds = LevelBounds::new(branches, n, None);
+        for depth in (0..=12).chain([UNLIMITED - 1, UNLIMITED]) {
+            let largest = usize::from(bounds.largest_within(depth));
+            for c in 0..=MAX_SET.min(n) {
+                assert_eq!(
+                    c <= largest,
+                    bounds.levels(c) <= depth,
+                    "{branches} branches, part of {c}, {depth} left"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! `moo review`, and the review `play` and `solve` offer when a game ends.
+
+use crate::common::run;
+use serde_json::Value;
+
+fn review_json(args: &[&str], stdin: &str) -> Value {
+    let mut all = vec!["review", "--json", "--time-limit", "60s"];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all, stdin);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_game_of_the_solver_reviews_as_perfect_through_a_pipe() {
+    let (code, game, err) = run(&["solve", "--secret", "4271", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let v = review_json(&[], &game);
+    assert_eq!(v["won"], true);
+    assert_eq!(v["proven"], true);
+    assert_eq!(v["total_cost"], 0.0);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    for m in moves {
+        assert_eq!(m["is_best"], true, "{m}");
+        assert_eq!(m["guess"], m["best_guess"]);
+    }
+    // 26274 guesses over 5040 secrets (Tanaka 1996).
+    assert_eq!(v["optimal_expected"], 26274.0 / 5040.0);
+}
+
+#[test]
+fn arguments_stdin_turns_and_json_give_the_same_review() {
+    let turns = ["0123=1B2C", "4567=0B1C", "1845=1B1C"];
+    let from_args = review_json(&turns, "");
+    let from_text = review_json(&[], &turns.join("\n"));
+    let from_json = review_json(
+        &[],
+        r#"{"guesses": [{"guess": "0123", "feedback": "1B2C"}, {"guess": "4567", "feedback": "0 1"},
+            {"guess": "1845", "feedback": "1B1C"}]}"#,
+    );
+    let strip = |mut v: Value| {
+        v["seconds"] = Value::Null;
+        for m in v["moves"].as_array_mut().unwrap() {
+            m["seconds"] = Value::Null;
+        }
+        v
+    };
+    assert_eq!(strip(from_args.clone()), strip(from_text));
+    assert_eq!(strip(from_args.clone()), strip(from_json));
+    let m = &from_args["moves"][1];
+    assert_eq!(m["could_be_secret"], false);
+    assert_eq!(m["before"], 216);
+    assert_eq!(m["after"], 108);
+    assert!(m["cost"].as_f64().unwrap() > 0.0);
+    // The cost is the difference of the totals over the codes left, in guesses.
+    let cost = (m["total_after_guess"].as_u64().unwrap() - m["total_after_best"].as_u64().unwrap())
+        as f64
+        / 216.0;
+    assert_eq!(m["cost"].as_f64().unwrap(), cost);
+}
+
+#[test]
+fn text_review_marks_the_best_moves_and_what_went_wrong() {
+    let (code, out, err) = run(
+        &[
+            "review",
+            "--game",
+            "mastermind",
+            "1122=1B0C",
+            "1122=1B0C",
+            "--time-limit",
+            "60s",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("repeats guess 1"), "{out}");
+    assert!(
+        out.contains("| 1.000 "),
+        "a repeated guess costs one guess: {out}"
+    );
+    assert!(out.contains("perfect play needs 4.34 on average"), "{out}");
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let (code, _, err) = run(&["review", "0123=5B0C"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("turn 1: bad feedback"), "{err}");
+    let (code, _, err) = run(&["review"], "{\"guesses\": 3}");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("not a game as `moo solve --json` prints it"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["review"], "  \n");
+    assert_eq!(code, 2);
+    assert!(err.contains("no turns"), "{err}");
+    let (code, _, err) = run(&["review", "0123=4B", "4567=0B0C"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("after the game was won at turn 1"), "{err}");
+    let (code, out, err) = run(&["review", "0123=0B0C", "4567=0B0C"], "");
+    assert_eq!(code, 1);
+    assert!(out.contains("no code fits all the answers") && err.contains("no code fits"));
+}
+
+#[test]
+fn play_and_solve_offer_the_review_when_the_game_ends() {
+    let (code, out, err) = run(&["play", "--seed", "1"], "give up\nreview\n");
+    assert_eq!(code, 0, "{err}");
+    // Giving up before a guess has nothing to review.
+    assert!(!out.contains("review"), "{out}");
+    let (code, out, err) = run(&["play", "--seed", "1"], "0123\ngive up\nreview\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Type `review`") && out.contains("| 0123  |"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["solve"], "0B2C\n1B2C\n1B2C\n4B\nreview\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("4 of 4 moves were the best possible"), "{out}");
+    let (code, out, err) = run(&["solve", "--secret", "4271", "--review"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("4 of 4 moves were the best possible"), "{out}");
+}
