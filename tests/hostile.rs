@@ -1381,6 +1381,24 @@ fn round_two(c: &mut Vec<Case>) {
         )
         .says("nests 100002 levels deep"),
     );
+    // 9. One table refusal, one exit code, and no advice to raise --table-memory where the
+    // table cannot be built at any size.
+    for (name, args) in [
+        (
+            "tree build",
+            vec!["tree", "build", "--length", "6", "-o", "x.json"],
+        ),
+        (
+            "tree split",
+            vec!["tree", "split", "--length", "6", "--out", "jobs"],
+        ),
+    ] {
+        c.push(
+            Case::new(format!("30.9 {name} --length 6"), &args, 2)
+                .says("the score table, which is built for at most 65536 codes")
+                .never_says("--table-memory"),
+        );
+    }
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(

@@ -196,6 +196,8 @@ pub fn note_line(advice: &Advice) -> Option<String> {
     advice.note.as_ref().map(|note| {
         if note.contains("time limit") {
             format!("({note}; --time-limit allows more)")
+        } else if note.contains("was built without") {
+            format!("({note}; --table-memory allows it)")
         } else {
             format!("({note})")
         }

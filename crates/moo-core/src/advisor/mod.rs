@@ -329,10 +329,19 @@ impl Advisor {
         start: Instant,
     ) -> Result<Planned, String> {
         if !space.has_table() {
-            return Err(format!(
-                "not proven optimal: exact searches need the score table, which this space of {} codes was built without (the table of n codes takes n x n bytes; `--table-memory` in the CLI allows it)",
-                space.len()
-            ));
+            // Only a table within the cap can be allowed more memory: say so only then.
+            return Err(if space.len() > crate::space::TABLE_LIMIT_CODES {
+                format!(
+                    "not proven optimal: exact searches need the score table, which is built for at most {} codes, and this space has {}",
+                    crate::space::TABLE_LIMIT_CODES,
+                    space.len()
+                )
+            } else {
+                format!(
+                    "not proven optimal: exact searches need the score table, which this space of {} codes was built without (the table of n codes takes n x n bytes)",
+                    space.len()
+                )
+            });
         }
         let options = SearchOptions::default().with_guesses(guesses);
         let progress = tree::Progress::new();
@@ -617,8 +626,11 @@ mod tests {
         );
         assert_eq!(a.method, Method::Heuristic);
         assert!(
-            a.note.as_deref().unwrap().contains("built without")
-                && a.note.as_deref().unwrap().contains("--table-memory"),
+            a.note
+                .as_deref()
+                .unwrap()
+                .contains("built for at most 65536 codes")
+                && !a.note.as_deref().unwrap().contains("--table-memory"),
             "{a:?}"
         );
         assert!(a.sampled, "{a:?}");

@@ -201,12 +201,27 @@ impl SearchOptions {
 /// Cows 4x10 needs about 0.12 GB; 5 symbols of 0-7 fill it.
 pub const DEFAULT_CACHE_BYTES: u64 = MEMO_BUDGET;
 
+/// The refusal of a space without a table: more memory helps only within the table's cap.
+fn too_large(size: usize, limit: usize) -> String {
+    let mb = (size as u64).pow(2) / 1_000_000;
+    if size > crate::space::TABLE_LIMIT_CODES {
+        format!(
+            "an exact search needs the score table, which is built for at most {} codes, and these rules allow {size}: use a shorter code or fewer symbols",
+            crate::space::TABLE_LIMIT_CODES
+        )
+    } else {
+        format!(
+            "an exact search needs the score table, and the table of these rules' {size} codes takes {mb} MB, more than allowed (by default tables up to {limit} codes): allow it more memory (`--table-memory` in the CLI), or use a shorter code or fewer symbols"
+        )
+    }
+}
+
 /// Why the search could not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SearchError {
     /// The space has no score table, which the search relies on.
-    #[error("an exact search needs the score table, and the table of these rules' {size} codes takes {} MB, more than allowed (by default tables up to {limit} codes): allow it more memory (`--table-memory` in the CLI), or use a shorter code or fewer symbols", (*size as u64).pow(2) / 1_000_000)]
+    #[error("{}", too_large(*size, *limit))]
     TooLarge {
         /// Codes in the space.
         size: usize,
