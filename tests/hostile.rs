@@ -1891,6 +1891,19 @@ async fn hang_up_after(
     let _ = tokio::time::timeout(after, stream.read_to_end(&mut sink)).await;
 }
 
+/// The `n`th arrangement of the ten digits in lexicographic order: the first few thousand
+/// differ only in their last digits.
+fn nth_permutation(mut n: usize) -> String {
+    let mut digits: Vec<char> = "0123456789".chars().collect();
+    let mut out = String::new();
+    for k in (0..10).rev() {
+        let f: usize = (1..=k).product();
+        out.push(digits.remove(n / f));
+        n %= f;
+    }
+    out
+}
+
 /// Issue 30 item 1: a benchmark of 10 binary digits with repeats, naming `optimal` as often as
 /// the 16 KiB body limit allows.
 fn optimal_bench_body(limit: usize) -> String {
@@ -1974,9 +1987,9 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
                 }
             }));
         }
-        // ...and two clients play one uninformative guess in a 10-digit game as often as the
-        // server allows (20000 times, if it let them), then ask for hints without end, hanging
-        // up on every other one.
+        // ...and two clients play guesses that differ only in their last digits in a 10-digit
+        // game as often as the server allows (20000 times, if it let them), then ask for hints
+        // without end, hanging up on every other one.
         let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
         let mut ids = Vec::new();
         for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
@@ -1989,7 +2002,8 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
             let path = format!("/api/games/{id}/guesses");
             let mut refused = None;
             for turn in 1..=20_000 {
-                let (status, answer) = http_from(*from, addr, "POST", &path, r#"{"guess":"0123456789"}"#).await;
+                let guess = format!(r#"{{"guess":"{}"}}"#, nth_permutation(turn));
+                let (status, answer) = http_from(*from, addr, "POST", &path, &guess).await;
                 if status != 200 {
                     assert_eq!(status, 409, "{answer}");
                     assert!(answer.contains(&format!("limit of {max_turns} turns")), "{answer}");
