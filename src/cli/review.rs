@@ -194,7 +194,7 @@ pub fn render(review: &GameReview) -> String {
     for m in &review.moves {
         let approx = if m.proven { "" } else { "~" };
         let cost = if m.is_best {
-            "0 (best)".to_string()
+            format!("{approx}0 (best)")
         } else {
             format!("{approx}{:.3}", m.cost)
         };
@@ -219,11 +219,11 @@ pub fn render(review: &GameReview) -> String {
         }
         table.add_row([
             m.turn.to_string(),
-            m.guess.clone(),
-            m.feedback.clone(),
+            m.played.guess.clone(),
+            m.played.feedback.clone(),
             format!("{} -> {}", m.before, m.after),
             if m.is_best {
-                m.guess.clone()
+                m.played.guess.clone()
             } else {
                 m.best_guess.clone()
             },
