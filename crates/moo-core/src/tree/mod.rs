@@ -20,8 +20,8 @@ mod split;
 
 pub use search::{
     search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
-    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan, CLASSES_AFTER,
-    DEFAULT_CACHE_BYTES,
+    PlanMove, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+    CLASSES_AFTER, DEFAULT_CACHE_BYTES,
 };
 pub use split::{
     Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,

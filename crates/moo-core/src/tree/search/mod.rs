@@ -275,10 +275,22 @@ pub struct SetPlan {
     pub worst: u32,
     /// `histogram[k - 1]` candidates need exactly `k` more guesses.
     pub histogram: Vec<u64>,
-    /// `moves[0]` is the position's candidate set and the optimal guess (a code index); then
-    /// every set the plan reaches, depth first, with its guess, so a caller can cache them and
-    /// answer later turns without searching.
-    pub moves: Vec<(CodeSet, u32)>,
+    /// `moves[0]` is the position's candidate set and the optimal guess; then every set the plan
+    /// reaches, depth first, with its guess and total, so a caller can cache them and answer
+    /// later turns without searching.
+    pub moves: Vec<PlanMove>,
+}
+
+/// One position of a [`SetPlan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanMove {
+    /// The candidate set the plan reaches.
+    pub set: CodeSet,
+    /// The guess the plan plays there (a code index).
+    pub guess: u32,
+    /// Guesses summed over the set's candidates from there on under the plan, the winning
+    /// guess counted: the set's optimal total.
+    pub total: u64,
 }
 
 /// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
