@@ -51,10 +51,24 @@ fn main() -> ExitCode {
     tune_allocator();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            // clap prints help and version to stdout with exit 0, usage errors to stderr with 2.
+        Err(e) if e.use_stderr() => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            // Help and version go to stdout, through the one path that reports a failed write
+            // (help to a full disk is an error) and takes a closed pipe quietly.
+            let text = e.render().to_string();
+            return match cli::output::write_stdout(format_args!("{text}"))
+                .and_then(|()| cli::output::flush_stdout())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("error: {err:#}");
+                    ExitCode::from(1)
+                }
+            };
         }
     };
     match run(cli).and_then(|()| cli::output::flush_stdout()) {

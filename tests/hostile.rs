@@ -1306,6 +1306,35 @@ fn round_two(c: &mut Vec<Case>) {
         .says("every game is won by its first guess")
         .within(Duration::from_secs(10)),
     );
+    // 9. Lesser items of the command line.
+    c.push(
+        Case::new("30.9 moo --help > full", &["--help"], 1)
+            .out(Out::Full)
+            .says("No space left on device"),
+    );
+    c.push(
+        Case::new("30.9 moo --version > full", &["--version"], 1)
+            .out(Out::Full)
+            .says("No space left on device"),
+    );
+    c.push(Case::new("30.9 moo --help | closed pipe", &["--help"], 0).out(Out::Closed));
+    c.push(
+        Case::new(
+            "30.9 --table-memory 18446744073709551616",
+            &["hint", "--table-memory", "18446744073709551616"],
+            2,
+        )
+        .says("18446744073709551616 bytes is more than any machine has")
+        .never_says("couldn't parse"),
+    );
+    c.push(
+        Case::new(
+            "30.9 regional indicator symbols",
+            &["hint", "--length", "2", "--symbols", "🇫🇷🇩🇪"],
+            2,
+        )
+        .says("regional indicator"),
+    );
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(
@@ -1401,9 +1430,14 @@ fn x_json_is_private(dir: &Path) -> Result<(), String> {
     }
 }
 
+/// Held by the tests that load the machine or time answers, so they do not run at once: the
+/// timings of one would measure the load of the other.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Every hostile CLI case, one after another; prints the count.
 #[test]
 fn hostile_cli_input_and_output() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let root = tempfile::tempdir().unwrap();
     let outside_before = outside_snapshot();
     // Device nodes need root; make_devices reports whether mknod worked.
@@ -1627,7 +1661,7 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
         // A body declared as 1000 bytes of which one is sent; an idle connection.
         let body = tokio::spawn(time_to_close(
             addr,
-            "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+            "POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
             "",
             limit,
         ));
@@ -1792,6 +1826,7 @@ fn optimal_bench_body(limit: usize) -> String {
 /// a row; and both benchmark workers are free within a second of their clients hanging up.
 #[test]
 fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -1829,6 +1864,15 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         let freed = hung_up.elapsed();
         println!("server: both benchmark workers answered other clients {:.2} s after their clients hung up", freed.as_secs_f64());
         assert!(freed < Duration::from_millis(1500), "the workers were busy {freed:?} after the hang-up");
+
+        // The third client has been playing: its first solver steps are done (a Mastermind
+        // step searches the game once, which the load below would only slow down; waiting
+        // behind others is what is measured).
+        let me = [127, 0, 0, 6];
+        for feedback in ["0B0C", "1B0C"] {
+            let step = format!(r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{feedback}"}}]}}"#);
+            assert_eq!(http_from(me, addr, "POST", "/api/solver", &step).await.0, 200);
+        }
 
         // The load: two benchmark clients post the benchmark again and again...
         let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -1887,8 +1931,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
 
-        // A third client plays on: each answer within 1 s, 20 times in a row.
-        let me = [127, 0, 0, 6];
+        // The third client plays on: each answer within 1 s, 20 times in a row.
         let (status, created) = http_from(me, addr, "POST", "/api/games", r#"{"preset":"bulls","seed":3}"#).await;
         assert_eq!(status, 201, "{created}");
         let game: serde_json::Value = serde_json::from_str(&created).unwrap();
@@ -1915,6 +1958,93 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
             // A request in flight ends within its own limits.
             tokio::time::timeout(Duration::from_secs(60), task).await.unwrap().unwrap();
         }
+        server.abort();
+    });
+}
+
+/// Sends `request` as it is on a fresh connection and reads the answer until the server closes
+/// it or `limit` passes: (status, the whole answer).
+async fn raw(addr: std::net::SocketAddr, request: &str, limit: Duration) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(limit, stream.read_to_end(&mut response)).await;
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+/// The body of an answer, parsed as the JSON error every error answer must be.
+fn json_error(answer: &str) -> String {
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    let value: serde_json::Value =
+        serde_json::from_str(body).unwrap_or_else(|e| panic!("not a JSON body ({e}): {answer:?}"));
+    value["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no \"error\" in {answer:?}"))
+        .to_string()
+}
+
+/// Issue 30 item 9, the server's part: a Host allow-list, JSON for every error the server
+/// shapes, no long id echoed whole, an early 413 for a body declared too large.
+#[test]
+fn the_server_answers_only_its_own_names_and_always_in_json() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut config = moo_web::Config::default();
+        config.allowed_hosts = vec!["moo.example".into()];
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(moo_web::serve(listener, config));
+        let limit = Duration::from_secs(5);
+        let request = |method: &str, path: &str, host: &str, extra: &str| {
+            format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: 2\r\n\r\n{{}}")
+        };
+        // DNS rebinding: the attacker's name is refused, ours and the allowed ones are not.
+        let (status, answer) = raw(addr, &request("POST", "/api/games", "attacker.example", ""), limit).await;
+        assert_eq!(status, 421, "{answer}");
+        assert!(json_error(&answer).contains("--allow-host"), "{answer}");
+        for host in ["localhost:8080", "127.0.0.1", &addr.to_string(), "moo.example:80"] {
+            let (status, answer) = raw(addr, &request("POST", "/api/games", host, ""), limit).await;
+            assert_eq!(status, 201, "{host}: {answer}");
+        }
+        // Errors of the framework, as JSON.
+        for (method, path, want) in [
+            ("GET", "/api/games/%ff", 400),
+            ("POST", "/", 405),
+            ("TRACE", "/", 405),
+            ("DELETE", "/api/solver", 405),
+        ] {
+            let (status, answer) = raw(addr, &request(method, path, "localhost", ""), limit).await;
+            assert_eq!(status, want, "{method} {path}: {answer}");
+            json_error(&answer);
+        }
+        // A 60 KB id is not echoed whole.
+        let id = "a".repeat(60_000);
+        let (status, answer) = raw(addr, &request("GET", &format!("/api/games/{id}"), "localhost", ""), limit).await;
+        assert_eq!(status, 404, "{}", &answer[..answer.len().min(300)]);
+        assert!(json_error(&answer).len() < 1000, "{} bytes", answer.len());
+        // A body declared too large gets its 413 at once, not a 100 Continue and a wait.
+        let start = Instant::now();
+        let (status, answer) = raw(
+            addr,
+            "POST /api/solver HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 100000\r\n\r\n",
+            Duration::from_secs(3),
+        )
+        .await;
+        assert_eq!(status, 413, "{answer}");
+        assert!(!answer.contains("100 Continue"), "{answer}");
+        assert!(json_error(&answer).contains("limit of"), "{answer}");
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
         server.abort();
     });
 }

@@ -162,10 +162,10 @@ async fn malformed(port: u16, i: usize) -> Option<String> {
     let big = "x".repeat(64 * 1024);
     let request = match i % 5 {
         0 => "\u{1}\u{2}garbage\r\n\r\n".to_string(),
-        1 => "POST /api/games HTTP/1.1\r\nHost: l\r\ncontent-type: application/json\r\ncontent-length: 9\r\nConnection: close\r\n\r\n{\"rules\":".to_string(),
-        2 => format!("POST /api/games HTTP/1.1\r\nHost: l\r\ncontent-type: application/json\r\ncontent-length: {}\r\nConnection: close\r\n\r\n{big}", big.len()),
-        3 => "POST /api/games/ffffffff/guesses HTTP/1.1\r\nHost: l\r\ncontent-type: application/json\r\ncontent-length: 17\r\nConnection: close\r\n\r\n{\"guess\": \"1234\"}".to_string(),
-        _ => "POST /api/solver HTTP/1.1\r\nHost: l\r\ncontent-type: application/json\r\ncontent-length: 47\r\nConnection: close\r\n\r\n{\"history\": [{\"guess\": \"01\", \"feedback\": \"9\"}]}".to_string(),
+        1 => "POST /api/games HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\ncontent-length: 9\r\nConnection: close\r\n\r\n{\"rules\":".to_string(),
+        2 => format!("POST /api/games HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\ncontent-length: {}\r\nConnection: close\r\n\r\n{big}", big.len()),
+        3 => "POST /api/games/ffffffff/guesses HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\ncontent-length: 17\r\nConnection: close\r\n\r\n{\"guess\": \"1234\"}".to_string(),
+        _ => "POST /api/solver HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\ncontent-length: 47\r\nConnection: close\r\n\r\n{\"history\": [{\"guess\": \"01\", \"feedback\": \"9\"}]}".to_string(),
     };
     let mut stream = TcpStream::connect(("127.0.0.1", port)).await.ok()?;
     let _ = stream.write_all(request.as_bytes()).await;

@@ -100,6 +100,8 @@ fn fenced_blocks(text: &str) -> Vec<String> {
     blocks
 }
 
+/// Bulls and Cows 3 of 0-9 (8 jobs, seconds in all): split, one array job through the script,
+/// join, and the same file as `tree build` writes.
 #[test]
 fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
     let Some(cluster) = Cluster::start_or_skip() else {
@@ -144,6 +146,13 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
         cluster.logs()
     );
     let array_seconds = started.elapsed().as_secs_f64();
+    // Slurm ran every task: each wrote its own output file.
+    let outputs = fs::read_dir(&work)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "out"))
+        .count();
+    assert_eq!(outputs, count, "array task outputs\n{}", cluster.logs());
 
     let joined = work.join("joined.json");
     run(Command::new(&moo)

@@ -13,7 +13,9 @@ use serde::Serialize;
 
 use super::output::{out, outln, write_file};
 use super::progress::Progress;
-use super::{advice, bench_advisor, ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError};
+use super::{
+    advice, bench_advisor, bench_review, ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError,
+};
 
 /// The most runs of a random strategy.
 const MAX_RUNS: u64 = 10_000;
@@ -87,6 +89,12 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = ranged(u32::MAX.into()))]
     max_guesses: Option<usize>,
 
+    /// Instead of strategies, time the review of whole games (`moo review`): --secrets games
+    /// (default 200) against secrets drawn with --seed, played by the one strategy -S names
+    /// (default entropy), each move's proofs within --time-limit, each game with an empty cache.
+    #[arg(long, help_heading = "Review bench", conflicts_with = "advisor")]
+    review: bool,
+
     /// Instead of strategies, time the advisor (the default of `solve` and `hint`) on positions
     /// after --openings, each with an empty cache, and count how many moves it proves optimal.
     #[arg(long, help_heading = "Advisor bench")]
@@ -113,7 +121,8 @@ pub struct Args {
     )]
     positions: usize,
 
-    /// With --advisor: the time limit of each guess, such as 500ms or 2s.
+    /// With --advisor: the time limit of each guess; with --review, of each move's proofs; such
+    /// as 500ms or 2s.
     #[arg(long, value_name = "DURATION", default_value = advice::DEFAULT_TIME_LIMIT, value_parser = advice::parse_time_limit, help_heading = "Advisor bench")]
     time_limit: Duration,
 
@@ -163,6 +172,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let rules = args.rules.rules()?;
+    if args.review {
+        let strategy = match args.strategy.as_deref() {
+            None => "entropy",
+            Some([one]) => one.as_str(),
+            Some(_) => {
+                return Err(UsageError("--review takes one strategy (-S NAME)".into()).into())
+            }
+        };
+        return bench_review::run(&bench_review::Plan {
+            rules: &rules,
+            strategy,
+            games: args.secrets.unwrap_or(DEFAULT_SAMPLE),
+            seed: args.seed,
+            move_time: args.time_limit,
+            json: args.json,
+        });
+    }
     if args.advisor {
         let first = CodeSpace::new(rules.clone())
             .ok()

@@ -3,6 +3,7 @@
 pub mod advice;
 pub mod bench;
 pub mod bench_advisor;
+pub mod bench_review;
 pub mod completions;
 pub mod crack;
 pub mod hint;
@@ -202,6 +203,14 @@ fn available_memory() -> Option<u64> {
 
 /// Parses a size such as `512MiB`, `2 GiB` or `1000000`.
 fn parse_size(text: &str) -> Result<u64, String> {
+    // bytesize reads a plain number past u64 as a number with an empty unit and says so:
+    // say what is wrong instead.
+    let digits = text.trim();
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.parse::<u64>().map_err(|_| {
+            format!("{digits} bytes is more than any machine has: give a size such as 512MiB, 2GiB or 0")
+        });
+    }
     text.parse::<bytesize::ByteSize>()
         .map(|size| size.as_u64())
         .map_err(|e| format!("{e}: give a size such as 512MiB, 2GiB or 0"))

@@ -14,6 +14,13 @@ pub struct Args {
     /// The local port to listen on; 0 picks a free one.
     #[arg(long, short = 'p', default_value_t = 8080)]
     port: u16,
+
+    /// Also answer requests whose Host header names NAME (a host name or address, without the
+    /// port; repeat for several). localhost, *.localhost, 127.0.0.1 and [::1] are always
+    /// answered; any other name is refused, so a web page elsewhere cannot drive the server
+    /// through DNS rebinding.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 /// Runs `moo serve` until interrupted.
@@ -36,8 +43,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(out, "moo is serving on http://{bound}/")?;
         out.flush()?;
         drop(out);
+        let mut config = moo_web::Config::default();
+        config.allowed_hosts = args.allow_host;
         tokio::select! {
-            served = moo_web::serve(listener, moo_web::Config::default()) => {
+            served = moo_web::serve(listener, config) => {
                 served.context("the web server stopped")
             }
             _ = tokio::signal::ctrl_c() => Ok(()),

@@ -41,6 +41,9 @@ pub enum RulesError {
     /// character) was given as a symbol.
     #[error("symbol {} cannot be used: symbols must be visible letters, digits, punctuation or signs, not spaces, control, format or combining characters", CharName(*.0))]
     InvisibleSymbol(char),
+    /// A regional indicator letter: two in a row show as one flag, so a code could not be read.
+    #[error("symbol U+{:04X} cannot be used: it is a regional indicator, and two of them in a row show as one flag, so codes could not be read: use other symbols", u32::from(*.0))]
+    JoiningSymbol(char),
     /// Distinct codes cannot be longer than the alphabet.
     #[error("codes of {length} distinct symbols need at least {length} symbols, but the alphabet has only {symbols}: shorten the code, add symbols, or allow repeats")]
     NotEnoughSymbols {
@@ -213,6 +216,9 @@ impl Rules {
         for (i, &c) in alphabet.iter().enumerate() {
             if !is_visible_symbol(c) {
                 return Err(RulesError::InvisibleSymbol(c));
+            }
+            if ('\u{1F1E6}'..='\u{1F1FF}').contains(&c) {
+                return Err(RulesError::JoiningSymbol(c));
             }
             if alphabet[..i].contains(&c) {
                 return Err(RulesError::DuplicateSymbol(c));

@@ -288,57 +288,46 @@ function rulesForm(form, onApply, guard = () => true) {
 
 // ---- the review, shared by Play, the Solver, the Assistant and the Review page -------------
 
-const pick = (o, ...names) => { for (const n of names) if (o && o[n] !== undefined && o[n] !== null) return o[n]; return undefined; };
+// The core's GameReview in plain words: per move the verdict and what the answer left; the
+// expected figures, notes and times behind Details.
 function reviewView(r, rules) {
   const box = el("div", { class: "card review-card" });
-  const game = r.game || r;
-  const turns = r.turns || r.moves || [];
   box.append(el("h3", { text: "How good was each guess?" }));
-  const used = pick(game, "guesses_used", "guesses");
-  const optimal = pick(game, "optimal_expected", "expected_from_start", "optimal_guesses");
-  const totalCost = pick(game, "total_cost", "cost");
-  const lines = [];
-  if (used !== undefined && optimal !== undefined) {
-    lines.push(`You used ${plural(used, "guess", "guesses")}; playing the best possible guess every time needs ${fixed(optimal, 2)} on average from the start.`);
+  const est = r.proven ? "" : " (estimate)";
+  if (r.optimal_expected != null) {
+    box.append(el("p", { text: `You used ${plural(r.guesses, "guess", "guesses")}${r.won ? "" : " without finding the secret"}; ` +
+      `playing the best possible guess every time needs ${fixed(r.optimal_expected, 2)} on average from the start${est}.` }));
   }
-  if (totalCost !== undefined) {
-    lines.push(totalCost < 0.005 ? "Every guess was as good as the best possible one." : `Together your guesses cost ${fixed(totalCost, 2)} guesses on average compared with the best possible play.`);
-  }
-  for (const l of lines) box.append(el("p", { text: l }));
-  const rows = turns.map((t, i) => {
-    const guess = pick(t, "guess");
-    const fb = pick(t, "feedback");
-    const [b, c] = fb ? parseFeedback(fb) : [pick(t, "bulls"), pick(t, "cows")];
-    const before = pick(t, "remaining_before", "before");
-    const after = pick(t, "remaining_after", "after");
-    const best = pick(t, "best_guess", "best");
-    const cost = pick(t, "cost") || 0;
-    const proven = pick(t, "proven", "exact");
-    const flags = t.flags || {};
+  box.append(el("p", { class: "review-total", text: r.total_cost < 0.005
+    ? `Every guess was as good as the best possible one${est}.`
+    : `Together your guesses cost ${fixed(r.total_cost, 2)} guesses on average against the best possible play${est}.` }));
+  const rows = r.moves.map((m) => {
+    const verdict = m.is_best ? `best possible guess${m.proven ? " (proven)" : " (estimate)"}`
+      : `this guess cost ${fixed(m.cost, 2)} guesses on average${m.proven ? "" : " (estimate)"}`;
     const notes = [];
-    const flag = (name) => flags[name] === true || (Array.isArray(t.flags) && t.flags.includes(name));
-    if (flag("repeat") || flag("repeats_earlier") || flag("repeated")) notes.push("repeats an earlier guess");
-    if (flag("not_candidate") || flag("impossible") || flag("could_not_be_secret")) notes.push("could not be the secret");
-    if (flag("no_information") || flag("useless") || flag("told_nothing")) notes.push("told no codes apart");
-    const verdict = cost < 0.0005 ? `best possible guess${proven ? " (proven)" : " (estimate)"}`
-      : `this guess cost ${fixed(cost, 2)} guesses on average${proven ? "" : " (estimate)"}`;
-    const luck = pick(t, "luck");
-    let luckText = "";
-    if (luck && typeof luck === "object") {
-      const left = pick(luck, "left", "codes_left", "actual"); const avg = pick(luck, "average", "expected");
-      if (left !== undefined && avg !== undefined) luckText = `left ${plural(left, "code")} where ${fixed(avg, 1)} was the average`;
-    }
-    return el("tr", { class: cost < 0.0005 ? "best" : "costly" },
-      el("td", { text: i + 1 }), el("td", {}, codeView(guess, rules)),
-      el("td", {}, b !== undefined ? answerView(b, c, rules) : ""),
-      el("td", { text: before !== undefined ? `${num(before)} → ${num(after)}` : "" }),
-      el("td", {}, el("span", { class: "verdict", text: verdict }), notes.length ? el("small", { text: " · " + notes.join(", ") }) : null,
-        luckText ? el("small", { class: "luck", text: " · " + luckText }) : null),
-      el("td", {}, best !== undefined ? codeView(best, rules) : ""));
+    if (m.repeats_turn) notes.push(`repeats guess ${m.repeats_turn}`);
+    else if (m.told_nothing_apart) notes.push("told no codes apart");
+    if (!m.could_be_secret) notes.push("could not be the secret");
+    const luck = m.after < m.luck.expected_left - 0.05 ? "a lucky answer" : m.after > m.luck.expected_left + 0.05 ? "an unlucky answer" : "an average answer";
+    return el("tr", { class: m.is_best ? "best" : "costly", "data-cost": m.cost },
+      el("td", { text: m.turn }), el("td", {}, codeView(m.guess, rules)),
+      el("td", {}, answerView(m.bulls, m.cows, rules)),
+      el("td", { text: `${num(m.before)} → ${num(m.after)}` }),
+      el("td", {}, el("span", { class: "verdict", text: verdict }),
+        notes.length ? el("small", { text: ` · ${notes.join(", ")}` }) : null,
+        m.before > 1 ? el("small", { class: "luck", text: ` · ${luck}: ${plural(m.after, "code")} left where this guess leaves ${fixed(m.luck.expected_left, 1)} on average` }) : null),
+      el("td", {}, m.is_best ? el("span", { text: "—", "aria-label": "your guess" }) : codeView(m.best_guess, rules)));
   });
   box.append(el("div", { class: "scroll" }, el("table", { class: "history review-table" },
-    el("thead", {}, el("tr", {}, ...["#", "Guess", "Answer", "Codes left", "Verdict", "Best guess"].map((h) => el("th", { text: h })))),
+    el("thead", {}, el("tr", {}, ...["#", "Guess", "Answer", "Codes left", "How good", "Best guess"].map((h) => el("th", { text: h })))),
     el("tbody", {}, ...rows))));
+  const details = r.moves.flatMap((m) => [
+    el("dt", { text: `Guess ${m.turn}` }),
+    el("dd", { text: `expected guesses still needed after it ${m.expected_after_guess.toFixed(3)}, after ${m.best_guess} ${m.expected_after_best.toFixed(3)}; ` +
+      `${m.proven ? "proven by exact search" : "estimated"}${m.note ? ` (${m.note})` : ""}; ${(m.seconds * 1000).toFixed(0)} ms` }),
+  ]);
+  details.push(el("dt", { text: "Summary" }), el("dd", { text: r.summary }));
+  box.append(el("details", { class: "more" }, el("summary", { text: "Details" }), el("dl", { class: "details" }, ...details)));
   return box;
 }
 // Asks the server for the review of `history` and shows it in `out`; `status` takes errors.

@@ -257,15 +257,16 @@ impl GameReport {
 
 async fn new_game(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<(StatusCode, Json<GameReport>), ApiError> {
     let rules = pick_rules(body.preset, body.rules)?;
-    let (id, game) = state.games.create(rules, body.seed)?;
+    let (id, game) = state.games.create(rules, body.seed, client.0)?;
     Ok((StatusCode::CREATED, Json(GameReport::new(&id, &game))))
 }
 
 async fn game_state(State(state): Shared, Path(id): Path<String>) -> AppResult<GameReport> {
-    state.games.with(&id, |g| Ok(Json(GameReport::new(&id, g))))
+    state.games.read(&id, |g| Ok(Json(GameReport::new(&id, g))))
 }
 
 #[derive(Debug, Deserialize)]
@@ -325,7 +326,7 @@ async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Game
 const HINT_LIST: usize = 20;
 
 async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> AppResult<Position> {
-    let (rules, history) = state.games.with(&id, |g| {
+    let (rules, history) = state.games.read(&id, |g| {
         if g.gave_up {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -701,20 +702,26 @@ async fn strategy_tree(
         rules,
         limit,
         move |_, space, stop| {
-            let build = bench::builder(&name, space, &stop);
-            let mut options = EvalOptions::default();
-            options.deadline = stop.deadline();
-            options.cancel = stop.flag().cloned();
-            let grown = bench::long_pool()
-                .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+            let tree = grow_tree(&name, space, &stop)?;
             // Written here, on the job's large stack: writing nests once per guess of the
             // longest game, thousands deep for brute force.
-            Ok(grown.tree.to_json(false))
+            Ok(tree.to_json(false))
         },
     )
     .await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs.
+fn grow_tree(name: &str, space: &CodeSpace, stop: &Stop) -> Result<DecisionTree, ApiError> {
+    let build = bench::builder(name, space, stop);
+    let mut options = EvalOptions::default();
+    options.deadline = stop.deadline();
+    options.cancel = stop.flag().cloned();
+    let grown = bench::long_pool()
+        .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+        .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
+    Ok(grown.tree)
 }
 
 /// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
@@ -736,10 +743,12 @@ struct TreeViewBody {
 /// strategy or uploaded: the Explorer shows only what this returns.
 async fn tree_view(
     State(state): Shared,
+    client: Client,
     ApiJson(body): ApiJson<TreeViewBody>,
 ) -> AppResult<TreeView> {
     let limit = (state.config.bench_max_codes, TREES);
     let time_limit = state.config.bench_time_limit;
+    let work = (Work::Long, client);
     match (body.tree, body.strategy) {
         (Some(_), Some(_)) => Err(ApiError::unprocessable(
             "give either a \"tree\" or a \"strategy\" to build one, not both",
@@ -757,27 +766,35 @@ async fn tree_view(
                 .map_err(|e| ApiError::unprocessable(e.to_string()))?;
             let rules = tree.rules().clone();
             check_size(&rules, limit.0, limit.1)?;
-            let view = on_space(&state, time_limit, rules, limit, move |_, space, _| {
-                treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
-            })
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, _| {
+                    treeview::view(&tree, space).map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
             .await?;
             Ok(Json(view))
         }
         (None, Some(name)) => {
             let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
             check_offered(&name)?;
-            let view = on_space(&state, time_limit, rules, limit, move |_, space, stop| {
-                let build = bench::builder(&name, space);
-                let mut options = EvalOptions::default();
-                options.deadline = stop.deadline();
-                options.cancel = stop.flag().cloned();
-                let grown = bench::long_pool()
-                    .install(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-                    .map_err(|e| ApiError::from_eval(e, "the decision tree"))?;
-                bench::long_pool()
-                    .install(|| treeview::view(&grown.tree, space))
-                    .map_err(|e| ApiError::unprocessable(e.to_string()))
-            })
+            let view = on_space(
+                &state,
+                work,
+                time_limit,
+                rules,
+                limit,
+                move |_, space, stop| {
+                    let tree = grow_tree(&name, space, &stop)?;
+                    bench::long_pool()
+                        .install(|| treeview::view(&tree, space))
+                        .map_err(|e| ApiError::unprocessable(e.to_string()))
+                },
+            )
             .await?;
             Ok(Json(view))
         }

@@ -10,6 +10,7 @@
 //! the request refused, with the time until a place frees up.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,10 @@ pub(crate) struct Game {
     pub history: History,
     /// Set when the player gave up; the secret is then shown.
     pub gave_up: bool,
+    /// Who started it, when known: each address holds at most its share of the store.
+    owner: Option<IpAddr>,
+    /// When it was last played (a guess, a give-up): reading a game does not keep it alive, so
+    /// a client cannot hold the store by refreshing its games.
     last_used: Instant,
 }
 
@@ -37,6 +42,8 @@ impl Game {
 
 pub(crate) struct Games {
     max: usize,
+    /// The most games one client address holds; its next game replaces its own idle longest.
+    per_client: usize,
     expiry: Duration,
     evict_idle: Duration,
     games: Mutex<HashMap<String, Game>>,
@@ -46,15 +53,27 @@ impl Games {
     pub fn new(max: usize, expiry: Duration, evict_idle: Duration) -> Games {
         Games {
             max,
+            per_client: max,
             expiry,
             evict_idle,
             games: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Starts a game with a uniformly drawn secret; `seed` makes the secret reproducible, the
-    /// same secret `moo play --seed` draws for the same rules.
-    pub fn create(&self, rules: Rules, seed: Option<u64>) -> Result<(String, Game), ApiError> {
+    /// At most `per_client` games per client address.
+    pub fn with_per_client(mut self, per_client: usize) -> Games {
+        self.per_client = per_client.max(1);
+        self
+    }
+
+    /// Starts a game for `owner` with a uniformly drawn secret; `seed` makes the secret
+    /// reproducible, the same secret `moo play --seed` draws for the same rules.
+    pub fn create(
+        &self,
+        rules: Rules,
+        seed: Option<u64>,
+        owner: Option<IpAddr>,
+    ) -> Result<(String, Game), ApiError> {
         let secret = match seed {
             Some(seed) => rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
             None => rules.random_code(&mut rand::thread_rng()),
@@ -65,16 +84,44 @@ impl Games {
             secret,
             history: History::new(),
             gave_up: false,
+            owner,
             last_used: Instant::now(),
         };
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         games.retain(|_, g| now.duration_since(g.last_used) < self.expiry);
+        let own = games
+            .values()
+            .filter(|g| owner.is_some() && g.owner == owner);
+        if own.count() >= self.per_client {
+            // A client at its share replaces its own game played longest ago.
+            let oldest = games
+                .iter()
+                .filter(|(_, g)| g.owner == owner)
+                .min_by_key(|(_, g)| g.last_used)
+                .map(|(id, _)| id.clone());
+            if let Some(id) = oldest {
+                games.remove(&id);
+            }
+        }
         if games.len() >= self.max {
             self.make_room(&mut games, now)?;
         }
         games.insert(id.clone(), game.clone());
         Ok((id, game))
+    }
+
+    /// Runs `f` on a live game without refreshing its idle clock (a read).
+    pub fn read<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&Game) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        match games.get(id) {
+            Some(game) if game.last_used.elapsed() < self.expiry => f(game),
+            _ => Err(self.missing(id)),
+        }
     }
 
     /// Runs `f` on a live game, refreshing its idle clock.
@@ -90,11 +137,16 @@ impl Games {
                 game.last_used = now;
                 f(game)
             }
-            _ => Err(ApiError::not_found(format!(
-                "no live game with id {id:?}: games are dropped after {} minutes idle; start a new one with POST /api/games",
-                self.expiry.as_secs() / 60
-            ))),
+            _ => Err(self.missing(id)),
         }
+    }
+
+    fn missing(&self, id: &str) -> ApiError {
+        ApiError::not_found(format!(
+            "no live game with id {:?}: games are dropped after {} minutes without a move; start a new one with POST /api/games",
+            moo_core::text::excerpt(id),
+            self.expiry.as_secs() / 60
+        ))
     }
 }
 
@@ -143,7 +195,7 @@ mod tests {
             Rules::new(3, "0123", false, true).unwrap(),
         ] {
             for seed in [0, 7, u64::MAX] {
-                let (_, game) = games.create(rules.clone(), Some(seed)).unwrap();
+                let (_, game) = games.create(rules.clone(), Some(seed), None).unwrap();
                 let cli = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
                 assert_eq!(game.secret, cli, "{rules}, seed {seed}");
             }
@@ -153,9 +205,9 @@ mod tests {
     #[test]
     fn the_store_is_capped_and_ids_are_checked() {
         let games = Games::new(2, Duration::from_secs(60), Duration::from_secs(60));
-        let (a, _) = games.create(Rules::bulls(), Some(1)).unwrap();
-        games.create(Rules::bulls(), None).unwrap();
-        let full = games.create(Rules::bulls(), None).unwrap_err();
+        let (a, _) = games.create(Rules::bulls(), Some(1), None).unwrap();
+        games.create(Rules::bulls(), None, None).unwrap();
+        let full = games.create(Rules::bulls(), None, None).unwrap_err();
         assert_eq!(full.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
         assert!(
             full.message
@@ -168,20 +220,50 @@ mod tests {
         assert_eq!(missing.status, axum::http::StatusCode::NOT_FOUND);
     }
 
+    /// Issue 30: one address holds at most its share, its next game replacing its own, and
+    /// reading a game does not keep it alive.
+    #[test]
+    fn a_client_holds_its_share_and_reads_do_not_keep_games_alive() {
+        let games =
+            Games::new(10, Duration::from_secs(600), Duration::from_secs(600)).with_per_client(3);
+        let greedy = Some(IpAddr::from([127, 0, 0, 2]));
+        let ids: Vec<String> = (0..50)
+            .map(|_| games.create(Rules::bulls(), None, greedy).unwrap().0)
+            .collect();
+        assert_eq!(games.games.lock().unwrap().len(), 3);
+        assert!(games.read(&ids[49], |_| Ok(())).is_ok());
+        assert!(games.read(&ids[0], |_| Ok(())).is_err());
+        // Everybody else still gets a game.
+        for n in 3..10 {
+            let other = Some(IpAddr::from([127, 0, 0, n]));
+            assert!(games.create(Rules::bulls(), None, other).is_ok());
+        }
+        let short = Games::new(10, Duration::from_millis(300), Duration::ZERO);
+        let (id, _) = short.create(Rules::bulls(), None, None).unwrap();
+        for _ in 0..5 {
+            std::thread::sleep(Duration::from_millis(100));
+            let _ = short.read(&id, |_| Ok(()));
+        }
+        assert!(
+            short.read(&id, |_| Ok(())).is_err(),
+            "reads kept the game alive"
+        );
+    }
+
     #[test]
     fn idle_games_expire() {
         let games = Games::new(1, Duration::ZERO, Duration::ZERO);
-        let (a, _) = games.create(Rules::bulls(), None).unwrap();
+        let (a, _) = games.create(Rules::bulls(), None, None).unwrap();
         assert!(games.with(&a, |_| Ok(())).is_err());
         // The expired game no longer counts against the cap.
-        assert!(games.create(Rules::bulls(), None).is_ok());
+        assert!(games.create(Rules::bulls(), None, None).is_ok());
     }
 
     #[test]
     fn a_full_store_makes_room_from_finished_then_idle_games() {
         let games = Games::new(2, Duration::from_secs(600), Duration::ZERO);
-        let (a, _) = games.create(Rules::bulls(), None).unwrap();
-        let (b, _) = games.create(Rules::bulls(), None).unwrap();
+        let (a, _) = games.create(Rules::bulls(), None, None).unwrap();
+        let (b, _) = games.create(Rules::bulls(), None, None).unwrap();
         games
             .with(&b, |g| {
                 g.gave_up = true;
@@ -189,11 +271,11 @@ mod tests {
             })
             .unwrap();
         // b is finished, so it goes first even though a was used longer ago.
-        games.create(Rules::bulls(), None).unwrap();
+        games.create(Rules::bulls(), None, None).unwrap();
         assert!(games.with(&b, |_| Ok(())).is_err());
         assert!(games.with(&a, |_| Ok(())).is_ok());
         // Then the game idle longest (every game counts as idle at once here).
-        let (c, _) = games.create(Rules::bulls(), None).unwrap();
+        let (c, _) = games.create(Rules::bulls(), None, None).unwrap();
         assert!(games.with(&c, |_| Ok(())).is_ok());
         assert_eq!(games.games.lock().unwrap().len(), 2);
     }

@@ -29,6 +29,7 @@ mod assets;
 mod bench;
 mod error;
 mod games;
+mod guard;
 mod heavy;
 mod spaces;
 mod treeview;
@@ -49,7 +50,10 @@ pub struct Config {
     /// The most turns a game or a solver history may have: far more than any game needs, and a
     /// bound on the work of every hint and on the size of every answer, which lists the turns.
     pub max_turns: usize,
-    /// How long a game may go untouched before it is dropped.
+    /// The most games one client address holds at once; its next game replaces its own
+    /// played longest ago, so one client cannot keep the store full for everyone.
+    pub client_games: usize,
+    /// How long a game may go without a move before it is dropped (reading it does not count).
     pub idle_expiry: Duration,
     /// How long a game must have gone untouched before a new game may take its place when the
     /// store is full.
@@ -89,6 +93,11 @@ pub struct Config {
     pub bench_max_codes: usize,
     /// How many code spaces (with their score tables) are kept in memory for reuse.
     pub cached_spaces: usize,
+    /// The host names (or addresses) requests may name in their Host header, besides the
+    /// loopback's (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) and the address
+    /// [`serve`] is bound to: others are refused, so a web page that rebinds its own name to
+    /// this server's address cannot drive it.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -96,6 +105,7 @@ impl Default for Config {
         Config {
             max_games: 1000,
             max_turns: 500,
+            client_games: 100,
             idle_expiry: Duration::from_secs(30 * 60),
             evict_idle: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
@@ -112,6 +122,7 @@ impl Default for Config {
             solver_max_codes: moo_core::space::MAX_CODES,
             bench_max_codes: 5040,
             cached_spaces: 3,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -127,17 +138,34 @@ pub(crate) struct AppState {
     pub bench_cache: bench::BenchCache,
 }
 
-/// The web UI and the JSON API, as one axum router.
+/// The web UI and the JSON API, as one axum router, behind the Host check, the early 413 and
+/// the JSON rewrap of every error answer.
 pub fn router(config: Config) -> axum::Router {
+    let guard = Arc::new(guard::Guard {
+        hosts: guard::LOCAL_HOSTS
+            .iter()
+            .map(|h| h.to_string())
+            .chain(
+                config
+                    .allowed_hosts
+                    .iter()
+                    .map(|h| h.trim().to_ascii_lowercase()),
+            )
+            .collect(),
+        body_limit: config.body_limit,
+    });
     let state = Arc::new(AppState {
-        games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle),
+        games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle)
+            .with_per_client(config.client_games),
         spaces: spaces::Spaces::new(config.cached_spaces),
         heavy: heavy::Heavy::new(config.advice_jobs, config.heavy_jobs, config.client_jobs),
         advisor: Advisor::new(),
         bench_cache: bench::BenchCache::default(),
         config,
     });
-    api::routes(state).merge(assets::routes())
+    api::routes(state)
+        .merge(assets::routes())
+        .layer(axum::middleware::from_fn_with_state(guard, guard::guard))
 }
 
 /// Serves [`router`] on an already bound listener until the process ends.
@@ -148,11 +176,16 @@ pub fn router(config: Config) -> axum::Router {
 /// that sends its request a byte at a time, declares a body it never sends, or keeps a
 /// connection open doing nothing is cut off, and at most [`Config::max_connections`] are
 /// served at once: the next ones wait in the listen queue until one closes.
-pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+pub async fn serve(listener: tokio::net::TcpListener, mut config: Config) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
     use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
+    // The bound address is a name of the server too (a LAN address, say).
+    match listener.local_addr()?.ip() {
+        std::net::IpAddr::V4(ip) => config.allowed_hosts.push(ip.to_string()),
+        std::net::IpAddr::V6(ip) => config.allowed_hosts.push(format!("[{ip}]")),
+    }
     let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections));
     let app = tower::ServiceBuilder::new()
         .layer(TimeoutLayer::with_status_code(

@@ -367,6 +367,14 @@ fn shipped_mastermind_trees_replay_as_their_rows_say() {
             include_str!("../../trees/mastermind-5x5-average.json"),
             five_by_five,
         ),
+        (
+            include_str!("../../trees/mastermind-4x9-average.json"),
+            &published::MASTERMIND_4X9,
+        ),
+        (
+            include_str!("../../trees/mastermind-5x6-average.json"),
+            &published::MASTERMIND_5X6,
+        ),
     ] {
         let tree = DecisionTree::from_json(json).unwrap();
         assert_eq!(tree.rules(), &row.game.rules().unwrap());
@@ -416,6 +424,8 @@ fn every_new_result_has_a_test() {
             published::MASTERMIND_FEWEST_WORST,
             published::BULLS_FEWEST_WORST,
             published::BULLS_5_OF_0_7,
+            published::MASTERMIND_4X9,
+            published::MASTERMIND_5X6,
         ]
         .contains(row);
         assert!(
