@@ -387,7 +387,7 @@ pub fn search_set(
 /// search had before its worst-case tie-break, built without the depth limit that tie-break
 /// imposed (`None` when the tie-break changed nothing). A search of the whole game keeps its
 /// parts' unreduced plans whenever its own worst case cannot be reduced, so a split search
-/// needs both to assemble the same tree ([`super::split`]).
+/// needs both to assemble the same tree ([`super::jobs`]).
 pub(crate) fn search_part(
     space: &CodeSpace,
     history: &History,
@@ -435,7 +435,7 @@ fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
         })
 }
 
-/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::split`])
+/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::jobs`])
 /// under every depth limit the search of the whole game may give it: one per depth, from the
 /// fewest guesses that solve every candidate, up to the first depth where a deeper limit can no
 /// longer do better (the total is the optimum without a depth limit and, for the fewest at

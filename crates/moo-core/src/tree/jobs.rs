@@ -43,10 +43,10 @@ use super::{
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
+use crate::pool::GuessPool;
 use crate::rules::Rules;
 use crate::space::{CodeSpace, SpaceError};
 use crate::stop::Stop;
-use crate::strategy::GuessPool;
 
 /// The `format` of a split's manifest.
 pub const SPLIT_FORMAT: &str = "moo-tree-split/1";
