@@ -15,17 +15,17 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
+mod jobs;
 mod search;
-mod split;
 
-pub use search::{
-    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
-    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan, CLASSES_AFTER,
-    DEFAULT_CACHE_BYTES,
-};
-pub use split::{
+pub use jobs::{
     Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
     JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
+};
+pub use search::{
+    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
+    PlanMove, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+    CLASSES_AFTER, DEFAULT_CACHE_BYTES,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows
