@@ -156,19 +156,29 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
         cross_check_failures: failures,
         samples,
     };
-    let mut out = Vec::new();
-    if plan.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
-        print_text(&mut out, &report)?;
-    }
-    out!("{}", String::from_utf8_lossy(&out))?;
+    emit(plan.json, &report, print_text)?;
     anyhow::ensure!(
         report.cross_check_failures.is_empty(),
         "{} cross-checks failed",
         report.cross_check_failures.len()
     );
+    Ok(())
+}
+
+/// Prints a bench's report on stdout: pretty JSON with `json`, else as `text` writes it.
+pub fn emit<R: Serialize>(
+    json: bool,
+    report: &R,
+    text: impl FnOnce(&mut Vec<u8>, &R) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut out = Vec::new();
+    if json {
+        serde_json::to_writer_pretty(&mut out, report)?;
+        writeln!(out)?;
+    } else {
+        text(&mut out, report)?;
+    }
+    out!("{}", String::from_utf8_lossy(&out))?;
     Ok(())
 }
 

@@ -15,8 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::bench_advisor::quantile;
-use super::output::out;
+use super::bench_advisor::{emit, quantile};
 use super::UsageError;
 
 /// The most games one run reviews.
@@ -124,15 +123,7 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
             .fold(0.0, f64::max),
         samples,
     };
-    let mut out = Vec::new();
-    if plan.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
-        print_text(&mut out, &report)?;
-    }
-    out!("{}", String::from_utf8_lossy(&out))?;
-    Ok(())
+    emit(plan.json, &report, print_text)
 }
 
 fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
