@@ -255,9 +255,16 @@ impl DecisionTree {
     /// Every node's total under the tree, indexed as [`DecisionTree::nodes`]: the guesses that
     /// the codes reaching the node take from there on, its own guess and the winning one counted.
     /// For an optimal tree each is the optimal total of the node's codes, since a subtree of an
-    /// optimal tree is optimal for its own codes. `space` must be the tree's (see
-    /// [`DecisionTree::verify_in`]) and the tree verified.
+    /// optimal tree is optimal for its own codes. The tree must be verified.
+    ///
+    /// # Panics
+    /// If `space` is not for the tree's rules.
     pub fn subtree_totals(&self, space: &CodeSpace) -> Vec<u64> {
+        assert_eq!(
+            space.rules(),
+            &self.rules,
+            "a space of the tree's own rules"
+        );
         let mut sizes = vec![0u64; self.nodes.len()];
         let mut stack = vec![(NodeId(0), space.all())];
         while let Some((id, set)) = stack.pop() {
@@ -275,7 +282,10 @@ impl DecisionTree {
             let below: u64 = self.nodes[i]
                 .children
                 .iter()
-                .map(|&(_, c)| totals[c.index()])
+                .map(|&(_, c)| {
+                    debug_assert!(c.index() > i, "children come after their parent");
+                    totals[c.index()]
+                })
                 .sum();
             totals[i] += below;
         }
