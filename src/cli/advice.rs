@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position, OPTIMAL};
+use moo_core::review::ReviewOptions;
 use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions, TreeStrategy};
 use moo_core::text::read_capped;
 use moo_core::tree::MAX_TREE_FILE;
@@ -151,6 +152,16 @@ impl Guesser {
     /// The advisor, whose cache of proven moves the game's review shares.
     pub fn advisor(&self) -> &Advisor {
         &self.advisor
+    }
+
+    /// The review of a game these flags played: the same guesses allowed, and each move's
+    /// proofs within the time limit of a guess.
+    pub fn review_options(&self) -> ReviewOptions {
+        let mut options = ReviewOptions::default()
+            .with_guesses(self.options.guesses)
+            .with_move_time(Some(self.time_limit));
+        options.seed = self.options.seed;
+        options
     }
 
     /// The next guess for `history`, whose candidates are `candidates`.

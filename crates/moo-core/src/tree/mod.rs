@@ -15,17 +15,17 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
+mod jobs;
 mod search;
-mod split;
 
-pub use search::{
-    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
-    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan, CLASSES_AFTER,
-    DEFAULT_CACHE_BYTES,
-};
-pub use split::{
+pub use jobs::{
     Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
     JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
+};
+pub use search::{
+    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
+    PlanMove, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+    CLASSES_AFTER, DEFAULT_CACHE_BYTES,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows
@@ -269,9 +269,16 @@ impl DecisionTree {
     /// Every node's total under the tree, indexed as [`DecisionTree::nodes`]: the guesses that
     /// the codes reaching the node take from there on, its own guess and the winning one counted.
     /// For an optimal tree each is the optimal total of the node's codes, since a subtree of an
-    /// optimal tree is optimal for its own codes. `space` must be the tree's (see
-    /// [`DecisionTree::verify_in`]) and the tree verified.
+    /// optimal tree is optimal for its own codes. The tree must be verified.
+    ///
+    /// # Panics
+    /// If `space` is not for the tree's rules.
     pub fn subtree_totals(&self, space: &CodeSpace) -> Vec<u64> {
+        assert_eq!(
+            space.rules(),
+            &self.rules,
+            "a space of the tree's own rules"
+        );
         let mut sizes = vec![0u64; self.nodes.len()];
         let mut stack = vec![(NodeId(0), space.all())];
         while let Some((id, set)) = stack.pop() {
@@ -289,7 +296,10 @@ impl DecisionTree {
             let below: u64 = self.nodes[i]
                 .children
                 .iter()
-                .map(|&(_, c)| totals[c.index()])
+                .map(|&(_, c)| {
+                    debug_assert!(c.index() > i, "children come after their parent");
+                    totals[c.index()]
+                })
                 .sum();
             totals[i] += below;
         }

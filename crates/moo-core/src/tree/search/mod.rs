@@ -290,10 +290,22 @@ pub struct SetPlan {
     pub worst: u32,
     /// `histogram[k - 1]` candidates need exactly `k` more guesses.
     pub histogram: Vec<u64>,
-    /// `moves[0]` is the position's candidate set and the optimal guess (a code index); then
-    /// every set the plan reaches, depth first, with its guess, so a caller can cache them and
-    /// answer later turns without searching.
-    pub moves: Vec<(CodeSet, u32)>,
+    /// `moves[0]` is the position's candidate set and the optimal guess; then every set the plan
+    /// reaches, depth first, with its guess and total, so a caller can cache them and answer
+    /// later turns without searching.
+    pub moves: Vec<PlanMove>,
+}
+
+/// One position of a [`SetPlan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanMove {
+    /// The candidate set the plan reaches.
+    pub set: CodeSet,
+    /// The guess the plan plays there (a code index).
+    pub guess: u32,
+    /// Guesses summed over the set's candidates from there on under the plan, the winning
+    /// guess counted: the set's optimal total.
+    pub total: u64,
 }
 
 /// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
@@ -390,7 +402,7 @@ pub fn search_set(
 /// search had before its worst-case tie-break, built without the depth limit that tie-break
 /// imposed (`None` when the tie-break changed nothing). A search of the whole game keeps its
 /// parts' unreduced plans whenever its own worst case cannot be reduced, so a split search
-/// needs both to assemble the same tree ([`super::split`]).
+/// needs both to assemble the same tree ([`super::jobs`]).
 pub(crate) fn search_part(
     space: &CodeSpace,
     history: &History,
@@ -438,7 +450,7 @@ fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
         })
 }
 
-/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::split`])
+/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::jobs`])
 /// under every depth limit the search of the whole game may give it: one per depth, from the
 /// fewest guesses that solve every candidate, up to the first depth where a deeper limit can no
 /// longer do better (the total is the optimum without a depth limit and, for the fewest at
