@@ -163,6 +163,19 @@ fn prepare(dir: &Path, tree: &str, case: &Case) -> Fixture {
         .unwrap();
     std::fs::write(dir.join("latin1.txt"), b"caf\xe9 au lait").unwrap();
     std::fs::write(dir.join("notes.txt"), NOTES).unwrap();
+    if case.args.iter().any(|a| a.contains("deep.json")) {
+        std::fs::write(dir.join("deep.json"), DEEP_TREE.get().expect("built first")).unwrap();
+    }
+    if case.args.iter().any(|a| a == "nested.json") {
+        // Braces nested past any tree moo writes, in a file well within the size cap.
+        let levels = 50_000;
+        let text = r#"{"rules":{"length":1,"symbols":"ab","repeats":false},"root":"#.to_string()
+            + &r#"{"guess":"a","children":{"0B0C":"#.repeat(levels)
+            + r#"{"guess":"b"}"#
+            + &"}}".repeat(levels)
+            + "}";
+        std::fs::write(dir.join("nested.json"), text).unwrap();
+    }
     for (name, guess, root) in TAMPERED {
         if case.args.iter().any(|a| a == name) {
             let honest = CHECKPOINT.get().expect("the checkpoint is built first");
@@ -1335,6 +1348,57 @@ fn round_two(c: &mut Vec<Case>) {
         )
         .says("regional indicator"),
     );
+    // 9. moo reads its own deep trees (serde_json's 128 levels refused them), and refuses
+    // nesting past any tree it writes without overflowing its stack.
+    c.push(Case::new(
+        "30.9 tree verify of a 64-guess-deep tree",
+        &["tree", "verify", "deep.json"],
+        0,
+    ));
+    c.push(Case::new(
+        "30.9 tree show of a 64-guess-deep tree",
+        &["tree", "show", "deep.json"],
+        0,
+    ));
+    c.push(Case::new(
+        "30.9 hint --strategy tree: of a 64-guess-deep tree",
+        &[
+            "hint",
+            "--length",
+            "1",
+            "--symbols",
+            SYMBOLS_64,
+            "--strategy",
+            "tree:deep.json",
+        ],
+        0,
+    ));
+    c.push(
+        Case::new(
+            "30.9 tree verify of braces nested 100000 deep",
+            &["tree", "verify", "nested.json"],
+            1,
+        )
+        .says("nests 100002 levels deep"),
+    );
+    // 9. One table refusal, one exit code, and no advice to raise --table-memory where the
+    // table cannot be built at any size.
+    for (name, args) in [
+        (
+            "tree build",
+            vec!["tree", "build", "--length", "6", "-o", "x.json"],
+        ),
+        (
+            "tree split",
+            vec!["tree", "split", "--length", "6", "--out", "jobs"],
+        ),
+    ] {
+        c.push(
+            Case::new(format!("30.9 {name} --length 6"), &args, 2)
+                .says("the score table, which is built for at most 65536 codes")
+                .never_says("--table-memory"),
+        );
+    }
     // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
     c.push(
         Case::owned(
@@ -1357,6 +1421,12 @@ fn round_two(c: &mut Vec<Case>) {
 
 /// A text file of the user's that no command may replace.
 const NOTES: &str = "my notes\n";
+
+/// 64 symbols: a tree of codes of length 1 over them is 64 guesses deep.
+const SYMBOLS_64: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
+
+/// The tree `moo tree build --length 1 --symbols SYMBOLS_64` writes, built once per run.
+static DEEP_TREE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 /// A Mastermind checkpoint as `moo tree build --checkpoint` writes it, built once per run.
 static CHECKPOINT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -1473,6 +1543,24 @@ fn hostile_cli_input_and_output() {
     assert!(built.success());
     CHECKPOINT
         .set(std::fs::read_to_string(&checkpoint_path).unwrap())
+        .unwrap();
+    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args([
+            "tree",
+            "build",
+            "--length",
+            "1",
+            "--symbols",
+            SYMBOLS_64,
+            "-o",
+        ])
+        .arg(&tree_path)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(built.success());
+    DEEP_TREE
+        .set(std::fs::read_to_string(&tree_path).unwrap())
         .unwrap();
     std::fs::remove_file(&tree_path).unwrap();
     std::fs::remove_file(&checkpoint_path).unwrap();
@@ -1803,6 +1891,19 @@ async fn hang_up_after(
     let _ = tokio::time::timeout(after, stream.read_to_end(&mut sink)).await;
 }
 
+/// The `n`th arrangement of the ten digits in lexicographic order: the first few thousand
+/// differ only in their last digits.
+fn nth_permutation(mut n: usize) -> String {
+    let mut digits: Vec<char> = "0123456789".chars().collect();
+    let mut out = String::new();
+    for k in (0..10).rev() {
+        let f: usize = (1..=k).product();
+        out.push(digits.remove(n / f));
+        n %= f;
+    }
+    out
+}
+
 /// Issue 30 item 1: a benchmark of 10 binary digits with repeats, naming `optimal` as often as
 /// the 16 KiB body limit allows.
 fn optimal_bench_body(limit: usize) -> String {
@@ -1886,9 +1987,9 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
                 }
             }));
         }
-        // ...and two clients play one uninformative guess in a 10-digit game as often as the
-        // server allows (20000 times, if it let them), then ask for hints without end, hanging
-        // up on every other one.
+        // ...and two clients play guesses that differ only in their last digits in a 10-digit
+        // game as often as the server allows (20000 times, if it let them), then ask for hints
+        // without end, hanging up on every other one.
         let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
         let mut ids = Vec::new();
         for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
@@ -1901,7 +2002,8 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
             let path = format!("/api/games/{id}/guesses");
             let mut refused = None;
             for turn in 1..=20_000 {
-                let (status, answer) = http_from(*from, addr, "POST", &path, r#"{"guess":"0123456789"}"#).await;
+                let guess = format!(r#"{{"guess":"{}"}}"#, nth_permutation(turn));
+                let (status, answer) = http_from(*from, addr, "POST", &path, &guess).await;
                 if status != 200 {
                     assert_eq!(status, 409, "{answer}");
                     assert!(answer.contains(&format!("limit of {max_turns} turns")), "{answer}");

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position, OPTIMAL};
+use moo_core::review::ReviewOptions;
 use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions, TreeStrategy};
 use moo_core::text::read_capped;
 use moo_core::tree::MAX_TREE_FILE;
@@ -153,6 +154,16 @@ impl Guesser {
         &self.advisor
     }
 
+    /// The review of a game these flags played: the same guesses allowed, and each move's
+    /// proofs within the time limit of a guess.
+    pub fn review_options(&self) -> ReviewOptions {
+        let mut options = ReviewOptions::default()
+            .with_guesses(self.options.guesses)
+            .with_move_time(Some(self.time_limit));
+        options.seed = self.options.seed;
+        options
+    }
+
     /// The next guess for `history`, whose candidates are `candidates`.
     pub fn advise(
         &mut self,
@@ -196,6 +207,8 @@ pub fn note_line(advice: &Advice) -> Option<String> {
     advice.note.as_ref().map(|note| {
         if note.contains("time limit") {
             format!("({note}; --time-limit allows more)")
+        } else if note.contains("was built without") {
+            format!("({note}; --table-memory allows it)")
         } else {
             format!("({note})")
         }

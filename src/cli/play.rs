@@ -192,11 +192,7 @@ impl Game {
         }
         let history = self.history.clone();
         if let Some((space, guesser)) = self.helpers(out)? {
-            writeln!(
-                out,
-                "{}",
-                review::review_text(guesser.advisor(), space, &history)?
-            )?;
+            writeln!(out, "{}", review::review_text(guesser, space, &history)?)?;
         }
         Ok(())
     }

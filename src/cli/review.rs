@@ -10,7 +10,7 @@ use moo_core::text::excerpt;
 use moo_core::{Advisor, CodeSpace, Feedback, History, Rules, Stop};
 use serde::Deserialize;
 
-use super::advice::parse_time_limit;
+use super::advice::{parse_time_limit, Guesser};
 use super::hint::{parse_turns, MAX_TURNS};
 use super::output::outln;
 use super::{GuessPoolArg, RuleArgs, TableArgs, UsageError};
@@ -91,15 +91,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reviews a game played in this process and renders it for the terminal, with `advisor`'s
-/// cache of proven moves.
+/// Reviews a game `guesser` played or advised in this process (with its settings and its
+/// advisor's cache of proven moves) and renders it for the terminal.
 pub fn review_text(
-    advisor: &Advisor,
+    guesser: &Guesser,
     space: &CodeSpace,
     history: &History,
 ) -> anyhow::Result<String> {
-    let options = ReviewOptions::default();
-    let review = review::review(advisor, space, history, &options, &Stop::never())?;
+    let review = review::review(
+        guesser.advisor(),
+        space,
+        history,
+        &guesser.review_options(),
+        &Stop::never(),
+    )?;
     Ok(render(&review))
 }
 
@@ -194,7 +199,7 @@ pub fn render(review: &GameReview) -> String {
     for m in &review.moves {
         let approx = if m.proven { "" } else { "~" };
         let cost = if m.is_best {
-            "0 (best)".to_string()
+            format!("{approx}0 (best)")
         } else {
             format!("{approx}{:.3}", m.cost)
         };
@@ -219,11 +224,11 @@ pub fn render(review: &GameReview) -> String {
         }
         table.add_row([
             m.turn.to_string(),
-            m.guess.clone(),
-            m.feedback.clone(),
+            m.played.guess.clone(),
+            m.played.feedback.clone(),
             format!("{} -> {}", m.before, m.after),
             if m.is_best {
-                m.guess.clone()
+                m.played.guess.clone()
             } else {
                 m.best_guess.clone()
             },

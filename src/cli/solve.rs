@@ -135,7 +135,7 @@ fn solve_known(
         )?;
     }
     if args.review {
-        let text = review::review_text(guesser.advisor(), space, &history)?;
+        let text = review::review_text(&guesser, space, &history)?;
         writeln!(out, "{text}")?;
     }
     Ok(())
@@ -189,7 +189,7 @@ fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> 
             )?;
             if let Some(answer) = read_command(&mut input, "review> ")? {
                 if matches!(answer.to_lowercase().as_str(), "review" | "r" | "y" | "yes") {
-                    let text = review::review_text(guesser.advisor(), space, &history)?;
+                    let text = review::review_text(&guesser, space, &history)?;
                     writeln!(out, "{text}")?;
                 }
             }

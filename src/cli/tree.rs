@@ -10,8 +10,8 @@ use clap::{Args as ClapArgs, Subcommand, ValueEnum};
 use moo_core::strategy::GuessPool;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    search, search_checkpointed, Checkpoint, Objective, Progress, SearchOptions, SearchOutcome,
-    MAX_TREE_FILE,
+    search, search_checkpointed, Checkpoint, Objective, Progress, SearchError, SearchOptions,
+    SearchOutcome, MAX_TREE_FILE,
 };
 use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::output::{out, outln, write_file};
 use super::progress::Finished;
-use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs};
+use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs, UsageError};
 
 /// The deepest `--max-depth`: deeper than any optimal tree of a space moo can enumerate.
 pub(super) const MAX_DEPTH: i64 = 1000;
@@ -200,6 +200,13 @@ fn build(args: BuildArgs) -> Result<()> {
             Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
             None => search(&space, &options, &progress),
         })
+    })
+    .map_err(|e| match e {
+        // Rules and flags the search refuses are usage errors, as in `tree split`.
+        SearchError::TooLarge { .. }
+        | SearchError::ZeroDepth
+        | SearchError::TooLargeToWeigh { .. } => anyhow::Error::from(UsageError(e.to_string())),
+        e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();
     match outcome {

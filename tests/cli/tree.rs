@@ -137,15 +137,15 @@ fn bad_flags_are_usage_errors() {
     }
 }
 
-/// The exact search needs the score table: too little memory for it is a clear error that names
-/// the flag, and a bad size a usage error.
+/// The exact search needs the score table: too little memory for it is a clear usage error that
+/// names the flag (exit 2, as from `tree split`), and a bad size a usage error.
 #[test]
 fn the_table_memory_flag_decides_whether_a_search_can_run() {
     moo()
         .args(["tree", "build", "-o", "never.json", "--length", "5"])
         .args(["--symbols", "012345678", "--table-memory", "100MiB"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("--table-memory"))
         .stderr(predicate::str::contains("15120 codes"));
     moo()

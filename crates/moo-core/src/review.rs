@@ -17,15 +17,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::advisor::{Advisor, Contradiction, FALLBACK};
-use crate::code::Code;
+use crate::advisor::{Advisor, Contradiction, TurnReport, FALLBACK};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
-use crate::history::History;
+use crate::history::{History, Turn};
 use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::strategy::{Knowledge, PartitionStrategy, Sampling};
+use crate::strategy::{partition_stats, Knowledge, PartitionStrategy, Sampling};
 
 /// How long one move's review may search for proofs when the options name no limit.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
@@ -81,6 +80,12 @@ pub enum ReviewError {
         /// The winning turn, counted from 1.
         won: usize,
     },
+    /// A guess is not a code of the game the review was asked for.
+    #[error("turn {turn}'s guess is not a code of this game")]
+    NotInGame {
+        /// The turn, counted from 1.
+        turn: usize,
+    },
     /// The review was cancelled, or its time ran out before every move had its turn.
     #[error(
         "the review stopped after {reviewed} of {moves} moves: it was cancelled or ran out of time"
@@ -107,14 +112,9 @@ pub struct Luck {
 pub struct MoveReview {
     /// The turn, counted from 1.
     pub turn: usize,
-    /// The guess played.
-    pub guess: String,
-    /// Its answer, as `1B2C`.
-    pub feedback: String,
-    /// Bulls (black pegs) of the answer.
-    pub bulls: u8,
-    /// Cows (white pegs) of the answer.
-    pub cows: u8,
+    /// The guess played and its answer.
+    #[serde(flatten)]
+    pub played: TurnReport,
     /// Codes still possible before the guess.
     pub before: usize,
     /// Codes still possible after its answer.
@@ -128,14 +128,16 @@ pub struct MoveReview {
     pub expected_after_best: f64,
     /// What the move cost: `expected_after_guess - expected_after_best`, in guesses on average.
     pub cost: f64,
-    /// With proven figures, the guesses still needed after the guess played, summed over the
-    /// codes possible before it (`expected_after_guess` times `before`).
+    /// When proven, the guesses still needed after the guess played, summed over the codes
+    /// possible before it (`expected_after_guess` times `before`; the guess itself not counted,
+    /// unlike the advice's `total_guesses`).
     pub total_after_guess: Option<u64>,
-    /// The same after the best guess.
+    /// When proven, the same after the best guess.
     pub total_after_best: Option<u64>,
-    /// Whether the figures are proven (exact) rather than estimated.
+    /// Whether the cost is proven (both figures exact) rather than estimated.
     pub proven: bool,
-    /// Whether the guess played is as good as the best one.
+    /// Whether the guess played is as good as the best one (with estimates: as good as the best
+    /// one found).
     pub is_best: bool,
     /// Whether the guess could have been the secret.
     pub could_be_secret: bool,
@@ -161,12 +163,14 @@ pub struct GameReview {
     /// Whether the last move won.
     pub won: bool,
     /// Guesses played.
-    pub guesses: usize,
+    pub guesses_played: usize,
     /// The moves' costs added up: guesses lost against optimal play, on average.
     pub total_cost: f64,
     /// The guesses optimal play needs on average from the start of the game, when there is a
-    /// move to review (proven when the first move's figures are).
+    /// move to review.
     pub optimal_expected: Option<f64>,
+    /// Whether `optimal_expected` is proven rather than estimated.
+    pub optimal_expected_proven: bool,
     /// Whether every move's figures are proven.
     pub proven: bool,
     /// Which answers could be wrong, when no code fits them all.
@@ -197,14 +201,29 @@ pub fn review(
             });
         }
     }
-    if history.candidates(space).is_empty() {
-        let contradiction = Contradiction::new(space, history);
+    if let Some(turn) = turns
+        .iter()
+        .position(|t| space.index_of(&t.guess).is_none())
+    {
+        return Err(ReviewError::NotInGame { turn: turn + 1 });
+    }
+    let stopped = |reviewed| ReviewError::Stopped {
+        reviewed,
+        moves: turns.len(),
+    };
+    if history
+        .candidates_until(space, stop)
+        .map_err(|_| stopped(0))?
+        .is_empty()
+    {
+        let contradiction = Contradiction::until(space, history, stop);
         return Ok(GameReview {
             moves: Vec::new(),
             won: false,
-            guesses: turns.len(),
+            guesses_played: turns.len(),
             total_cost: 0.0,
             optimal_expected: None,
+            optimal_expected_proven: false,
             proven: false,
             summary: contradiction.message.clone(),
             contradiction: Some(contradiction),
@@ -216,18 +235,14 @@ pub fn review(
     let mut candidates = space.all();
     for (i, turn) in turns.iter().enumerate() {
         if stop.is_stopped() {
-            return Err(ReviewError::Stopped {
-                reviewed: i,
-                moves: turns.len(),
-            });
+            return Err(stopped(i));
         }
         // Under a deadline for the whole review, each move may take its share of what is left,
         // so that a hard early move cannot leave the later ones no time at all.
         let share = stop.remaining().map(|left| left / (turns.len() - i) as u32);
-        let move_stop = match (options.move_time, share) {
-            (Some(t), Some(s)) => stop.until(Instant::now() + t.min(s)),
-            (Some(t), None) | (None, Some(t)) => stop.until(Instant::now() + t),
-            (None, None) => stop.clone(),
+        let move_stop = match options.move_time.or(share) {
+            Some(t) => stop.until(Instant::now() + t.min(share.unwrap_or(t))),
+            None => stop.clone(),
         };
         let reviewer = Reviewer {
             advisor,
@@ -240,7 +255,7 @@ pub fn review(
             history: &before,
             candidates: &candidates,
         };
-        moves.push(reviewer.review_move(&knowledge, turn.guess, turn.feedback));
+        moves.push(reviewer.review_move(&knowledge, turn));
         candidates = space.filter_code(&candidates, &turn.guess, turn.feedback);
         before.push(turn.guess, turn.feedback);
     }
@@ -263,24 +278,31 @@ impl GameReview {
         let total_cost = moves.iter().map(|m| m.cost).sum::<f64>();
         let proven = moves.iter().all(|m| m.proven);
         let optimal_expected = moves.first().map(|m| 1.0 + m.expected_after_best);
+        let optimal_expected_proven = moves.first().is_some_and(|m| m.total_after_best.is_some());
         let approx = if proven { "" } else { "about " };
+        let approx_best = if optimal_expected_proven {
+            ""
+        } else {
+            "about "
+        };
         let mut summary = match optimal_expected {
             None => "No guess was played yet.".to_string(),
             Some(best) if won => format!(
-                "Solved in {} guess{}; perfect play needs {approx}{best:.2} on average for this game.",
+                "Solved in {} guess{}; perfect play needs {approx_best}{best:.2} on average for this game.",
                 moves.len(),
                 if moves.len() == 1 { "" } else { "es" }
             ),
             Some(best) => format!(
-                "{} guess{} played, not solved yet; perfect play needs {approx}{best:.2} on average for this game.",
+                "{} guess{} played, not solved yet; perfect play needs {approx_best}{best:.2} on average for this game.",
                 moves.len(),
                 if moves.len() == 1 { "" } else { "es" }
             ),
         };
         if !moves.is_empty() {
             let best_moves = moves.iter().filter(|m| m.is_best).count();
+            let possible = if proven { "possible" } else { "found" };
             summary.push_str(&format!(
-                " {best_moves} of {} move{} {} the best possible; together the moves cost {approx}{total_cost:.2} guesses on average.",
+                " {best_moves} of {} move{} {} the best {possible}; together the moves cost {approx}{total_cost:.2} guesses on average.",
                 moves.len(),
                 if moves.len() == 1 { "" } else { "s" },
                 if best_moves == 1 { "was" } else { "were" }
@@ -289,9 +311,10 @@ impl GameReview {
         GameReview {
             moves,
             won,
-            guesses: history.len(),
+            guesses_played: history.len(),
             total_cost,
             optimal_expected,
+            optimal_expected_proven,
             proven,
             contradiction: None,
             summary,
@@ -325,112 +348,115 @@ enum Best {
 }
 
 impl Reviewer<'_> {
-    fn review_move(
-        &self,
-        knowledge: &Knowledge<'_>,
-        guess: Code,
-        feedback: Feedback,
-    ) -> MoveReview {
+    fn review_move(&self, knowledge: &Knowledge<'_>, turn: &Turn) -> MoveReview {
         let start = Instant::now();
         let space = self.space;
         let candidates = knowledge.candidates;
         let n = candidates.len() as f64;
         let g = space
-            .index_of(&guess)
-            .expect("a history's guesses are codes of its space");
-        let parts = space.partition(g, candidates);
+            .index_of(&turn.guess)
+            .expect("review() checked every guess is a code of the space");
+        let stats = partition_stats(space, g, candidates);
+        let told_nothing_apart = stats.parts == 1 && !turn.feedback.is_win(space.length());
         let best = self.best(knowledge);
-        let (mut best_guess, best_parts) = match best {
-            Best::Proven { guess, .. } | Best::Heuristic { guess, .. } => {
-                (guess, space.partition(guess, candidates))
+        let (best_guess, best_note) = match &best {
+            Best::Proven { guess, .. } => (*guess, None),
+            Best::Heuristic { guess, note } => (*guess, Some(note.clone())),
+        };
+        let best_stats = partition_stats(space, best_guess, candidates);
+        let information = stats.entropy.max(best_stats.entropy);
+        let mut best_after = match best {
+            Best::Proven { after, .. } => After {
+                total: after as f64,
+                proven: true,
+            },
+            Best::Heuristic { guess, .. } => {
+                let parts = space.partition(guess, candidates);
+                let after = self.after(knowledge, guess, &parts, information);
+                // A heuristic guess is proven optimal only when it meets the bound no play
+                // beats: every code but one found with the next guess (2n - 1 in all).
+                After {
+                    proven: after.proven && after.total == n - 1.0,
+                    ..after
+                }
             }
         };
-        let information = information(&parts, n).max(information(&best_parts, n));
-        let (mut after, mut best_after, mut note) = match best {
-            Best::Proven { guess, after } => {
-                let best_after = After {
-                    total: after as f64,
-                    proven: true,
-                };
-                let played = if guess == g {
-                    best_after
-                } else {
-                    self.after(knowledge, g, &parts, information)
-                };
-                (played, best_after, None)
+        let mut after = if told_nothing_apart {
+            // The one part is the position itself: the move costs exactly one guess.
+            After {
+                total: best_after.total + n,
+                proven: best_after.proven,
             }
-            Best::Heuristic { guess, note } => (
-                self.after(knowledge, g, &parts, information),
-                self.after(knowledge, guess, &best_parts, information),
-                Some(note),
-            ),
+        } else if g == best_guess && best_after.proven {
+            best_after
+        } else {
+            let parts = space.partition(g, candidates);
+            self.after(knowledge, g, &parts, information)
         };
-        if !best_after.proven && after.total < best_after.total {
-            // The player found a better move than the heuristic's.
+        let mut best_guess = best_guess;
+        if after.total < best_after.total {
+            // Better than the heuristic's guess, or, with only consistent guesses allowed, a
+            // guess outside them that beats their best.
             best_guess = g;
-            best_after = after;
+            best_after = After {
+                proven: after.proven && best_after.proven,
+                ..after
+            };
         }
         if !after.proven {
-            note.get_or_insert_with(|| {
-                "not every part this guess leaves was solved exactly within the time limit: their totals are estimated from their sizes".to_string()
-            });
-            // No guess beats the optimum.
+            // No guess beats the optimum, or the best guess found.
             after.total = after.total.max(best_after.total);
         }
         let proven = after.proven && best_after.proven;
-        let left = parts
-            .iter()
-            .find(|(f, _)| *f == feedback)
-            .map_or(0, |(_, p)| p.len());
-        let expected_left = parts
-            .iter()
-            .map(|(_, p)| (p.len() * p.len()) as f64)
-            .sum::<f64>()
-            / n;
-        let exact = |a: After| proven.then_some(a.total as u64);
+        let note = (!proven).then(|| {
+            best_note.unwrap_or_else(|| {
+                "not every part this guess leaves was solved exactly within the time limit: their totals are estimated from their sizes".to_string()
+            })
+        });
+        let left = space
+            .filter_code(candidates, &turn.guess, turn.feedback)
+            .len();
         let cost = (after.total - best_after.total) / n;
-        let rules = space.rules();
         MoveReview {
             turn: knowledge.history.len() + 1,
-            guess: rules.format_code(&guess),
-            feedback: feedback.to_string(),
-            bulls: feedback.bulls,
-            cows: feedback.cows,
+            played: TurnReport::new(space.rules(), turn),
             before: candidates.len(),
             after: left,
-            best_guess: rules.format_code(&space.code(best_guess)),
+            best_guess: space.rules().format_code(&space.code(best_guess)),
             expected_after_guess: after.total / n,
             expected_after_best: best_after.total / n,
             cost,
-            total_after_guess: exact(after),
-            total_after_best: exact(best_after),
+            total_after_guess: after.proven.then_some(after.total as u64),
+            total_after_best: best_after.proven.then_some(best_after.total as u64),
             proven,
             is_best: cost <= 0.0,
-            could_be_secret: candidates.contains(g),
+            could_be_secret: stats.is_candidate,
             repeats_turn: knowledge
                 .history
                 .turns()
                 .iter()
-                .position(|t| t.guess == guess)
+                .position(|t| t.guess == turn.guess)
                 .map(|i| i + 1),
-            told_nothing_apart: parts.len() == 1 && !feedback.is_win(space.length()),
+            told_nothing_apart,
             luck: Luck {
                 left,
-                expected_left,
+                expected_left: stats.expected_size,
             },
-            note: if proven { None } else { note },
+            note,
             seconds: start.elapsed().as_secs_f64(),
         }
     }
 
-    /// The best move here: proven by the advisor within the move's time, else the heuristic's.
+    /// The best move here: proven by the advisor within half the move's time, else the
+    /// heuristic's within half of what is left, the rest kept for the parts of the guess played.
     fn best(&self, knowledge: &Knowledge<'_>) -> Best {
         let n = knowledge.candidates.len() as u64;
-        let start = Instant::now();
-        let note = match self
-            .advisor
-            .prove(knowledge, self.options.guesses, self.stop, start)
-        {
+        let note = match self.advisor.prove(
+            knowledge,
+            self.options.guesses,
+            &share(self.stop, 0.5),
+            Instant::now(),
+        ) {
             Ok(p) => match p.total {
                 Some(total) => {
                     return Best::Proven {
@@ -447,10 +473,12 @@ impl Reviewer<'_> {
                 seed: self.options.seed,
                 ..Sampling::default()
             });
-        let guess = heuristic.choose(knowledge, self.stop).map_or_else(
-            || knowledge.candidates.first().expect("never empty"),
-            |c| c.guess,
-        );
+        let guess = heuristic
+            .choose(knowledge, &share(self.stop, 0.5))
+            .map_or_else(
+                || knowledge.candidates.first().expect("never empty"),
+                |c| c.guess,
+            );
         Best::Heuristic { guess, note }
     }
 
@@ -498,15 +526,12 @@ impl Reviewer<'_> {
     }
 }
 
-/// The information the answer to a guess with these parts carries, in bits, over `n` codes.
-fn information(parts: &[(Feedback, CodeSet)], n: f64) -> f64 {
-    parts
-        .iter()
-        .map(|(_, p)| {
-            let q = p.len() as f64 / n;
-            -q * q.log2()
-        })
-        .sum()
+/// `stop`, or sooner: after `fraction` of the time it leaves.
+fn share(stop: &Stop, fraction: f64) -> Stop {
+    match stop.remaining() {
+        Some(left) => stop.until(Instant::now() + left.mul_f64(fraction)),
+        None => stop.clone(),
+    }
 }
 
 /// An estimate of the optimal total of a set of `size` codes, when every guess tells
@@ -573,6 +598,7 @@ mod tests {
         whole: u64,
         totals: &mut Totals,
     ) {
+        assert_eq!(review.moves.len(), history.len());
         let length = space.length();
         let mut before = History::new();
         for (turn, m) in history.turns().iter().zip(&review.moves) {
@@ -636,9 +662,15 @@ mod tests {
         let rules = Rules::bulls();
         let space = CodeSpace::new(rules.clone()).unwrap();
         let advisor = Advisor::new();
-        for secret in ["4271", "9876", "0132"] {
+        // The tree opens with 0123; a game opening with 9876 is followed through the image of
+        // the tree under the symmetry that renames the digits.
+        for (secret, opening) in [("4271", None), ("9876", None), ("0132", Some("9876"))] {
             let secret = rules.parse_code(secret).unwrap();
             let mut history = History::new();
+            if let Some(opening) = opening {
+                let opening = rules.parse_code(opening).unwrap();
+                history.push(opening, opening.score(&secret));
+            }
             while !history.is_won(4) {
                 let candidates = history.candidates(&space);
                 let options = AdviceOptions::default();
@@ -664,9 +696,94 @@ mod tests {
             assert_eq!(r.optimal_expected, Some(TANAKA.total as f64 / 5040.0));
             for m in &r.moves {
                 assert_eq!((m.cost, m.is_best, m.proven), (0.0, true, true), "{m:?}");
-                assert_eq!(m.guess, m.best_guess);
+                if m.turn > 1 {
+                    // The first move may be the tree's own or any of its images.
+                    assert_eq!(m.played.guess, m.best_guess);
+                }
             }
             assert_eq!(r.total_cost, 0.0);
+        }
+    }
+
+    #[test]
+    fn the_shipped_tree_totals_its_secrets_guesses() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        let totals = crate::strategy::shipped_totals(&space, GuessPool::All).unwrap();
+        assert_eq!(totals[0], TANAKA.total);
+        // Each node's total is its codes plus its children's totals, so no node costs less
+        // than one guess per code.
+        let tree = crate::strategy::shipped(space.rules(), GuessPool::All).unwrap();
+        for (i, node) in tree.nodes().iter().enumerate() {
+            let below: u64 = node.children.iter().map(|&(_, c)| totals[c.index()]).sum();
+            assert!(totals[i] > below, "node {i}");
+        }
+    }
+
+    #[test]
+    fn without_a_score_table_only_true_proofs_are_labelled_proven() {
+        let rules = Rules::mastermind();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let bare = CodeSpace::with_options(
+            rules,
+            &crate::space::SpaceOptions::default().with_table_bytes(0),
+        )
+        .unwrap();
+        assert!(!bare.has_table());
+        let mut totals = Totals::new();
+        let mut labelled = 0;
+        for seed in 0..6 {
+            let secret = space.code(seed as usize * 211);
+            let history = random_game(&space, &secret, "1123", seed);
+            let r = review_all(&bare, &history);
+            let mut before = History::new();
+            for (turn, m) in history.turns().iter().zip(&r.moves) {
+                if let Some(best) = m.total_after_best {
+                    labelled += 1;
+                    let n = before.candidates(&space).len() as u64;
+                    let exact = if before.is_empty() {
+                        KOYAMA_LAI.total
+                    } else {
+                        optimal_total(&space, &before, &mut totals)
+                    };
+                    assert_eq!(best, exact - n, "{m:?}");
+                }
+                assert!(m.cost >= 0.0, "{m:?}");
+                before.push(turn.guess, turn.feedback);
+            }
+        }
+        assert!(labelled > 0, "endgames are proven by their closed forms");
+    }
+
+    #[test]
+    fn a_review_keeps_to_its_time_limit() {
+        let rules = Rules::new(7, "0123456789", false, false).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let secret = rules.parse_code("9876543").unwrap();
+        let mut history = History::new();
+        for g in [
+            "0123456", "1234567", "2345678", "3456789", "4567890", "5678901",
+        ] {
+            let g = rules.parse_code(g).unwrap();
+            history.push(g, g.score(&secret));
+        }
+        let start = Instant::now();
+        let options = ReviewOptions::default().with_move_time(None);
+        let r = review(
+            &Advisor::new(),
+            &space,
+            &history,
+            &options,
+            &Stop::after(Duration::from_millis(300)),
+        );
+        // Partitions of 604800 codes run past a deadline only by their own length.
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        match r {
+            Ok(r) => assert!(!r.proven),
+            Err(e) => assert!(matches!(e, ReviewError::Stopped { .. }), "{e}"),
         }
     }
 

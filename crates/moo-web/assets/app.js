@@ -295,7 +295,7 @@ function reviewView(r, rules) {
   box.append(el("h3", { text: "How good was each guess?" }));
   const est = r.proven ? "" : " (estimate)";
   if (r.optimal_expected != null) {
-    box.append(el("p", { text: `You used ${plural(r.guesses, "guess", "guesses")}${r.won ? "" : " without finding the secret"}; ` +
+    box.append(el("p", { text: `You used ${plural(r.guesses_played, "guess", "guesses")}${r.won ? "" : " without finding the secret"}; ` +
       `playing the best possible guess every time needs ${fixed(r.optimal_expected, 2)} on average from the start${est}.` }));
   }
   box.append(el("p", { class: "review-total", text: r.total_cost < 0.005

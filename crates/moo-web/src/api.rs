@@ -1,4 +1,4 @@
-//! The JSON API under `/api/`; the README's "Web server" section documents each route.
+//! The JSON API under `/api/`; the book's web server page (docs/src/web.md) documents each route.
 //!
 //! Every answer is a typed report: the advisor's `Position` as the core builds it (the same
 //! object `moo hint --json` prints), or one of the small `Serialize` types below. No route
@@ -51,12 +51,12 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
             post(tree_view).layer(DefaultBodyLimit::max(TREE_UPLOAD_LIMIT)),
         )
         .fallback(|| async {
-            ApiError::not_found("no such API route: see the README's web server section")
+            ApiError::not_found("no such API route: see the JSON API in the book's web server page (docs/src/web.md)")
         })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
-                "this route does not take that HTTP method: see the README's web server section",
+                "this route does not take that HTTP method: see the JSON API in the book's web server page (docs/src/web.md)",
             )
         })
         .layer(DefaultBodyLimit::max(body_limit))

@@ -90,20 +90,6 @@ impl Games {
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         games.retain(|_, g| now.duration_since(g.last_used) < self.expiry);
-        let own = games
-            .values()
-            .filter(|g| owner.is_some() && g.owner == owner);
-        if own.count() >= self.per_client {
-            // A client at its share replaces its own game played longest ago.
-            let oldest = games
-                .iter()
-                .filter(|(_, g)| g.owner == owner)
-                .min_by_key(|(_, g)| g.last_used)
-                .map(|(id, _)| id.clone());
-            if let Some(id) = oldest {
-                games.remove(&id);
-            }
-        }
         if games.len() >= self.max {
             self.make_room(&mut games, now)?;
         }
@@ -151,15 +137,24 @@ impl Games {
 }
 
 impl Games {
-    /// Drops the finished game used longest ago, or else the game idle longest if it has been
-    /// idle for `evict_idle`; otherwise says when a place will free up.
+    /// Drops the finished game used longest ago, or else the game played longest ago of a
+    /// client holding more than its share, or else the game idle longest if it has been idle for
+    /// `evict_idle`; otherwise says when a place will free up.
     fn make_room(&self, games: &mut HashMap<String, Game>, now: Instant) -> Result<(), ApiError> {
         let finished = games
             .iter()
             .filter(|(_, g)| g.is_over())
             .min_by_key(|(_, g)| g.last_used);
+        let mut held: HashMap<IpAddr, usize> = HashMap::new();
+        for owner in games.values().filter_map(|g| g.owner) {
+            *held.entry(owner).or_default() += 1;
+        }
+        let hog = games
+            .iter()
+            .filter(|(_, g)| g.owner.is_some_and(|o| held[&o] > self.per_client))
+            .min_by_key(|(_, g)| g.last_used);
         let oldest = games.iter().min_by_key(|(_, g)| g.last_used);
-        let victim = match (finished, oldest) {
+        let victim = match (finished.or(hog), oldest) {
             (Some((id, _)), _) => id.clone(),
             (None, Some((id, g))) if now.duration_since(g.last_used) >= self.evict_idle => {
                 id.clone()
@@ -220,24 +215,35 @@ mod tests {
         assert_eq!(missing.status, axum::http::StatusCode::NOT_FOUND);
     }
 
-    /// Issue 30: one address holds at most its share, its next game replacing its own, and
-    /// reading a game does not keep it alive.
+    /// Issue 30: in a full store, a client holding more than its share gives up its game played
+    /// longest ago, so it cannot lock others out; and reading a game does not keep it alive.
     #[test]
-    fn a_client_holds_its_share_and_reads_do_not_keep_games_alive() {
+    fn a_full_store_takes_room_from_a_client_over_its_share() {
         let games =
             Games::new(10, Duration::from_secs(600), Duration::from_secs(600)).with_per_client(3);
         let greedy = Some(IpAddr::from([127, 0, 0, 2]));
         let ids: Vec<String> = (0..50)
             .map(|_| games.create(Rules::bulls(), None, greedy).unwrap().0)
             .collect();
-        assert_eq!(games.games.lock().unwrap().len(), 3);
+        assert_eq!(games.games.lock().unwrap().len(), 10);
         assert!(games.read(&ids[49], |_| Ok(())).is_ok());
         assert!(games.read(&ids[0], |_| Ok(())).is_err());
-        // Everybody else still gets a game.
+        // Everybody else still gets a game, each from the greedy client's share.
         for n in 3..10 {
             let other = Some(IpAddr::from([127, 0, 0, n]));
             assert!(games.create(Rules::bulls(), None, other).is_ok());
         }
+        let greedy_left = games
+            .games
+            .lock()
+            .unwrap()
+            .values()
+            .filter(|g| g.owner == greedy)
+            .count();
+        assert_eq!(greedy_left, 3);
+        // Within its share, a client's games are safe: the next new player waits.
+        let late = Some(IpAddr::from([127, 0, 0, 20]));
+        assert!(games.create(Rules::bulls(), None, late).is_err());
         let short = Games::new(10, Duration::from_millis(300), Duration::ZERO);
         let (id, _) = short.create(Rules::bulls(), None, None).unwrap();
         for _ in 0..5 {

@@ -104,7 +104,7 @@ async fn rewrap(response: Response) -> Response {
         .unwrap_or_default();
     let message = match (status, text.is_empty()) {
         (StatusCode::METHOD_NOT_ALLOWED, _) => {
-            "this route does not take that HTTP method: see the README's web server section"
+            "this route does not take that HTTP method: see the JSON API in the book's web server page (docs/src/web.md)"
                 .to_string()
         }
         (_, false) => moo_core::text::excerpt(&text),

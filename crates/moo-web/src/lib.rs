@@ -50,8 +50,9 @@ pub struct Config {
     /// The most turns a game or a solver history may have: far more than any game needs, and a
     /// bound on the work of every hint and on the size of every answer, which lists the turns.
     pub max_turns: usize,
-    /// The most games one client address holds at once; its next game replaces its own
-    /// played longest ago, so one client cannot keep the store full for everyone.
+    /// A client address's share of a full store: when the store is full, a client holding more
+    /// gives up its game played longest ago to a new one, so one client cannot keep the store
+    /// full for everyone.
     pub client_games: usize,
     /// How long a game may go without a move before it is dropped (reading it does not count).
     pub idle_expiry: Duration,

@@ -24,7 +24,6 @@ pub use report::{
     Advice, Alternative, Contradiction, Method, PartitionReport, Position, RepairReport, TurnReport,
 };
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -329,10 +328,19 @@ impl Advisor {
         start: Instant,
     ) -> Result<Planned, String> {
         if !space.has_table() {
-            return Err(format!(
-                "not proven optimal: exact searches need the score table, which this space of {} codes was built without (the table of n codes takes n x n bytes; `--table-memory` in the CLI allows it)",
-                space.len()
-            ));
+            // Only a table within the cap can be allowed more memory: say so only then.
+            return Err(if space.len() > crate::space::TABLE_LIMIT_CODES {
+                format!(
+                    "not proven optimal: exact searches need the score table, which is built for at most {} codes, and this space has {}",
+                    crate::space::TABLE_LIMIT_CODES,
+                    space.len()
+                )
+            } else {
+                format!(
+                    "not proven optimal: exact searches need the score table, which this space of {} codes was built without (the table of n codes takes n x n bytes)",
+                    space.len()
+                )
+            });
         }
         let options = SearchOptions::default().with_guesses(guesses);
         let progress = tree::Progress::new();
@@ -345,19 +353,21 @@ impl Advisor {
             stop,
         ) {
             Ok(SetOutcome::Solved(plan)) => {
-                let totals = plan_totals(space, &plan.moves);
                 let first = Planned {
-                    guess: plan.moves[0].1,
+                    guess: plan.moves[0].guess,
                     total: Some(plan.total),
                 };
-                debug_assert_eq!(totals[0], Some(plan.total));
+                debug_assert_eq!(plan.moves[0].total, plan.total);
                 self.plans.insert_all(
                     space.rules(),
                     guesses,
-                    plan.moves
-                        .into_iter()
-                        .zip(totals)
-                        .map(|((set, guess), total)| (set, Planned { guess, total })),
+                    plan.moves.into_iter().map(|m| {
+                        let planned = Planned {
+                            guess: m.guess,
+                            total: Some(m.total),
+                        };
+                        (m.set, planned)
+                    }),
                 );
                 Ok(first)
             }
@@ -389,45 +399,6 @@ fn named(
         stats: None,
     };
     Ok(report(knowledge.space, knowledge.candidates, pick, start))
-}
-
-/// The total of every position of an exact plan (`moves[0]` is its root), from the moves
-/// alone: a set costs its size (each member waits for this guess) plus its parts' totals. Parts
-/// the plan does not list are closed forms of one or two codes.
-fn plan_totals(space: &CodeSpace, moves: &[(CodeSet, u32)]) -> Vec<Option<u64>> {
-    let guess_of: HashMap<&[u32], u32> = moves.iter().map(|(s, g)| (s.as_slice(), *g)).collect();
-    let mut memo: HashMap<Vec<u32>, Option<u64>> = HashMap::new();
-    fn total(
-        space: &CodeSpace,
-        set: &CodeSet,
-        guess_of: &HashMap<&[u32], u32>,
-        memo: &mut HashMap<Vec<u32>, Option<u64>>,
-    ) -> Option<u64> {
-        if let Some(&t) = memo.get(set.as_slice()) {
-            return t;
-        }
-        let n = set.len() as u64;
-        let t = match guess_of.get(set.as_slice()) {
-            Some(&g) => {
-                let win = crate::feedback::Feedback::win(space.length());
-                space
-                    .partition(g as usize, set)
-                    .into_iter()
-                    .filter(|(f, _)| *f != win)
-                    .try_fold(n, |sum, (_, part)| {
-                        Some(sum + total(space, &part, guess_of, memo)?)
-                    })
-            }
-            None if n <= 2 => Some(2 * n - 1),
-            None => None,
-        };
-        memo.insert(set.as_slice().to_vec(), t);
-        t
-    }
-    moves
-        .iter()
-        .map(|(set, _)| total(space, set, &guess_of, &mut memo))
-        .collect()
 }
 
 /// Mixes the turn number into a random strategy's seed.
@@ -617,8 +588,11 @@ mod tests {
         );
         assert_eq!(a.method, Method::Heuristic);
         assert!(
-            a.note.as_deref().unwrap().contains("built without")
-                && a.note.as_deref().unwrap().contains("--table-memory"),
+            a.note
+                .as_deref()
+                .unwrap()
+                .contains("built for at most 65536 codes")
+                && !a.note.as_deref().unwrap().contains("--table-memory"),
             "{a:?}"
         );
         assert!(a.sampled, "{a:?}");

@@ -15,17 +15,17 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
+mod jobs;
 mod search;
-mod split;
 
-pub use search::{
-    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
-    Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan, CLASSES_AFTER,
-    DEFAULT_CACHE_BYTES,
-};
-pub use split::{
+pub use jobs::{
     Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
     JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
+};
+pub use search::{
+    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
+    PlanMove, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
+    CLASSES_AFTER, DEFAULT_CACHE_BYTES,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows
@@ -213,8 +213,22 @@ impl DecisionTree {
 
     /// Reads a tree from its JSON form, checking the syntax (not yet that it solves every secret:
     /// see [`DecisionTree::verify`]).
+    ///
+    /// A tree nests once per guess of its longest game, so serde_json's limit of 128 levels
+    /// would refuse trees moo writes itself (64 symbols of length 1 take 64 guesses); instead
+    /// the nesting is capped at [`MAX_TREE_DEPTH`] guesses, checked by a scan before parsing,
+    /// and the parser's stack grows on the heap as deep as the tree goes.
     pub fn from_json(text: &str) -> Result<DecisionTree, TreeError> {
-        let raw: RawTree = serde_json::from_str(text)
+        let depth = nesting(text);
+        if depth > 2 * MAX_TREE_DEPTH + 2 {
+            return Err(TreeError::Malformed(format!(
+                "the tree nests {depth} levels deep, more than any tree of at most {MAX_TREE_DEPTH} guesses"
+            )));
+        }
+        let mut parser = serde_json::Deserializer::from_str(text);
+        parser.disable_recursion_limit();
+        let raw = RawTree::deserialize(&mut parser)
+            .and_then(|raw| parser.end().map(|()| raw))
             .map_err(|e| TreeError::Malformed(shorten(&e.to_string(), 200)))?;
         DecisionTree::from_raw(raw)
     }
@@ -255,9 +269,16 @@ impl DecisionTree {
     /// Every node's total under the tree, indexed as [`DecisionTree::nodes`]: the guesses that
     /// the codes reaching the node take from there on, its own guess and the winning one counted.
     /// For an optimal tree each is the optimal total of the node's codes, since a subtree of an
-    /// optimal tree is optimal for its own codes. `space` must be the tree's (see
-    /// [`DecisionTree::verify_in`]) and the tree verified.
+    /// optimal tree is optimal for its own codes. The tree must be verified.
+    ///
+    /// # Panics
+    /// If `space` is not for the tree's rules.
     pub fn subtree_totals(&self, space: &CodeSpace) -> Vec<u64> {
+        assert_eq!(
+            space.rules(),
+            &self.rules,
+            "a space of the tree's own rules"
+        );
         let mut sizes = vec![0u64; self.nodes.len()];
         let mut stack = vec![(NodeId(0), space.all())];
         while let Some((id, set)) = stack.pop() {
@@ -275,7 +296,10 @@ impl DecisionTree {
             let below: u64 = self.nodes[i]
                 .children
                 .iter()
-                .map(|&(_, c)| totals[c.index()])
+                .map(|&(_, c)| {
+                    debug_assert!(c.index() > i, "children come after their parent");
+                    totals[c.index()]
+                })
                 .sum();
             totals[i] += below;
         }
@@ -511,12 +535,62 @@ struct RawTree {
     root: RawNode,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize)]
 struct RawNode {
     guess: String,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     children: BTreeMap<String, RawNode>,
+}
+
+impl<'de> Deserialize<'de> for RawNode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields, rename = "node")]
+        struct Plain {
+            guess: String,
+            #[serde(default)]
+            children: BTreeMap<String, RawNode>,
+        }
+        // One call per level of the tree: grow the stack on the heap where it runs low, so a
+        // tree as deep as MAX_TREE_DEPTH cannot overflow it.
+        stacker::maybe_grow(64 << 10, 1 << 20, || Plain::deserialize(deserializer)).map(|p| {
+            RawNode {
+                guess: p.guess,
+                children: p.children,
+            }
+        })
+    }
+}
+
+/// The most guesses deep a tree file may go: far past every tree moo writes (the server's
+/// strategy trees have at most 5040 codes, so at most as many guesses in a game).
+pub const MAX_TREE_DEPTH: usize = 20_000;
+
+/// How deep the brackets and braces of a JSON text nest, strings skipped (a scan, no
+/// recursion).
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 #[cfg(test)]

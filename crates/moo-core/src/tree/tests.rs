@@ -561,17 +561,23 @@ fn plan_of(space: &CodeSpace, history: &History, options: &SearchOptions) -> Set
 }
 
 /// A plan is a whole strategy for its set: its first move is the set's, every non-winning part of
-/// every move is a later move, and its figures add up.
+/// every move is a later move, and its figures add up, each move's total too: its set's size
+/// plus its parts' totals.
 fn check_plan(space: &CodeSpace, candidates: &CodeSet, plan: &SetPlan) {
-    assert_eq!(&plan.moves[0].0, candidates);
-    let sets: HashMap<&CodeSet, u32> = plan.moves.iter().map(|(s, g)| (s, *g)).collect();
-    for (set, guess) in &plan.moves {
+    assert_eq!(&plan.moves[0].set, candidates);
+    assert_eq!(plan.moves[0].total, plan.total);
+    let totals: HashMap<&CodeSet, u64> = plan.moves.iter().map(|m| (&m.set, m.total)).collect();
+    for PlanMove { set, guess, total } in &plan.moves {
+        let mut sum = set.len() as u64;
         for (_, part) in space.partition_code(&space.code(*guess as usize), set) {
             if part.len() == 1 && part.first() == Some(*guess as usize) {
                 continue;
             }
-            assert!(sets.contains_key(&part), "{part:?} after {set:?}");
+            let part_total = totals.get(&part);
+            assert!(part_total.is_some(), "{part:?} after {set:?}");
+            sum += part_total.unwrap();
         }
+        assert_eq!(*total, sum, "the total of {set:?}");
     }
     assert_eq!(plan.histogram.iter().sum::<u64>(), candidates.len() as u64);
     assert_eq!(plan.worst as usize, plan.histogram.len());
@@ -692,7 +698,7 @@ fn search_set_from_the_start_is_the_full_search() {
         let guesses: Vec<Code> = plan
             .moves
             .iter()
-            .map(|&(_, g)| space.code(g as usize))
+            .map(|m| space.code(m.guess as usize))
             .collect();
         let in_tree: Vec<Code> = tree.nodes().iter().map(|n| n.guess).collect();
         assert_eq!(guesses, in_tree);

@@ -201,12 +201,27 @@ impl SearchOptions {
 /// Cows 4x10 needs about 0.12 GB; 5 symbols of 0-7 fill it.
 pub const DEFAULT_CACHE_BYTES: u64 = MEMO_BUDGET;
 
+/// The refusal of a space without a table: more memory helps only within the table's cap.
+fn too_large(size: usize, limit: usize) -> String {
+    let mb = (size as u64).pow(2) / 1_000_000;
+    if size > crate::space::TABLE_LIMIT_CODES {
+        format!(
+            "an exact search needs the score table, which is built for at most {} codes, and these rules allow {size}: use a shorter code or fewer symbols",
+            crate::space::TABLE_LIMIT_CODES
+        )
+    } else {
+        format!(
+            "an exact search needs the score table, and the table of these rules' {size} codes takes {mb} MB, more than allowed (by default tables up to {limit} codes): allow it more memory (`--table-memory` in the CLI), or use a shorter code or fewer symbols"
+        )
+    }
+}
+
 /// Why the search could not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SearchError {
     /// The space has no score table, which the search relies on.
-    #[error("an exact search needs the score table, and the table of these rules' {size} codes takes {} MB, more than allowed (by default tables up to {limit} codes): allow it more memory (`--table-memory` in the CLI), or use a shorter code or fewer symbols", (*size as u64).pow(2) / 1_000_000)]
+    #[error("{}", too_large(*size, *limit))]
     TooLarge {
         /// Codes in the space.
         size: usize,
@@ -275,10 +290,22 @@ pub struct SetPlan {
     pub worst: u32,
     /// `histogram[k - 1]` candidates need exactly `k` more guesses.
     pub histogram: Vec<u64>,
-    /// `moves[0]` is the position's candidate set and the optimal guess (a code index); then
-    /// every set the plan reaches, depth first, with its guess, so a caller can cache them and
-    /// answer later turns without searching.
-    pub moves: Vec<(CodeSet, u32)>,
+    /// `moves[0]` is the position's candidate set and the optimal guess; then every set the plan
+    /// reaches, depth first, with its guess and total, so a caller can cache them and answer
+    /// later turns without searching.
+    pub moves: Vec<PlanMove>,
+}
+
+/// One position of a [`SetPlan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanMove {
+    /// The candidate set the plan reaches.
+    pub set: CodeSet,
+    /// The guess the plan plays there (a code index).
+    pub guess: u32,
+    /// Guesses summed over the set's candidates from there on under the plan, the winning
+    /// guess counted: the set's optimal total.
+    pub total: u64,
 }
 
 /// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
@@ -375,7 +402,7 @@ pub fn search_set(
 /// search had before its worst-case tie-break, built without the depth limit that tie-break
 /// imposed (`None` when the tie-break changed nothing). A search of the whole game keeps its
 /// parts' unreduced plans whenever its own worst case cannot be reduced, so a split search
-/// needs both to assemble the same tree ([`super::split`]).
+/// needs both to assemble the same tree ([`super::jobs`]).
 pub(crate) fn search_part(
     space: &CodeSpace,
     history: &History,
@@ -423,7 +450,7 @@ fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
         })
 }
 
-/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::split`])
+/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::jobs`])
 /// under every depth limit the search of the whole game may give it: one per depth, from the
 /// fewest guesses that solve every candidate, up to the first depth where a deeper limit can no
 /// longer do better (the total is the optimum without a depth limit and, for the fewest at

@@ -5,7 +5,7 @@
 
 use super::recursion::Search;
 use super::solved::{child_limit, Solved, INF};
-use super::{SearchError, SetPlan};
+use super::{PlanMove, SearchError, SetPlan};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::symmetry::Symmetry;
@@ -21,8 +21,9 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    /// The plan as the public [`SetPlan`].
+    /// The plan as the public [`SetPlan`], each move with its total.
     pub(super) fn into_set_plan(self) -> SetPlan {
+        let totals = subtree_totals(&self.nodes);
         SetPlan {
             total: self.total,
             worst: self.worst,
@@ -30,17 +31,44 @@ impl Plan {
             moves: self
                 .nodes
                 .into_iter()
-                .map(|n| (CodeSet::from_sorted(n.set), n.guess))
+                .zip(totals)
+                .map(|(n, total)| PlanMove {
+                    set: CodeSet::from_sorted(n.set),
+                    guess: n.guess,
+                    total,
+                })
                 .collect(),
         }
     }
 }
 
-/// One node of a [`Plan`]: the tree node, and the candidate set and guess index behind it.
+/// The total of every node's subtree: a code solved at level `j` costs a node at level `i` above
+/// it `j - i + 1` guesses. Depth first, a node's ancestors are the nodes still open when it is
+/// reached.
+fn subtree_totals(nodes: &[PlanNode]) -> Vec<u64> {
+    let mut totals = vec![0u64; nodes.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (j, n) in nodes.iter().enumerate() {
+        while open.last().is_some_and(|&i| nodes[i].level >= n.level) {
+            open.pop();
+        }
+        open.push(j);
+        if n.set.binary_search(&n.guess).is_ok() {
+            for &i in &open {
+                totals[i] += u64::from(n.level - nodes[i].level + 1);
+            }
+        }
+    }
+    totals
+}
+
+/// One node of a [`Plan`]: the tree node, the candidate set and guess index behind it, and its
+/// level (1 for the plan's root).
 pub(super) struct PlanNode {
     pub(super) node: Node,
     set: Vec<u32>,
     guess: u32,
+    level: u32,
 }
 
 /// Writes out the tree of `sol`, a solution of `root` within `depth` guesses, as a plan.
@@ -58,9 +86,9 @@ pub(super) fn build_plan(
         return Err(SearchError::Stopped);
     }
     let mut histogram: Vec<u64> = Vec::new();
-    for (n, level) in &nodes {
+    for n in &nodes {
         if n.set.binary_search(&n.guess).is_ok() {
-            let level = *level as usize;
+            let level = n.level as usize;
             if histogram.len() < level {
                 histogram.resize(level, 0);
             }
@@ -88,7 +116,7 @@ pub(super) fn build_plan(
         total,
         worst: histogram.len() as u32,
         histogram,
-        nodes: nodes.into_iter().map(|(n, _)| n).collect(),
+        nodes,
     })
 }
 
@@ -102,20 +130,18 @@ fn write_tree(
     depth: u8,
     sol: Solved,
     level: u32,
-    nodes: &mut Vec<(PlanNode, u32)>,
+    nodes: &mut Vec<PlanNode>,
 ) -> Option<NodeId> {
     let id = NodeId(nodes.len() as u32);
-    nodes.push((
-        PlanNode {
-            node: Node {
-                guess: search.bounds.space.code(sol.guess as usize),
-                children: Vec::new(),
-            },
-            set: set.to_vec(),
-            guess: sol.guess,
+    nodes.push(PlanNode {
+        node: Node {
+            guess: search.bounds.space.code(sol.guess as usize),
+            children: Vec::new(),
         },
+        set: set.to_vec(),
+        guess: sol.guess,
         level,
-    ));
+    });
     let length = search.bounds.space.length();
     let row = search.bounds.row(sol.guess);
     let mut parts: Vec<(u8, Vec<u32>)> = Vec::new();
@@ -158,6 +184,6 @@ fn write_tree(
             child_id,
         ));
     }
-    nodes[id.index()].0.node.children = children;
+    nodes[id.index()].node.children = children;
     Some(id)
 }

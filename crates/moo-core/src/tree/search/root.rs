@@ -11,7 +11,7 @@ use crate::symmetry::Symmetry;
 
 /// The first guesses a search of the whole space under `options` tries, in the order it tries
 /// them: one per symmetry class, cheapest lower bound first, without the guesses that cannot
-/// fit the depth limit. [`crate::tree::split`] makes its jobs from these and breaks ties between equal
+/// fit the depth limit. [`crate::tree::jobs`] makes its jobs from these and breaks ties between equal
 /// first guesses by this order, as the search does.
 pub(crate) fn first_guesses(
     space: &CodeSpace,
@@ -23,7 +23,7 @@ pub(crate) fn first_guesses(
 
 /// The first guesses the search of the whole space under a worst-case objective tries when it
 /// gets to depth limit `depth`, in the order it tries them (its bounds depend on the depth, and
-/// for the fewest at worst on the depth's weight). [`crate::tree::split`] breaks ties between equal
+/// for the fewest at worst on the depth's weight). [`crate::tree::jobs`] breaks ties between equal
 /// first guesses by this order, as the search does.
 pub(crate) fn first_guesses_at(
     space: &CodeSpace,

@@ -37,16 +37,16 @@ use serde::{Deserialize, Serialize};
 
 use super::search::{first_guesses, first_guesses_at, search_part, search_part_columns};
 use super::{
-    DecisionTree, Node, NodeId, Objective, Progress, SearchError, SearchOptions, SetPlan,
+    DecisionTree, Node, NodeId, Objective, PlanMove, Progress, SearchError, SearchOptions, SetPlan,
     TreeError, TreeStats,
 };
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
+use crate::pool::GuessPool;
 use crate::rules::Rules;
 use crate::space::{CodeSpace, SpaceError};
 use crate::stop::Stop;
-use crate::strategy::GuessPool;
 
 /// The `format` of a split's manifest.
 pub const SPLIT_FORMAT: &str = "moo-tree-split/1";
@@ -893,14 +893,14 @@ impl JobResult {
 /// The subtree a plan describes: `moves[0]` is its root's set and guess, then the plans of its
 /// parts depth first in feedback order, as [`super::search_set`] writes them. `None` if the moves do
 /// not cover every part.
-fn plan_tree(space: &CodeSpace, moves: &[(CodeSet, u32)]) -> Option<DecisionTree> {
+fn plan_tree(space: &CodeSpace, moves: &[PlanMove]) -> Option<DecisionTree> {
     fn add(
         space: &CodeSpace,
-        moves: &[(CodeSet, u32)],
+        moves: &[PlanMove],
         next: &mut usize,
         nodes: &mut Vec<Node>,
     ) -> Option<NodeId> {
-        let (set, g) = moves.get(*next)?;
+        let PlanMove { set, guess: g, .. } = moves.get(*next)?;
         *next += 1;
         let id = NodeId(nodes.len() as u32);
         nodes.push(Node {
@@ -913,7 +913,7 @@ fn plan_tree(space: &CodeSpace, moves: &[(CodeSet, u32)]) -> Option<DecisionTree
             if feedback.is_win(length) {
                 continue;
             }
-            if moves.get(*next).map(|(s, _)| s) != Some(&part) {
+            if moves.get(*next).map(|m| &m.set) != Some(&part) {
                 return None;
             }
             children.push((feedback, add(space, moves, next, nodes)?));
