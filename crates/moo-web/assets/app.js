@@ -302,7 +302,7 @@ function reviewView(r, rules) {
     ? `Every guess was as good as the best possible one${est}.`
     : `Together your guesses cost ${fixed(r.total_cost, 2)} guesses on average against the best possible play${est}.` }));
   const rows = r.moves.map((m) => {
-    const verdict = m.is_best ? `best possible guess${m.proven ? " (proven)" : " (estimate)"}`
+    const verdict = m.is_best ? (m.proven ? "best possible guess (proven)" : "as good as the best guess found (estimate)")
       : `this guess cost ${fixed(m.cost, 2)} guesses on average${m.proven ? "" : " (estimate)"}`;
     const notes = [];
     if (m.repeats_turn) notes.push(`repeats guess ${m.repeats_turn}`);
@@ -315,7 +315,9 @@ function reviewView(r, rules) {
       el("td", { text: `${num(m.before)} → ${num(m.after)}` }),
       el("td", {}, el("span", { class: "verdict", text: verdict }),
         notes.length ? el("small", { text: ` · ${notes.join(", ")}` }) : null,
-        m.before > 1 ? el("small", { class: "luck", text: ` · ${luck}: ${plural(m.after, "code")} left where this guess leaves ${fixed(m.luck.expected_left, 1)} on average` }) : null),
+        m.before > 1 ? el("small", { class: "luck", text: ` · ${luck}: ${plural(m.after, "code")} left where this guess leaves ${fixed(m.luck.expected_left, 1)} on average` }) : null,
+        // Phones hide the best-guess column: the best guess then shows here.
+        m.is_best ? null : el("small", { class: "best-inline" }, " · best guess: ", codeView(m.best_guess, rules))),
       el("td", {}, m.is_best ? el("span", { text: "—", "aria-label": "your guess" }) : codeView(m.best_guess, rules)));
   });
   box.append(el("div", { class: "scroll" }, el("table", { class: "history review-table" },
