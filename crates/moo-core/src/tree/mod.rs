@@ -342,7 +342,7 @@ impl DecisionTree {
                 });
             };
             path.push((guess, feedback));
-            self.verify_node(space, child, part, depth + 1, path, histogram)?;
+            deep(|| self.verify_node(space, child, part, depth + 1, path, histogram))?;
             path.pop();
         }
         Ok(())
@@ -376,7 +376,7 @@ impl DecisionTree {
                 children: node
                     .children
                     .iter()
-                    .map(|&(f, c)| (f.to_string(), raw(tree, c)))
+                    .map(|&(f, c)| (f.to_string(), deep(|| raw(tree, c))))
                     .collect(),
             }
         }
@@ -434,7 +434,7 @@ fn add_raw(
             return Err(bad(format!("{feedback} appears twice")));
         }
         path.push((guess, feedback));
-        let child_id = add_raw(rules, child, path, nodes)?;
+        let child_id = deep(|| add_raw(rules, child, path, nodes))?;
         path.pop();
         children.push((feedback, child_id));
     }
@@ -523,7 +523,7 @@ impl DecisionTree {
             let part = parts
                 .as_ref()
                 .and_then(|p| p.iter().find(|(f, _)| *f == feedback).map(|(_, s)| s));
-            self.render_node(child, space, part, Some(feedback), level + 1, depth, out);
+            deep(|| self.render_node(child, space, part, Some(feedback), level + 1, depth, out));
         }
     }
 }
@@ -535,11 +535,44 @@ struct RawTree {
     root: RawNode,
 }
 
-#[derive(Serialize)]
 struct RawNode {
     guess: String,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     children: BTreeMap<String, RawNode>,
+}
+
+/// Runs one level of a walk down a tree, on a stack grown on the heap where it runs low: a tree
+/// file may nest [`MAX_TREE_DEPTH`] guesses deep, and every walk of a tree (reading, checking,
+/// writing, showing, dropping) takes one call per level.
+fn deep<T>(level: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(64 << 10, 1 << 20, level)
+}
+
+impl Serialize for RawNode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        deep(|| {
+            let fields = if self.children.is_empty() { 1 } else { 2 };
+            let mut node = serializer.serialize_struct("RawNode", fields)?;
+            node.serialize_field("guess", &self.guess)?;
+            if self.children.is_empty() {
+                node.skip_field("children")?;
+            } else {
+                node.serialize_field("children", &self.children)?;
+            }
+            node.end()
+        })
+    }
+}
+
+impl Drop for RawNode {
+    /// Takes the nodes below apart level by level: dropping a deep chain recursively would
+    /// overflow the stack.
+    fn drop(&mut self) {
+        let mut below: Vec<RawNode> = std::mem::take(&mut self.children).into_values().collect();
+        while let Some(mut node) = below.pop() {
+            below.extend(std::mem::take(&mut node.children).into_values());
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for RawNode {
@@ -551,13 +584,10 @@ impl<'de> Deserialize<'de> for RawNode {
             #[serde(default)]
             children: BTreeMap<String, RawNode>,
         }
-        // One call per level of the tree: grow the stack on the heap where it runs low, so a
-        // tree as deep as MAX_TREE_DEPTH cannot overflow it.
-        stacker::maybe_grow(64 << 10, 1 << 20, || Plain::deserialize(deserializer)).map(|p| {
-            RawNode {
-                guess: p.guess,
-                children: p.children,
-            }
+        // One call per level of the tree (see `deep`).
+        deep(|| Plain::deserialize(deserializer)).map(|p| RawNode {
+            guess: p.guess,
+            children: p.children,
         })
     }
 }
