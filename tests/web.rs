@@ -1480,15 +1480,7 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
     add("8901", 1, 1).await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
-    let space = CodeSpace::new(Rules::bulls()).unwrap();
-    let mut history = moo_core::History::new();
-    for (g, f) in [("4567", (0, 1)), ("8901", (1, 1))] {
-        history.push(
-            Rules::bulls().parse_code(g).unwrap(),
-            moo_core::Feedback::new(f.0, f.1),
-        );
-    }
-    let left = history.candidates(&space).len();
+    let left = bulls_left(&[("4567", (0, 1)), ("8901", (1, 1))]);
     let title = b.text("#assistant-left-title").await;
     assert!(title.ends_with(&left.to_string()), "{title}");
     let guess = b.text("#assistant-guess-out").await;
@@ -1626,15 +1618,7 @@ async fn browser_shares_an_assistant_position_by_link() {
         .unwrap();
     b.wait("document.querySelectorAll('#assistant-history tbody tr').length === 2 && document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
-    let space = CodeSpace::new(Rules::bulls()).unwrap();
-    let mut history = moo_core::History::new();
-    for (g, f) in [("0123", (1, 2)), ("4567", (0, 1))] {
-        history.push(
-            Rules::bulls().parse_code(g).unwrap(),
-            moo_core::Feedback::new(f.0, f.1),
-        );
-    }
-    let left = history.candidates(&space).len();
+    let left = bulls_left(&[("0123", (1, 2)), ("4567", (0, 1))]);
     let title = b.text("#assistant-left-title").await;
     assert!(title.ends_with(&thousands(left)), "{title}");
     // The whole list on demand.
@@ -1764,4 +1748,17 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
         }
     }
     b.stop().await;
+}
+
+/// The Bulls and Cows codes left after `turns` (guess, (bulls, cows)), counted by the core.
+fn bulls_left(turns: &[(&str, (u8, u8))]) -> usize {
+    let rules = Rules::bulls();
+    let mut history = moo_core::History::new();
+    for &(guess, (bulls, cows)) in turns {
+        history.push(
+            rules.parse_code(guess).unwrap(),
+            moo_core::Feedback::new(bulls, cows),
+        );
+    }
+    history.candidates(&CodeSpace::new(rules).unwrap()).len()
 }
