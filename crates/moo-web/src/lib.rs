@@ -75,7 +75,8 @@ pub struct Config {
     /// included: past it the advisor answers with the best guess it has.
     pub time_limit: Duration,
     /// How long the review of a whole game may take, waiting included: each move gets at most
-    /// `time_limit` of it, and moves past it get estimated figures, marked as such.
+    /// `time_limit` and its share of what is left, and figures its proofs do not reach in time
+    /// are estimated, marked as such; a review that runs out before its last move answers 503.
     pub review_time_limit: Duration,
     /// How long a benchmark or a strategy tree may run or wait: they play every secret.
     pub bench_time_limit: Duration,

@@ -231,7 +231,8 @@ enum Follow {
 impl TreeStrategy {
     /// The tree's next guess after `history` and the node that plays it, followed through the
     /// image of the tree under the game's symmetries where the history leaves the tree itself.
-    /// The node's subtree solves exactly the codes `history` leaves, so its total
+    /// The node is in the tree's own frame: its subtree solves the image of the codes `history`
+    /// leaves under that symmetry, which scores alike, so its total
     /// ([`DecisionTree::subtree_totals`]) is that position's total under the tree.
     pub fn locate(&self, history: &History) -> Result<(Code, NodeId), StrategyError> {
         let turns = history.turns();
