@@ -811,6 +811,12 @@ impl Browser {
         self.client.execute(script, vec![]).await.unwrap()
     }
 
+    /// Opens `url` and waits until the page is ready.
+    async fn open(&self, url: &str) {
+        self.client.goto(url).await.unwrap();
+        self.wait("document.body.dataset.ready").await;
+    }
+
     /// Polls a JavaScript expression until it is truthy; returns its value.
     async fn wait(&self, expr: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -913,11 +919,7 @@ async fn browser_plays_a_game_to_the_win() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#play", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready").await;
+    b.open(&format!("{}#play", server.url)).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
     assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
@@ -1001,12 +1003,8 @@ async fn browser_plays_from_the_keyboard_only() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#play", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready && document.activeElement.id === 'guess-input'")
-        .await;
+    b.open(&format!("{}#play", server.url)).await;
+    b.wait("document.activeElement.id === 'guess-input'").await;
     let keys = |k: &'static str| {
         let b = &b;
         async move {
@@ -1087,11 +1085,7 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#solver", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready").await;
+    b.open(&format!("{}#solver", server.url)).await;
     let rules = Rules::bulls();
     let secret = rules.parse_code("9876").unwrap();
     assert_eq!(solver_settles(&b, 1).await, "guess");
@@ -1187,11 +1181,7 @@ async fn browser_solver_repair_continues_to_the_win() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#solver", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready").await;
+    b.open(&format!("{}#solver", server.url)).await;
     let rules = Rules::bulls();
     let secret = rules.parse_code("3194").unwrap();
     let score = |text: String| rules.parse_code(&text).unwrap().score(&secret).to_string();
@@ -1270,11 +1260,7 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#explorer", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready").await;
+    b.open(&format!("{}#explorer", server.url)).await;
     b.wait("document.querySelectorAll('#tree-select option').length > 0")
         .await;
     // The Explorer starts no game on the server.
@@ -1450,11 +1436,7 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#assistant", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready").await;
+    b.open(&format!("{}#assistant", server.url)).await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
     let add = |guess: &'static str, bulls: u8, cows: u8| {
@@ -1529,11 +1511,7 @@ async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#play", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready").await;
+    b.open(&format!("{}#play", server.url)).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
     // A game with a guess is not thrown away without a question: declined, it stays.
@@ -1601,11 +1579,8 @@ async fn browser_shares_an_assistant_position_by_link() {
         return;
     };
     let server = Server::start();
-    b.client
-        .goto(&format!("{}#assistant", server.url))
-        .await
-        .unwrap();
-    b.wait("document.body.dataset.ready && document.querySelector('#assistant-status').dataset.status === 'guess'")
+    b.open(&format!("{}#assistant", server.url)).await;
+    b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
     let paste = b
         .client
