@@ -1643,8 +1643,18 @@ fn outside_snapshot() -> Vec<(PathBuf, String, Option<std::time::SystemTime>)> {
 
 /// One HTTP/1.1 request on a fresh connection: (status, body).
 async fn http(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    exchange(stream, method, path, body).await
+}
+
+/// Sends one request on `stream` and reads the whole answer: (status, body).
+async fn exchange(
+    mut stream: tokio::net::TcpStream,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
@@ -1841,26 +1851,7 @@ async fn http_from(
     path: &str,
     body: &str,
 ) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = connect_from(from, addr).await;
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let text = String::from_utf8_lossy(&response).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = text
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
+    exchange(connect_from(from, addr).await, method, path, body).await
 }
 
 async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> tokio::net::TcpStream {
