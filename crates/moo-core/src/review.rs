@@ -17,14 +17,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::advisor::{Advisor, Contradiction, TurnReport, FALLBACK};
+use crate::advisor::{self, Advisor, Contradiction, TurnReport};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::{History, Turn};
 use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::strategy::{partition_stats, Knowledge, PartitionStrategy, Sampling};
+use crate::strategy::{partition_stats, Knowledge};
 
 /// How long one move's review may search for proofs when the options name no limit.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
@@ -468,12 +468,7 @@ impl Reviewer<'_> {
             },
             Err(note) => note,
         };
-        let heuristic =
-            PartitionStrategy::new(FALLBACK, self.options.guesses).with_sampling(Sampling {
-                seed: self.options.seed,
-                ..Sampling::default()
-            });
-        let guess = heuristic
+        let guess = advisor::fallback(self.options.guesses, self.options.seed)
             .choose(knowledge, &share(self.stop, 0.5))
             .map_or_else(
                 || knowledge.candidates.first().expect("never empty"),

@@ -242,15 +242,12 @@ impl Advisor {
             }
             Err(note) => note,
         };
-        let heuristic = PartitionStrategy::new(FALLBACK, options.guesses).with_sampling(Sampling {
-            seed: options.seed,
-            ..Sampling::default()
-        });
-        let (guess, sampled, stats) = match heuristic.choose(knowledge, stop) {
-            Some(choice) => (choice.guess, choice.sampled, Some(choice.stats)),
-            // Stopped before a single guess was scored: a code still possible is a fair move.
-            None => (candidates.first().expect("checked non-empty"), false, None),
-        };
+        let (guess, sampled, stats) =
+            match fallback(options.guesses, options.seed).choose(knowledge, stop) {
+                Some(choice) => (choice.guess, choice.sampled, Some(choice.stats)),
+                // Stopped before a single guess was scored: a code still possible is a fair move.
+                None => (candidates.first().expect("checked non-empty"), false, None),
+            };
         Pick {
             guess,
             method: Method::Heuristic,
@@ -399,6 +396,15 @@ fn named(
         stats: None,
     };
     Ok(report(knowledge.space, knowledge.candidates, pick, start))
+}
+
+/// The heuristic the advisor falls back on ([`FALLBACK`]), bounded by sampling seeded with
+/// `seed`: the advisor's own last step, and the review's best move where no proof fits.
+pub(crate) fn fallback(guesses: GuessPool, seed: u64) -> PartitionStrategy {
+    PartitionStrategy::new(FALLBACK, guesses).with_sampling(Sampling {
+        seed,
+        ..Sampling::default()
+    })
 }
 
 /// Mixes the turn number into a random strategy's seed.
