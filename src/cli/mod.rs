@@ -17,7 +17,6 @@ pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tree;
-pub mod tree_split;
 
 use std::fmt;
 

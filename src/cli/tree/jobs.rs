@@ -16,9 +16,10 @@ use moo_core::text::read_capped;
 use moo_core::tree::{Job, JobResult, Joined, PartOutcome, Progress, Split, MAX_TREE_FILE};
 use moo_core::{CodeSpace, Stop};
 
-use super::output::{outln, write_file};
-use super::tree::{print_stats, SearchArgs};
-use super::{parse_threads, RuleArgs, UsageError};
+use super::flags::SearchArgs;
+use super::stats::print_stats;
+use crate::cli::output::{outln, write_file};
+use crate::cli::{parse_threads, RuleArgs, UsageError};
 
 /// The manifest's name in the jobs' directory.
 const MANIFEST: &str = "split.json";
