@@ -1,8 +1,8 @@
-//! `moo bench`: every strategy against every secret, with exact totals, histograms and times.
+//! `moo bench` with no subcommand: every strategy against every secret, with exact totals,
+//! histograms and times.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Context;
 use comfy_table::{presets, CellAlignment, Table};
@@ -11,12 +11,10 @@ use moo_core::strategy::{self, Strategy};
 use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
 use serde::Serialize;
 
-use super::output::{out, outln, write_file};
-use super::progress::Progress;
-use super::{
-    advice, bench_advisor, bench_arena, bench_review, ranged, GuessPoolArg, RuleArgs, TableArgs,
-    UsageError,
-};
+use crate::cli::advice;
+use crate::cli::output::{out, outln, write_file};
+use crate::cli::progress::Progress;
+use crate::cli::{ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError};
 
 /// The most runs of a random strategy.
 const MAX_RUNS: u64 = 10_000;
@@ -29,17 +27,8 @@ const BIG_GAME: usize = moo_core::space::TABLE_MAX_CODES;
 /// The secrets played by default on a big game.
 const DEFAULT_SAMPLE: usize = 200;
 
-/// Arguments of `moo bench`.
+/// The flags of `moo bench` with no subcommand.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
-  moo bench                                      every strategy, Bulls and Cows
-  moo bench --game mastermind -S knuth           Knuth's 5801 guesses over 1296 secrets
-  moo bench -S knuth,entropy --guesses consistent --json
-  moo bench -S random,enumerate,cows --runs 10 --seed 1
-  moo bench --plot histograms.svg                the histograms side by side
-  moo bench --length 10 -S simple,entropy --secrets 200 --seed 1
-                                                 200 random secrets of 10 digits, each guess timed
-  moo bench --arena --secrets 200 --seed 1       the advisor scored as CodinGame's arena scores bots")]
 pub struct Args {
     #[command(flatten)]
     rules: RuleArgs,
@@ -91,79 +80,62 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = ranged(u32::MAX.into()))]
     max_guesses: Option<usize>,
 
-    /// Instead of strategies, time the review of whole games (`moo review`): --secrets games
-    /// (default 200) against secrets drawn with --seed, played by the one strategy -S names
-    /// (default entropy), each move's proofs within --time-limit, each game with an empty cache.
-    #[arg(long, help_heading = "Review bench", conflicts_with = "advisor")]
-    review: bool,
+    /// `--advisor`, `--review` and `--arena` and their flags are subcommands now: kept hidden
+    /// so that an old command line fails saying so, not with "unexpected argument".
+    #[command(flatten)]
+    moved: Moved,
+}
 
-    /// Instead of strategies, score the advisor as CodinGame's "Bulls and Cows 2" arena does:
-    /// distinct digits, no leading zero, lengths 1 to 10, --secrets per length (default 1000)
-    /// drawn with --seed, one thread, --time-limit per guess (default 50ms); the score weighs
-    /// one game of length 1 and five of each other length.
-    #[arg(
-        long,
-        help_heading = "Arena bench",
-        conflicts_with_all = [
-            "review", "advisor", "strategy", "game", "length", "symbols", "repeats", "distinct",
-            "no_leading_zero", "plot", "runs", "list", "guesses", "max_pairs", "max_guesses",
-            "openings", "positions", "cross_checks",
-        ]
-    )]
-    arena: bool,
+/// The flags that became subcommands of `moo bench`, each refused with the command to run.
+#[derive(Debug, clap::Args)]
+struct Moved {
+    /// Moved to `moo bench advisor`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("advisor", "--advisor"))]
+    advisor: Option<Refused>,
+    /// Moved to `moo bench review`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("review", "--review"))]
+    review: Option<Refused>,
+    /// Moved to `moo bench arena`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("arena", "--arena"))]
+    arena: Option<Refused>,
+    /// Moved to `moo bench arena`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("arena", "--lengths"))]
+    lengths: Option<Refused>,
+    /// Moved to `moo bench advisor`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("advisor", "--openings"))]
+    openings: Option<Refused>,
+    /// Moved to `moo bench advisor`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("advisor", "--positions"))]
+    positions: Option<Refused>,
+    /// Moved to `moo bench advisor`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("advisor", "--cross-checks"))]
+    cross_checks: Option<Refused>,
+    /// Moved to `moo bench advisor`, `review` and `arena`.
+    #[arg(long, hide = true, num_args = 0..=1, default_missing_value = "", value_parser = moved("advisor|review|arena", "--time-limit"))]
+    time_limit: Option<Refused>,
+}
 
-    /// With --arena: the lengths to play, one (such as 7) or a range (such as 1-3) [default:
-    /// 1-10, the arena's; fewer give a partial score].
-    #[arg(
-        long,
-        value_name = "RANGE",
-        requires = "arena",
-        value_parser = bench_arena::parse_lengths,
-        help_heading = "Arena bench"
-    )]
-    lengths: Option<std::ops::RangeInclusive<usize>>,
+/// The value of a refused flag: none can exist, so the hidden flags take no room in the args.
+#[derive(Debug, Clone)]
+enum Refused {}
 
-    /// Instead of strategies, time the advisor (the default of `solve` and `hint`) on positions
-    /// after --openings, each with an empty cache, and count how many moves it proves optimal.
-    #[arg(long, help_heading = "Advisor bench")]
-    advisor: bool,
-
-    /// With --advisor: the first guesses of the positions, comma-separated [default: the
-    /// first code, such as 0123 or 1111].
-    #[arg(
-        long,
-        value_delimiter = ',',
-        value_name = "CODES",
-        help_heading = "Advisor bench"
-    )]
-    openings: Vec<String>,
-
-    /// With --advisor: try this many random two-turn positions (seeded by --seed; 0 to
-    /// 100000); 0 tries every one-turn position.
-    #[arg(
-        long,
-        default_value_t = 0,
-        value_name = "N",
-        value_parser = bench_advisor::count_parser(),
-        help_heading = "Advisor bench"
-    )]
-    positions: usize,
-
-    /// With --advisor or --arena: the time limit of each guess; with --review, of each move's
-    /// proofs; such as 500ms or 2s [default: 50ms with --arena, else 1s].
-    #[arg(long, value_name = "DURATION", value_parser = advice::parse_time_limit, help_heading = "Advisor bench")]
-    time_limit: Option<Duration>,
-
-    /// With --advisor: how many proven positions to check against a search without a time limit
-    /// (0 to 100000).
-    #[arg(
-        long,
-        default_value_t = 20,
-        value_name = "N",
-        value_parser = bench_advisor::count_parser(),
-        help_heading = "Advisor bench"
-    )]
-    cross_checks: usize,
+/// A parser that refuses `flag` of plain `moo bench`, naming the subcommand it moved to: clap
+/// checks values as it reads them, so this error comes before any about the flags that follow.
+fn moved(
+    command: &'static str,
+    flag: &'static str,
+) -> impl Fn(&str) -> Result<Refused, String> + Clone + Send + Sync + 'static {
+    move |_| {
+        let to = if command.contains('|') {
+            "`moo bench advisor`, `moo bench review` or `moo bench arena`".to_string()
+        } else {
+            format!("`moo bench {command}`")
+        };
+        Err(format!(
+            "`moo bench {flag}` is now {to}: run it instead (see `moo bench {} --help`)",
+            command.split('|').next().unwrap_or(command)
+        ))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -199,59 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )?;
         return Ok(());
     }
-    let time_limit = args.time_limit.unwrap_or(if args.arena {
-        bench_arena::DEFAULT_TIME_LIMIT
-    } else {
-        advice::parse_time_limit(advice::DEFAULT_TIME_LIMIT).map_err(anyhow::Error::msg)?
-    });
-    if args.arena {
-        return bench_arena::run(&bench_arena::Plan {
-            lengths: args.lengths.clone().unwrap_or(bench_arena::LENGTHS),
-            secrets: args.secrets.unwrap_or(bench_arena::DEFAULT_SECRETS),
-            seed: args.seed,
-            time_limit,
-            table: args.table.clone(),
-            json: args.json,
-        });
-    }
     let rules = args.rules.rules()?;
-    if args.review {
-        let strategy = match args.strategy.as_deref() {
-            None => "entropy",
-            Some([one]) => one.as_str(),
-            Some(_) => {
-                return Err(UsageError("--review takes one strategy (-S NAME)".into()).into())
-            }
-        };
-        return bench_review::run(&bench_review::Plan {
-            rules: &rules,
-            strategy,
-            games: args.secrets.unwrap_or(DEFAULT_SAMPLE),
-            seed: args.seed,
-            move_time: time_limit,
-            json: args.json,
-        });
-    }
-    if args.advisor {
-        let first = CodeSpace::new(rules.clone())
-            .ok()
-            .filter(|s| !s.is_empty())
-            .map(|s| rules.format_code(&s.code(0)));
-        let openings = if args.openings.is_empty() {
-            first.into_iter().collect()
-        } else {
-            args.openings.clone()
-        };
-        return bench_advisor::run(&bench_advisor::Plan {
-            rules: &rules,
-            openings: &openings,
-            positions: args.positions,
-            seed: args.seed,
-            time_limit,
-            cross_checks: args.cross_checks,
-            json: args.json,
-        });
-    }
     if let Some(path) = &args.plot {
         plot_format(path)?;
     }
@@ -535,7 +455,7 @@ fn plot_format(path: &Path) -> anyhow::Result<Format> {
 
 /// The font of plot labels, shipped inside the binary so plots look the same on every machine and
 /// need no system font library (DejaVu Sans; licence in `assets/fonts`).
-static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 
 /// Pixels of one strategy's panel.
 const PANEL: (u32, u32) = (360, 320);
