@@ -141,7 +141,7 @@ fn moved(
 #[derive(Debug, Serialize)]
 struct Report<'a> {
     rules: &'a Rules,
-    guesses: &'static str,
+    guesses: GuessPool,
     /// The secrets played, when a sample rather than every secret.
     #[serde(skip_serializing_if = "Option::is_none")]
     sample: Option<Sample>,
@@ -211,10 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.json {
         let report = Report {
             rules: &rules,
-            guesses: match args.guesses {
-                GuessPoolArg::All => "all",
-                GuessPoolArg::Consistent => "consistent",
-            },
+            guesses: pool,
             sample,
             results,
         };
@@ -232,9 +229,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             out,
             "{}: {secrets}, guesses from {}",
             rules.describe(),
-            match args.guesses {
-                GuessPoolArg::All => "every code",
-                GuessPoolArg::Consistent => "the codes still possible",
+            match pool {
+                GuessPool::All => "every code",
+                GuessPool::Consistent => "the codes still possible",
             }
         )?;
         writeln!(out, "{}", summary_table(&results))?;
