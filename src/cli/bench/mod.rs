@@ -4,6 +4,7 @@
 
 mod advisor;
 mod arena;
+mod plot;
 mod review;
 mod strategies;
 
