@@ -328,6 +328,64 @@ fn run(dir: &Path, case: &Case) -> Run {
     }
 }
 
+/// What is wrong with a run's exit code, stderr and time, for `case`.
+fn output_problems(case: &Case, run: &Run) -> Vec<String> {
+    let mut problems = Vec::new();
+    if run.stderr.contains("panicked at") {
+        problems.push("panicked".to_string());
+    }
+    if run.code != Some(case.code) {
+        problems.push(format!("exit {:?}, wanted {}", run.code, case.code));
+    }
+    for want in &case.stderr_has {
+        if !run.stderr.contains(want.as_str()) {
+            problems.push(format!("stderr lacks {want:?}"));
+        }
+    }
+    for unwanted in &case.stderr_lacks {
+        if run.stderr.contains(unwanted.as_str()) {
+            problems.push(format!("stderr has {unwanted:?}"));
+        }
+    }
+    if run.stderr.len() > case.stderr_max {
+        problems.push(format!(
+            "stderr is {} bytes, over {}",
+            run.stderr.len(),
+            case.stderr_max
+        ));
+    }
+    if let Some(limit) = case.within {
+        if run.elapsed > limit {
+            problems.push(format!("took {:?}, over {limit:?}", run.elapsed));
+        }
+    }
+    problems
+}
+
+/// The files a run removed, changed the kind of, or left behind that `case` does not create.
+fn file_problems(
+    case: &Case,
+    before: &BTreeMap<PathBuf, String>,
+    after: &BTreeMap<PathBuf, String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, kind) in before {
+        match after.get(path) {
+            None => problems.push(format!("{} was removed", path.display())),
+            Some(k) if k != kind => {
+                problems.push(format!("{} became a {k} (was a {kind})", path.display()))
+            }
+            _ => {}
+        }
+    }
+    for path in after.keys().filter(|p| !before.contains_key(*p)) {
+        if !case.creates.iter().any(|c| Path::new(c) == path) {
+            problems.push(format!("{} was left behind", path.display()));
+        }
+    }
+    problems
+}
+
 /// Runs one case in a fresh directory; `Err` says what went wrong.
 fn try_case(root: &Path, index: usize, case: &Case, tree: &str) -> Result<(), String> {
     let dir = root.join(format!("case-{index:03}"));
@@ -367,50 +425,8 @@ fn try_case(root: &Path, index: usize, case: &Case, tree: &str) -> Result<(), St
             ));
         }
     }
-    let mut problems = Vec::new();
-    if run.stderr.contains("panicked at") {
-        problems.push("panicked".to_string());
-    }
-    if run.code != Some(case.code) {
-        problems.push(format!("exit {:?}, wanted {}", run.code, case.code));
-    }
-    for want in &case.stderr_has {
-        if !run.stderr.contains(want.as_str()) {
-            problems.push(format!("stderr lacks {want:?}"));
-        }
-    }
-    for unwanted in &case.stderr_lacks {
-        if run.stderr.contains(unwanted.as_str()) {
-            problems.push(format!("stderr has {unwanted:?}"));
-        }
-    }
-    if run.stderr.len() > case.stderr_max {
-        problems.push(format!(
-            "stderr is {} bytes, over {}",
-            run.stderr.len(),
-            case.stderr_max
-        ));
-    }
-    if let Some(limit) = case.within {
-        if run.elapsed > limit {
-            problems.push(format!("took {:?}, over {limit:?}", run.elapsed));
-        }
-    }
-    let after = listing(&dir);
-    for (path, kind) in &before {
-        match after.get(path) {
-            None => problems.push(format!("{} was removed", path.display())),
-            Some(k) if k != kind => {
-                problems.push(format!("{} became a {k} (was a {kind})", path.display()))
-            }
-            _ => {}
-        }
-    }
-    for path in after.keys().filter(|p| !before.contains_key(*p)) {
-        if !case.creates.iter().any(|c| Path::new(c) == path) {
-            problems.push(format!("{} was left behind", path.display()));
-        }
-    }
+    let mut problems = output_problems(case, &run);
+    problems.extend(file_problems(case, &before, &listing(&dir)));
     if let Some(check) = case.check {
         if let Err(e) = check(&dir) {
             problems.push(e);
@@ -1596,15 +1612,10 @@ fn x_json_is_private(dir: &Path) -> Result<(), String> {
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Every hostile CLI case, one after another; prints the count.
-#[test]
-fn hostile_cli_input_and_output() {
-    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let root = tempfile::tempdir().unwrap();
-    let outside_before = outside_snapshot();
-    // Device nodes need root; make_devices reports whether mknod worked.
-    let devices = true;
-    // One small valid tree, built once, for the cases that read a tree.
-    let tree_path = root.path().join("fixture.json");
+/// Builds the trees the cases read, in `dir`: a small valid tree (returned), a checkpoint
+/// ([`CHECKPOINT`]) and a deep tree ([`DEEP_TREE`]); each is built once, for every case.
+fn build_fixtures(dir: &Path) -> String {
+    let tree_path = dir.join("fixture.json");
     let built = Command::new(env!("CARGO_BIN_EXE_moo"))
         .args([
             "tree",
@@ -1622,7 +1633,7 @@ fn hostile_cli_input_and_output() {
     assert!(built.success());
     let tree = std::fs::read_to_string(&tree_path).unwrap();
     std::fs::remove_file(&tree_path).unwrap();
-    let checkpoint_path = root.path().join("fixture.ckpt");
+    let checkpoint_path = dir.join("fixture.ckpt");
     let built = Command::new(env!("CARGO_BIN_EXE_moo"))
         .args(["tree", "build", "--game", "mastermind", "-o"])
         .arg(&tree_path)
@@ -1655,6 +1666,17 @@ fn hostile_cli_input_and_output() {
         .unwrap();
     std::fs::remove_file(&tree_path).unwrap();
     std::fs::remove_file(&checkpoint_path).unwrap();
+    tree
+}
+
+#[test]
+fn hostile_cli_input_and_output() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let root = tempfile::tempdir().unwrap();
+    let outside_before = outside_snapshot();
+    // Device nodes need root; make_devices reports whether mknod worked.
+    let devices = true;
+    let tree = build_fixtures(root.path());
 
     let cases = cases();
     let (mut tried, mut passed, mut skipped) = (0, 0, 0);
@@ -1815,6 +1837,75 @@ async fn time_to_close(
 /// Slow clients are cut off by the timeouts while a normal game starts and is played at once;
 /// a full connection table makes new clients wait, not fail; a full game store says when to
 /// come back and makes room from idle games.
+/// Starts a game with a seed, so the secret is known, and plays it to the win; returns the time.
+async fn play_seeded_game(addr: std::net::SocketAddr) -> Duration {
+    let start = Instant::now();
+    let (status, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"seed": 12, "preset": "bulls"}"#,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
+    let rules = moo_core::Rules::bulls();
+    let secret = rules.format_code(
+        &rules.random_code(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12)),
+    );
+    let first = if secret == "0123" { "4567" } else { "0123" };
+    for guess in [first, secret.as_str()] {
+        let (status, answer) = http(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/guesses"),
+            &format!(r#"{{"guess": "{guess}"}}"#),
+        )
+        .await;
+        assert_eq!(status, 200, "{answer}");
+        if guess == secret {
+            let state: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            assert_eq!(state["won"], true, "{answer}");
+        }
+    }
+    start.elapsed()
+}
+
+/// A full store: the 503 says when a place frees, and an idle game then makes room.
+async fn full_store_frees_a_place(addr: std::net::SocketAddr) {
+    for _ in 0..20 {
+        assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+    }
+    let (status, full) = http(addr, "POST", "/api/games", "{}").await;
+    assert_eq!(status, 503, "{full}");
+    assert!(full.contains("try again in"), "{full}");
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+}
+
+/// A full connection table: a new client waits for a slot instead of failing.
+async fn full_connection_table_waits(addr: std::net::SocketAddr, timeout: Duration) {
+    let mut hogs = Vec::new();
+    for _ in 0..16 {
+        hogs.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let start = Instant::now();
+    let (status, _) = http(addr, "GET", "/api/presets", "").await;
+    let waited = start.elapsed();
+    println!(
+        "server: with 16 of 16 connections held idle, a new request was answered after {:.2} s",
+        waited.as_secs_f64()
+    );
+    assert_eq!(status, 200);
+    assert!(
+        waited >= timeout.mul_f64(0.5),
+        "the connection cap did not hold: {waited:?}"
+    );
+    drop(hogs);
+}
+
 #[test]
 fn slow_clients_are_cut_off_and_normal_games_go_on() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -1858,31 +1949,7 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
 
         // Meanwhile a normal game: start it with a seed, so the secret is known, and play it.
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let start = Instant::now();
-        let (status, created) = http(addr, "POST", "/api/games", r#"{"seed": 12, "preset": "bulls"}"#).await;
-        assert_eq!(status, 201, "{created}");
-        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-        let id = game["id"].as_str().unwrap().to_string();
-        let rules = moo_core::Rules::bulls();
-        let secret = rules.format_code(&rules.random_code(
-            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12),
-        ));
-        let first = if secret == "0123" { "4567" } else { "0123" };
-        for guess in [first, secret.as_str()] {
-            let (status, answer) = http(
-                addr,
-                "POST",
-                &format!("/api/games/{id}/guesses"),
-                &format!(r#"{{"guess": "{guess}"}}"#),
-            )
-            .await;
-            assert_eq!(status, 200, "{answer}");
-            if guess == secret {
-                let state: serde_json::Value = serde_json::from_str(&answer).unwrap();
-                assert_eq!(state["won"], true, "{answer}");
-            }
-        }
-        let played = start.elapsed();
+        let played = play_seeded_game(addr).await;
 
         let mut closes = Vec::new();
         for handle in slow {
@@ -1906,29 +1973,9 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
             assert!(*close >= timeout.mul_f64(0.8), "closed too early: {close:?}");
         }
 
-        // A full store: the 503 says when a place frees, and an idle game then makes room.
-        for _ in 0..20 {
-            assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
-        }
-        let (status, full) = http(addr, "POST", "/api/games", "{}").await;
-        assert_eq!(status, 503, "{full}");
-        assert!(full.contains("try again in"), "{full}");
-        tokio::time::sleep(Duration::from_millis(1100)).await;
-        assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+        full_store_frees_a_place(addr).await;
 
-        // A full connection table: a new client waits for a slot instead of failing.
-        let mut hogs = Vec::new();
-        for _ in 0..16 {
-            hogs.push(tokio::net::TcpStream::connect(addr).await.unwrap());
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let start = Instant::now();
-        let (status, _) = http(addr, "GET", "/api/presets", "").await;
-        let waited = start.elapsed();
-        println!("server: with 16 of 16 connections held idle, a new request was answered after {:.2} s", waited.as_secs_f64());
-        assert_eq!(status, 200);
-        assert!(waited >= timeout.mul_f64(0.5), "the connection cap did not hold: {waited:?}");
-        drop(hogs);
+        full_connection_table_waits(addr, timeout).await;
         server.abort();
     });
 }
@@ -2007,6 +2054,129 @@ fn optimal_bench_body(limit: usize) -> String {
 /// workers for 80 s and two more hold the longest histories the server allows, a third
 /// client's Mastermind solver step and Bulls and Cows hint each answer within 1 s, 20 times in
 /// a row; and both benchmark workers are free within a second of their clients hanging up.
+/// The benchmark clients hang up after half a second: both workers must be free again within a
+/// second (they were busy 10 s more before), which two small benchmarks from two other clients,
+/// started at the hang-up, show by being answered at once.
+async fn workers_free_when_clients_hang_up(addr: std::net::SocketAddr, bench: &str) {
+    let hang = [[127, 0, 0, 2], [127, 0, 0, 3]].map(|from| {
+        let bench = bench.to_string();
+        tokio::spawn(async move {
+            hang_up_after(
+                from,
+                addr,
+                "POST",
+                "/api/bench",
+                &bench,
+                Duration::from_millis(500),
+            )
+            .await
+        })
+    });
+    for h in hang {
+        h.await.unwrap();
+    }
+    let hung_up = Instant::now();
+    let small = r#"{"rules":{"length":2,"symbols":"012","repeats":true},"strategies":["simple"]}"#;
+    let probes = [[127, 0, 0, 20], [127, 0, 0, 21]].map(|from| {
+        tokio::spawn(async move { http_from(from, addr, "POST", "/api/bench", small).await })
+    });
+    for p in probes {
+        let (status, answer) = p.await.unwrap();
+        assert_eq!(status, 200, "{answer}");
+    }
+    let freed = hung_up.elapsed();
+    println!(
+        "server: both benchmark workers answered other clients {:.2} s after their clients hung up",
+        freed.as_secs_f64()
+    );
+    assert!(
+        freed < Duration::from_millis(1500),
+        "the workers were busy {freed:?} after the hang-up"
+    );
+}
+
+/// Two clients' 10-digit games, each played to the turn cap with guesses that differ only in
+/// their last digits: the guess past the cap is refused, and every answer stays small.
+async fn games_at_the_turn_cap(
+    addr: std::net::SocketAddr,
+    max_turns: usize,
+) -> Vec<([u8; 4], String)> {
+    let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
+    let mut ids = Vec::new();
+    for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
+        let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
+        assert_eq!(status, 201, "{created}");
+        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+        ids.push((from, game["id"].as_str().unwrap().to_string()));
+    }
+    for (from, id) in &ids {
+        let path = format!("/api/games/{id}/guesses");
+        let mut refused = None;
+        for turn in 1..=20_000 {
+            let guess = format!(r#"{{"guess":"{}"}}"#, nth_permutation(turn));
+            let (status, answer) = http_from(*from, addr, "POST", &path, &guess).await;
+            if status != 200 {
+                assert_eq!(status, 409, "{answer}");
+                assert!(
+                    answer.contains(&format!("limit of {max_turns} turns")),
+                    "{answer}"
+                );
+                refused = Some(turn);
+                break;
+            }
+            // Every answer lists the turns, so the cap bounds its size too.
+            assert!(
+                answer.len() < 100 * max_turns + 1000,
+                "{} bytes at turn {turn}",
+                answer.len()
+            );
+        }
+        assert_eq!(refused, Some(max_turns + 1));
+    }
+    ids
+}
+
+/// The third client plays on under the load: each answer within 1 s, 20 times in a row.
+async fn third_client_plays_on(addr: std::net::SocketAddr, me: [u8; 4]) {
+    let (status, created) = http_from(
+        me,
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"preset":"bulls","seed":3}"#,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+    let mut slowest = Duration::ZERO;
+    for i in 0..20 {
+        let step = format!(
+            r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{}B0C"}}]}}"#,
+            i % 2
+        );
+        for (method, path, body) in [
+            ("POST", "/api/solver", step.as_str()),
+            ("GET", hint.as_str(), ""),
+        ] {
+            let start = Instant::now();
+            let (status, answer) = http_from(me, addr, method, path, body).await;
+            let took = start.elapsed();
+            slowest = slowest.max(took);
+            assert_eq!(status, 200, "{method} {path} #{i}: {answer}");
+            assert!(answer.contains("\"advice\""), "{answer}");
+            assert!(
+                took < Duration::from_secs(1),
+                "{method} {path} #{i} took {took:?}"
+            );
+        }
+    }
+    println!(
+        "server: 20 solver steps and 20 hints under load, the slowest in {:.3} s",
+        slowest.as_secs_f64()
+    );
+}
+
 #[test]
 fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
@@ -2024,29 +2194,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         let bench = optimal_bench_body(body_limit);
         assert!(bench.len() <= body_limit && bench.len() > body_limit - 20);
 
-        // The benchmark clients hang up after half a second: both workers must be free again
-        // within a second (they were busy 10 s more before), which two small benchmarks from
-        // two other clients, started at the hang-up, show by being answered at once.
-        let hang = [[127, 0, 0, 2], [127, 0, 0, 3]].map(|from| {
-            let bench = bench.clone();
-            tokio::spawn(async move {
-                hang_up_after(from, addr, "POST", "/api/bench", &bench, Duration::from_millis(500)).await
-            })
-        });
-        for h in hang {
-            h.await.unwrap();
-        }
-        let hung_up = Instant::now();
-        let small = r#"{"rules":{"length":2,"symbols":"012","repeats":true},"strategies":["simple"]}"#;
-        let probes = [[127, 0, 0, 20], [127, 0, 0, 21]]
-            .map(|from| tokio::spawn(async move { http_from(from, addr, "POST", "/api/bench", small).await }));
-        for p in probes {
-            let (status, answer) = p.await.unwrap();
-            assert_eq!(status, 200, "{answer}");
-        }
-        let freed = hung_up.elapsed();
-        println!("server: both benchmark workers answered other clients {:.2} s after their clients hung up", freed.as_secs_f64());
-        assert!(freed < Duration::from_millis(1500), "the workers were busy {freed:?} after the hang-up");
+        workers_free_when_clients_hang_up(addr, &bench).await;
 
         // The third client has been playing: its first solver steps are done (a Mastermind
         // step searches the game once, which the load below would only slow down; waiting
@@ -2072,31 +2220,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         // ...and two clients play guesses that differ only in their last digits in a 10-digit
         // game as often as the server allows (20000 times, if it let them), then ask for hints
         // without end, hanging up on every other one.
-        let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
-        let mut ids = Vec::new();
-        for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
-            let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
-            assert_eq!(status, 201, "{created}");
-            let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-            ids.push((from, game["id"].as_str().unwrap().to_string()));
-        }
-        for (from, id) in &ids {
-            let path = format!("/api/games/{id}/guesses");
-            let mut refused = None;
-            for turn in 1..=20_000 {
-                let guess = format!(r#"{{"guess":"{}"}}"#, nth_permutation(turn));
-                let (status, answer) = http_from(*from, addr, "POST", &path, &guess).await;
-                if status != 200 {
-                    assert_eq!(status, 409, "{answer}");
-                    assert!(answer.contains(&format!("limit of {max_turns} turns")), "{answer}");
-                    refused = Some(turn);
-                    break;
-                }
-                // Every answer lists the turns, so the cap bounds its size too.
-                assert!(answer.len() < 100 * max_turns + 1000, "{} bytes at turn {turn}", answer.len());
-            }
-            assert_eq!(refused, Some(max_turns + 1));
-        }
+        let ids = games_at_the_turn_cap(addr, max_turns).await;
         for (from, id) in ids {
             let done = done.clone();
             load.push(tokio::spawn(async move {
@@ -2115,28 +2239,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
 
-        // The third client plays on: each answer within 1 s, 20 times in a row.
-        let (status, created) = http_from(me, addr, "POST", "/api/games", r#"{"preset":"bulls","seed":3}"#).await;
-        assert_eq!(status, 201, "{created}");
-        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-        let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
-        let mut slowest = Duration::ZERO;
-        for i in 0..20 {
-            let step = format!(
-                r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{}B0C"}}]}}"#,
-                i % 2
-            );
-            for (method, path, body) in [("POST", "/api/solver", step.as_str()), ("GET", hint.as_str(), "")] {
-                let start = Instant::now();
-                let (status, answer) = http_from(me, addr, method, path, body).await;
-                let took = start.elapsed();
-                slowest = slowest.max(took);
-                assert_eq!(status, 200, "{method} {path} #{i}: {answer}");
-                assert!(answer.contains("\"advice\""), "{answer}");
-                assert!(took < Duration::from_secs(1), "{method} {path} #{i} took {took:?}");
-            }
-        }
-        println!("server: 20 solver steps and 20 hints under load, the slowest in {:.3} s", slowest.as_secs_f64());
+        third_client_plays_on(addr, me).await;
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         for task in load {
             // A request in flight ends within its own limits.
