@@ -2,9 +2,6 @@
 
 pub mod advice;
 pub mod bench;
-pub mod bench_advisor;
-pub mod bench_arena;
-pub mod bench_review;
 pub mod completions;
 pub mod crack;
 pub mod hint;
