@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use moo_core::advisor::{AdviceOptions, Advisor, Chooser, Method};
-use moo_core::tree::{self, Progress, SearchOptions, SetOutcome};
+use moo_core::tree::{Search, SearchOutcome};
 use moo_core::{Code, CodeSpace, History, Rules, Stop};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -183,21 +183,15 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
         let text = describe(rules, history);
         if checked < plan.cross_checks && advice.total_guesses.is_some() {
             checked += 1;
-            let outcome = tree::search_set(
-                &space,
-                history,
-                &candidates,
-                &SearchOptions::default(),
-                &Progress::new(),
-                &Stop::never(),
-            )?;
-            match outcome {
-                SetOutcome::Solved(p) if Some(p.total) == advice.total_guesses => {}
-                SetOutcome::Solved(p) => failures.push(format!(
+            match Search::after(&space, history, &candidates).run()? {
+                SearchOutcome::Found(p) if Some(p.total) == advice.total_guesses => {}
+                SearchOutcome::Found(p) => failures.push(format!(
                     "{text}: the advisor's total {:?} differs from a search without a limit, {}",
                     advice.total_guesses, p.total
                 )),
-                _ => failures.push(format!("{text}: no plan without a limit")),
+                SearchOutcome::Impossible { .. } => {
+                    failures.push(format!("{text}: no plan without a limit"))
+                }
             }
         }
         samples.push(Sample {

@@ -11,9 +11,8 @@ use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, Subcommand};
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    search, search_checkpointed, Checkpoint, Progress, SearchError, SearchOutcome, MAX_TREE_FILE,
+    Checkpoint, OptimalTree, Progress, Search, SearchError, SearchOutcome, MAX_TREE_FILE,
 };
-use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 use serde::Serialize;
 
@@ -187,9 +186,10 @@ fn build(args: BuildArgs) -> Result<()> {
             let (progress, done) = (&progress, &done);
             scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
         }
+        let search = Search::whole(&space).options(&options).progress(&progress);
         pool.install(|| match &checkpoint {
-            Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
-            None => search(&space, &options, &progress),
+            Some(c) => search.checkpoint(c).run(),
+            None => search.run(),
         })
     })
     .map_err(|e| match e {
@@ -201,7 +201,7 @@ fn build(args: BuildArgs) -> Result<()> {
     })?;
     let seconds = start.elapsed().as_secs_f64();
     match outcome {
-        SearchOutcome::Found { tree, stats } => {
+        SearchOutcome::Found(OptimalTree { tree, stats }) => {
             let text = tree.to_json(false);
             {
                 let mut written = written.lock().unwrap_or_else(|p| p.into_inner());
@@ -243,7 +243,6 @@ fn build(args: BuildArgs) -> Result<()> {
                 outln!("{message} (proven in {seconds:.2} s; no tree written)")?;
             }
         }
-        _ => anyhow::bail!("the search ended in a way this version of moo does not know"),
     }
     Ok(())
 }
