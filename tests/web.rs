@@ -262,6 +262,22 @@ async fn best_hint(b: &Browser) -> String {
     guess.as_str().unwrap().to_string()
 }
 
+/// The Play page's title, its light colours without a dark system setting, and the numeric
+/// keypad its digits come from on phones.
+async fn play_page_is_titled_light_and_numeric(b: &Browser) {
+    assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
+    assert_eq!(
+        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
+            .await,
+        json!("rgb(247, 245, 239)")
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#guess-input').getAttribute('inputmode');")
+            .await,
+        json!("numeric")
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_a_game_to_the_win() {
     let _one = BROWSER_LOCK.lock().await;
@@ -272,19 +288,7 @@ async fn browser_plays_a_game_to_the_win() {
     b.open(&format!("{}#play", server.url)).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
-    assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
-    // Light colours without a dark system setting.
-    assert_eq!(
-        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
-            .await,
-        json!("rgb(247, 245, 239)")
-    );
-    // Digits come from a numeric keypad on phones.
-    assert_eq!(
-        b.js("return document.querySelector('#guess-input').getAttribute('inputmode');")
-            .await,
-        json!("numeric")
-    );
+    play_page_is_titled_light_and_numeric(&b).await;
     // A wrong code is refused with the library's message and costs no turn.
     let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
     input.send_keys("0012\u{E007}").await.unwrap();
@@ -1006,6 +1010,68 @@ const JARGON: [&str; 7] = [
 
 /// Every page at phone width, with the system in dark mode: dark colours, no sideways scrolling,
 /// and no jargon in the visible text (Details sections closed).
+/// One page at a phone's width: it fits, speaks plainly and goes dark with the system.
+async fn page_fits_a_phone(b: &Browser, url: &str, page: &str, ready: &str) {
+    b.client.goto(&format!("{}#{page}", url)).await.unwrap();
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready").await;
+    if page == "explorer" {
+        b.click("#tree-load").await;
+    }
+    if page == "review" {
+        let input = b.client.find(Locator::Css("#review-input")).await.unwrap();
+        input
+            .send_keys("0123=1B2C 4567=0B1C\u{E007}")
+            .await
+            .unwrap();
+        b.wait("document.querySelector('#review-status').dataset.status !== 'busy'")
+            .await;
+    }
+    b.wait(&format!(
+        "document.querySelector('{ready}').textContent.trim()"
+    ))
+    .await;
+    assert_eq!(
+        b.js("return matchMedia('(prefers-color-scheme: dark)').matches;")
+            .await,
+        json!(true)
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
+            .await,
+        json!("rgb(20, 26, 23)"),
+        "{page} is not dark"
+    );
+    // Settings start folded on a phone.
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('details.settings')].some(d => d.open);")
+            .await,
+        json!(false)
+    );
+    let overflow = b
+        .js("return document.documentElement.scrollWidth > window.innerWidth + 1;")
+        .await;
+    assert_eq!(overflow, json!(false), "{page} scrolls sideways at 390 px");
+    // Tap targets: every visible button and link at least 44 px high.
+    let small = b
+        .js("return [...document.querySelectorAll('button, nav a')].filter(e => e.offsetParent && e.getBoundingClientRect().height < 43.5).map(e => e.id || e.textContent);")
+        .await;
+    assert_eq!(small, json!([]), "{page} has small tap targets");
+    let png = b.client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join(format!("{page}-dark-phone.png")), png).unwrap();
+    // Open every settings fold too: its text counts; Details sections stay closed.
+    let text = b
+        .js("document.querySelectorAll('details.more').forEach(d => d.open = false); document.querySelectorAll('details.settings, details.howto').forEach(d => d.open = true); return document.body.innerText.toLowerCase();")
+        .await;
+    let text = text.as_str().unwrap();
+    for word in JARGON {
+        assert!(
+            !text.contains(word),
+            "{page} shows {word:?} outside Details:\n{text}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     let _one = BROWSER_LOCK.lock().await;
@@ -1028,67 +1094,7 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
         ("bench", "#bench-title"),
     ];
     for (page, ready) in pages {
-        b.client
-            .goto(&format!("{}#{page}", server.url))
-            .await
-            .unwrap();
-        b.client.refresh().await.unwrap();
-        b.wait("document.body.dataset.ready").await;
-        if page == "explorer" {
-            b.click("#tree-load").await;
-        }
-        if page == "review" {
-            let input = b.client.find(Locator::Css("#review-input")).await.unwrap();
-            input
-                .send_keys("0123=1B2C 4567=0B1C\u{E007}")
-                .await
-                .unwrap();
-            b.wait("document.querySelector('#review-status').dataset.status !== 'busy'")
-                .await;
-        }
-        b.wait(&format!(
-            "document.querySelector('{ready}').textContent.trim()"
-        ))
-        .await;
-        assert_eq!(
-            b.js("return matchMedia('(prefers-color-scheme: dark)').matches;")
-                .await,
-            json!(true)
-        );
-        assert_eq!(
-            b.js("return getComputedStyle(document.documentElement).backgroundColor;")
-                .await,
-            json!("rgb(20, 26, 23)"),
-            "{page} is not dark"
-        );
-        // Settings start folded on a phone.
-        assert_eq!(
-            b.js("return [...document.querySelectorAll('details.settings')].some(d => d.open);")
-                .await,
-            json!(false)
-        );
-        let overflow = b
-            .js("return document.documentElement.scrollWidth > window.innerWidth + 1;")
-            .await;
-        assert_eq!(overflow, json!(false), "{page} scrolls sideways at 390 px");
-        // Tap targets: every visible button and link at least 44 px high.
-        let small = b
-            .js("return [...document.querySelectorAll('button, nav a')].filter(e => e.offsetParent && e.getBoundingClientRect().height < 43.5).map(e => e.id || e.textContent);")
-            .await;
-        assert_eq!(small, json!([]), "{page} has small tap targets");
-        let png = b.client.screenshot().await.unwrap();
-        std::fs::write(screenshot_dir().join(format!("{page}-dark-phone.png")), png).unwrap();
-        // Open every settings fold too: its text counts; Details sections stay closed.
-        let text = b
-            .js("document.querySelectorAll('details.more').forEach(d => d.open = false); document.querySelectorAll('details.settings, details.howto').forEach(d => d.open = true); return document.body.innerText.toLowerCase();")
-            .await;
-        let text = text.as_str().unwrap();
-        for word in JARGON {
-            assert!(
-                !text.contains(word),
-                "{page} shows {word:?} outside Details:\n{text}"
-            );
-        }
+        page_fits_a_phone(&b, &server.url, page, ready).await;
     }
     b.stop().await;
 }
