@@ -432,6 +432,36 @@ async fn solver_settles(b: &Browser, turn: usize) -> String {
     .to_string()
 }
 
+/// An answer that fits no code: the page names the answers that, changed, fix it, and undo
+/// takes the game back.
+async fn solver_names_the_repairs_of_a_contradiction(b: &Browser) {
+    b.js("document.querySelector('#other-buttons button').click();")
+        .await;
+    assert_eq!(solver_settles(b, 3).await, "contradiction");
+    let repairs = b.text("#repairs").await;
+    assert!(repairs.contains("Turn 2:"), "{repairs}");
+    b.screenshots("solver-contradiction", "#solver-panel").await;
+    b.click("#undo-btn").await;
+    assert_eq!(solver_settles(b, 2).await, "guess");
+}
+
+/// Refused rules leave no game on show, not the previous one; Bulls and Cows is then chosen again.
+async fn solver_refuses_rules_and_shows_no_game(b: &Browser) {
+    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
+        .await;
+    b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
+        .await;
+    b.click("#solver-rules button[type=submit]").await;
+    b.wait("document.querySelector('#solver-status.error')")
+        .await;
+    assert_eq!(b.text("#solver-guess").await, "?");
+    assert_eq!(b.text("#solver-history tbody").await, "");
+    let error = b.text("#solver-status").await;
+    assert!(error.contains("at least 5 symbols"), "{error}");
+    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_solves_a_secret_by_clicking_feedback() {
     let _one = BROWSER_LOCK.lock().await;
@@ -476,30 +506,9 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         json!("5 5")
     );
     typed.clear().await.unwrap();
-    // An answer that fits no code: the page names the answers that, changed, fix it.
-    b.js("document.querySelector('#other-buttons button').click();")
-        .await;
-    assert_eq!(solver_settles(&b, 3).await, "contradiction");
-    let repairs = b.text("#repairs").await;
-    assert!(repairs.contains("Turn 2:"), "{repairs}");
-    b.screenshots("solver-contradiction", "#solver-panel").await;
-    b.click("#undo-btn").await;
-    assert_eq!(solver_settles(&b, 2).await, "guess");
+    solver_names_the_repairs_of_a_contradiction(&b).await;
 
-    // Refused rules leave no game on show, not the previous one.
-    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
-        .await;
-    b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
-        .await;
-    b.click("#solver-rules button[type=submit]").await;
-    b.wait("document.querySelector('#solver-status.error')")
-        .await;
-    assert_eq!(b.text("#solver-guess").await, "?");
-    assert_eq!(b.text("#solver-history tbody").await, "");
-    let error = b.text("#solver-status").await;
-    assert!(error.contains("at least 5 symbols"), "{error}");
-    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
-        .await;
+    solver_refuses_rules_and_shows_no_game(&b).await;
 
     for turn in 1..=12 {
         let status = solver_settles(&b, turn).await;
