@@ -22,6 +22,7 @@ use super::{parse_threads, RuleArgs, TableArgs, UsageError};
 use flags::SearchArgs;
 use stats::print_stats;
 
+mod bound;
 mod flags;
 mod jobs;
 mod stats;
@@ -69,6 +70,13 @@ Then run every job (any order, any machine sharing the directory) and join:
     #[command(after_help = "Example:
   moo tree join jobs -o bulls.json")]
     Join(jobs::JoinArgs),
+    /// Bound the optimal total of a game too large to settle: a strategy's verified tree above
+    /// it (a heuristic where many candidates are left, exact endgames), or a proof below it.
+    #[command(after_help = "Examples:
+  moo tree bound --game mastermind --length 5 --symbols 12345678 -o mm5x8.json
+  moo tree bound --game mastermind --length 5 --symbols 12345678 --top 3 --top-levels 1 -o t.json
+  moo tree bound --game mastermind --length 5 --symbols 12345678 --lower")]
+    Bound(bound::BoundArgs),
 }
 
 #[derive(Debug, ClapArgs)]
@@ -148,6 +156,7 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Split(a) => jobs::split(a),
         TreeCommand::Job(a) => jobs::job(a),
         TreeCommand::Join(a) => jobs::join(a),
+        TreeCommand::Bound(a) => bound::bound(a),
     }
 }
 

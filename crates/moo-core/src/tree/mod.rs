@@ -15,9 +15,13 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
+mod bound;
 mod jobs;
 mod search;
 
+pub use bound::{
+    lower_bound, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
+};
 pub use jobs::{
     Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
     JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
