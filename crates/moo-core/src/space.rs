@@ -99,6 +99,9 @@ pub struct CodeSpace {
     /// The score table with each feedback renumbered by its rank among those that occur, built
     /// the first time the exact search asks for it (see [`CompactTable`]).
     compact: OnceLock<Option<CompactTable>>,
+    /// Which feedback indexes the table holds, found by one pass over it the first time the
+    /// exact search asks ([`CodeSpace::feedbacks_seen`]).
+    seen: OnceLock<Vec<bool>>,
 }
 
 /// The score table with feedback indexes renumbered `0..F` in order among the `F` that occur,
@@ -410,6 +413,7 @@ impl CodeSpace {
             table: None,
             packed,
             compact: OnceLock::new(),
+            seen: OnceLock::new(),
         };
         if options.builds_table(space.codes.len()) {
             space.table = Some(space.build_table());
@@ -606,6 +610,23 @@ impl CodeSpace {
     /// The score table renumbered to the feedbacks that occur, when there is a table of at most
     /// [`CompactTable::MAX_BYTES`] and they are at most [`CompactTable::MAX_FEEDBACKS`]; built on
     /// the first call.
+    /// Which feedback indexes occur in the score table (all `false` without one), indexed by
+    /// feedback index. A pass over the whole table, so it is made once: searches of many small
+    /// positions of one large space (`moo tree bound`'s endgames) would otherwise each pay it.
+    pub(crate) fn feedbacks_seen(&self) -> &[bool] {
+        self.seen.get_or_init(|| {
+            let mut seen = vec![false; self.rules.feedback_slots()];
+            if let Some(table) = &self.table {
+                for g in 0..self.codes.len() {
+                    for &f in table.row(g) {
+                        seen[usize::from(f)] = true;
+                    }
+                }
+            }
+            seen
+        })
+    }
+
     pub(crate) fn compact_table(&self) -> Option<&CompactTable> {
         self.compact
             .get_or_init(|| {

@@ -487,14 +487,7 @@ impl<'a> Bounds<'a> {
 /// Which feedback indexes occur in `space`, and the winning one's index.
 fn feedbacks_of(space: &CodeSpace) -> (Vec<bool>, usize) {
     let length = space.length();
-    let mut seen = vec![false; space.rules().feedback_slots()];
-    for g in 0..space.len() {
-        if let Some(row) = space.score_row(g) {
-            for &f in row {
-                seen[usize::from(f)] = true;
-            }
-        }
-    }
+    let seen = space.feedbacks_seen().to_vec();
     (seen, Feedback::win(length).index(length))
 }
 
