@@ -462,3 +462,84 @@ fn guess_bound(
     }
     Ok(total)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    fn space(length: usize, symbols: &str) -> CodeSpace {
+        CodeSpace::new(Rules::new(length, symbols, true, false).unwrap()).unwrap()
+    }
+
+    fn options(depth: u32, exact_below: usize) -> BoundOptions {
+        BoundOptions {
+            depth,
+            exact_below,
+            ..BoundOptions::default()
+        }
+    }
+
+    fn lower(space: &CodeSpace, options: &BoundOptions) -> u64 {
+        lower_bound(space, options, &Stop::never(), &BoundProgress::default())
+            .unwrap()
+            .total
+    }
+
+    /// Lower bounds never pass the proven optimum (the first table of docs/src/exact-results.md),
+    /// and looking deeper or solving more parts exactly never weakens them.
+    #[test]
+    fn lower_bounds_stay_below_the_optimum_and_grow_with_depth() {
+        for (length, symbols, optimum) in [
+            (4, "123456", 5625),
+            (3, "123456", 854),
+            (3, "0123456789", 5242),
+        ] {
+            let space = space(length, symbols);
+            let by_depth: Vec<u64> = (0..=2).map(|d| lower(&space, &options(d, 0))).collect();
+            assert!(by_depth.windows(2).all(|w| w[0] <= w[1]), "{by_depth:?}");
+            assert!(by_depth[2] <= optimum, "{by_depth:?} against {optimum}");
+            let with_exact = lower(&space, &options(1, 24));
+            assert!(
+                by_depth[1] <= with_exact && with_exact <= optimum,
+                "{with_exact}"
+            );
+        }
+        // Deep enough, the bound is close: 5612 of 5625 at depth 2.
+        assert!(lower(&space(4, "123456"), &options(2, 0)) >= 5600);
+    }
+
+    /// A tree with every position solved exactly is the optimum; a heuristic one replays and is
+    /// never better.
+    #[test]
+    fn upper_bounds_replay_and_meet_the_optimum_when_all_is_exact() {
+        let space = space(4, "123456");
+        let run = |options: &BoundOptions| {
+            upper_bound(&space, options, &Stop::never(), &BoundProgress::default()).unwrap()
+        };
+        let exact = run(&options(0, 1296));
+        assert_eq!(exact.stats.total, 5625);
+        assert_eq!(exact.tree.verify_in(&space).unwrap(), exact.stats);
+        for (exact_below, top, top_levels) in [(0, 1, 0), (16, 1, 0), (100, 3, 1)] {
+            let options = BoundOptions {
+                exact_below,
+                top,
+                top_levels,
+                ..BoundOptions::default()
+            };
+            let upper = run(&options);
+            assert!(upper.stats.total >= 5625);
+            assert_eq!(upper.tree.verify_in(&space).unwrap(), upper.stats);
+        }
+        // The rollout keeps the cheapest of the heuristic's best first guesses.
+        let plain = run(&options(0, 100)).stats.total;
+        let rolled = run(&BoundOptions {
+            top: 5,
+            top_levels: 1,
+            ..options(0, 100)
+        })
+        .stats
+        .total;
+        assert!(rolled <= plain, "{rolled} > {plain}");
+    }
+}
