@@ -94,8 +94,7 @@ pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
 pub fn shipped_totals(space: &CodeSpace, guesses: GuessPool) -> Option<&'static [u64]> {
     let i = shipped_index(space.rules(), guesses)?;
     let tree = shipped(space.rules(), guesses)?;
-    static TOTALS: [OnceLock<Vec<u64>>; SHIPPED.len()] =
-        [const { OnceLock::new() }; SHIPPED.len()];
+    static TOTALS: [OnceLock<Vec<u64>>; SHIPPED.len()] = [const { OnceLock::new() }; SHIPPED.len()];
     Some(TOTALS[i].get_or_init(|| tree.subtree_totals(space)))
 }
 
