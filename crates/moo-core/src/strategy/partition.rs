@@ -418,7 +418,7 @@ impl PartitionStrategy {
         }
         let scorer = Scorer::new(self.score, space, &secrets, &guesses.member);
         if !space.rows_in_cache() {
-            return self.refined(knowledge, &guesses, &scorer, &pool, full, &mut rng, stop);
+            return self.refined(&guesses, &scorer, &pool, full, &mut rng, stop);
         }
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).
@@ -471,7 +471,6 @@ impl PartitionStrategy {
     /// improved by local search ([`refine`]), and the finalists scored on a larger sample.
     fn refined(
         &self,
-        knowledge: &Knowledge<'_>,
         guesses: &Guesses<'_>,
         scorer: &Scorer<'_>,
         pool: &sample::Pool,
@@ -479,6 +478,7 @@ impl PartitionStrategy {
         rng: &mut rand_chacha::ChaCha8Rng,
         stop: &Stop,
     ) -> Option<Found> {
+        let knowledge = guesses.knowledge();
         let space = knowledge.space;
         let n = knowledge.candidates.len();
         let sampled: Vec<u32> = pool

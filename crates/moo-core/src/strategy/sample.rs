@@ -65,6 +65,11 @@ impl<'a> Guesses<'a> {
 }
 
 impl Guesses<'_> {
+    /// The position the guesses are drawn for.
+    pub fn knowledge(&self) -> &Knowledge<'_> {
+        &self.knowledge
+    }
+
     /// The index of the canonical member of `code`'s renaming class: the one guess of the class
     /// that is scored, since all split the candidates alike.
     pub fn canonical_index(&self, code: &Code) -> u32 {

@@ -56,23 +56,29 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// - The same with no leading zero (23283 over 4536, the rules of CodinGame's arena at length 4),
 ///   as written by `moo tree build --no-leading-zero -o
 ///   crates/moo-core/trees/bulls-4x10-no-leading-average.json`.
-const SHIPPED: [(fn() -> Rules, &str); 2] = [
-    (
-        Rules::bulls,
-        include_str!("../../trees/bulls-4x10-average.json"),
-    ),
-    (
-        || Rules::new(4, "0123456789", false, true).expect("valid rules"),
-        include_str!("../../trees/bulls-4x10-no-leading-average.json"),
-    ),
+const SHIPPED: [Shipped; 2] = [
+    Shipped {
+        rules: Rules::bulls,
+        json: include_str!("../../trees/bulls-4x10-average.json"),
+    },
+    Shipped {
+        rules: || Rules::new(4, "0123456789", false, true).expect("valid rules"),
+        json: include_str!("../../trees/bulls-4x10-no-leading-average.json"),
+    },
 ];
+
+/// A tree that ships: the rules it plays, and its file.
+struct Shipped {
+    rules: fn() -> Rules,
+    json: &'static str,
+}
 
 /// Which of [`SHIPPED`] plays `rules` with `guesses`.
 fn shipped_index(rules: &Rules, guesses: GuessPool) -> Option<usize> {
     if guesses != GuessPool::All {
         return None;
     }
-    SHIPPED.iter().position(|(of, _)| of() == *rules)
+    SHIPPED.iter().position(|t| (t.rules)() == *rules)
 }
 
 /// The shipped optimal tree for `rules` and `guesses`, if there is one.
@@ -81,7 +87,7 @@ pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
     static TREES: [OnceLock<Arc<DecisionTree>>; SHIPPED.len()] =
         [const { OnceLock::new() }; SHIPPED.len()];
     let tree = TREES[i].get_or_init(|| {
-        let tree = DecisionTree::from_json(SHIPPED[i].1)
+        let tree = DecisionTree::from_json(SHIPPED[i].json)
             .expect("a shipped tree is valid JSON for its rules");
         Arc::new(tree)
     });
