@@ -79,8 +79,11 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-/// What an optimal tree minimises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// What an optimal tree minimises. Serialized by its [`name`](Objective::name).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// The fewest guesses in total over all secrets (the best average); ties go to the smaller
     /// worst case.
@@ -100,6 +103,24 @@ impl Objective {
     /// The objective's position in [`Objective::ALL`].
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The objective's name, as the command line takes it and files record it: `average`,
+    /// `worst` or `fewest-worst`.
+    ///
+    /// ```
+    /// use moo_core::tree::Objective;
+    /// for objective in Objective::ALL {
+    ///     let json = serde_json::to_string(&objective).unwrap();
+    ///     assert_eq!(json, format!("\"{}\"", objective.name()));
+    /// }
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Average => "average",
+            Objective::Worst => "worst",
+            Objective::FewestWorst => "fewest-worst",
+        }
     }
 }
 
