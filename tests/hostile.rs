@@ -1283,11 +1283,11 @@ fn round_two(c: &mut Vec<Case>) {
             case.says(&format!("{name}, line 2: guess {guess} is not a code of this game"))
         });
     }
-    // 8. bench --advisor: counts checked when parsed, no endless draw.
+    // 8. bench advisor: counts checked when parsed, no endless draw.
     c.push(
         Case::new(
-            "30.8 bench --advisor --positions 1000000000",
-            &["bench", "--advisor", "--positions", "1000000000"],
+            "30.8 bench advisor --positions 1000000000",
+            &["bench", "advisor", "--positions", "1000000000"],
             2,
         )
         .says("1000000000 is not in 0..=100000")
@@ -1295,18 +1295,18 @@ fn round_two(c: &mut Vec<Case>) {
     );
     c.push(
         Case::new(
-            "30.8 bench --advisor --cross-checks 1000000000",
-            &["bench", "--advisor", "--cross-checks", "1000000000"],
+            "30.8 bench advisor --cross-checks 1000000000",
+            &["bench", "advisor", "--cross-checks", "1000000000"],
             2,
         )
         .says("1000000000 is not in 0..=100000"),
     );
     c.push(
         Case::new(
-            "30.8 bench --advisor --positions 5 --length 1 --symbols a",
+            "30.8 bench advisor --positions 5 --length 1 --symbols a",
             &[
                 "bench",
-                "--advisor",
+                "advisor",
                 "--positions",
                 "5",
                 "--length",

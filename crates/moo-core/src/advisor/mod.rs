@@ -36,7 +36,7 @@ use crate::strategy::{
     self, partition_stats, GuessPool, Knowledge, PartitionScore, PartitionStats, PartitionStrategy,
     Sampling, Strategy, StrategyError, StrategyOptions, TreeStrategy,
 };
-use crate::tree::{self, SearchError, SearchOptions, SetOutcome};
+use crate::tree::{self, Search, SearchError, SearchOptions, SearchOutcome};
 use cache::{PlanCache, Planned};
 use report::codes;
 
@@ -341,15 +341,12 @@ impl Advisor {
         }
         let options = SearchOptions::default().with_guesses(guesses);
         let progress = tree::Progress::new();
-        match tree::search_set(
-            space,
-            history,
-            candidates,
-            &options,
-            &progress,
-            stop,
-        ) {
-            Ok(SetOutcome::Solved(plan)) => {
+        let search = Search::after(space, history, candidates)
+            .options(&options)
+            .progress(&progress)
+            .stop(stop);
+        match search.run() {
+            Ok(SearchOutcome::Found(plan)) => {
                 let first = Planned {
                     guess: plan.moves[0].guess,
                     total: Some(plan.total),
@@ -368,7 +365,7 @@ impl Advisor {
                 );
                 Ok(first)
             }
-            Ok(_) => Err("the exact search found no plan".to_string()),
+            Ok(SearchOutcome::Impossible { .. }) => unreachable!("no depth limit was set"),
             Err(SearchError::Stopped) => Err(format!(
                 "not proven optimal: the exact search of the {} left did not finish within the time limit ({:.2} s)",
                 codes(candidates.len()),

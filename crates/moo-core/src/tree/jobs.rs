@@ -3,7 +3,7 @@
 //!
 //! The search of a whole game is a choice of first guess and, under it, one independent
 //! subproblem per feedback: the candidate set that feedback leaves, searched with the symmetries
-//! that fix the first guess ([`super::search_set`]). Those subproblems share nothing but a cache, so
+//! that fix the first guess ([`super::Search::after`]). Those subproblems share nothing but a cache, so
 //! each can be a job of its own: [`Split::plan`] lists one per first guess the search would try
 //! (one per symmetry class: 1 for Bulls and Cows, 5 for Mastermind) and feedback, a job file
 //! names only the rules, options and history it starts from, and [`Job::solve`] proves its
@@ -35,7 +35,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::search::{first_guesses, first_guesses_at, search_part, search_part_columns};
+use super::search::{PartPlans, Search, SearchOutcome};
 use super::{
     DecisionTree, Node, NodeId, Objective, PlanMove, Progress, SearchError, SearchOptions, SetPlan,
     TreeError, TreeStats,
@@ -307,7 +307,7 @@ impl Split {
         options: &SearchOptions,
     ) -> Result<(Split, Vec<Job>), SplitError> {
         let objective = objective_name(options.objective);
-        let order = first_guesses(space, options)?;
+        let order = Search::whole(space).options(options).first_guesses(None)?;
         let rules = space.rules().clone();
         let length = space.length();
         let all = space.all();
@@ -589,7 +589,9 @@ impl Split {
         let options = SearchOptions::new(objective)
             .with_max_depth(self.max_depth)
             .with_guesses(pool_of(&self.guesses).unwrap_or(GuessPool::All));
-        let order = first_guesses_at(space, &options, depth)?;
+        let order = Search::whole(space)
+            .options(&options)
+            .first_guesses(Some(depth))?;
         // The best first guess so far, in the order it is tried at this depth, and its cost:
         // (secrets at the depth for the fewest at worst, total).
         let mut best: Option<((u64, u64), Chosen<'r>)> = None;
@@ -817,54 +819,39 @@ impl Job {
                 plan_tree(&space, &plan.moves)
                     .ok_or_else(|| bad("the search's plan does not cover its part".into()))
             };
-            if objective != Objective::Average {
-                let columns =
-                    search_part_columns(&space, &history, &candidates, &options, progress, stop)?;
-                if columns.is_empty() {
-                    PartOutcome::Impossible {
-                        max_depth: left.unwrap_or(0),
-                    }
-                } else {
-                    PartOutcome::Depths {
-                        columns: columns
-                            .into_iter()
-                            .map(|(depth, plan)| {
-                                Ok(Column {
-                                    depth,
-                                    total: plan.total,
-                                    tree: tree_of(&plan)?,
-                                    histogram: plan.histogram,
-                                })
+            let search = Search::part(&space, &history, &candidates)
+                .options(&options)
+                .progress(progress)
+                .stop(stop);
+            match search.run()? {
+                SearchOutcome::Found(PartPlans::Columns(columns)) => PartOutcome::Depths {
+                    columns: columns
+                        .into_iter()
+                        .map(|(depth, plan)| {
+                            Ok(Column {
+                                depth,
+                                total: plan.total,
+                                tree: tree_of(&plan)?,
+                                histogram: plan.histogram,
                             })
-                            .collect::<Result<_, SplitError>>()?,
-                    }
-                }
-            } else {
-                match search_part(
-                    &space,
-                    &history,
-                    &candidates,
-                    &options,
-                    progress,
-                    stop,
-                    true,
-                )? {
-                    Ok((plan, unreduced)) => PartOutcome::Solved {
-                        total: plan.total,
-                        worst: plan.worst,
-                        tree: tree_of(&plan)?,
-                        histogram: plan.histogram,
-                        unreduced: match unreduced {
-                            Some(u) => Some(Unreduced {
-                                worst: u.worst,
-                                tree: tree_of(&u)?,
-                                histogram: u.histogram,
-                            }),
-                            None => None,
-                        },
+                        })
+                        .collect::<Result<_, SplitError>>()?,
+                },
+                SearchOutcome::Found(PartPlans::Plan { plan, unreduced }) => PartOutcome::Solved {
+                    total: plan.total,
+                    worst: plan.worst,
+                    tree: tree_of(&plan)?,
+                    histogram: plan.histogram,
+                    unreduced: match unreduced {
+                        Some(u) => Some(Unreduced {
+                            worst: u.worst,
+                            tree: tree_of(&u)?,
+                            histogram: u.histogram,
+                        }),
+                        None => None,
                     },
-                    Err(max_depth) => PartOutcome::Impossible { max_depth },
-                }
+                },
+                SearchOutcome::Impossible { max_depth } => PartOutcome::Impossible { max_depth },
             }
         };
         Ok(JobResult {
@@ -891,7 +878,7 @@ impl JobResult {
 }
 
 /// The subtree a plan describes: `moves[0]` is its root's set and guess, then the plans of its
-/// parts depth first in feedback order, as [`super::search_set`] writes them. `None` if the moves do
+/// parts depth first in feedback order, as [`super::Search::after`] writes them. `None` if the moves do
 /// not cover every part.
 fn plan_tree(space: &CodeSpace, moves: &[PlanMove]) -> Option<DecisionTree> {
     fn add(
@@ -1008,7 +995,7 @@ fn ranges(jobs: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::{search, SearchOutcome};
+    use crate::tree::{OptimalTree, Search, SearchOutcome};
 
     /// The joined tree and the single search's, with their statistics, for `options`.
     fn joined_and_searched(
@@ -1021,10 +1008,10 @@ mod tests {
         let Joined::Found { tree, stats, .. } = joined else {
             panic!("{what}: the join finds a tree");
         };
-        let SearchOutcome::Found {
+        let SearchOutcome::Found(OptimalTree {
             tree: single,
             stats: single_stats,
-        } = search(space, options, &Progress::new()).unwrap()
+        }) = Search::whole(space).options(options).run().unwrap()
         else {
             panic!("{what}: the search finds a tree");
         };

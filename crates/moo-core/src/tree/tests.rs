@@ -9,8 +9,8 @@ use crate::published::{self, Method, Published};
 use crate::stop::Stop;
 
 fn found(space: &CodeSpace, options: &SearchOptions) -> (DecisionTree, TreeStats) {
-    match search(space, options, &Progress::new()).unwrap() {
-        SearchOutcome::Found { tree, stats } => (tree, stats),
+    match Search::whole(space).options(options).run().unwrap() {
+        SearchOutcome::Found(OptimalTree { tree, stats }) => (tree, stats),
         SearchOutcome::Impossible { max_depth } => panic!("impossible within {max_depth}"),
     }
 }
@@ -127,12 +127,8 @@ fn search_matches_exhaustive_recursion_on_tiny_games() {
             // And below that depth, both objectives prove there is nothing.
             if depth > 1 {
                 for objective in Objective::ALL {
-                    let outcome = search(
-                        &space,
-                        &options(objective, Some(depth - 1), pool),
-                        &Progress::new(),
-                    )
-                    .unwrap();
+                    let options = options(objective, Some(depth - 1), pool);
+                    let outcome = Search::whole(&space).options(&options).run().unwrap();
                     assert!(
                         matches!(outcome, SearchOutcome::Impossible { max_depth } if max_depth == depth - 1),
                         "{} {pool:?} {objective:?}",
@@ -527,8 +523,15 @@ fn the_cache_changes_nothing_but_speed() {
         let run = |bytes: u64| {
             let progress = Progress::new();
             let options = SearchOptions::new(objective).with_cache_bytes(Some(bytes));
-            match search(&space, &options, &progress).unwrap() {
-                SearchOutcome::Found { tree, .. } => (tree.to_json(false), progress.cached()),
+            match Search::whole(&space)
+                .options(&options)
+                .progress(&progress)
+                .run()
+                .unwrap()
+            {
+                SearchOutcome::Found(OptimalTree { tree, .. }) => {
+                    (tree.to_json(false), progress.cached())
+                }
                 SearchOutcome::Impossible { .. } => unreachable!("no depth limit"),
             }
         };
@@ -542,20 +545,15 @@ fn the_cache_changes_nothing_but_speed() {
     }
 }
 
-/// What `search_set` found, or a panic.
+/// What [`Search::after`] found, or a panic.
 fn plan_of(space: &CodeSpace, history: &History, options: &SearchOptions) -> SetPlan {
     let candidates = history.candidates(space);
-    match search_set(
-        space,
-        history,
-        &candidates,
-        options,
-        &Progress::new(),
-        &Stop::never(),
-    )
-    .unwrap()
+    match Search::after(space, history, &candidates)
+        .options(options)
+        .run()
+        .unwrap()
     {
-        SetOutcome::Solved(plan) => plan,
+        SearchOutcome::Found(plan) => plan,
         other => panic!("{other:?}"),
     }
 }
@@ -589,7 +587,7 @@ fn check_plan(space: &CodeSpace, candidates: &CodeSet, plan: &SetPlan) {
 /// narrowed symmetries are put to the test), the search finds the naive recursion's optimum,
 /// under both objectives and a depth limit counted from the position.
 #[test]
-fn search_set_matches_exhaustive_recursion_after_any_first_guess() {
+fn a_position_search_matches_exhaustive_recursion_after_any_first_guess() {
     for rules in tiny_games() {
         let space = CodeSpace::new(rules.clone()).unwrap();
         for pool in GuessPool::ALL {
@@ -622,17 +620,13 @@ fn search_set_matches_exhaustive_recursion_after_any_first_guess() {
                         "{what}"
                     );
                     if depth > 1 {
-                        let outcome = search_set(
-                            &space,
-                            &history,
-                            &set,
-                            &options(Objective::Average, Some(depth - 1), pool),
-                            &Progress::new(),
-                            &Stop::never(),
-                        )
-                        .unwrap();
+                        let options = options(Objective::Average, Some(depth - 1), pool);
+                        let outcome = Search::after(&space, &history, &set)
+                            .options(&options)
+                            .run()
+                            .unwrap();
                         assert!(
-                            matches!(outcome, SetOutcome::Impossible { max_depth } if max_depth == depth - 1),
+                            matches!(outcome, SearchOutcome::Impossible { max_depth } if max_depth == depth - 1),
                             "{what}"
                         );
                     }
@@ -645,7 +639,7 @@ fn search_set_matches_exhaustive_recursion_after_any_first_guess() {
 /// Every subtree of an optimal tree is optimal for its set, so on Mastermind the search from
 /// each position two guesses deep must cost what the whole search's tree spends there.
 #[test]
-fn search_set_agrees_with_the_subtrees_of_the_full_search() {
+fn a_position_search_agrees_with_the_subtrees_of_the_full_search() {
     let space = CodeSpace::new(Rules::mastermind()).unwrap();
     let (tree, _) = found(&space, &SearchOptions::default());
     // Guesses each secret needs after the node `id`, reached with `set`.
@@ -688,7 +682,7 @@ fn search_set_agrees_with_the_subtrees_of_the_full_search() {
 
 /// The whole space with an empty history is the full search, to the guess.
 #[test]
-fn search_set_from_the_start_is_the_full_search() {
+fn a_position_search_from_the_start_is_the_full_search() {
     let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
     for objective in Objective::ALL {
         let (tree, stats) = found(&space, &SearchOptions::new(objective));
@@ -710,24 +704,14 @@ fn a_stop_fired_in_advance_stops_the_search() {
     let space = CodeSpace::new(Rules::mastermind()).unwrap();
     let flag = Arc::new(AtomicBool::new(true));
     let stop = Stop::never().with_flag(flag);
-    let outcome = search_set(
-        &space,
-        &History::new(),
-        &space.all(),
-        &SearchOptions::default(),
-        &Progress::new(),
-        &stop,
-    );
+    let outcome = Search::after(&space, &History::new(), &space.all())
+        .stop(&stop)
+        .run();
     assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
     let past = Stop::at(std::time::Instant::now());
-    let outcome = search_set(
-        &space,
-        &History::new(),
-        &space.all(),
-        &SearchOptions::default(),
-        &Progress::new(),
-        &past,
-    );
+    let outcome = Search::after(&space, &History::new(), &space.all())
+        .stop(&past)
+        .run();
     assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
 }
 
@@ -738,14 +722,10 @@ fn a_deadline_stops_a_long_search_midway() {
     let space = CodeSpace::new(Rules::bulls()).unwrap();
     let stop = Stop::after(std::time::Duration::from_millis(50));
     let progress = Progress::new();
-    let outcome = search_set(
-        &space,
-        &History::new(),
-        &space.all(),
-        &SearchOptions::default(),
-        &progress,
-        &stop,
-    );
+    let outcome = Search::after(&space, &History::new(), &space.all())
+        .progress(&progress)
+        .stop(&stop)
+        .run();
     assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
 }
 
@@ -756,14 +736,7 @@ fn an_empty_position_is_an_error() {
     let ab = space.code(0);
     history.push(ab, Feedback::new(0, 2));
     history.push(ab, Feedback::new(1, 0));
-    let outcome = search_set(
-        &space,
-        &history,
-        &CodeSet::new(),
-        &SearchOptions::default(),
-        &Progress::new(),
-        &Stop::never(),
-    );
+    let outcome = Search::after(&space, &history, &CodeSet::new()).run();
     assert_eq!(outcome.unwrap_err(), SearchError::NoCandidates);
 }
 
@@ -898,7 +871,11 @@ fn an_interrupted_search_resumes_from_its_checkpoint() {
             .unwrap()
             .with_min_set(5)
             .cancel_after(30, stop.clone());
-        let outcome = search_checkpointed(&space, &options, &Progress::new(), &stop, &first);
+        let outcome = Search::whole(&space)
+            .options(&options)
+            .stop(&stop)
+            .checkpoint(&first)
+            .run();
         assert_eq!(outcome.unwrap_err(), SearchError::Stopped, "{objective:?}");
         assert!(first.written() >= 30);
         drop(first);
@@ -912,8 +889,14 @@ fn an_interrupted_search_resumes_from_its_checkpoint() {
         assert!(second.loaded() >= 30, "{}", second.loaded());
         assert_eq!(second.damaged(), 1);
         let progress = Progress::new();
-        match search_checkpointed(&space, &options, &progress, &Stop::never(), &second).unwrap() {
-            SearchOutcome::Found { tree, .. } => {
+        match Search::whole(&space)
+            .options(&options)
+            .progress(&progress)
+            .checkpoint(&second)
+            .run()
+            .unwrap()
+        {
+            SearchOutcome::Found(OptimalTree { tree, .. }) => {
                 assert_eq!(
                     tree.to_json(false),
                     straight.to_json(false),
@@ -1018,8 +1001,11 @@ fn classes_change_no_tree() {
                 // Naming from the first set: these games are too small to reach the default.
                 let on = options(objective, None, guesses).with_classes_after(0);
                 let progress = Progress::new();
-                let SearchOutcome::Found { tree: a, stats } =
-                    search(&space, &on, &progress).unwrap()
+                let SearchOutcome::Found(OptimalTree { tree: a, stats }) = Search::whole(&space)
+                    .options(&on)
+                    .progress(&progress)
+                    .run()
+                    .unwrap()
                 else {
                     panic!("{rules}: no tree");
                 };

@@ -13,12 +13,16 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
-use moo_core::tree::{Job, JobResult, Joined, PartOutcome, Progress, Split, MAX_TREE_FILE};
-use moo_core::{CodeSpace, Stop};
+use moo_core::tree::{
+    Job, JobEntry, JobResult, Joined, PartOutcome, Progress, Split, MAX_TREE_FILE,
+};
+use moo_core::{CodeSpace, Stop, TreeStats};
+use serde::Serialize;
 
-use super::output::{outln, write_file};
-use super::tree::{print_stats, SearchArgs};
-use super::{parse_threads, RuleArgs, UsageError};
+use super::flags::SearchArgs;
+use super::stats::print_stats;
+use crate::cli::output::{outln, write_file};
+use crate::cli::{parse_threads, RuleArgs, UsageError};
 
 /// The manifest's name in the jobs' directory.
 const MANIFEST: &str = "split.json";
@@ -84,6 +88,93 @@ pub struct JoinArgs {
     json: bool,
 }
 
+/// What `moo tree split --json` prints: where the jobs went and what they are.
+#[derive(Serialize)]
+struct SplitReport<'a> {
+    dir: String,
+    fingerprint: &'a str,
+    first_guesses: &'a [String],
+    jobs: &'a [JobEntry],
+}
+
+/// What `moo tree job --json` prints: the job, the work its search did and what it proved.
+#[derive(Serialize)]
+struct JobReport<'a> {
+    #[serde(flatten)]
+    entry: &'a JobEntry,
+    nodes: u64,
+    seconds: f64,
+    /// Whether the result file already answered the job, so nothing was searched.
+    already_done: bool,
+    file: String,
+    #[serde(flatten)]
+    outcome: JobOutcome,
+}
+
+/// The summary of a job's [`PartOutcome`], without its trees.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JobOutcome {
+    Solved { total: u64, worst: u32 },
+    Depths { depths: Vec<DepthSummary> },
+    Impossible { impossible: bool, max_depth: u32 },
+}
+
+/// One depth limit of a worst-case job: its total and how many secrets need every guess.
+#[derive(Serialize)]
+struct DepthSummary {
+    depth: u32,
+    total: u64,
+    at_depth: u64,
+}
+
+impl JobOutcome {
+    fn of(outcome: &PartOutcome) -> JobOutcome {
+        match outcome {
+            PartOutcome::Solved { total, worst, .. } => JobOutcome::Solved {
+                total: *total,
+                worst: *worst,
+            },
+            PartOutcome::Depths { columns } => JobOutcome::Depths {
+                depths: columns
+                    .iter()
+                    .map(|c| DepthSummary {
+                        depth: c.depth,
+                        total: c.total,
+                        at_depth: c.at_limit(),
+                    })
+                    .collect(),
+            },
+            PartOutcome::Impossible { max_depth } => JobOutcome::Impossible {
+                impossible: true,
+                max_depth: *max_depth,
+            },
+        }
+    }
+}
+
+/// What `moo tree join --json` prints: the joined tree's statistics with the jobs' work and the
+/// file written, or the proof that no tree fits the depth limit.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JoinReport<'a> {
+    Found {
+        #[serde(flatten)]
+        stats: &'a TreeStats,
+        nodes: u64,
+        /// The jobs' search time, added up.
+        job_seconds: f64,
+        /// The join's own time.
+        seconds: f64,
+        jobs: usize,
+        file: String,
+    },
+    Impossible {
+        impossible: bool,
+        max_depth: u32,
+    },
+}
+
 fn job_name(index: usize) -> String {
     format!("{index:04}.job.json")
 }
@@ -120,14 +211,13 @@ pub fn split(args: SplitArgs) -> Result<()> {
     // The manifest last: a directory with a manifest has every job file.
     write_file(&manifest, split.to_json().as_bytes())?;
     if args.json {
-        let value = serde_json::json!({
-            "dir": args.out.display().to_string(),
-            "fingerprint": split.fingerprint,
-            "first_guesses": split.first_guesses,
-            "jobs": split.jobs,
-        });
-        outln!("{value}")?;
-        return Ok(());
+        let report = SplitReport {
+            dir: args.out.display().to_string(),
+            fingerprint: &split.fingerprint,
+            first_guesses: &split.first_guesses,
+            jobs: &split.jobs,
+        };
+        return outln!("{}", serde_json::to_string(&report)?);
     }
     outln!(
         "{} jobs for {} first guess{} ({}) written to {} (split {})",
@@ -213,39 +303,15 @@ pub fn job(args: JobArgs) -> Result<()> {
 fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Result<()> {
     let e = &result.entry;
     if json {
-        let mut value = serde_json::json!({
-            "index": e.index,
-            "guess": e.guess,
-            "feedback": e.feedback,
-            "size": e.size,
-            "nodes": result.nodes,
-            "seconds": result.seconds,
-            "already_done": cached,
-            "file": output.display().to_string(),
-        });
-        match &result.outcome {
-            PartOutcome::Solved { total, worst, .. } => {
-                value["total"] = (*total).into();
-                value["worst"] = (*worst).into();
-            }
-            PartOutcome::Depths { columns } => {
-                value["depths"] = columns
-                    .iter()
-                    .map(|c| {
-                        serde_json::json!({
-                            "depth": c.depth,
-                            "total": c.total,
-                            "at_depth": c.at_limit(),
-                        })
-                    })
-                    .collect();
-            }
-            PartOutcome::Impossible { max_depth } => {
-                value["impossible"] = true.into();
-                value["max_depth"] = (*max_depth).into();
-            }
-        }
-        return outln!("{value}");
+        let report = JobReport {
+            entry: e,
+            nodes: result.nodes,
+            seconds: result.seconds,
+            already_done: cached,
+            file: output.display().to_string(),
+            outcome: JobOutcome::of(&result.outcome),
+        };
+        return outln!("{}", serde_json::to_string(&report)?);
     }
     let what = match &result.outcome {
         PartOutcome::Solved { total, worst, .. } => {
@@ -308,13 +374,15 @@ pub fn join(args: JoinArgs) -> Result<()> {
         } => {
             write_file(&args.output, tree.to_json(false).as_bytes())?;
             if args.json {
-                let mut value = serde_json::to_value(&stats)?;
-                value["nodes"] = nodes.into();
-                value["job_seconds"] = job_seconds.into();
-                value["seconds"] = seconds.into();
-                value["jobs"] = split.jobs.len().into();
-                value["file"] = args.output.display().to_string().into();
-                outln!("{value}")?;
+                let report = JoinReport::Found {
+                    stats: &stats,
+                    nodes,
+                    job_seconds,
+                    seconds,
+                    jobs: split.jobs.len(),
+                    file: args.output.display().to_string(),
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 print_stats(&stats)?;
                 outln!(
@@ -327,10 +395,11 @@ pub fn join(args: JoinArgs) -> Result<()> {
         }
         Joined::Impossible { max_depth } => {
             if args.json {
-                outln!(
-                    "{}",
-                    serde_json::json!({"impossible": true, "max_depth": max_depth})
-                )?;
+                let report = JoinReport::Impossible {
+                    impossible: true,
+                    max_depth,
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 outln!(
                     "no strategy solves every secret within {max_depth} guesses (proven by {} jobs; no tree written)",
