@@ -386,6 +386,9 @@ struct Draft {
     touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
+    /// For each touched group, the answer's distribution without it, computed when first asked
+    /// for: every node visited asks again until the next test is added.
+    without: Vec<OnceCell<Dist>>,
 }
 
 /// A group tested by a draft: each row's partial sum, and their distribution.
@@ -852,13 +855,22 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The smallest and largest value of `x` in its table.
     fn column_bounds(&self, x: usize) -> (u32, u32) {
         let var = &self.vars[x];
-        let m = &self.group(var.group).marginal(var.col).0;
-        (
-            m.offset as u32,
-            (m.offset + m.weight.len() as i64 - 1) as u32,
-        )
+        let group = self.group(var.group);
+        // The bounds alone are one pass over the column; the marginal, when not known yet, is a
+        // pass per value, and most nodes checked after a join never need it.
+        if let Some((m, _)) = group.marginals[var.col].get() {
+            return (
+                m.offset as u32,
+                (m.offset + m.weight.len() as i64 - 1) as u32,
+            );
+        }
+        let col = &group.cols[var.col];
+        let lo = col.iter().copied().min().unwrap_or(0);
+        let hi = col.iter().copied().max().unwrap_or(0);
+        (lo, hi)
     }
 
     // ----- Queries -------------------------------------------------------------------------
@@ -1024,6 +1036,7 @@ impl<'a> Solver<'a> {
             touched: Vec::new(),
             answer: Dist::unit(),
             entropy: 0.0,
+            without: Vec::new(),
         };
         // Breadth first, so that the unknowns highest in the tree get the first tests and the
         // room left under the cap goes to the next level down, not to one corner of the tree.
@@ -1109,14 +1122,12 @@ impl<'a> Solver<'a> {
     /// half, `-1` on the right) gives the answer the most entropy, above `floor`, within the cap.
     fn best_test(&self, u: usize, sign: i32, floor: f64, draft: &Draft) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
-        // For each touched group, the answer's distribution without it (computed when needed).
-        let mut others: Vec<Option<Dist>> = vec![None; draft.touched.len()];
         for (h, v) in self.test_candidates(u, draft) {
             let bar = best.map_or(floor, |(_, b)| b.max(floor));
             if draft.entropy + h <= bar + EPS {
                 break;
             }
-            let Some(e) = self.score_test(v, sign, draft, &mut others) else {
+            let Some(e) = self.score_test(v, sign, draft) else {
                 continue;
             };
             if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
@@ -1149,20 +1160,13 @@ impl<'a> Solver<'a> {
     }
 
     /// The answer's entropy once `v` is tested with `sign`, or `None` if some answer would leave
-    /// a table over the cap. `others[i]` caches the answer's distribution without touched group
-    /// `i`.
-    fn score_test(
-        &self,
-        v: usize,
-        sign: i32,
-        draft: &Draft,
-        others: &mut [Option<Dist>],
-    ) -> Option<f64> {
+    /// a table over the cap.
+    fn score_test(&self, v: usize, sign: i32, draft: &Draft) -> Option<f64> {
         let var = &self.vars[v];
         let group = self.group(var.group);
         let answer = match draft.touched.iter().position(|t| t.group == var.group) {
             Some(i) => {
-                let rest = others[i].get_or_insert_with(|| {
+                let rest = draft.without[i].get_or_init(|| {
                     draft
                         .touched
                         .iter()
@@ -1193,11 +1197,21 @@ impl<'a> Solver<'a> {
             }
             None => {
                 let m = &group.marginal(var.col).0;
-                if sign > 0 {
-                    draft.answer.convolve(m)
+                let negated;
+                let m = if sign > 0 {
+                    m
                 } else {
-                    draft.answer.convolve(&m.negated())
+                    negated = m.negated();
+                    &negated
+                };
+                if draft.answer.max_rows() * group.len() as f64 <= self.cap as f64 {
+                    // No answer can then exceed the cap: only the weights are needed.
+                    return Some(Dist::entropy_of(&weight_convolve(
+                        &draft.answer.weight,
+                        &m.weight,
+                    )));
                 }
+                draft.answer.convolve(m)
             }
         };
         (answer.max_rows() <= self.cap as f64).then(|| answer.entropy())
@@ -1238,6 +1252,7 @@ impl<'a> Solver<'a> {
         }
         draft.entropy = answer.entropy();
         draft.answer = answer;
+        draft.without = vec![OnceCell::new(); draft.touched.len()];
     }
 }
 
