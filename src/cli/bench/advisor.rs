@@ -143,12 +143,9 @@ struct Report {
     samples: Vec<Sample>,
 }
 
-/// Runs the advisor bench.
-pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
-    let rules = plan.rules;
-    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
-    let openings: Vec<Code> = plan
-        .openings
+/// The codes of `--openings`, at least one.
+fn parse_openings(rules: &Rules, openings: &[String]) -> anyhow::Result<Vec<Code>> {
+    let codes: Vec<Code> = openings
         .iter()
         .map(|o| {
             rules
@@ -156,9 +153,17 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
                 .map_err(|e| UsageError(format!("--openings {o:?}: {e}")))
         })
         .collect::<Result<_, _>>()?;
-    if openings.is_empty() {
+    if codes.is_empty() {
         return Err(UsageError("--openings needs at least one code".into()).into());
     }
+    Ok(codes)
+}
+
+/// Runs the advisor bench.
+pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
+    let rules = plan.rules;
+    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let openings = parse_openings(rules, plan.openings)?;
     let histories = positions(&space, &openings, plan.positions, plan.seed)?;
     let mut samples = Vec::with_capacity(histories.len());
     let mut failures = Vec::new();

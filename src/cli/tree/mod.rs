@@ -200,6 +200,18 @@ fn build(args: BuildArgs) -> Result<()> {
         e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();
+    report_build(&args, outcome, &progress, seconds, &written)
+}
+
+/// Writes the tree a build found (holding `written`'s lock, see [`exit_on_interrupt`]) and prints
+/// what it found, or the proof that no tree fits the depth limit.
+fn report_build(
+    args: &BuildArgs,
+    outcome: SearchOutcome<OptimalTree>,
+    progress: &Progress,
+    seconds: f64,
+    written: &Mutex<bool>,
+) -> Result<()> {
     match outcome {
         SearchOutcome::Found(OptimalTree { tree, stats }) => {
             let text = tree.to_json(false);
