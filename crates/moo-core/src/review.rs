@@ -466,7 +466,7 @@ impl Reviewer<'_> {
                 }
                 None => "the best move's total was not known".to_string(),
             },
-            Err(note) => note,
+            Err(unproven) => unproven.to_string(),
         };
         let guess = advisor::fallback(self.options.guesses, self.options.seed)
             .choose(knowledge, &share(self.stop, 0.5))

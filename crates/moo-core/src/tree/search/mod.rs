@@ -15,8 +15,7 @@
 //! * Equivalent guesses are tried once: by the exact symmetries of the history
 //!   ([`Symmetry`]), and at the large sets searched in parallel also by identical partitions of
 //!   `S` (same parts, same winning part). Elsewhere a guess splitting `S` like an earlier one is
-//!   tried again: its parts are then answered by the cache, which measured cheaper than
-//!   labelling every guess's partition to find the 2-9% that repeat.
+//!   tried again: the cache answers its parts for less than labelling every partition costs.
 //! * The one-guess bounds of every guess on a set come from one bulk pass ([`bulk`]),
 //!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
 //!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
@@ -149,8 +148,7 @@ pub struct SearchOptions {
 
 /// How many candidate sets a search goes through before sets equal up to relabelling start to
 /// share results ([`SearchOptions::classes_after`]). Naming a set costs more than searching a
-/// small one, and a search this short meets few sets again up to relabelling (Mastermind 4x6,
-/// about 12 thousand sets in all: naming from the start made it a tenth slower), while the long
+/// small one, and a search this short meets few sets again up to relabelling, while the long
 /// searches it pays for go on for hundreds of thousands of sets or more.
 pub const CLASSES_AFTER: u64 = 1 << 14;
 
