@@ -348,3 +348,60 @@ fn fewest_worst_with_a_checkpoint_resumes_to_the_same_tree() {
     assert_eq!(verified["at_worst"].as_u64(), histogram.last().copied());
     assert_eq!(verified["at_worst"], built["at_worst"]);
 }
+
+/// `moo tree bound` on Mastermind 3x4 (optimum 206): a heuristic tree that replays at or above
+/// the optimum, the optimum itself when every position is exact, and a lower bound at or below
+/// it; `--lower` takes no tree file.
+#[test]
+fn bound_brackets_the_optimum() {
+    const MM3X4: [&str; 7] = [
+        "--game",
+        "mastermind",
+        "--length",
+        "3",
+        "--symbols",
+        "1234",
+        "--threads=2",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.json");
+    let bound = |extra: &[&str]| -> serde_json::Value {
+        let out = moo()
+            .args(["tree", "bound", "--json"])
+            .args(MM3X4)
+            .args(extra)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice(&out).unwrap()
+    };
+    let path = file.to_str().unwrap();
+    let heuristic = bound(&["--exact-below", "0", "-o", path])["total"].as_u64();
+    assert!(heuristic.unwrap() >= 206);
+    moo()
+        .args(["tree", "verify"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "total     {}",
+            heuristic.unwrap()
+        )));
+    assert_eq!(bound(&["--exact-below", "64", "-o", path])["total"], 206);
+    let lower = bound(&["--lower", "--depth", "2"])["lower_bound"].as_u64();
+    assert!(lower.unwrap() <= 206 && lower.unwrap() > 150, "{lower:?}");
+    moo()
+        .args(["tree", "bound", "--lower", "-o", path])
+        .args(MM3X4)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    moo()
+        .args(["tree", "bound"])
+        .args(MM3X4)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--output"));
+}

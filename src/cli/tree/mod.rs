@@ -70,8 +70,10 @@ Then run every job (any order, any machine sharing the directory) and join:
     #[command(after_help = "Example:
   moo tree join jobs -o bulls.json")]
     Join(jobs::JoinArgs),
-    /// Bound the optimal total of a game too large to settle: a strategy's verified tree above
-    /// it (a heuristic where many candidates are left, exact endgames), or a proof below it.
+    /// Bound the optimal total of a game too large to settle: a strategy's tree, or --lower
+    ///
+    /// Above the optimum, a strategy's verified tree: a heuristic where many candidates are
+    /// left, the exact search's endgames where few are. Below it (--lower), a proof.
     #[command(after_help = "Examples:
   moo tree bound --game mastermind --length 5 --symbols 12345678 -o mm5x8.json
   moo tree bound --game mastermind --length 5 --symbols 12345678 --top 3 --top-levels 1 -o t.json
