@@ -17,6 +17,7 @@ pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tree;
+pub mod tree_estimate;
 pub mod tree_split;
 
 use std::fmt;

@@ -63,10 +63,17 @@ Then run every job (any order, any machine sharing the directory) and join:
   moo tree job jobs/0003.job.json
   moo tree job jobs --index \"$SLURM_ARRAY_TASK_ID\"      a batch system's task index names the job")]
     Job(super::tree_split::JobArgs),
-    /// Join the results of a split's jobs into one verified optimal tree.
+    /// Join the results of a split's jobs into one verified optimal tree, or write its next
+    /// round of jobs.
     #[command(after_help = "Example:
   moo tree join jobs -o bulls.json")]
     Join(super::tree_split::JoinArgs),
+    /// Print the jobs of a split written so far that have no result yet, as an array range.
+    #[command(
+        after_help = "Example, the jobs still to run as one Slurm array (scripts/slurm-split.sh loops over rounds):
+  sbatch --array=\"$(moo tree status jobs)\" --wait scripts/slurm-tree.sh jobs"
+    )]
+    Status(super::tree_split::StatusArgs),
 }
 
 /// What to optimise, as typed after `--objective`.
@@ -158,6 +165,7 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Split(a) => super::tree_split::split(a),
         TreeCommand::Job(a) => super::tree_split::job(a),
         TreeCommand::Join(a) => super::tree_split::join(a),
+        TreeCommand::Status(a) => super::tree_split::status(a),
     }
 }
 

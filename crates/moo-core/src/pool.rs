@@ -3,8 +3,11 @@
 //! The choice belongs to the game being played rather than to any one way of choosing a guess, so
 //! it sits below both the strategies and the exact search, which each take it as a parameter.
 
-/// Which codes a strategy may guess.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// Which codes a strategy may guess, named in files as on the command line.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum GuessPool {
     /// Any code of the space, even one already ruled out (it may split the candidates better).
     #[default]

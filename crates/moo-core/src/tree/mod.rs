@@ -19,8 +19,9 @@ mod jobs;
 mod search;
 
 pub use jobs::{
-    Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
-    JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
+    array_range, Column, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome,
+    SampledJob, Split, SplitError, SplitOptions, Task, Unreduced, DEFAULT_SHARE, JOB_FORMAT,
+    RESULT_FORMAT, SPLIT_FORMAT,
 };
 pub use search::{
     search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,

@@ -55,6 +55,7 @@ mod dedup;
 mod levels;
 mod memo;
 mod orbits;
+mod part;
 mod plan;
 mod progress;
 mod recursion;
@@ -66,6 +67,9 @@ mod state;
 mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError};
+pub(crate) use self::part::{
+    first_optimum, root_guess_bound, root_guesses, try_root_guess, GuessTrial,
+};
 pub use self::progress::Progress;
 pub(crate) use self::root::{first_guesses, first_guesses_at};
 
@@ -83,8 +87,11 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-/// What an optimal tree minimises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// What an optimal tree minimises, named in files as on the command line (`fewest-worst`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Objective {
     /// The fewest guesses in total over all secrets (the best average); ties go to the smaller
     /// worst case.
