@@ -35,7 +35,7 @@ enum Command {
     Review(cli::review::Args),
     /// Provably optimal strategies as decision trees: build, verify, show.
     Tree(cli::tree::Args),
-    /// Every strategy against every secret: totals, histograms, times.
+    /// Every strategy against every secret: totals, histograms, times; the advisor timed.
     Bench(cli::bench::Args),
     /// Crack a long secret (hundreds of symbols) through a counting bulls-and-cows oracle.
     Crack(cli::crack::Args),

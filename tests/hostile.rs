@@ -328,6 +328,64 @@ fn run(dir: &Path, case: &Case) -> Run {
     }
 }
 
+/// What is wrong with a run's exit code, stderr and time, for `case`.
+fn output_problems(case: &Case, run: &Run) -> Vec<String> {
+    let mut problems = Vec::new();
+    if run.stderr.contains("panicked at") {
+        problems.push("panicked".to_string());
+    }
+    if run.code != Some(case.code) {
+        problems.push(format!("exit {:?}, wanted {}", run.code, case.code));
+    }
+    for want in &case.stderr_has {
+        if !run.stderr.contains(want.as_str()) {
+            problems.push(format!("stderr lacks {want:?}"));
+        }
+    }
+    for unwanted in &case.stderr_lacks {
+        if run.stderr.contains(unwanted.as_str()) {
+            problems.push(format!("stderr has {unwanted:?}"));
+        }
+    }
+    if run.stderr.len() > case.stderr_max {
+        problems.push(format!(
+            "stderr is {} bytes, over {}",
+            run.stderr.len(),
+            case.stderr_max
+        ));
+    }
+    if let Some(limit) = case.within {
+        if run.elapsed > limit {
+            problems.push(format!("took {:?}, over {limit:?}", run.elapsed));
+        }
+    }
+    problems
+}
+
+/// The files a run removed, changed the kind of, or left behind that `case` does not create.
+fn file_problems(
+    case: &Case,
+    before: &BTreeMap<PathBuf, String>,
+    after: &BTreeMap<PathBuf, String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, kind) in before {
+        match after.get(path) {
+            None => problems.push(format!("{} was removed", path.display())),
+            Some(k) if k != kind => {
+                problems.push(format!("{} became a {k} (was a {kind})", path.display()))
+            }
+            _ => {}
+        }
+    }
+    for path in after.keys().filter(|p| !before.contains_key(*p)) {
+        if !case.creates.iter().any(|c| Path::new(c) == path) {
+            problems.push(format!("{} was left behind", path.display()));
+        }
+    }
+    problems
+}
+
 /// Runs one case in a fresh directory; `Err` says what went wrong.
 fn try_case(root: &Path, index: usize, case: &Case, tree: &str) -> Result<(), String> {
     let dir = root.join(format!("case-{index:03}"));
@@ -367,50 +425,8 @@ fn try_case(root: &Path, index: usize, case: &Case, tree: &str) -> Result<(), St
             ));
         }
     }
-    let mut problems = Vec::new();
-    if run.stderr.contains("panicked at") {
-        problems.push("panicked".to_string());
-    }
-    if run.code != Some(case.code) {
-        problems.push(format!("exit {:?}, wanted {}", run.code, case.code));
-    }
-    for want in &case.stderr_has {
-        if !run.stderr.contains(want.as_str()) {
-            problems.push(format!("stderr lacks {want:?}"));
-        }
-    }
-    for unwanted in &case.stderr_lacks {
-        if run.stderr.contains(unwanted.as_str()) {
-            problems.push(format!("stderr has {unwanted:?}"));
-        }
-    }
-    if run.stderr.len() > case.stderr_max {
-        problems.push(format!(
-            "stderr is {} bytes, over {}",
-            run.stderr.len(),
-            case.stderr_max
-        ));
-    }
-    if let Some(limit) = case.within {
-        if run.elapsed > limit {
-            problems.push(format!("took {:?}, over {limit:?}", run.elapsed));
-        }
-    }
-    let after = listing(&dir);
-    for (path, kind) in &before {
-        match after.get(path) {
-            None => problems.push(format!("{} was removed", path.display())),
-            Some(k) if k != kind => {
-                problems.push(format!("{} became a {k} (was a {kind})", path.display()))
-            }
-            _ => {}
-        }
-    }
-    for path in after.keys().filter(|p| !before.contains_key(*p)) {
-        if !case.creates.iter().any(|c| Path::new(c) == path) {
-            problems.push(format!("{} was left behind", path.display()));
-        }
-    }
+    let mut problems = output_problems(case, &run);
+    problems.extend(file_problems(case, &before, &listing(&dir)));
     if let Some(check) = case.check {
         if let Err(e) = check(&dir) {
             problems.push(e);
@@ -473,87 +489,45 @@ fn s(args: &[&str]) -> Vec<String> {
 }
 
 /// Every case of issue 12, by item number.
+/// Every case of issue 12, by item number, then those of issue 30.
 fn cases() -> Vec<Case> {
     let mut c = Vec::new();
-    let small_tree = ["tree", "build", "--game", "mastermind", "--length", "2"];
-    let with = |extra: &[&str]| {
-        let mut v = s(&small_tree);
-        v.extend(s(extra));
-        v
-    };
+    output_targets(&mut c);
+    stdout_errors(&mut c);
+    huge_counts(&mut c);
+    unbounded_reads(&mut c);
+    short_echoes(&mut c);
+    parsing_symbols(&mut c);
+    parsing_flags(&mut c);
+    quadratic_work(&mut c);
+    plots(&mut c);
+    round_two(&mut c);
+    c
+}
 
-    // 1. Output targets: devices and FIFOs are written to, never replaced.
-    c.push(
-        Case::owned("1 tree build -o null (device)", with(&["-o", "null"]), 0)
-            .devices()
-            .check(|d| is_char_device(&d.join("null"))),
-    );
-    c.push(
-        Case::owned("1 tree build -o full (device)", with(&["-o", "full"]), 1)
-            .devices()
-            .says("No space left on device")
-            .check(|d| is_char_device(&d.join("full"))),
-    );
-    c.push(
-        Case::owned(
-            "1 tree build -o link-to-null",
-            with(&["-o", "link-to-null"]),
-            0,
-        )
-        .devices()
-        .check(|d| {
-            is_char_device(&d.join("null"))?;
-            let t = std::fs::symlink_metadata(d.join("link-to-null")).unwrap();
-            if t.file_type().is_symlink() {
-                Ok(())
-            } else {
-                Err("the link was replaced".into())
-            }
-        }),
-    );
-    c.push(Case::owned("1 tree build -o fifo", with(&["-o", "fifo"]), 0).devices());
-    c.push(
-        Case::owned("1 tree build -o a new file", with(&["-o", "new.json"]), 0).creates("new.json"),
-    );
-    c.push(
-        Case::owned(
-            "1 tree build -o an existing file",
-            with(&["-o", "tree.json"]),
-            0,
-        )
-        .check(|d| {
-            let text = std::fs::read_to_string(d.join("tree.json")).unwrap();
-            if text.starts_with("{\"rules\"") {
-                Ok(())
-            } else {
-                Err("tree.json was not rewritten".into())
-            }
-        }),
-    );
-    c.push(
-        Case::owned("1 tree build -o a directory", with(&["-o", "adir"]), 1).says("is a directory"),
-    );
-    c.push(
-        Case::owned(
-            "1 tree build -o missing/dir/x.json",
-            with(&["-o", "missing/dir/x.json"]),
-            1,
-        )
-        .says("cannot write missing/dir/x.json"),
-    );
+/// A small benchmark: Knuth's strategy on Mastermind of 2 pegs.
+const BENCH_SMALL: [&str; 7] = [
+    "bench",
+    "--game",
+    "mastermind",
+    "--length",
+    "2",
+    "-S",
+    "knuth",
+];
 
-    // 2. stdout: a full disk is an error (exit 1), a closed pipe a quiet success.
-    let bench_small = [
-        "bench",
-        "--game",
-        "mastermind",
-        "--length",
-        "2",
-        "-S",
-        "knuth",
-    ];
+/// A small tree build (Mastermind of 2 pegs) with `extra` flags.
+fn small_tree(extra: &[&str]) -> Vec<String> {
+    let mut v = s(&["tree", "build", "--game", "mastermind", "--length", "2"]);
+    v.extend(s(extra));
+    v
+}
+
+/// The commands whose whole output goes to stdout, for item 2: each must report a full disk
+/// and stay quiet on a closed pipe.
+fn full_disk_commands() -> Vec<(&'static str, Vec<String>)> {
     let crack_small = ["crack", "--repeats", "--length", "40"];
-    let full_cases: Vec<(&str, Vec<String>)> = vec![
+    vec![
         ("hint", s(&["hint"])),
         ("hint --json", s(&["hint", "--json"])),
         ("hint --list 5040", s(&["hint", "--list", "5040"])),
@@ -563,8 +537,11 @@ fn cases() -> Vec<Case> {
             s(&["tree", "verify", "--json", "tree.json"]),
         ),
         ("tree show", s(&["tree", "show", "tree.json"])),
-        ("tree build --json", with(&["--json", "-o", "out.json"])),
-        ("tree build", with(&["-o", "out.json"])),
+        (
+            "tree build --json",
+            small_tree(&["--json", "-o", "out.json"]),
+        ),
+        ("tree build", small_tree(&["-o", "out.json"])),
         ("crack", s(&crack_small)),
         ("crack --json", {
             let mut v = s(&crack_small);
@@ -603,9 +580,9 @@ fn cases() -> Vec<Case> {
                 "--json",
             ]),
         ),
-        ("bench", s(&bench_small)),
+        ("bench", s(&BENCH_SMALL)),
         ("bench --json", {
-            let mut v = s(&bench_small);
+            let mut v = s(&BENCH_SMALL);
             v.push("--json".into());
             v
         }),
@@ -614,8 +591,189 @@ fn cases() -> Vec<Case> {
             "solve --secret",
             s(&["solve", "--secret", "1234", "--game", "mastermind"]),
         ),
-    ];
-    for (name, args) in &full_cases {
+    ]
+}
+
+/// Counts past their range, for item 3: the command, and the range its refusal must give.
+const HUGE_COUNTS: &[(&str, &[&str], &str)] = &[
+    (
+        "bench --runs 1e9",
+        &[
+            "bench",
+            "--game",
+            "mastermind",
+            "-S",
+            "random",
+            "--runs",
+            "1000000000",
+        ],
+        "1..=10000",
+    ),
+    (
+        "crack ga --runs 1e12",
+        &[
+            "crack",
+            "--repeats",
+            "--method",
+            "ga",
+            "--length",
+            "10",
+            "--runs",
+            "1000000000000",
+        ],
+        "1..=1000",
+    ),
+    (
+        "crack --table --runs 1e12",
+        &[
+            "crack",
+            "--table",
+            "--lengths",
+            "10",
+            "--runs",
+            "1000000000000",
+        ],
+        "1..=1000",
+    ),
+    (
+        "bench --runs u64::MAX",
+        &["bench", "-S", "random", "--runs", "18446744073709551615"],
+        "1..=10000",
+    ),
+    (
+        "crack --runs u64::MAX",
+        &[
+            "crack",
+            "--repeats",
+            "--method",
+            "ga",
+            "--runs",
+            "18446744073709551615",
+        ],
+        "1..=1000",
+    ),
+    (
+        "crack --generations 1e12",
+        &[
+            "crack",
+            "--repeats",
+            "--method",
+            "ga",
+            "--generations",
+            "1000000000000",
+        ],
+        "1..=1000000",
+    ),
+    (
+        "crack --trials 2^32",
+        &["crack", "--repeats", "--trials", "4294967296"],
+        "1..=10000",
+    ),
+    (
+        "crack --table --lengths 0",
+        &["crack", "--table", "--lengths", "10,0"],
+        "1..=300",
+    ),
+    (
+        "bench --max-guesses 0",
+        &["bench", "-S", "random", "--max-guesses", "0"],
+        "1..=",
+    ),
+    (
+        "tree build --max-depth 0",
+        &["tree", "build", "--max-depth", "0", "-o", "x.json"],
+        "1..=1000",
+    ),
+    (
+        "tree build --max-depth u32::MAX",
+        &["tree", "build", "--max-depth", "4294967295", "-o", "x.json"],
+        "1..=1000",
+    ),
+];
+
+/// Issue 12, item 1. Output targets: devices and FIFOs are written to, never replaced.
+fn output_targets(c: &mut Vec<Case>) {
+    c.push(
+        Case::owned(
+            "1 tree build -o null (device)",
+            small_tree(&["-o", "null"]),
+            0,
+        )
+        .devices()
+        .check(|d| is_char_device(&d.join("null"))),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o full (device)",
+            small_tree(&["-o", "full"]),
+            1,
+        )
+        .devices()
+        .says("No space left on device")
+        .check(|d| is_char_device(&d.join("full"))),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o link-to-null",
+            small_tree(&["-o", "link-to-null"]),
+            0,
+        )
+        .devices()
+        .check(|d| {
+            is_char_device(&d.join("null"))?;
+            let t = std::fs::symlink_metadata(d.join("link-to-null")).unwrap();
+            if t.file_type().is_symlink() {
+                Ok(())
+            } else {
+                Err("the link was replaced".into())
+            }
+        }),
+    );
+    c.push(Case::owned("1 tree build -o fifo", small_tree(&["-o", "fifo"]), 0).devices());
+    c.push(
+        Case::owned(
+            "1 tree build -o a new file",
+            small_tree(&["-o", "new.json"]),
+            0,
+        )
+        .creates("new.json"),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o an existing file",
+            small_tree(&["-o", "tree.json"]),
+            0,
+        )
+        .check(|d| {
+            let text = std::fs::read_to_string(d.join("tree.json")).unwrap();
+            if text.starts_with("{\"rules\"") {
+                Ok(())
+            } else {
+                Err("tree.json was not rewritten".into())
+            }
+        }),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o a directory",
+            small_tree(&["-o", "adir"]),
+            1,
+        )
+        .says("is a directory"),
+    );
+    c.push(
+        Case::owned(
+            "1 tree build -o missing/dir/x.json",
+            small_tree(&["-o", "missing/dir/x.json"]),
+            1,
+        )
+        .says("cannot write missing/dir/x.json"),
+    );
+}
+
+/// Issue 12, item 2. stdout: a full disk is an error (exit 1), a closed pipe a quiet success.
+fn stdout_errors(c: &mut Vec<Case>) {
+    for (name, args) in &full_disk_commands() {
         let creates_out = args.iter().any(|a| a == "out.json");
         let mut case = Case::owned(format!("2 {name} > full"), args.clone(), 1)
             .out(Out::Full)
@@ -642,110 +800,18 @@ fn cases() -> Vec<Case> {
         .out(Out::Closed)
         .stderr_max(0),
     );
+}
 
-    // 3. Huge counts are refused when parsed, with the range.
-    for (name, args, range) in [
-        (
-            "bench --runs 1e9",
-            vec![
-                "bench",
-                "--game",
-                "mastermind",
-                "-S",
-                "random",
-                "--runs",
-                "1000000000",
-            ],
-            "1..=10000",
-        ),
-        (
-            "crack ga --runs 1e12",
-            vec![
-                "crack",
-                "--repeats",
-                "--method",
-                "ga",
-                "--length",
-                "10",
-                "--runs",
-                "1000000000000",
-            ],
-            "1..=1000",
-        ),
-        (
-            "crack --table --runs 1e12",
-            vec![
-                "crack",
-                "--table",
-                "--lengths",
-                "10",
-                "--runs",
-                "1000000000000",
-            ],
-            "1..=1000",
-        ),
-        (
-            "bench --runs u64::MAX",
-            vec!["bench", "-S", "random", "--runs", "18446744073709551615"],
-            "1..=10000",
-        ),
-        (
-            "crack --runs u64::MAX",
-            vec![
-                "crack",
-                "--repeats",
-                "--method",
-                "ga",
-                "--runs",
-                "18446744073709551615",
-            ],
-            "1..=1000",
-        ),
-        (
-            "crack --generations 1e12",
-            vec![
-                "crack",
-                "--repeats",
-                "--method",
-                "ga",
-                "--generations",
-                "1000000000000",
-            ],
-            "1..=1000000",
-        ),
-        (
-            "crack --trials 2^32",
-            vec!["crack", "--repeats", "--trials", "4294967296"],
-            "1..=10000",
-        ),
-        (
-            "crack --table --lengths 0",
-            vec!["crack", "--table", "--lengths", "10,0"],
-            "1..=300",
-        ),
-        (
-            "bench --max-guesses 0",
-            vec!["bench", "-S", "random", "--max-guesses", "0"],
-            "1..=",
-        ),
-        (
-            "tree build --max-depth 0",
-            vec!["tree", "build", "--max-depth", "0", "-o", "x.json"],
-            "1..=1000",
-        ),
-        (
-            "tree build --max-depth u32::MAX",
-            vec!["tree", "build", "--max-depth", "4294967295", "-o", "x.json"],
-            "1..=1000",
-        ),
-    ] {
-        c.push(Case::new(format!("3 {name}"), &args, 2).says(range));
+/// Issue 12, item 3. Huge counts are refused when parsed, with the range.
+fn huge_counts(c: &mut Vec<Case>) {
+    for &(name, args, range) in HUGE_COUNTS {
+        c.push(Case::new(format!("3 {name}"), args, 2).says(range));
     }
     for threads in ["0", "10000", "100000", "4294967296", "18446744073709551616"] {
         c.push(
             Case::owned(
                 format!("3 tree build --threads {threads}"),
-                with(&["--threads", threads, "-o", "x.json"]),
+                small_tree(&["--threads", threads, "-o", "x.json"]),
                 2,
             )
             .says("--threads"),
@@ -754,13 +820,15 @@ fn cases() -> Vec<Case> {
     c.push(
         Case::owned(
             "3 tree build --threads 1",
-            with(&["--threads", "1", "-o", "x.json"]),
+            small_tree(&["--threads", "1", "-o", "x.json"]),
             0,
         )
         .creates("x.json"),
     );
+}
 
-    // 4. Unbounded reads: devices, FIFOs and oversized files are refused.
+/// Issue 12, item 4. Unbounded reads: devices, FIFOs and oversized files are refused.
+fn unbounded_reads(c: &mut Vec<Case>) {
     for file in ["zero", "zero.json", "urandom.json", "fifo"] {
         for (what, args) in [
             ("tree verify", vec!["tree", "verify", file]),
@@ -832,8 +900,10 @@ fn cases() -> Vec<Case> {
     c.push(
         Case::new("4 tree verify adir", &["tree", "verify", "adir"], 1).says("not a regular file"),
     );
+}
 
-    // 5. Echoes of huge input are short.
+/// Issue 12, item 5. Echoes of huge input are short.
+fn short_echoes(c: &mut Vec<Case>) {
     c.push(
         Case::new(
             "5 tree verify huge-guess.json",
@@ -907,8 +977,10 @@ fn cases() -> Vec<Case> {
         )
         .stderr_max(600),
     );
+}
 
-    // 6. Parsing: signs, invisible and combining symbols, conflicting flags, exit codes.
+/// Issue 12, item 6. Parsing: signs, invisible and combining symbols.
+fn parsing_symbols(c: &mut Vec<Case>) {
     for feedback in ["-1B", "-1b2c", "1B-", "-1 2", "1 2-", ",1 2"] {
         c.push(
             Case::owned(
@@ -986,6 +1058,10 @@ fn cases() -> Vec<Case> {
         )
         .says("cannot be used with"),
     );
+}
+
+/// Issue 12, item 6. Parsing: conflicting flags, missing parts, exit codes.
+fn parsing_flags(c: &mut Vec<Case>) {
     c.push(Case::new("6 hint 0123 (no =)", &["hint", "0123"], 2));
     c.push(Case::new("6 hint =1B (no guess)", &["hint", "=1B"], 2));
     c.push(Case::new(
@@ -1039,8 +1115,10 @@ fn cases() -> Vec<Case> {
         &["hint", "--strategy", "tree:tree.json"],
         1,
     ));
+}
 
-    // 7. Quadratic work: long histories are bounded and repaired in one pass.
+/// Issue 12, item 7. Quadratic work: long histories are bounded and repaired in one pass.
+fn quadratic_work(c: &mut Vec<Case>) {
     let mut turns = vec!["hint".to_string()];
     turns.extend(std::iter::repeat_n("0123=0B0C".to_string(), 9_999));
     turns.push("4567=0B0C".to_string());
@@ -1075,14 +1153,16 @@ fn cases() -> Vec<Case> {
         )
         .says("practical limit of 5000"),
     );
+}
 
-    // 8. Plots: written whole or not at all, errors in words.
+/// Issue 12, item 8. Plots: written whole or not at all, errors in words.
+fn plots(c: &mut Vec<Case>) {
     for plot in ["full.svg", "full.png"] {
         c.push(
             Case::owned(
                 format!("8 bench --plot {plot} (full device)"),
                 {
-                    let mut v = s(&bench_small);
+                    let mut v = s(&BENCH_SMALL);
                     v.extend(s(&["--plot", plot]));
                     v
                 },
@@ -1098,7 +1178,7 @@ fn cases() -> Vec<Case> {
         let mut case = Case::owned(
             format!("8 bench --plot {plot} (full disk)"),
             {
-                let mut v = s(&bench_small);
+                let mut v = s(&BENCH_SMALL);
                 v.extend(s(&["--plot", plot]));
                 v
             },
@@ -1114,7 +1194,7 @@ fn cases() -> Vec<Case> {
             Case::owned(
                 format!("8 bench --plot {plot}"),
                 {
-                    let mut v = s(&bench_small);
+                    let mut v = s(&BENCH_SMALL);
                     v.extend(s(&["--plot", plot]));
                     v
                 },
@@ -1123,59 +1203,50 @@ fn cases() -> Vec<Case> {
             .creates(plot),
         );
     }
-    round_two(&mut c);
-    c
 }
 
-/// Ten-digit turns for `moo hint`: `times` copies of one guess with its true answer to a secret,
-/// and, if `contradict`, a last copy with another answer.
-fn long_history(times: usize, contradict: bool) -> Vec<String> {
-    let rules = moo_core::Rules::new(10, "0123456789", false, true).unwrap();
-    let guess = rules.parse_code("1023456789").unwrap();
-    let secret = rules.parse_code("9876543210").unwrap();
-    let f = guess.score(&secret);
-    let mut turns = vec![format!("1023456789={}B{}C", f.bulls, f.cows); times];
-    if contradict {
-        turns.push(format!("1023456789={}B{}C", f.bulls + 1, f.cows - 1));
-    }
-    turns
+/// `moo hint` on 10 digits with no leading zero, 1 s a move, listing 3, after `turns`.
+fn long_hint(turns: Vec<String>) -> Vec<String> {
+    let mut v = s(&[
+        "hint",
+        "--length",
+        "10",
+        "--no-leading-zero",
+        "--time-limit",
+        "1s",
+        "--list",
+        "3",
+    ]);
+    v.extend(turns);
+    v
+}
+
+/// [`small_tree`] written to `x.json`, with `extra` flags.
+fn small_build(extra: &[&str]) -> Vec<String> {
+    let mut v = small_tree(&["-o", "x.json"]);
+    v.extend(s(extra));
+    v
 }
 
 /// Issue 30, by item number.
 fn round_two(c: &mut Vec<Case>) {
-    let hint = |turns: Vec<String>| {
-        let mut v = s(&[
-            "hint",
-            "--length",
-            "10",
-            "--no-leading-zero",
-            "--time-limit",
-            "1s",
-            "--list",
-            "3",
-        ]);
-        v.extend(turns);
-        v
-    };
-    let build = |extra: &[&str]| {
-        let mut v = s(&[
-            "tree",
-            "build",
-            "--game",
-            "mastermind",
-            "--length",
-            "2",
-            "-o",
-            "x.json",
-        ]);
-        v.extend(s(extra));
-        v
-    };
-    // 3. --checkpoint never overwrites a file that is not a checkpoint (a tree was destroyed).
+    checkpoints(c);
+    special_files(c);
+    tampered_facts(c);
+    bench_advisor_counts(c);
+    lesser_items(c);
+    deep_trees(c);
+    table_refusals(c);
+    long_hint_time_limit(c);
+}
+
+/// Issue 30, item 3. --checkpoint never overwrites a file that is not a checkpoint (a tree was
+/// destroyed).
+fn checkpoints(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.3 --checkpoint onto a tree file",
-            build(&["--checkpoint", "tree.json"]),
+            small_build(&["--checkpoint", "tree.json"]),
             1,
         )
         .says("tree.json is not a moo checkpoint")
@@ -1184,7 +1255,7 @@ fn round_two(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.3 --checkpoint onto a text file",
-            build(&["--checkpoint", "notes.txt"]),
+            small_build(&["--checkpoint", "notes.txt"]),
             1,
         )
         .says("notes.txt is not a moo checkpoint")
@@ -1193,7 +1264,7 @@ fn round_two(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.3 --checkpoint onto a Latin-1 file",
-            build(&["--checkpoint", "latin1.txt"]),
+            small_build(&["--checkpoint", "latin1.txt"]),
             1,
         )
         .says("latin1.txt is not a moo checkpoint"),
@@ -1201,7 +1272,7 @@ fn round_two(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.3 --checkpoint onto a 64 MiB file",
-            build(&["--checkpoint", "big.json"]),
+            small_build(&["--checkpoint", "big.json"]),
             1,
         )
         .says("big.json is not a moo checkpoint"),
@@ -1209,14 +1280,17 @@ fn round_two(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.3 --checkpoint new file",
-            build(&["--checkpoint", "new.ckpt"]),
+            small_build(&["--checkpoint", "new.ckpt"]),
             0,
         )
         .creates("new.ckpt")
         .creates("x.json")
         .check(x_json_is_private),
     );
-    // 4. Devices, FIFOs and directories are refused as checkpoints and progress logs.
+}
+
+/// Issue 30, item 4. Devices, FIFOs and directories are refused as checkpoints and progress logs.
+fn special_files(c: &mut Vec<Case>) {
     for (name, what) in [
         ("zero", "not a regular file"),
         ("zero.json", "not a regular file"),
@@ -1226,7 +1300,7 @@ fn round_two(c: &mut Vec<Case>) {
         c.push(
             Case::owned(
                 format!("30.4 --checkpoint {name}"),
-                build(&["--checkpoint", name]),
+                small_build(&["--checkpoint", name]),
                 1,
             )
             .devices()
@@ -1243,7 +1317,7 @@ fn round_two(c: &mut Vec<Case>) {
         c.push(
             Case::owned(
                 format!("30.4 --progress-log {name}"),
-                build(&["--progress-log", name]),
+                small_build(&["--progress-log", name]),
                 1,
             )
             .devices()
@@ -1254,14 +1328,17 @@ fn round_two(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.4 --progress-log new file",
-            build(&["--progress-log", "log.txt"]),
+            small_build(&["--progress-log", "log.txt"]),
             0,
         )
         .creates("log.txt")
         .creates("x.json"),
     );
-    // 5. Tampered facts: an error naming the line or the falsehood, never a panic or a worse
-    // tree.
+}
+
+/// Issue 30, item 5. Tampered facts: an error naming the line or the falsehood, never a panic or a
+/// worse tree.
+fn tampered_facts(c: &mut Vec<Case>) {
     for (name, guess, root) in TAMPERED {
         let mut args = s(&[
             "tree",
@@ -1283,11 +1360,14 @@ fn round_two(c: &mut Vec<Case>) {
             case.says(&format!("{name}, line 2: guess {guess} is not a code of this game"))
         });
     }
-    // 8. bench --advisor: counts checked when parsed, no endless draw.
+}
+
+/// Issue 30, item 8. bench advisor: counts checked when parsed, no endless draw.
+fn bench_advisor_counts(c: &mut Vec<Case>) {
     c.push(
         Case::new(
-            "30.8 bench --advisor --positions 1000000000",
-            &["bench", "--advisor", "--positions", "1000000000"],
+            "30.8 bench advisor --positions 1000000000",
+            &["bench", "advisor", "--positions", "1000000000"],
             2,
         )
         .says("1000000000 is not in 0..=100000")
@@ -1295,18 +1375,18 @@ fn round_two(c: &mut Vec<Case>) {
     );
     c.push(
         Case::new(
-            "30.8 bench --advisor --cross-checks 1000000000",
-            &["bench", "--advisor", "--cross-checks", "1000000000"],
+            "30.8 bench advisor --cross-checks 1000000000",
+            &["bench", "advisor", "--cross-checks", "1000000000"],
             2,
         )
         .says("1000000000 is not in 0..=100000"),
     );
     c.push(
         Case::new(
-            "30.8 bench --advisor --positions 5 --length 1 --symbols a",
+            "30.8 bench advisor --positions 5 --length 1 --symbols a",
             &[
                 "bench",
-                "--advisor",
+                "advisor",
                 "--positions",
                 "5",
                 "--length",
@@ -1319,7 +1399,10 @@ fn round_two(c: &mut Vec<Case>) {
         .says("every game is won by its first guess")
         .within(Duration::from_secs(10)),
     );
-    // 9. Lesser items of the command line.
+}
+
+/// Issue 30, item 9. Lesser items of the command line.
+fn lesser_items(c: &mut Vec<Case>) {
     c.push(
         Case::new("30.9 moo --help > full", &["--help"], 1)
             .out(Out::Full)
@@ -1348,8 +1431,11 @@ fn round_two(c: &mut Vec<Case>) {
         )
         .says("regional indicator"),
     );
-    // 9. moo reads its own deep trees (serde_json's 128 levels refused them), and refuses
-    // nesting past any tree it writes without overflowing its stack.
+}
+
+/// Issue 30, item 9. moo reads its own deep trees (serde_json's 128 levels refused them), and
+/// refuses nesting past any tree it writes without overflowing its stack.
+fn deep_trees(c: &mut Vec<Case>) {
     c.push(Case::new(
         "30.9 tree verify of a 64-guess-deep tree",
         &["tree", "verify", "deep.json"],
@@ -1381,8 +1467,11 @@ fn round_two(c: &mut Vec<Case>) {
         )
         .says("nests 100002 levels deep"),
     );
-    // 9. One table refusal, one exit code, and no advice to raise --table-memory where the
-    // table cannot be built at any size.
+}
+
+/// Issue 30, item 9. One table refusal, one exit code, and no advice to raise --table-memory where
+/// the table cannot be built at any size.
+fn table_refusals(c: &mut Vec<Case>) {
     for (name, args) in [
         (
             "tree build",
@@ -1399,11 +1488,15 @@ fn round_two(c: &mut Vec<Case>) {
                 .never_says("--table-memory"),
         );
     }
-    // 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and 418 s).
+}
+
+/// Issue 30, item 7. The time limit holds at the 10000-turn cap, contradictions included (74 s and
+/// 418 s).
+fn long_hint_time_limit(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.7 hint: 10000 turns of 10 digits, --time-limit 1s",
-            hint(long_history(10_000, false)),
+            long_hint(long_history(10_000, false)),
             0,
         )
         .within(Duration::from_secs(2)),
@@ -1411,12 +1504,26 @@ fn round_two(c: &mut Vec<Case>) {
     c.push(
         Case::owned(
             "30.7 hint: 10000 turns of 10 digits, the last contradicting, --time-limit 1s",
-            hint(long_history(9_999, true)),
+            long_hint(long_history(9_999, true)),
             1,
         )
         .says("no code fits all the answers")
         .within(Duration::from_secs(2)),
     );
+}
+
+/// Ten-digit turns for `moo hint`: `times` copies of one guess with its true answer to a secret,
+/// and, if `contradict`, a last copy with another answer.
+fn long_history(times: usize, contradict: bool) -> Vec<String> {
+    let rules = moo_core::Rules::new(10, "0123456789", false, true).unwrap();
+    let guess = rules.parse_code("1023456789").unwrap();
+    let secret = rules.parse_code("9876543210").unwrap();
+    let f = guess.score(&secret);
+    let mut turns = vec![format!("1023456789={}B{}C", f.bulls, f.cows); times];
+    if contradict {
+        turns.push(format!("1023456789={}B{}C", f.bulls + 1, f.cows - 1));
+    }
+    turns
 }
 
 /// A text file of the user's that no command may replace.
@@ -1505,15 +1612,10 @@ fn x_json_is_private(dir: &Path) -> Result<(), String> {
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Every hostile CLI case, one after another; prints the count.
-#[test]
-fn hostile_cli_input_and_output() {
-    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let root = tempfile::tempdir().unwrap();
-    let outside_before = outside_snapshot();
-    // Device nodes need root; make_devices reports whether mknod worked.
-    let devices = true;
-    // One small valid tree, built once, for the cases that read a tree.
-    let tree_path = root.path().join("fixture.json");
+/// Builds the trees the cases read, in `dir`: a small valid tree (returned), a checkpoint
+/// ([`CHECKPOINT`]) and a deep tree ([`DEEP_TREE`]); each is built once, for every case.
+fn build_fixtures(dir: &Path) -> String {
+    let tree_path = dir.join("fixture.json");
     let built = Command::new(env!("CARGO_BIN_EXE_moo"))
         .args([
             "tree",
@@ -1531,7 +1633,7 @@ fn hostile_cli_input_and_output() {
     assert!(built.success());
     let tree = std::fs::read_to_string(&tree_path).unwrap();
     std::fs::remove_file(&tree_path).unwrap();
-    let checkpoint_path = root.path().join("fixture.ckpt");
+    let checkpoint_path = dir.join("fixture.ckpt");
     let built = Command::new(env!("CARGO_BIN_EXE_moo"))
         .args(["tree", "build", "--game", "mastermind", "-o"])
         .arg(&tree_path)
@@ -1564,6 +1666,17 @@ fn hostile_cli_input_and_output() {
         .unwrap();
     std::fs::remove_file(&tree_path).unwrap();
     std::fs::remove_file(&checkpoint_path).unwrap();
+    tree
+}
+
+#[test]
+fn hostile_cli_input_and_output() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let root = tempfile::tempdir().unwrap();
+    let outside_before = outside_snapshot();
+    // Device nodes need root; make_devices reports whether mknod worked.
+    let devices = true;
+    let tree = build_fixtures(root.path());
 
     let cases = cases();
     let (mut tried, mut passed, mut skipped) = (0, 0, 0);
@@ -1724,6 +1837,75 @@ async fn time_to_close(
 /// Slow clients are cut off by the timeouts while a normal game starts and is played at once;
 /// a full connection table makes new clients wait, not fail; a full game store says when to
 /// come back and makes room from idle games.
+/// Starts a game with a seed, so the secret is known, and plays it to the win; returns the time.
+async fn play_seeded_game(addr: std::net::SocketAddr) -> Duration {
+    let start = Instant::now();
+    let (status, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"seed": 12, "preset": "bulls"}"#,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
+    let rules = moo_core::Rules::bulls();
+    let secret = rules.format_code(
+        &rules.random_code(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12)),
+    );
+    let first = if secret == "0123" { "4567" } else { "0123" };
+    for guess in [first, secret.as_str()] {
+        let (status, answer) = http(
+            addr,
+            "POST",
+            &format!("/api/games/{id}/guesses"),
+            &format!(r#"{{"guess": "{guess}"}}"#),
+        )
+        .await;
+        assert_eq!(status, 200, "{answer}");
+        if guess == secret {
+            let state: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            assert_eq!(state["won"], true, "{answer}");
+        }
+    }
+    start.elapsed()
+}
+
+/// A full store: the 503 says when a place frees, and an idle game then makes room.
+async fn full_store_frees_a_place(addr: std::net::SocketAddr) {
+    for _ in 0..20 {
+        assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+    }
+    let (status, full) = http(addr, "POST", "/api/games", "{}").await;
+    assert_eq!(status, 503, "{full}");
+    assert!(full.contains("try again in"), "{full}");
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+}
+
+/// A full connection table: a new client waits for a slot instead of failing.
+async fn full_connection_table_waits(addr: std::net::SocketAddr, timeout: Duration) {
+    let mut hogs = Vec::new();
+    for _ in 0..16 {
+        hogs.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let start = Instant::now();
+    let (status, _) = http(addr, "GET", "/api/presets", "").await;
+    let waited = start.elapsed();
+    println!(
+        "server: with 16 of 16 connections held idle, a new request was answered after {:.2} s",
+        waited.as_secs_f64()
+    );
+    assert_eq!(status, 200);
+    assert!(
+        waited >= timeout.mul_f64(0.5),
+        "the connection cap did not hold: {waited:?}"
+    );
+    drop(hogs);
+}
+
 #[test]
 fn slow_clients_are_cut_off_and_normal_games_go_on() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -1767,31 +1949,7 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
 
         // Meanwhile a normal game: start it with a seed, so the secret is known, and play it.
         tokio::time::sleep(Duration::from_millis(200)).await;
-        let start = Instant::now();
-        let (status, created) = http(addr, "POST", "/api/games", r#"{"seed": 12, "preset": "bulls"}"#).await;
-        assert_eq!(status, 201, "{created}");
-        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-        let id = game["id"].as_str().unwrap().to_string();
-        let rules = moo_core::Rules::bulls();
-        let secret = rules.format_code(&rules.random_code(
-            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12),
-        ));
-        let first = if secret == "0123" { "4567" } else { "0123" };
-        for guess in [first, secret.as_str()] {
-            let (status, answer) = http(
-                addr,
-                "POST",
-                &format!("/api/games/{id}/guesses"),
-                &format!(r#"{{"guess": "{guess}"}}"#),
-            )
-            .await;
-            assert_eq!(status, 200, "{answer}");
-            if guess == secret {
-                let state: serde_json::Value = serde_json::from_str(&answer).unwrap();
-                assert_eq!(state["won"], true, "{answer}");
-            }
-        }
-        let played = start.elapsed();
+        let played = play_seeded_game(addr).await;
 
         let mut closes = Vec::new();
         for handle in slow {
@@ -1815,29 +1973,9 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
             assert!(*close >= timeout.mul_f64(0.8), "closed too early: {close:?}");
         }
 
-        // A full store: the 503 says when a place frees, and an idle game then makes room.
-        for _ in 0..20 {
-            assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
-        }
-        let (status, full) = http(addr, "POST", "/api/games", "{}").await;
-        assert_eq!(status, 503, "{full}");
-        assert!(full.contains("try again in"), "{full}");
-        tokio::time::sleep(Duration::from_millis(1100)).await;
-        assert_eq!(http(addr, "POST", "/api/games", "{}").await.0, 201);
+        full_store_frees_a_place(addr).await;
 
-        // A full connection table: a new client waits for a slot instead of failing.
-        let mut hogs = Vec::new();
-        for _ in 0..16 {
-            hogs.push(tokio::net::TcpStream::connect(addr).await.unwrap());
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let start = Instant::now();
-        let (status, _) = http(addr, "GET", "/api/presets", "").await;
-        let waited = start.elapsed();
-        println!("server: with 16 of 16 connections held idle, a new request was answered after {:.2} s", waited.as_secs_f64());
-        assert_eq!(status, 200);
-        assert!(waited >= timeout.mul_f64(0.5), "the connection cap did not hold: {waited:?}");
-        drop(hogs);
+        full_connection_table_waits(addr, timeout).await;
         server.abort();
     });
 }
@@ -1916,6 +2054,129 @@ fn optimal_bench_body(limit: usize) -> String {
 /// workers for 80 s and two more hold the longest histories the server allows, a third
 /// client's Mastermind solver step and Bulls and Cows hint each answer within 1 s, 20 times in
 /// a row; and both benchmark workers are free within a second of their clients hanging up.
+/// The benchmark clients hang up after half a second: both workers must be free again within a
+/// second (they were busy 10 s more before), which two small benchmarks from two other clients,
+/// started at the hang-up, show by being answered at once.
+async fn workers_free_when_clients_hang_up(addr: std::net::SocketAddr, bench: &str) {
+    let hang = [[127, 0, 0, 2], [127, 0, 0, 3]].map(|from| {
+        let bench = bench.to_string();
+        tokio::spawn(async move {
+            hang_up_after(
+                from,
+                addr,
+                "POST",
+                "/api/bench",
+                &bench,
+                Duration::from_millis(500),
+            )
+            .await
+        })
+    });
+    for h in hang {
+        h.await.unwrap();
+    }
+    let hung_up = Instant::now();
+    let small = r#"{"rules":{"length":2,"symbols":"012","repeats":true},"strategies":["simple"]}"#;
+    let probes = [[127, 0, 0, 20], [127, 0, 0, 21]].map(|from| {
+        tokio::spawn(async move { http_from(from, addr, "POST", "/api/bench", small).await })
+    });
+    for p in probes {
+        let (status, answer) = p.await.unwrap();
+        assert_eq!(status, 200, "{answer}");
+    }
+    let freed = hung_up.elapsed();
+    println!(
+        "server: both benchmark workers answered other clients {:.2} s after their clients hung up",
+        freed.as_secs_f64()
+    );
+    assert!(
+        freed < Duration::from_millis(1500),
+        "the workers were busy {freed:?} after the hang-up"
+    );
+}
+
+/// Two clients' 10-digit games, each played to the turn cap with guesses that differ only in
+/// their last digits: the guess past the cap is refused, and every answer stays small.
+async fn games_at_the_turn_cap(
+    addr: std::net::SocketAddr,
+    max_turns: usize,
+) -> Vec<([u8; 4], String)> {
+    let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
+    let mut ids = Vec::new();
+    for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
+        let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
+        assert_eq!(status, 201, "{created}");
+        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+        ids.push((from, game["id"].as_str().unwrap().to_string()));
+    }
+    for (from, id) in &ids {
+        let path = format!("/api/games/{id}/guesses");
+        let mut refused = None;
+        for turn in 1..=20_000 {
+            let guess = format!(r#"{{"guess":"{}"}}"#, nth_permutation(turn));
+            let (status, answer) = http_from(*from, addr, "POST", &path, &guess).await;
+            if status != 200 {
+                assert_eq!(status, 409, "{answer}");
+                assert!(
+                    answer.contains(&format!("limit of {max_turns} turns")),
+                    "{answer}"
+                );
+                refused = Some(turn);
+                break;
+            }
+            // Every answer lists the turns, so the cap bounds its size too.
+            assert!(
+                answer.len() < 100 * max_turns + 1000,
+                "{} bytes at turn {turn}",
+                answer.len()
+            );
+        }
+        assert_eq!(refused, Some(max_turns + 1));
+    }
+    ids
+}
+
+/// The third client plays on under the load: each answer within 1 s, 20 times in a row.
+async fn third_client_plays_on(addr: std::net::SocketAddr, me: [u8; 4]) {
+    let (status, created) = http_from(
+        me,
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"preset":"bulls","seed":3}"#,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+    let mut slowest = Duration::ZERO;
+    for i in 0..20 {
+        let step = format!(
+            r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{}B0C"}}]}}"#,
+            i % 2
+        );
+        for (method, path, body) in [
+            ("POST", "/api/solver", step.as_str()),
+            ("GET", hint.as_str(), ""),
+        ] {
+            let start = Instant::now();
+            let (status, answer) = http_from(me, addr, method, path, body).await;
+            let took = start.elapsed();
+            slowest = slowest.max(took);
+            assert_eq!(status, 200, "{method} {path} #{i}: {answer}");
+            assert!(answer.contains("\"advice\""), "{answer}");
+            assert!(
+                took < Duration::from_secs(1),
+                "{method} {path} #{i} took {took:?}"
+            );
+        }
+    }
+    println!(
+        "server: 20 solver steps and 20 hints under load, the slowest in {:.3} s",
+        slowest.as_secs_f64()
+    );
+}
+
 #[test]
 fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
@@ -1933,29 +2194,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         let bench = optimal_bench_body(body_limit);
         assert!(bench.len() <= body_limit && bench.len() > body_limit - 20);
 
-        // The benchmark clients hang up after half a second: both workers must be free again
-        // within a second (they were busy 10 s more before), which two small benchmarks from
-        // two other clients, started at the hang-up, show by being answered at once.
-        let hang = [[127, 0, 0, 2], [127, 0, 0, 3]].map(|from| {
-            let bench = bench.clone();
-            tokio::spawn(async move {
-                hang_up_after(from, addr, "POST", "/api/bench", &bench, Duration::from_millis(500)).await
-            })
-        });
-        for h in hang {
-            h.await.unwrap();
-        }
-        let hung_up = Instant::now();
-        let small = r#"{"rules":{"length":2,"symbols":"012","repeats":true},"strategies":["simple"]}"#;
-        let probes = [[127, 0, 0, 20], [127, 0, 0, 21]]
-            .map(|from| tokio::spawn(async move { http_from(from, addr, "POST", "/api/bench", small).await }));
-        for p in probes {
-            let (status, answer) = p.await.unwrap();
-            assert_eq!(status, 200, "{answer}");
-        }
-        let freed = hung_up.elapsed();
-        println!("server: both benchmark workers answered other clients {:.2} s after their clients hung up", freed.as_secs_f64());
-        assert!(freed < Duration::from_millis(1500), "the workers were busy {freed:?} after the hang-up");
+        workers_free_when_clients_hang_up(addr, &bench).await;
 
         // The third client has been playing: its first solver steps are done (a Mastermind
         // step searches the game once, which the load below would only slow down; waiting
@@ -1981,31 +2220,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         // ...and two clients play guesses that differ only in their last digits in a 10-digit
         // game as often as the server allows (20000 times, if it let them), then ask for hints
         // without end, hanging up on every other one.
-        let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
-        let mut ids = Vec::new();
-        for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
-            let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
-            assert_eq!(status, 201, "{created}");
-            let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-            ids.push((from, game["id"].as_str().unwrap().to_string()));
-        }
-        for (from, id) in &ids {
-            let path = format!("/api/games/{id}/guesses");
-            let mut refused = None;
-            for turn in 1..=20_000 {
-                let guess = format!(r#"{{"guess":"{}"}}"#, nth_permutation(turn));
-                let (status, answer) = http_from(*from, addr, "POST", &path, &guess).await;
-                if status != 200 {
-                    assert_eq!(status, 409, "{answer}");
-                    assert!(answer.contains(&format!("limit of {max_turns} turns")), "{answer}");
-                    refused = Some(turn);
-                    break;
-                }
-                // Every answer lists the turns, so the cap bounds its size too.
-                assert!(answer.len() < 100 * max_turns + 1000, "{} bytes at turn {turn}", answer.len());
-            }
-            assert_eq!(refused, Some(max_turns + 1));
-        }
+        let ids = games_at_the_turn_cap(addr, max_turns).await;
         for (from, id) in ids {
             let done = done.clone();
             load.push(tokio::spawn(async move {
@@ -2024,28 +2239,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
 
-        // The third client plays on: each answer within 1 s, 20 times in a row.
-        let (status, created) = http_from(me, addr, "POST", "/api/games", r#"{"preset":"bulls","seed":3}"#).await;
-        assert_eq!(status, 201, "{created}");
-        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-        let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
-        let mut slowest = Duration::ZERO;
-        for i in 0..20 {
-            let step = format!(
-                r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{}B0C"}}]}}"#,
-                i % 2
-            );
-            for (method, path, body) in [("POST", "/api/solver", step.as_str()), ("GET", hint.as_str(), "")] {
-                let start = Instant::now();
-                let (status, answer) = http_from(me, addr, method, path, body).await;
-                let took = start.elapsed();
-                slowest = slowest.max(took);
-                assert_eq!(status, 200, "{method} {path} #{i}: {answer}");
-                assert!(answer.contains("\"advice\""), "{answer}");
-                assert!(took < Duration::from_secs(1), "{method} {path} #{i} took {took:?}");
-            }
-        }
-        println!("server: 20 solver steps and 20 hints under load, the slowest in {:.3} s", slowest.as_secs_f64());
+        third_client_plays_on(addr, me).await;
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         for task in load {
             // A request in flight ends within its own limits.

@@ -1,5 +1,6 @@
-//! `moo serve`: the JSON API (in process, one test per kind of bad input) and the web pages
-//! end to end (the real binary on a free port, driven through headless Chromium by WebDriver).
+//! `moo serve` end to end: the real binary on a free port, its web pages driven through headless
+//! Chromium by WebDriver. The JSON API's own tests run the router in process, in
+//! `crates/moo-web/tests/`.
 //!
 //! The browser tests need Debian's `chromium` and `chromium-driver` (installed by `.ci/run`).
 //! Without them they fail when `CI=true` or `MOO_REQUIRE_BROWSER=1`, and are skipped otherwise,
@@ -12,669 +13,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
 use fantoccini::{Client, ClientBuilder, Locator};
 use moo_core::strategy::{self, StrategyOptions};
 use moo_core::{CodeSpace, Rules};
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 #[path = "common/server.rs"]
 mod server;
 use server::Server;
-#[path = "common/api.rs"]
+/// The figures the pages must show, from the router tests' helpers.
+#[path = "../crates/moo-web/tests/common/mod.rs"]
 mod api;
-use api::call_with;
-
-// ---- API, in process -----------------------------------------------------------------------
-
-async fn call(method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
-    call_with(
-        moo_web::router(moo_web::Config::default()),
-        method,
-        uri,
-        body,
-    )
-    .await
-}
-
-/// A bad request must get the given status and a JSON error mentioning `needle`.
-fn assert_error(got: (StatusCode, Value), status: StatusCode, needle: &str) {
-    assert_eq!(got.0, status, "{}", got.1);
-    let msg = got.1["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no error field in {}", got.1));
-    assert!(msg.contains(needle), "{msg:?} should mention {needle:?}");
-}
-
-#[tokio::test]
-async fn a_game_is_played_to_the_win_through_the_api() {
-    let app = moo_web::router(moo_web::Config::default());
-    let (status, game) = call_with(
-        app.clone(),
-        "POST",
-        "/api/games",
-        Some(r#"{"preset":"mastermind","seed":5}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED);
-    assert_eq!(game["space_size"], "1296");
-    assert!(game["secret"].is_null(), "the secret must stay hidden");
-    let id = game["id"].as_str().unwrap().to_string();
-    // Follow the hints: each suggests a code still possible, so the game must end in a win.
-    for _ in 0..12 {
-        let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
-        let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
-        let (status, state) = call_with(
-            app.clone(),
-            "POST",
-            &format!("/api/games/{id}/guesses"),
-            Some(&json!({ "guess": guess }).to_string()),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{state}");
-        if state["won"] == true {
-            assert_eq!(state["secret"], guess);
-            let again = call_with(
-                app.clone(),
-                "POST",
-                &format!("/api/games/{id}/guesses"),
-                Some(r#"{"guess":"1111"}"#),
-            )
-            .await;
-            assert_error(again, StatusCode::CONFLICT, "over");
-            return;
-        }
-    }
-    panic!("twelve hinted guesses did not win a Mastermind game");
-}
-
-#[tokio::test]
-async fn the_same_seed_draws_the_same_secret() {
-    let app = moo_web::router(moo_web::Config::default());
-    let mut secrets = Vec::new();
-    for _ in 0..2 {
-        let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":42}"#)).await;
-        let id = g["id"].as_str().unwrap().to_string();
-        let (_, g) = call_with(
-            app.clone(),
-            "POST",
-            &format!("/api/games/{id}/give-up"),
-            None,
-        )
-        .await;
-        secrets.push(g["secret"].as_str().unwrap().to_string());
-    }
-    assert_eq!(secrets[0], secrets[1]);
-    Rules::bulls().parse_code(&secrets[0]).unwrap();
-}
-
-/// The Explorer's figures come from the server: a tree is checked as `moo tree verify` checks
-/// it, and each node carries its own counts.
-#[tokio::test]
-async fn a_tree_view_is_verified_and_counted_per_node() {
-    let tiny = json!({"tree": {
-        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
-        "root": {"guess": "a", "children": {"0B0C": {"guess": "b", "children": {"0B0C": {"guess": "c"}}}}}
-    }});
-    let (status, view) = call("POST", "/api/trees/view", Some(&tiny.to_string())).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    assert_eq!(view["stats"]["total"], 6);
-    assert_eq!(view["nodes"][0]["histogram"], json!([1, 1, 1]));
-    // Branch keys in every form `moo tree verify` reads, not only 0B0C.
-    let keys = json!({"tree": {
-        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
-        "root": {"guess": "a", "children": {"0b0c": {"guess": "b", "children": {"00": {"guess": "c"}}}}}
-    }});
-    let (status, view) = call("POST", "/api/trees/view", Some(&keys.to_string())).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    assert_eq!(view["nodes"][0]["children"][0]["feedback"], "0B0C");
-    // A tree that never reaches secret c is refused, as `moo tree verify` refuses it.
-    let broken = json!({"tree": {
-        "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
-        "root": {"guess": "a", "children": {"0B0C": {"guess": "b"}}}
-    }});
-    assert_error(
-        call("POST", "/api/trees/view", Some(&broken.to_string())).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "no branch",
-    );
-    // A built tree agrees with the core's harness.
-    let (status, view) = call(
-        "POST",
-        "/api/trees/view",
-        Some(r#"{"preset":"mastermind","strategy":"simple"}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    let (secrets, total) = simple_totals(Rules::mastermind());
-    assert_eq!(view["nodes"][0]["secrets"], secrets);
-    assert_eq!(view["nodes"][0]["total"], total);
-}
-
-/// A repeated guess is refused with the earlier answer, and costs no turn.
-#[tokio::test]
-async fn a_repeated_guess_is_explained_and_not_counted() {
-    let app = moo_web::router(moo_web::Config::default());
-    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":3}"#)).await;
-    let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
-    let (status, _) = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
-    assert_eq!(status, StatusCode::OK);
-    let again = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
-    assert_error(
-        again,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "already guessed 0123 (guess 1)",
-    );
-    let (_, state) = call_with(app.clone(), "GET", &uri.replace("/guesses", ""), None).await;
-    assert_eq!(state["turns"].as_array().unwrap().len(), 1);
-}
-
-#[tokio::test]
-async fn malformed_json_is_refused() {
-    assert_error(
-        call("POST", "/api/games", Some(r#"{"preset": "#)).await,
-        StatusCode::BAD_REQUEST,
-        "not valid JSON",
-    );
-    assert_error(
-        call("POST", "/api/games", Some(r#"{"preset": "chess"}"#)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "preset",
-    );
-    assert_error(
-        call("POST", "/api/solver", Some(r#"{"histroy": []}"#)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "histroy",
-    );
-    assert_error(
-        call(
-            "POST",
-            "/api/games",
-            Some(r#"{"preset":"bulls","rules":{"length":3,"symbols":"abc","repeats":false}}"#),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "either",
-    );
-}
-
-#[tokio::test]
-async fn a_body_without_json_content_type_is_refused() {
-    let app = moo_web::router(moo_web::Config::default());
-    let req = Request::builder()
-        .method("POST")
-        .uri("/api/games")
-        .body(Body::from("{}"))
-        .unwrap();
-    let res = app.oneshot(req).await.unwrap();
-    assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
-}
-
-#[tokio::test]
-async fn an_unknown_game_id_is_refused() {
-    assert_error(
-        call("GET", "/api/games/0123abcd", None).await,
-        StatusCode::NOT_FOUND,
-        "no live game",
-    );
-    assert_error(
-        call("POST", "/api/games/x/guesses", Some(r#"{"guess":"0123"}"#)).await,
-        StatusCode::NOT_FOUND,
-        "POST /api/games",
-    );
-    assert_error(
-        call("GET", "/api/games/x/hint", None).await,
-        StatusCode::NOT_FOUND,
-        "no live game",
-    );
-}
-
-#[tokio::test]
-async fn an_invalid_code_is_refused() {
-    let app = moo_web::router(moo_web::Config::default());
-    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
-    for (guess, needle) in [("0012", "repeats '0'"), ("12", "4"), ("01a3", "'a'")] {
-        let got = call_with(
-            app.clone(),
-            "POST",
-            &uri,
-            Some(&json!({ "guess": guess }).to_string()),
-        )
-        .await;
-        assert_error(got, StatusCode::UNPROCESSABLE_ENTITY, needle);
-    }
-    let bad_feedback = call(
-        "POST",
-        "/api/solver",
-        Some(r#"{"history":[{"guess":"0123","feedback":"3B1C"}]}"#),
-    )
-    .await;
-    assert_error(bad_feedback, StatusCode::UNPROCESSABLE_ENTITY, "turn 1");
-}
-
-#[tokio::test]
-async fn invalid_rules_and_too_large_spaces_are_refused_with_the_limit() {
-    assert_error(
-        call(
-            "POST",
-            "/api/games",
-            Some(r#"{"rules":{"length":5,"symbols":"0123","repeats":false}}"#),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "at least 5 symbols",
-    );
-    let big = r#"{"rules":{"length":8,"symbols":"0123456789","repeats":true}}"#;
-    // Playing needs no enumeration, so any valid rules can be played...
-    let (status, game) = call("POST", "/api/games", Some(big)).await;
-    assert_eq!(status, StatusCode::CREATED, "{game}");
-    // ...but the solver, benchmark and trees refuse spaces over their limits, and say the limit.
-    let limit = moo_core::space::MAX_CODES.to_string();
-    assert_error(
-        call("POST", "/api/solver", Some(big)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        &limit,
-    );
-    assert_error(
-        call("POST", "/api/bench", Some(big)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "at most 5040 codes",
-    );
-    assert_error(
-        call("POST", "/api/trees", Some(big)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "at most 5040 codes",
-    );
-}
-
-#[tokio::test]
-async fn oversized_bodies_are_refused() {
-    let body = json!({ "guess": "7".repeat(100_000) }).to_string();
-    assert_error(
-        call("POST", "/api/games", Some(&body)).await,
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "larger than",
-    );
-}
-
-#[tokio::test]
-async fn unknown_routes_methods_and_strategies_are_refused() {
-    assert_error(
-        call("GET", "/api/nothing", None).await,
-        StatusCode::NOT_FOUND,
-        "no such API route",
-    );
-    assert_error(
-        call("DELETE", "/api/games", None).await,
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method",
-    );
-    assert_error(
-        call("POST", "/api/solver", Some(r#"{"strategy":"psychic"}"#)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "psychic",
-    );
-    assert_error(
-        call("POST", "/api/bench", Some(r#"{"strategies":["psychic"]}"#)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "psychic",
-    );
-}
-
-#[tokio::test]
-async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
-    let mut config = moo_web::Config::default();
-    config.bench_time_limit = Duration::ZERO;
-    let app = moo_web::router(config);
-    let (status, bench) = call_with(
-        app.clone(),
-        "POST",
-        "/api/bench",
-        Some(r#"{"preset":"bulls"}"#),
-    )
-    .await;
-    // Which deadline fires first is a race: each strategy's own check (an error row for every
-    // strategy, 200) or the server's (503). Either way nothing may come back as a result.
-    let errors: Vec<String> = match status {
-        StatusCode::OK => bench["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                r["error"]
-                    .as_str()
-                    .unwrap_or_else(|| panic!("a result past the limit: {r}"))
-                    .to_string()
-            })
-            .collect(),
-        StatusCode::SERVICE_UNAVAILABLE => vec![bench["error"].as_str().unwrap().to_string()],
-        other => panic!("{other}: {bench}"),
-    };
-    assert!(!errors.is_empty());
-    for e in errors {
-        assert!(e.contains("limit"), "{e}");
-    }
-    let (status, _) = call_with(app, "GET", "/api/presets", None).await;
-    assert_eq!(status, StatusCode::OK);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_long_computation_does_not_stall_other_clients() {
-    let mut config = moo_web::Config::default();
-    config.heavy_jobs = 1;
-    config.bench_time_limit = Duration::from_secs(3);
-    config.bench_max_codes = 30240;
-    let app = moo_web::router(config);
-    // Enumerating codes one by one against every secret of 5 distinct digits takes about 450
-    // million guesses, far longer than 3 s.
-    let slow = tokio::spawn(call_with(
-        app.clone(),
-        "POST",
-        "/api/bench",
-        Some(
-            r#"{"rules":{"length":5,"symbols":"0123456789","repeats":false},"strategies":["enumerate"]}"#,
-        ),
-    ));
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    // Light requests are answered while it runs...
-    let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    assert_eq!(status, StatusCode::CREATED);
-    assert!(
-        !slow.is_finished(),
-        "the slow benchmark should still be running"
-    );
-    // ...and the slow one is cut off at the limit: normally by itself, as an error row, or if the
-    // machine is too loaded for it to notice in time, by the server's 503.
-    let (status, bench) = slow.await.unwrap();
-    let error = match status {
-        StatusCode::OK => bench["results"][0]["error"].as_str().unwrap().to_string(),
-        StatusCode::SERVICE_UNAVAILABLE => bench["error"].as_str().unwrap().to_string(),
-        other => panic!("{other}: {bench}"),
-    };
-    assert!(error.contains("limit"), "{error}");
-}
-
-#[tokio::test]
-async fn the_live_game_cap_is_enforced() {
-    let mut config = moo_web::Config::default();
-    config.max_games = 2;
-    let app = moo_web::router(config);
-    for _ in 0..2 {
-        let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-        assert_eq!(status, StatusCode::CREATED);
-    }
-    let full = call_with(app, "POST", "/api/games", Some("{}")).await;
-    assert_error(
-        full,
-        StatusCode::SERVICE_UNAVAILABLE,
-        "limit of 2 live games",
-    );
-}
-
-#[tokio::test]
-async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
-    let (status, step) = call(
-        "POST",
-        "/api/solver",
-        Some(r#"{"preset":"bulls","strategy":"simple","history":[{"guess":"0 1 2 3","feedback":"0 0"}]}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
-    assert_eq!(step["remaining"], 360);
-    assert_eq!(
-        step["turns"],
-        json!([{"guess": "0123", "feedback": "0B0C", "bulls": 0, "cows": 0}]),
-        "the history comes back in one form"
-    );
-    assert_eq!(step["advice"]["method"], "named");
-    let answers = step["answers"].as_array().unwrap();
-    let offered: usize = answers
-        .iter()
-        .map(|f| f["remaining"].as_u64().unwrap() as usize)
-        .sum();
-    assert_eq!(offered, 360, "the answers partition the candidates");
-    assert_eq!(
-        answers.len(),
-        14,
-        "every answer of a 4-symbol code, possible or not"
-    );
-    assert!(
-        answers
-            .iter()
-            .any(|a| a["feedback"] == "0B0C" && a["remaining"] == 0),
-        "{step}"
-    );
-    // A contradiction is an answer too (200), with the repairs the page offers.
-    let (status, bad) = call(
-        "POST",
-        "/api/solver",
-        Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"0B0C"},{"guess":"4567","feedback":"0B0C"}]}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{bad}");
-    assert_eq!(bad["remaining"], 0);
-    assert!(bad["advice"].is_null(), "{bad}");
-    let turns: Vec<u64> = bad["contradiction"]["repairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["turn"].as_u64().unwrap())
-        .collect();
-    assert_eq!(turns, [1, 2]);
-}
-
-#[tokio::test]
-async fn bench_figures_match_playing_every_secret() {
-    let (status, bench) = call(
-        "POST",
-        "/api/bench",
-        Some(r#"{"preset":"mastermind","strategies":["simple"]}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{bench}");
-    let result = &bench["results"][0];
-    let (secrets, total) = simple_totals(Rules::mastermind());
-    assert_eq!(result["secrets"], secrets);
-    assert_eq!(result["total"], total);
-}
-
-#[tokio::test]
-async fn trees_come_in_the_format_moo_tree_reads() {
-    let app = moo_web::router(moo_web::Config::default());
-    let (status, tree) = call_with(
-        app.clone(),
-        "POST",
-        "/api/trees",
-        Some(r#"{"preset":"mastermind","strategy":"knuth"}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{tree}");
-    let tree = moo_core::DecisionTree::from_json(&tree.to_string()).unwrap();
-    let stats = tree.verify().unwrap();
-    moo_core::published::KNUTH
-        .compare(&moo_core::Histogram::from_counts(stats.histogram))
-        .unwrap();
-    assert_error(
-        call_with(
-            app.clone(),
-            "POST",
-            "/api/trees",
-            Some(r#"{"preset":"mastermind","strategy":"random"}"#),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "not deterministic",
-    );
-    // Brute force over 5040 codes asks millions of guesses, each a node.
-    assert_error(
-        call_with(
-            app,
-            "POST",
-            "/api/trees",
-            Some(r#"{"preset":"bulls","strategy":"enumerate"}"#),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "more than 1000000 nodes",
-    );
-}
-
-/// Secrets and total guesses of the `simple` strategy over a whole space, through the core harness.
-/// A count as the pages write it: 5,040.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn simple_totals(rules: Rules) -> (usize, usize) {
-    let space = CodeSpace::new(rules).unwrap();
-    let mut s = strategy::by_name("simple", &space, &StrategyOptions::default()).unwrap();
-    let total = space
-        .codes()
-        .iter()
-        .map(|secret| {
-            strategy::play(s.as_mut(), &space, secret, 30)
-                .unwrap()
-                .len()
-        })
-        .sum();
-    (space.len(), total)
-}
-
-#[tokio::test]
-async fn a_consistent_history_always_gets_advice_and_never_a_422() {
-    // The README's history, off the shipped tree.
-    let (status, step) = call(
-        "POST",
-        "/api/solver",
-        Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"1B2C"},{"guess":"4567","feedback":"0B1C"}]}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
-    let advice = &step["advice"];
-    assert!(advice["guess"].is_string(), "{step}");
-    assert_eq!(advice["remaining"], step["remaining"]);
-    assert!(step["contradiction"].is_null());
-    // Mastermind after the classic opening 1122.
-    let (status, step) = call(
-        "POST",
-        "/api/solver",
-        Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
-    assert!(step["advice"]["guess"].is_string(), "{step}");
-}
-
-#[tokio::test]
-async fn a_given_up_game_gets_no_hint() {
-    let app = moo_web::router(moo_web::Config::default());
-    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let (_, g) = call_with(
-        app.clone(),
-        "POST",
-        &format!("/api/games/{id}/give-up"),
-        None,
-    )
-    .await;
-    assert_eq!(g["gave_up"], true);
-    assert_error(
-        call_with(app, "GET", &format!("/api/games/{id}/hint"), None).await,
-        StatusCode::CONFLICT,
-        "given up",
-    );
-}
-
-#[tokio::test]
-async fn messages_speak_to_web_users_not_to_programmers() {
-    for (body, status) in [
-        // A wrong type: no Rust type names, no parser positions.
-        (
-            r#"{"preset":"bulls","history":[{"guess":1234,"feedback":"0B0C"}]}"#,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
-        (r#"{"rules":"bulls"}"#, StatusCode::UNPROCESSABLE_ENTITY),
-        // Rules the library refuses with a command-line flag in its message.
-        (
-            r#"{"rules":{"length":4,"symbols":"","repeats":true}}"#,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
-        (
-            r#"{"rules":{"length":1,"symbols":"0","repeats":true,"no_leading":true}}"#,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
-    ] {
-        for route in ["/api/solver", "/api/games"] {
-            let (got, v) = call("POST", route, Some(body)).await;
-            assert_eq!(got, status, "{body}: {v}");
-            let msg = v["error"].as_str().unwrap();
-            for jargon in ["line 1", "column", "struct", "--", "RulesSpec"] {
-                assert!(
-                    !msg.contains(jargon),
-                    "{route} {body}: {msg:?} says {jargon:?}"
-                );
-            }
-        }
-    }
-}
-
-#[tokio::test]
-async fn the_size_limit_is_said_and_the_game_cap_says_how_long_to_wait() {
-    let config = moo_web::Config::default();
-    let body = json!({ "guess": "7".repeat(100_000) }).to_string();
-    assert_error(
-        call("POST", "/api/games", Some(&body)).await,
-        StatusCode::PAYLOAD_TOO_LARGE,
-        &config.body_limit.to_string(),
-    );
-    // A full store: the wait is the one a game must be idle before a new one may replace it
-    // (games live 30 minutes idle, so "a few minutes" would be wrong both ways).
-    let mut config = moo_web::Config::default();
-    config.max_games = 1;
-    let wait = format!("{} seconds", config.evict_idle.as_secs());
-    let app = moo_web::router(config);
-    call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    let (status, full) = call_with(app, "POST", "/api/games", Some("{}")).await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{full}");
-    let msg = full["error"].as_str().unwrap();
-    assert!(msg.contains(&wait) && !msg.contains("few minutes"), "{msg}");
-}
-
-#[tokio::test]
-async fn trees_are_offered_only_for_strategies_that_have_one() {
-    let (_, list) = call("GET", "/api/strategies", None).await;
-    let deterministic = |name: &str| {
-        list["strategies"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["name"] == name)
-            .unwrap_or_else(|| panic!("no {name} in {list}"))["deterministic"]
-            .clone()
-    };
-    assert_eq!(deterministic("random"), json!(false));
-    assert!(
-        !list.to_string().contains("--"),
-        "command-line flags in {list}"
-    );
-    assert_eq!(deterministic("knuth"), json!(true));
-    assert_error(
-        call("POST", "/api/trees", Some(r#"{"preset":"mastermind"}"#)).await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "name the strategy",
-    );
-}
+use api::{simple_totals, thousands};
 
 // ---- the real binary -----------------------------------------------------------------------
 
@@ -912,6 +262,22 @@ async fn best_hint(b: &Browser) -> String {
     guess.as_str().unwrap().to_string()
 }
 
+/// The Play page's title, its light colours without a dark system setting, and the numeric
+/// keypad its digits come from on phones.
+async fn play_page_is_titled_light_and_numeric(b: &Browser) {
+    assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
+    assert_eq!(
+        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
+            .await,
+        json!("rgb(247, 245, 239)")
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#guess-input').getAttribute('inputmode');")
+            .await,
+        json!("numeric")
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_a_game_to_the_win() {
     let _one = BROWSER_LOCK.lock().await;
@@ -922,19 +288,7 @@ async fn browser_plays_a_game_to_the_win() {
     b.open(&format!("{}#play", server.url)).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
-    assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
-    // Light colours without a dark system setting.
-    assert_eq!(
-        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
-            .await,
-        json!("rgb(247, 245, 239)")
-    );
-    // Digits come from a numeric keypad on phones.
-    assert_eq!(
-        b.js("return document.querySelector('#guess-input').getAttribute('inputmode');")
-            .await,
-        json!("numeric")
-    );
+    play_page_is_titled_light_and_numeric(&b).await;
     // A wrong code is refused with the library's message and costs no turn.
     let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
     input.send_keys("0012\u{E007}").await.unwrap();
@@ -1078,6 +432,36 @@ async fn solver_settles(b: &Browser, turn: usize) -> String {
     .to_string()
 }
 
+/// An answer that fits no code: the page names the answers that, changed, fix it, and undo
+/// takes the game back.
+async fn solver_names_the_repairs_of_a_contradiction(b: &Browser) {
+    b.js("document.querySelector('#other-buttons button').click();")
+        .await;
+    assert_eq!(solver_settles(b, 3).await, "contradiction");
+    let repairs = b.text("#repairs").await;
+    assert!(repairs.contains("Turn 2:"), "{repairs}");
+    b.screenshots("solver-contradiction", "#solver-panel").await;
+    b.click("#undo-btn").await;
+    assert_eq!(solver_settles(b, 2).await, "guess");
+}
+
+/// Refused rules leave no game on show, not the previous one; Bulls and Cows is then chosen again.
+async fn solver_refuses_rules_and_shows_no_game(b: &Browser) {
+    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
+        .await;
+    b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
+        .await;
+    b.click("#solver-rules button[type=submit]").await;
+    b.wait("document.querySelector('#solver-status.error')")
+        .await;
+    assert_eq!(b.text("#solver-guess").await, "?");
+    assert_eq!(b.text("#solver-history tbody").await, "");
+    let error = b.text("#solver-status").await;
+    assert!(error.contains("at least 5 symbols"), "{error}");
+    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_solves_a_secret_by_clicking_feedback() {
     let _one = BROWSER_LOCK.lock().await;
@@ -1122,30 +506,9 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
         json!("5 5")
     );
     typed.clear().await.unwrap();
-    // An answer that fits no code: the page names the answers that, changed, fix it.
-    b.js("document.querySelector('#other-buttons button').click();")
-        .await;
-    assert_eq!(solver_settles(&b, 3).await, "contradiction");
-    let repairs = b.text("#repairs").await;
-    assert!(repairs.contains("Turn 2:"), "{repairs}");
-    b.screenshots("solver-contradiction", "#solver-panel").await;
-    b.click("#undo-btn").await;
-    assert_eq!(solver_settles(&b, 2).await, "guess");
+    solver_names_the_repairs_of_a_contradiction(&b).await;
 
-    // Refused rules leave no game on show, not the previous one.
-    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
-        .await;
-    b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
-        .await;
-    b.click("#solver-rules button[type=submit]").await;
-    b.wait("document.querySelector('#solver-status.error')")
-        .await;
-    assert_eq!(b.text("#solver-guess").await, "?");
-    assert_eq!(b.text("#solver-history tbody").await, "");
-    let error = b.text("#solver-status").await;
-    assert!(error.contains("at least 5 symbols"), "{error}");
-    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
-        .await;
+    solver_refuses_rules_and_shows_no_game(&b).await;
 
     for turn in 1..=12 {
         let status = solver_settles(&b, turn).await;
@@ -1263,6 +626,16 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     b.open(&format!("{}#explorer", server.url)).await;
     b.wait("document.querySelectorAll('#tree-select option').length > 0")
         .await;
+    explorer_shows_a_server_tree(&b).await;
+    explorer_drops_a_tree_of_other_rules(&b).await;
+    explorer_reads_a_tree_file(&b).await;
+    bench_page_charts_every_strategy(&b, &server).await;
+    b.stop().await;
+}
+
+/// The Explorer shows the server's tree of `simple` on Mastermind: counts equal to the core's,
+/// round axis steps, and a chart that follows the branch clicked.
+async fn explorer_shows_a_server_tree(b: &Browser) {
     // The Explorer starts no game on the server.
     let games = b
         .js("return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/games')).length;")
@@ -1324,7 +697,10 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         .await;
     assert!(chart.as_str().unwrap().contains("from guess 2"), "{chart}");
     b.screenshots("explorer-tree", "#tree-summary").await;
+}
 
+/// Another game, or rules too large for a tree: the tree of the old rules is not left on show.
+async fn explorer_drops_a_tree_of_other_rules(b: &Browser) {
     // Another game: the tree of the old one is not left on show.
     b.js("const s = document.querySelector('#tree-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
         .await;
@@ -1352,7 +728,10 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
             .await,
         json!(true)
     );
+}
 
+/// A tree file from the file picker: one symbol of three, guessed in order a, b, c.
+async fn explorer_reads_a_tree_file(b: &Browser) {
     // A tree file from the file picker: one symbol of three, guessed in order a, b, c.
     let file = screenshot_dir().join("tiny-tree.json");
     let tiny = json!({
@@ -1372,7 +751,10 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
             .contains("3 secrets, 6 guesses in all"),
         "{summary}"
     );
+}
 
+/// The benchmark, on its own page: every strategy against every Mastermind secret.
+async fn bench_page_charts_every_strategy(b: &Browser, server: &Server) {
     // The benchmark, on its own page: every strategy against every Mastermind secret.
     b.client
         .goto(&format!("{}#bench", server.url))
@@ -1405,7 +787,7 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         "a row per strategy that plays Mastermind: {rows:?}"
     );
     let simple = rows.iter().find(|r| r[0] == "simple").unwrap();
-    assert_eq!(simple[3], thousands(total));
+    assert_eq!(simple[3], thousands(simple_totals(Rules::mastermind()).1));
     // Sorted by the average, the best first and marked.
     let averages: Vec<f64> = rows
         .iter()
@@ -1426,7 +808,6 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
         .await;
     assert!(lines.as_u64().unwrap() > 2);
     b.screenshots("bench", "#bench-title").await;
-    b.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1638,6 +1019,68 @@ const JARGON: [&str; 7] = [
 
 /// Every page at phone width, with the system in dark mode: dark colours, no sideways scrolling,
 /// and no jargon in the visible text (Details sections closed).
+/// One page at a phone's width: it fits, speaks plainly and goes dark with the system.
+async fn page_fits_a_phone(b: &Browser, url: &str, page: &str, ready: &str) {
+    b.client.goto(&format!("{}#{page}", url)).await.unwrap();
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready").await;
+    if page == "explorer" {
+        b.click("#tree-load").await;
+    }
+    if page == "review" {
+        let input = b.client.find(Locator::Css("#review-input")).await.unwrap();
+        input
+            .send_keys("0123=1B2C 4567=0B1C\u{E007}")
+            .await
+            .unwrap();
+        b.wait("document.querySelector('#review-status').dataset.status !== 'busy'")
+            .await;
+    }
+    b.wait(&format!(
+        "document.querySelector('{ready}').textContent.trim()"
+    ))
+    .await;
+    assert_eq!(
+        b.js("return matchMedia('(prefers-color-scheme: dark)').matches;")
+            .await,
+        json!(true)
+    );
+    assert_eq!(
+        b.js("return getComputedStyle(document.documentElement).backgroundColor;")
+            .await,
+        json!("rgb(20, 26, 23)"),
+        "{page} is not dark"
+    );
+    // Settings start folded on a phone.
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('details.settings')].some(d => d.open);")
+            .await,
+        json!(false)
+    );
+    let overflow = b
+        .js("return document.documentElement.scrollWidth > window.innerWidth + 1;")
+        .await;
+    assert_eq!(overflow, json!(false), "{page} scrolls sideways at 390 px");
+    // Tap targets: every visible button and link at least 44 px high.
+    let small = b
+        .js("return [...document.querySelectorAll('button, nav a')].filter(e => e.offsetParent && e.getBoundingClientRect().height < 43.5).map(e => e.id || e.textContent);")
+        .await;
+    assert_eq!(small, json!([]), "{page} has small tap targets");
+    let png = b.client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join(format!("{page}-dark-phone.png")), png).unwrap();
+    // Open every settings fold too: its text counts; Details sections stay closed.
+    let text = b
+        .js("document.querySelectorAll('details.more').forEach(d => d.open = false); document.querySelectorAll('details.settings, details.howto').forEach(d => d.open = true); return document.body.innerText.toLowerCase();")
+        .await;
+    let text = text.as_str().unwrap();
+    for word in JARGON {
+        assert!(
+            !text.contains(word),
+            "{page} shows {word:?} outside Details:\n{text}"
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     let _one = BROWSER_LOCK.lock().await;
@@ -1660,67 +1103,7 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
         ("bench", "#bench-title"),
     ];
     for (page, ready) in pages {
-        b.client
-            .goto(&format!("{}#{page}", server.url))
-            .await
-            .unwrap();
-        b.client.refresh().await.unwrap();
-        b.wait("document.body.dataset.ready").await;
-        if page == "explorer" {
-            b.click("#tree-load").await;
-        }
-        if page == "review" {
-            let input = b.client.find(Locator::Css("#review-input")).await.unwrap();
-            input
-                .send_keys("0123=1B2C 4567=0B1C\u{E007}")
-                .await
-                .unwrap();
-            b.wait("document.querySelector('#review-status').dataset.status !== 'busy'")
-                .await;
-        }
-        b.wait(&format!(
-            "document.querySelector('{ready}').textContent.trim()"
-        ))
-        .await;
-        assert_eq!(
-            b.js("return matchMedia('(prefers-color-scheme: dark)').matches;")
-                .await,
-            json!(true)
-        );
-        assert_eq!(
-            b.js("return getComputedStyle(document.documentElement).backgroundColor;")
-                .await,
-            json!("rgb(20, 26, 23)"),
-            "{page} is not dark"
-        );
-        // Settings start folded on a phone.
-        assert_eq!(
-            b.js("return [...document.querySelectorAll('details.settings')].some(d => d.open);")
-                .await,
-            json!(false)
-        );
-        let overflow = b
-            .js("return document.documentElement.scrollWidth > window.innerWidth + 1;")
-            .await;
-        assert_eq!(overflow, json!(false), "{page} scrolls sideways at 390 px");
-        // Tap targets: every visible button and link at least 44 px high.
-        let small = b
-            .js("return [...document.querySelectorAll('button, nav a')].filter(e => e.offsetParent && e.getBoundingClientRect().height < 43.5).map(e => e.id || e.textContent);")
-            .await;
-        assert_eq!(small, json!([]), "{page} has small tap targets");
-        let png = b.client.screenshot().await.unwrap();
-        std::fs::write(screenshot_dir().join(format!("{page}-dark-phone.png")), png).unwrap();
-        // Open every settings fold too: its text counts; Details sections stay closed.
-        let text = b
-            .js("document.querySelectorAll('details.more').forEach(d => d.open = false); document.querySelectorAll('details.settings, details.howto').forEach(d => d.open = true); return document.body.innerText.toLowerCase();")
-            .await;
-        let text = text.as_str().unwrap();
-        for word in JARGON {
-            assert!(
-                !text.contains(word),
-                "{page} shows {word:?} outside Details:\n{text}"
-            );
-        }
+        page_fits_a_phone(&b, &server.url, page, ready).await;
     }
     b.stop().await;
 }

@@ -9,7 +9,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use moo_core::advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position, OPTIMAL};
+use moo_core::advisor::{
+    Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position, Unproven, OPTIMAL,
+};
 use moo_core::review::ReviewOptions;
 use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions, TreeStrategy};
 use moo_core::text::read_capped;
@@ -204,14 +206,10 @@ fn chooser<'a>(
 /// What to print after an advice's explanation: why it is not proven optimal, if an exact search
 /// was tried, with what to do about it.
 pub fn note_line(advice: &Advice) -> Option<String> {
-    advice.note.as_ref().map(|note| {
-        if note.contains("time limit") {
-            format!("({note}; --time-limit allows more)")
-        } else if note.contains("was built without") {
-            format!("({note}; --table-memory allows it)")
-        } else {
-            format!("({note})")
-        }
+    advice.note.as_ref().map(|note| match note {
+        Unproven::TimeLimit { .. } => format!("({note}; --time-limit allows more)"),
+        Unproven::NoTable { .. } => format!("({note}; --table-memory allows it)"),
+        _ => format!("({note})"),
     })
 }
 

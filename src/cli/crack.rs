@@ -1,16 +1,16 @@
-//! `moo crack`: long secrets through a bulls-and-cows oracle, by the tree cracker (the default),
-//! the earlier exact cracker or the genetic baseline, one secret, many random ones, or the
-//! published table.
+//! `moo crack`: long secrets through a bulls-and-cows oracle, by the interval cracker (the
+//! default), the earlier exact cracker or the genetic baseline, one secret, many random ones, or
+//! the published table.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use moo_core::crack::{
-    exact, ga, tree, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
-};
 use moo_core::text::read_capped;
+use moo_crack::{
+    exact, ga, intervals, Alphabet, LongCode, LongRules, Oracle, OPENING_TEXT, TEXT_SYMBOLS,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -24,7 +24,7 @@ use super::{ranged, UsageError};
 /// on a busy 2-core machine, and its time grows faster than the length.
 const MAX_LENGTH: u64 = 5000;
 
-/// The longest distinct secret cracked: the issue's scaling rows go this far. The tree cracker
+/// The longest distinct secret cracked: the issue's scaling rows go this far. The interval cracker
 /// takes seconds here; the exact one over a minute, since its time grows faster than the length.
 const MAX_DISTINCT_LENGTH: usize = 2000;
 
@@ -56,7 +56,7 @@ const DISTINCT_SYMBOLS: usize = 300;
   moo crack --repeats --secret-file novel.txt --length 100
   moo crack --secret 'the quick brown fx' --symbols 'abcdefghijklmnopqrstuvwxyz ' --repeats
   moo crack --repeats --trials 20           mean and max queries over 20 random secrets
-  moo crack --table                         the published table (GA, exact and tree, both sets)
+  moo crack --table                         the published table (GA, exact and intervals, both sets)
   moo crack --trials 20 --cap 16384         a larger table-size cap: fewer queries, more time
   moo crack --table --lengths 10,25 --runs 2 --generations 200   a quick look")]
 pub struct Args {
@@ -92,16 +92,16 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
 
-    /// The cracker: `tree` (the default) and `exact` always recover the secret, `tree` with far
-    /// fewer queries; `ga` is the genetic baseline. Queries may repeat symbols even in a distinct
-    /// game: only the secret's symbols must differ.
-    #[arg(long, value_enum, default_value = "tree")]
+    /// The cracker: `intervals` (the default) and `exact` always recover the secret, `intervals`
+    /// with far fewer queries; `ga` is the genetic baseline. Queries may repeat symbols even in a
+    /// distinct game: only the secret's symbols must differ.
+    #[arg(long, value_enum, default_value = "intervals")]
     method: Method,
 
-    /// Table-size cap of the `tree` cracker: the most joint values one group of unknowns may keep.
-    /// Larger caps put more unknowns in each query (fewer queries) and cost time and memory.
-    #[arg(long, value_name = "ROWS", default_value_t = tree::DEFAULT_CAP as u64,
-          value_parser = clap::value_parser!(u64).range(tree::MIN_CAP as u64..=MAX_CAP))]
+    /// Table-size cap of the `intervals` cracker: the most joint values one group of unknowns may
+    /// keep. Larger caps put more unknowns in each query (fewer queries) and cost time and memory.
+    #[arg(long, value_name = "ROWS", default_value_t = intervals::DEFAULT_CAP as u64,
+          value_parser = clap::value_parser!(u64).range(intervals::MIN_CAP as u64..=MAX_CAP))]
     cap: u64,
 
     /// Crack N random secrets (seeds --seed, --seed + 1, ...) and report mean and max queries and
@@ -115,8 +115,8 @@ pub struct Args {
     trials: Option<u32>,
 
     /// Print the published table: GA best, worst, average and crowd fitness beside the exact and
-    /// tree crackers' queries, for lengths 10 to 300, secrets with repeats (from the shipped novel
-    /// opening) and distinct (random over 300 Unicode letters).
+    /// interval crackers' queries, for lengths 10 to 300, secrets with repeats (from the shipped
+    /// novel opening) and distinct (random over 300 Unicode letters).
     #[arg(long, conflicts_with_all = ["secret", "secret_file", "method"])]
     table: bool,
 
@@ -148,8 +148,10 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
 enum Method {
-    /// Unknowns on a tree of position intervals, decoded exactly from linear answers.
-    Tree,
+    /// Unknowns on a tree of position intervals, decoded exactly from linear answers (`tree`
+    /// is accepted, its earlier name).
+    #[value(alias = "tree")]
+    Intervals,
     /// The earlier exact cracker: count the symbols, then locate their occurrences.
     Exact,
     /// The genetic algorithm with wisdom of crowds.
@@ -266,15 +268,15 @@ fn crack_one(args: &Args, rules: &LongRules, secret: &LongCode) -> (LongCode, u6
     let mut oracle = Oracle::new(secret, rules.alphabet().len());
     let start = Instant::now();
     let found = match args.method {
-        Method::Tree => tree::crack(rules, &mut oracle, &tree_options(args)),
+        Method::Intervals => intervals::crack(rules, &mut oracle, &interval_options(args)),
         Method::Exact => exact::crack(rules, &mut oracle),
         Method::Ga => ga::crowd(rules, &mut oracle, &ga_options(args, args.seed)).answer,
     };
     (found, oracle.queries(), start.elapsed().as_secs_f64())
 }
 
-fn tree_options(args: &Args) -> tree::TreeOptions {
-    let mut options = tree::TreeOptions::default();
+fn interval_options(args: &Args) -> intervals::IntervalOptions {
+    let mut options = intervals::IntervalOptions::default();
     options.cap = args.cap as usize;
     options
 }
@@ -295,7 +297,7 @@ struct Trials {
     repeats: bool,
     trials: u32,
     first_seed: u64,
-    /// The tree cracker's table-size cap (absent for the other methods).
+    /// The interval cracker's table-size cap (absent for the other methods).
     #[serde(skip_serializing_if = "Option::is_none")]
     cap: Option<u64>,
     all_exact: bool,
@@ -322,7 +324,7 @@ fn run_trials(args: &Args, rules: &LongRules, trials: u32) -> anyhow::Result<()>
         repeats: rules.repeats(),
         trials,
         first_seed: args.seed,
-        cap: (args.method == Method::Tree).then_some(args.cap),
+        cap: (args.method == Method::Intervals).then_some(args.cap),
         all_exact: results.iter().all(|r| r.0),
         queries_mean: results.iter().map(|r| r.1 as f64).sum::<f64>() / n,
         queries_max: results.iter().map(|r| r.1).max().unwrap_or(0),
@@ -380,7 +382,7 @@ struct Row {
     crowd_exact: bool,
     ga_queries: u64,
     exact_queries: u64,
-    tree_queries: u64,
+    interval_queries: u64,
 }
 
 fn table(args: &Args) -> anyhow::Result<()> {
@@ -440,7 +442,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
             "Crowd",
             "GA queries",
             "Exact queries",
-            "Tree queries",
+            "Interval queries",
         ]);
         for r in rows.iter().filter(|r| r.set == set) {
             t.add_row([
@@ -455,14 +457,14 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 ),
                 r.ga_queries.to_string(),
                 r.exact_queries.to_string(),
-                r.tree_queries.to_string(),
+                r.interval_queries.to_string(),
             ]);
         }
         outln!("{t}\n")?;
     }
     outln!(
         "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
-         generations, population 100, seed {}; the exact and tree crackers (table-size cap {}) always \
+         generations, population 100, seed {}; the exact and interval crackers (table-size cap {}) always \
          find the secret.",
         args.runs, args.generations, args.seed, args.cap
     )?;
@@ -477,8 +479,8 @@ fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
     let mut exact_oracle = Oracle::new(secret, k);
     let found = exact::crack(rules, &mut exact_oracle);
     debug_assert_eq!(&found, secret);
-    let mut tree_oracle = Oracle::new(secret, k);
-    let found = tree::crack(rules, &mut tree_oracle, &tree_options(args));
+    let mut interval_oracle = Oracle::new(secret, k);
+    let found = intervals::crack(rules, &mut interval_oracle, &interval_options(args));
     debug_assert_eq!(&found, secret);
     Row {
         set: if rules.repeats() {
@@ -494,6 +496,6 @@ fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
         crowd_exact: crowd.answer == *secret,
         ga_queries: crowd.queries,
         exact_queries: exact_oracle.queries(),
-        tree_queries: tree_oracle.queries(),
+        interval_queries: interval_oracle.queries(),
     }
 }

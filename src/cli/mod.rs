@@ -2,9 +2,6 @@
 
 pub mod advice;
 pub mod bench;
-pub mod bench_advisor;
-pub mod bench_arena;
-pub mod bench_review;
 pub mod completions;
 pub mod crack;
 pub mod hint;
@@ -17,8 +14,6 @@ pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tree;
-pub mod tree_estimate;
-pub mod tree_split;
 
 use std::fmt;
 

@@ -271,17 +271,17 @@ fn list_names_every_strategy() {
         .stdout(predicate::str::contains("cows"));
 }
 
-/// Runs `moo bench --arena ARGS --json`.
+/// Runs `moo bench arena ARGS --json`.
 fn arena_json(args: &[&str]) -> Value {
     let out = moo()
-        .args(["bench", "--arena", "--json"])
+        .args(["bench", "arena", "--json"])
         .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    serde_json::from_slice(&out).expect("bench --arena --json prints JSON")
+    serde_json::from_slice(&out).expect("bench arena --json prints JSON")
 }
 
 #[test]
@@ -363,7 +363,7 @@ fn the_arena_bench_plays_what_solve_plays_and_repeats_for_a_seed() {
 #[test]
 fn the_arena_bench_prints_a_table_with_the_score_and_the_load() {
     moo()
-        .args(["bench", "--arena", "--secrets", "1", "--lengths", "2-3"])
+        .args(["bench", "arena", "--secrets", "1", "--lengths", "2-3"])
         .assert()
         .success()
         .stdout(predicate::str::contains("| length | games | average"))
@@ -378,25 +378,24 @@ fn the_arena_bench_prints_a_table_with_the_score_and_the_load() {
 fn the_arena_bench_refuses_bad_input() {
     for (args, message) in [
         (
-            &["--arena", "--lengths", "0-3"][..],
+            &["arena", "--lengths", "0-3"][..],
             "the arena plays lengths 1 to 10",
         ),
         (
-            &["--arena", "--lengths", "11"],
+            &["arena", "--lengths", "11"],
             "the arena plays lengths 1 to 10",
         ),
-        (&["--arena", "--lengths", "5-2"], "such as 2-5"),
-        (&["--arena", "--lengths", "four"], "such as 1-10"),
+        (&["arena", "--lengths", "5-2"], "such as 2-5"),
+        (&["arena", "--lengths", "four"], "such as 1-10"),
+        (&["arena", "--secrets", "0"], "--secrets must be at least 1"),
+        (&["arena", "--time-limit", "0s"], "more than 0"),
+        // The arena fixes the rules and plays the advisor: no flag may say otherwise.
         (
-            &["--arena", "--secrets", "0"],
-            "--secrets must be at least 1",
+            &["arena", "--length", "4"],
+            "unexpected argument '--length'",
         ),
-        (&["--arena", "--time-limit", "0s"], "more than 0"),
-        (&["--lengths", "1-3"], "--arena"),
-        (&["--arena", "--length", "4"], "cannot be used with"),
-        (&["--arena", "-S", "knuth"], "cannot be used with"),
-        (&["--arena", "--advisor"], "cannot be used with"),
-        (&["--arena", "--no-leading-zero"], "cannot be used with"),
+        (&["arena", "-S", "knuth"], "unexpected argument '-S'"),
+        (&["arena", "--no-leading-zero"], "unexpected argument"),
     ] {
         moo()
             .arg("bench")
@@ -405,4 +404,69 @@ fn the_arena_bench_refuses_bad_input() {
             .code(2)
             .stderr(predicate::str::contains(message));
     }
+}
+
+/// The benches that were flags of `moo bench` are subcommands: an old command line fails
+/// naming the new command, before clap complains about the flags that follow.
+#[test]
+fn the_old_bench_flags_name_their_subcommand() {
+    for (args, command) in [
+        (&["--arena", "--lengths", "2"][..], "moo bench arena"),
+        (&["-S", "knuth", "--arena"], "moo bench arena"),
+        (&["--lengths", "1-3"], "moo bench arena"),
+        (&["--advisor", "--openings", "0123"], "moo bench advisor"),
+        (&["--positions", "5"], "moo bench advisor"),
+        (&["--cross-checks", "5"], "moo bench advisor"),
+        (&["--review", "--secrets", "3"], "moo bench review"),
+        (&["--time-limit", "1s"], "moo bench review"),
+    ] {
+        moo()
+            .arg("bench")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(format!("is now `{command}`"))
+                    .or(predicate::str::contains(format!("`{command}` or"))),
+            )
+            .stdout("");
+    }
+}
+
+/// `moo bench review` and `moo bench advisor` take their own flags and report what they ran.
+#[test]
+fn the_review_and_advisor_benches_run_as_subcommands() {
+    let out = moo()
+        .args(["bench", "review", "--game", "mastermind", "-S", "knuth"])
+        .args(["--secrets", "2", "--seed", "3", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let review: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(review["games"], 2);
+    assert_eq!(review["strategy"], "knuth");
+    assert_eq!(review["samples"].as_array().unwrap().len(), 2);
+
+    let out = moo()
+        .args([
+            "bench",
+            "advisor",
+            "--length",
+            "2",
+            "--cross-checks",
+            "3",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let advisor: Value = serde_json::from_slice(&out).unwrap();
+    // Every answer to the opening 01 of 2 distinct digits but the win: 0B0C, 0B1C, 0B2C, 1B0C.
+    assert_eq!(advisor["positions"], 4);
+    assert_eq!(advisor["cross_checked"], 3);
+    assert_eq!(advisor["cross_check_failures"].as_array().unwrap().len(), 0);
 }

@@ -72,6 +72,29 @@ fn off_the_shipped_tree_the_hint_is_still_proven_optimal() {
     assert!(out.contains("Proven optimal: "), "{out}");
 }
 
+/// An exact search cut short by the time limit says so and names the flag that gives it more
+/// time (the CLI matches the advisor's reason, not its words). 0123 played twice for 0B0C is
+/// off the shipped tree, and 360 codes take longer than a millisecond to search.
+#[test]
+fn a_search_cut_short_names_the_time_limit_flag() {
+    let args = ["hint", "0123=0B0C", "0123=0B0C", "--time-limit", "1ms"];
+    let (code, out, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("did not finish within the time limit")
+            && out.contains("; --time-limit allows more)"),
+        "{out}"
+    );
+    let (code, out, err) = run(&[&args[..], &["--json"]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let note = v["advice"]["note"].as_str().unwrap();
+    assert!(
+        note.starts_with("not proven optimal: the exact search of the 360 codes left"),
+        "{note}"
+    );
+}
+
 #[test]
 fn ten_digit_games_get_a_bounded_hint() {
     let (code, out, err) = run(

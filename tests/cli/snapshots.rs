@@ -174,8 +174,9 @@ fn help() {
             commands.push(path);
         }
     }
-    // moo, its ten subcommands, and tree's build, verify, show, split, job and join.
-    assert_eq!(commands.len(), 17);
+    // moo, its ten subcommands, tree's build, verify, show, split, job, join and status, and
+    // bench's advisor, review and arena.
+    assert_eq!(commands.len(), 21);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.

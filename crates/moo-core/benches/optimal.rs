@@ -7,13 +7,14 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use moo_core::published::{self, Method};
-use moo_core::tree::{search, Progress, SearchOptions, SearchOutcome};
+use moo_core::tree::{Search, SearchOptions, SearchOutcome};
 use moo_core::{CodeSpace, Objective, Rules};
 
 fn total(space: &CodeSpace, options: &SearchOptions) -> u64 {
-    match search(space, options, &Progress::new()).expect("the space has a score table") {
-        SearchOutcome::Found { stats, .. } => stats.total,
-        _ => panic!("these games have a tree"),
+    let search = Search::whole(space).options(options);
+    match search.run().expect("the space has a score table") {
+        SearchOutcome::Found(found) => found.stats.total,
+        SearchOutcome::Impossible { .. } => panic!("these games have a tree"),
     }
 }
 

@@ -4,7 +4,6 @@
 pub mod advisor;
 pub mod code;
 pub mod codeset;
-pub mod crack;
 pub mod eval;
 pub mod feedback;
 pub mod histogram;

@@ -466,7 +466,7 @@ impl Reviewer<'_> {
                 }
                 None => "the best move's total was not known".to_string(),
             },
-            Err(note) => note,
+            Err(unproven) => unproven.to_string(),
         };
         let guess = advisor::fallback(self.options.guesses, self.options.seed)
             .choose(knowledge, &share(self.stop, 0.5))
@@ -549,7 +549,7 @@ mod tests {
     use crate::advisor::{AdviceOptions, Chooser};
     use crate::published::{KOYAMA_LAI, TANAKA};
     use crate::rules::Rules;
-    use crate::tree::{search_set, Progress, SearchOptions, SetOutcome};
+    use crate::tree::{Search, SearchOutcome};
     use rand::{Rng, SeedableRng};
 
     /// Optimal totals by candidate set, for the tests' own searches.
@@ -566,17 +566,8 @@ mod tests {
         let total = match candidates.len() {
             0 => 0,
             1 | 2 => 2 * candidates.len() as u64 - 1,
-            _ => match search_set(
-                space,
-                history,
-                &candidates,
-                &SearchOptions::default(),
-                &Progress::new(),
-                &Stop::never(),
-            )
-            .unwrap()
-            {
-                SetOutcome::Solved(plan) => plan.total,
+            _ => match Search::after(space, history, &candidates).run().unwrap() {
+                SearchOutcome::Found(plan) => plan.total,
                 other => panic!("no plan: {other:?}"),
             },
         };

@@ -145,11 +145,11 @@ proptest! {
     /// it after a branch is cut off or a leaf's guess is changed.
     #[test]
     fn verify_accepts_searched_trees_and_rejects_mutated_ones(rules in tiny_rules(60), pick: prop::sample::Index) {
-        use moo_core::tree::{search, Progress};
-        use moo_core::{DecisionTree, SearchOptions, SearchOutcome};
+        use moo_core::tree::{OptimalTree, Search};
+        use moo_core::{DecisionTree, SearchOutcome};
         let space = moo_core::CodeSpace::new(rules).unwrap();
-        let SearchOutcome::Found { tree, stats } =
-            search(&space, &SearchOptions::default(), &Progress::new()).unwrap()
+        let SearchOutcome::Found(OptimalTree { tree, stats }) =
+            Search::whole(&space).run().unwrap()
         else {
             panic!("no depth limit, so a tree exists");
         };

@@ -12,10 +12,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use moo_core::text::excerpt;
-use moo_core::tree::{search, Progress};
-use moo_core::{
-    CodeSpace, DecisionTree, Feedback, Rules, SearchOptions, SearchOutcome, TreeError, TreeStats,
-};
+use moo_core::tree::{OptimalTree, Search};
+use moo_core::{CodeSpace, DecisionTree, Feedback, Rules, SearchOutcome, TreeError, TreeStats};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{json, Value};
@@ -44,8 +42,8 @@ fn samples() -> &'static [Sample] {
         .map(|(length, symbols, repeats, no_leading)| {
             let rules = Rules::new(length, symbols, repeats, no_leading).unwrap();
             let space = CodeSpace::new(rules.clone()).unwrap();
-            let SearchOutcome::Found { tree, stats } =
-                search(&space, &SearchOptions::default(), &Progress::new()).unwrap()
+            let SearchOutcome::Found(OptimalTree { tree, stats }) =
+                Search::whole(&space).run().unwrap()
             else {
                 panic!("no depth limit, so {rules} has a tree");
             };

@@ -33,11 +33,6 @@ impl ApiError {
         }
     }
 
-    /// 400: the request is malformed.
-    pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
-    }
-
     /// 422: the request is well formed but its values are not acceptable.
     pub fn unprocessable(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)

@@ -37,7 +37,6 @@ mod treeview;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use error::ApiError;
 use moo_core::advisor::Advisor;
 
 /// Limits and sizes of a server.

@@ -27,7 +27,7 @@ fn app() -> Router {
     static APP: OnceLock<Router> = OnceLock::new();
     APP.get_or_init(|| {
         let mut config = moo_web::Config::default();
-        // Every case starts a game; the cap has its own test in tests/web.rs.
+        // Every case starts a game; the cap has its own test in games.rs.
         config.max_games = 1 << 20;
         config.solver_max_codes = 64;
         config.bench_max_codes = 64;

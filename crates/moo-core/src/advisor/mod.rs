@@ -21,7 +21,8 @@ mod cache;
 mod report;
 
 pub use report::{
-    Advice, Alternative, Contradiction, Method, PartitionReport, Position, RepairReport, TurnReport,
+    Advice, Alternative, Contradiction, Method, PartitionReport, Position, RepairReport,
+    TurnReport, Unproven,
 };
 
 use std::sync::Arc;
@@ -36,7 +37,7 @@ use crate::strategy::{
     self, partition_stats, GuessPool, Knowledge, PartitionScore, PartitionStats, PartitionStrategy,
     Sampling, Strategy, StrategyError, StrategyOptions, TreeStrategy,
 };
-use crate::tree::{self, SearchError, SearchOptions, SetOutcome};
+use crate::tree::{self, Search, SearchError, SearchOptions, SearchOutcome};
 use cache::{PlanCache, Planned};
 use report::codes;
 
@@ -129,7 +130,7 @@ struct Pick {
     strategy: String,
     total: Option<u64>,
     sampled: bool,
-    note: Option<String>,
+    note: Option<Unproven>,
     /// How the guess splits the candidates, when the chooser already worked it out.
     stats: Option<PartitionStats>,
 }
@@ -260,7 +261,7 @@ impl Advisor {
     }
 
     /// A proven optimal move for the position (steps 1 to 4 of the module docs), the exact
-    /// search stopped by `stop`; else why there is none, in words. `start` is when the caller
+    /// search stopped by `stop`; else why there is none. `start` is when the caller
     /// began, for the time the message reports.
     pub(crate) fn prove(
         &self,
@@ -268,7 +269,7 @@ impl Advisor {
         guesses: GuessPool,
         stop: &Stop,
         start: Instant,
-    ) -> Result<Proven, String> {
+    ) -> Result<Proven, Unproven> {
         let &Knowledge {
             space,
             history,
@@ -314,7 +315,7 @@ impl Advisor {
     }
 
     /// An exact search of `candidates` until `stop`, caching every position of the plan it
-    /// finds; else why not, in words.
+    /// finds; else why not.
     fn exact(
         &self,
         space: &CodeSpace,
@@ -323,33 +324,26 @@ impl Advisor {
         guesses: GuessPool,
         stop: &Stop,
         start: Instant,
-    ) -> Result<Planned, String> {
+    ) -> Result<Planned, Unproven> {
         if !space.has_table() {
             // Only a table within the cap can be allowed more memory: say so only then.
             return Err(if space.len() > crate::space::TABLE_LIMIT_CODES {
-                format!(
-                    "not proven optimal: exact searches need the score table, which is built for at most {} codes, and this space has {}",
-                    crate::space::TABLE_LIMIT_CODES,
-                    space.len()
-                )
+                Unproven::TableCapped {
+                    codes: space.len(),
+                    cap: crate::space::TABLE_LIMIT_CODES,
+                }
             } else {
-                format!(
-                    "not proven optimal: exact searches need the score table, which this space of {} codes was built without (the table of n codes takes n x n bytes)",
-                    space.len()
-                )
+                Unproven::NoTable { codes: space.len() }
             });
         }
         let options = SearchOptions::default().with_guesses(guesses);
         let progress = tree::Progress::new();
-        match tree::search_set(
-            space,
-            history,
-            candidates,
-            &options,
-            &progress,
-            stop,
-        ) {
-            Ok(SetOutcome::Solved(plan)) => {
+        let search = Search::after(space, history, candidates)
+            .options(&options)
+            .progress(&progress)
+            .stop(stop);
+        match search.run() {
+            Ok(SearchOutcome::Found(plan)) => {
                 let first = Planned {
                     guess: plan.moves[0].guess,
                     total: Some(plan.total),
@@ -368,13 +362,12 @@ impl Advisor {
                 );
                 Ok(first)
             }
-            Ok(_) => Err("the exact search found no plan".to_string()),
-            Err(SearchError::Stopped) => Err(format!(
-                "not proven optimal: the exact search of the {} left did not finish within the time limit ({:.2} s)",
-                codes(candidates.len()),
-                start.elapsed().as_secs_f64()
-            )),
-            Err(e) => Err(format!("not proven optimal: {e}")),
+            Ok(SearchOutcome::Impossible { .. }) => unreachable!("no depth limit was set"),
+            Err(SearchError::Stopped) => Err(Unproven::TimeLimit {
+                left: candidates.len(),
+                seconds: start.elapsed().as_secs_f64(),
+            }),
+            Err(e) => Err(Unproven::Search(e)),
         }
     }
 }
@@ -577,7 +570,11 @@ mod tests {
         assert_eq!(a.method, Method::Heuristic);
         assert_eq!(a.strategy, "entropy");
         assert!(!a.proven_optimal && a.total_guesses.is_none());
-        assert!(a.note.as_deref().unwrap().contains("time limit"), "{a:?}");
+        assert!(
+            matches!(a.note, Some(Unproven::TimeLimit { left: 3024, .. })),
+            "{a:?}"
+        );
+        assert!(a.note.unwrap().to_string().contains("time limit"));
         assert_eq!(a.remaining, 3024);
     }
 
@@ -594,12 +591,19 @@ mod tests {
         );
         assert_eq!(a.method, Method::Heuristic);
         assert!(
-            a.note
-                .as_deref()
-                .unwrap()
-                .contains("built for at most 65536 codes")
-                && !a.note.as_deref().unwrap().contains("--table-memory"),
+            matches!(
+                a.note,
+                Some(Unproven::TableCapped {
+                    codes: 604800,
+                    cap: 65536
+                })
+            ),
             "{a:?}"
+        );
+        let note = a.note.as_ref().unwrap().to_string();
+        assert!(
+            note.contains("built for at most 65536 codes") && !note.contains("--table-memory"),
+            "{note}"
         );
         assert!(a.sampled, "{a:?}");
         assert_eq!(a.remaining, h.candidates(&space).len());

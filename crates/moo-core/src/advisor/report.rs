@@ -12,6 +12,7 @@ use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::strategy::PartitionStats;
+use crate::tree::SearchError;
 
 /// How the advised guess was chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -93,8 +94,9 @@ pub struct Advice {
     pub partition: PartitionReport,
     /// Whether the heuristic scored samples of the guesses and codes rather than all of them.
     pub sampled: bool,
-    /// Why the move is not proven optimal, when an exact search was possible but did not finish.
-    pub note: Option<String>,
+    /// Why the move is not proven optimal, when the advisor's policy chose it (written out as
+    /// its message in JSON).
+    pub note: Option<Unproven>,
     /// One sentence for people.
     pub explanation: String,
     /// Time taken to choose, in seconds.
@@ -261,6 +263,45 @@ impl Position {
             .take(list)
             .map(|i| space.rules().format_code(&space.code(i)))
             .collect()
+    }
+}
+
+/// Why the advisor's policy could not prove its move optimal and fell back on the heuristic. A
+/// front end matches on the variant to say what would help (more time, more table memory); the
+/// message is the sentence for people, and the JSON form.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unproven {
+    /// The space is too large for a score table at all.
+    #[error("not proven optimal: exact searches need the score table, which is built for at most {cap} codes, and this space has {codes}")]
+    TableCapped {
+        /// Codes in the space.
+        codes: usize,
+        /// The most codes a table is built for.
+        cap: usize,
+    },
+    /// The space was built without its score table, which more memory would allow.
+    #[error("not proven optimal: exact searches need the score table, which this space of {codes} codes was built without (the table of n codes takes n x n bytes)")]
+    NoTable {
+        /// Codes in the space.
+        codes: usize,
+    },
+    /// The exact search did not finish within its share of the time limit.
+    #[error("not proven optimal: the exact search of the {} left did not finish within the time limit ({seconds:.2} s)", codes(*left))]
+    TimeLimit {
+        /// Codes left in the position searched.
+        left: usize,
+        /// Time taken until the search was stopped, in seconds.
+        seconds: f64,
+    },
+    /// The exact search could not run.
+    #[error("not proven optimal: {0}")]
+    Search(SearchError),
+}
+
+impl Serialize for Unproven {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 

@@ -177,10 +177,9 @@ pub struct Sampling {
 }
 
 impl Sampling {
-    /// The default pair budget: a sampled choice on the biggest games (10 digits) costs a few
-    /// milliseconds of CPU with the packed scoring of big spaces (10 to 20 ms of wall-clock time on
-    /// the project's shared 2-core machine), and every choice on Mastermind 4x6 and Bulls and Cows
-    /// 4x10 stays a full scan, so their published figures hold.
+    /// The default pair budget: a sampled choice on the biggest games (10 digits) stays within
+    /// milliseconds, and every choice on Mastermind 4x6 and Bulls and Cows 4x10 stays a full
+    /// scan, so their published figures hold.
     pub const DEFAULT_MAX_PAIRS: u64 = 2_000_000;
 
     /// A budget of `max_pairs` pairs per choice, sampling with `seed`.

@@ -11,8 +11,7 @@ use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
 use crate::tree::{
-    search_until, DecisionTree, NodeId, Progress, SearchError, SearchOptions, SearchOutcome,
-    TreeError,
+    DecisionTree, NodeId, OptimalTree, Search, SearchError, SearchOptions, SearchOutcome, TreeError,
 };
 
 /// Spaces up to this many codes get an optimal tree searched on demand (a second or so).
@@ -153,8 +152,9 @@ impl TreeStrategy {
         }
         let search_options = SearchOptions::default().with_guesses(options.guesses);
         let start = Instant::now();
-        match search_until(space, &search_options, &Progress::new(), &stop) {
-            Ok(SearchOutcome::Found { tree, .. }) => {
+        let search = Search::whole(space).options(&search_options).stop(&stop);
+        match search.run() {
+            Ok(SearchOutcome::Found(OptimalTree { tree, .. })) => {
                 lock(failed()).remove(&key);
                 let tree = lock(found())
                     .entry(key)
@@ -162,7 +162,7 @@ impl TreeStrategy {
                     .clone();
                 TreeStrategy::new("optimal", tree, space)
             }
-            Ok(_) => Err(unsupported("the search found no tree".into())),
+            Ok(SearchOutcome::Impossible { .. }) => unreachable!("no depth limit was set"),
             Err(SearchError::Stopped) if stop.is_cancelled() => {
                 Err(unsupported("the search on the spot was cancelled".into()))
             }
@@ -346,7 +346,6 @@ mod tests {
     use crate::published::TANAKA;
     use crate::rules::Rules;
     use crate::strategy::{by_name, play};
-    use crate::tree::search;
     use crate::{CodeSet, Feedback, Histogram, History, Stop};
 
     #[test]
@@ -481,10 +480,9 @@ mod tests {
         let mm = CodeSpace::new(Rules::mastermind()).unwrap();
         let small = Rules::new(4, "01234", false, false).unwrap();
         let small_space = CodeSpace::new(small.clone()).unwrap();
-        let tiny = match search(&small_space, &SearchOptions::default(), &Progress::new()).unwrap()
-        {
-            SearchOutcome::Found { tree, .. } => tree,
-            _ => unreachable!(),
+        let tiny = match Search::whole(&small_space).run().unwrap() {
+            SearchOutcome::Found(found) => found.tree,
+            SearchOutcome::Impossible { .. } => unreachable!("no depth limit"),
         };
         let err = TreeStrategy::checked("tree:t.json", tiny.clone(), &mm)
             .unwrap_err()

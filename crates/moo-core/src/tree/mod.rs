@@ -24,9 +24,8 @@ pub use jobs::{
     RESULT_FORMAT, SPLIT_FORMAT,
 };
 pub use search::{
-    search, search_checkpointed, search_set, search_until, Checkpoint, CheckpointError, Objective,
-    PlanMove, Progress, SearchError, SearchOptions, SearchOutcome, SetOutcome, SetPlan,
-    CLASSES_AFTER, DEFAULT_CACHE_BYTES,
+    Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, Search, SearchError,
+    SearchOptions, SearchOutcome, SetPlan, Subgame, WholeGame, CLASSES_AFTER, DEFAULT_CACHE_BYTES,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows

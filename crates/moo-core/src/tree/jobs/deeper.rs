@@ -71,7 +71,19 @@ fn pieces_total(d: &DeepPart, pieces: &[&JobResult]) -> Result<u64, SplitError> 
     let mut total = d.size as u64;
     for r in pieces {
         match &r.outcome {
-            PartOutcome::Solved { total: t, .. } => total += t,
+            // What a piece's total claims must be what its histogram says: the join picks the
+            // second guess from the totals and replays only the trees it keeps.
+            PartOutcome::Solved {
+                total: t,
+                histogram,
+                ..
+            } if *t == histogram_total(histogram) => total += t,
+            PartOutcome::Solved { .. } => {
+                return Err(SplitError::Mismatch {
+                    index: r.entry.index,
+                    reason: "its total is not what its histogram adds up to".into(),
+                })
+            }
             _ => {
                 return Err(SplitError::Mismatch {
                     index: r.entry.index,
@@ -278,16 +290,20 @@ fn assemble_pieces(
     }
     // The second guess itself, when it is one of the part's secrets, is solved at once.
     histogram[0] = (d.size - covered.min(d.size)) as u64;
-    let total = histogram
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| (k as u64 + 1) * c)
-        .sum();
     Ok(PartOutcome::Solved {
-        total,
+        total: histogram_total(&histogram),
         worst: histogram.len() as u32,
         histogram,
         tree: graft(split, guess, &children)?,
         unreduced: None,
     })
+}
+
+/// Guesses summed over the secrets of `histogram[k - 1]` secrets needing `k` guesses each.
+fn histogram_total(histogram: &[u64]) -> u64 {
+    histogram
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (k as u64 + 1) * c)
+        .sum()
 }

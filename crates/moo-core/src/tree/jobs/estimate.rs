@@ -1,9 +1,11 @@
 //! What a whole split run will cost, predicted from a few of its jobs run first.
 //!
-//! The jobs of one split differ mostly by the size of the position they search, and a search's
-//! cost grows as a power of that size, so a handful of round 1's jobs, taken at evenly spaced
-//! ranks of size, give the power and its scale by least squares on logarithms; every job of
-//! round 1 is then predicted from its size. Round 2 cannot be sampled before round 1 is in (its
+//! The jobs of one split differ mostly by the size of the position they search: each costs a
+//! fixed start (the process, the score table) and a search whose cost grows as a power of that
+//! size. Most jobs are small and most of the time is in the few large ones, so a handful of
+//! round 1's jobs are taken at evenly spaced steps of their cumulative estimated cost (size
+//! squared), the smallest sample gives the fixed start, and the others the power and its scale
+//! by least squares on logarithms; every job of round 1 is then predicted from its size. Round 2 cannot be sampled before round 1 is in (its
 //! jobs need round 1's bound), so each part split deeper adds [`ROUND_TWO_RATIO`] times its round
 //! 1 pieces' predicted cost.
 
@@ -32,7 +34,9 @@ pub struct SampledJob {
 pub struct Estimate {
     /// The jobs sampled.
     pub sampled: Vec<SampledJob>,
-    /// A job of `n` secrets is predicted to take `scale * n^exponent` CPU seconds.
+    /// The fixed start of a job, in CPU seconds (the smallest sample's).
+    pub start: f64,
+    /// A job of `n` secrets is predicted to take `start + scale * n^exponent` CPU seconds.
     pub exponent: f64,
     /// See [`Estimate::exponent`].
     pub scale: f64,
@@ -47,26 +51,52 @@ pub struct Estimate {
 }
 
 impl Split {
-    /// Up to `count` of round 1's jobs to sample, at evenly spaced ranks of size (the middle of
-    /// each of `count` equal slices of the jobs sorted by size), the smallest first.
+    /// Up to `count` of round 1's jobs to sample, the smallest first: the smallest job (its
+    /// fixed start), then those at the middle of `count - 1` equal steps of the jobs' cumulative
+    /// size squared, sorted by size.
     pub fn sample(&self, count: usize) -> Vec<usize> {
         let mut by_size: Vec<(usize, usize)> =
             self.jobs.iter().map(|e| (e.size, e.index)).collect();
         by_size.sort_unstable();
-        let n = by_size.len();
-        let count = count.min(n);
-        let mut picked: Vec<usize> = (0..count)
-            .map(|i| by_size[(2 * i + 1) * n / (2 * count)].1)
-            .collect();
-        picked.dedup();
+        let Some(&(_, smallest)) = by_size.first() else {
+            return Vec::new();
+        };
+        let weight = |size: usize| (size as f64).powi(2);
+        let whole: f64 = by_size.iter().map(|&(size, _)| weight(size)).sum();
+        let steps = count.saturating_sub(1).max(1);
+        let mut picked = vec![smallest];
+        let mut cumulative = 0.0;
+        let mut step = 0;
+        for &(size, index) in &by_size {
+            cumulative += weight(size);
+            while step < steps && cumulative >= whole * (2 * step + 1) as f64 / (2 * steps) as f64 {
+                step += 1;
+                if picked.last() != Some(&index) {
+                    picked.push(index);
+                }
+            }
+        }
         picked
     }
 
     /// The whole run's CPU time predicted from `sampled` jobs (at least two of different sizes
     /// for a power; with fewer, cost is taken as proportional to size squared).
     pub fn estimate(&self, sampled: Vec<SampledJob>) -> Estimate {
-        let (exponent, scale) = fit(&sampled);
-        let predict = |size: usize| scale * (size.max(1) as f64).powf(exponent);
+        let start = sampled
+            .iter()
+            .map(|s| s.cpu_seconds)
+            .fold(f64::INFINITY, f64::min);
+        let start = if start.is_finite() { start } else { 0.0 };
+        let searches: Vec<SampledJob> = sampled
+            .iter()
+            .filter(|s| s.cpu_seconds > start)
+            .map(|s| SampledJob {
+                cpu_seconds: s.cpu_seconds - start,
+                ..s.clone()
+            })
+            .collect();
+        let (exponent, scale) = fit(&searches);
+        let predict = |size: usize| start + scale * (size.max(1) as f64).powf(exponent);
         let round_one: f64 = self.jobs.iter().map(|e| predict(e.size)).sum();
         let round_two = ROUND_TWO_RATIO
             * self
@@ -82,6 +112,7 @@ impl Split {
             .fold(0.0, f64::max);
         Estimate {
             sampled,
+            start,
             exponent,
             scale,
             round_one,

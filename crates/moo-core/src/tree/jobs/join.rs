@@ -6,8 +6,7 @@ use super::{Column, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError,
 use crate::code::Code;
 use crate::feedback::Feedback;
 use crate::space::CodeSpace;
-use crate::tree::search::first_guesses_at;
-use crate::tree::{DecisionTree, Node, NodeId, Objective, TreeStats};
+use crate::tree::{DecisionTree, Node, NodeId, Objective, Search, TreeStats};
 
 impl Split {
     /// Joins one result per job of every round so far (`None` for those missing) into the
@@ -202,7 +201,10 @@ impl Split {
         let Some(depth) = depths.iter().map(|&(_, d)| d).min() else {
             return Ok(None);
         };
-        let order = first_guesses_at(space, &self.options(), depth)?;
+        let options = self.options();
+        let order = Search::whole(space)
+            .options(&options)
+            .first_guesses(Some(depth))?;
         // The best first guess so far, in the order it is tried at this depth, and its cost:
         // (secrets at the depth for the fewest at worst, total).
         let mut best: Option<((u64, u64), Chosen<'r>)> = None;

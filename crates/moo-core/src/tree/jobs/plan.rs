@@ -9,8 +9,8 @@ use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
-use crate::tree::search::{first_guesses, root_guesses};
-use crate::tree::{Objective, SearchOptions};
+use crate::tree::search::root_guesses;
+use crate::tree::{Objective, Search, SearchOptions};
 
 /// How a split cuts the search into jobs.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +69,7 @@ impl Split {
         options: &SearchOptions,
         how: &SplitOptions,
     ) -> Result<(Split, Vec<Job>), SplitError> {
-        let order = first_guesses(space, options)?;
+        let order = Search::whole(space).options(options).first_guesses(None)?;
         let rules = space.rules();
         let length = space.length();
         let all = space.all();

@@ -12,11 +12,10 @@ use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::tree::search::{
-    first_optimum, search_part, search_part_columns, try_root_guess, GuessTrial,
-};
+use crate::tree::search::{first_optimum, try_root_guess, GuessTrial, PartPlans};
 use crate::tree::{
-    DecisionTree, Node, NodeId, Objective, PlanMove, Progress, SearchOptions, SetPlan,
+    DecisionTree, Node, NodeId, Objective, PlanMove, Progress, Search, SearchOptions,
+    SearchOutcome, SetPlan,
 };
 
 impl Job {
@@ -191,30 +190,29 @@ impl Job {
             progress,
             stop,
         } = *at;
-        if self.objective != Objective::Average {
-            let columns =
-                search_part_columns(space, history, candidates, &options, progress, stop)?;
-            if columns.is_empty() {
-                return Ok(PartOutcome::Impossible {
-                    max_depth: left.unwrap_or(0),
-                });
-            }
-            let columns = columns
-                .into_iter()
-                .map(|(depth, plan)| {
-                    Ok(Column {
-                        depth,
-                        total: plan.total,
-                        tree: self.tree_of(space, &plan)?,
-                        histogram: plan.histogram,
+        let search = Search::part(space, history, candidates)
+            .options(&options)
+            .progress(progress)
+            .stop(stop);
+        match search.run()? {
+            SearchOutcome::Found(PartPlans::Columns(columns)) => {
+                let columns = columns
+                    .into_iter()
+                    .map(|(depth, plan)| {
+                        Ok(Column {
+                            depth,
+                            total: plan.total,
+                            tree: self.tree_of(space, &plan)?,
+                            histogram: plan.histogram,
+                        })
                     })
-                })
-                .collect::<Result<_, SplitError>>()?;
-            return Ok(PartOutcome::Depths { columns });
-        }
-        match search_part(space, history, candidates, &options, progress, stop, true)? {
-            Ok((plan, unreduced)) => self.solved(space, plan, unreduced),
-            Err(max_depth) => Ok(PartOutcome::Impossible { max_depth }),
+                    .collect::<Result<_, SplitError>>()?;
+                Ok(PartOutcome::Depths { columns })
+            }
+            SearchOutcome::Found(PartPlans::Plan { plan, unreduced }) => {
+                self.solved(space, plan, unreduced)
+            }
+            SearchOutcome::Impossible { max_depth } => Ok(PartOutcome::Impossible { max_depth }),
         }
     }
 

@@ -532,7 +532,7 @@ impl Parts {
     }
 }
 
-/// The bounds of one guess's parts as [`Search::try_guess`](super::recursion::Search::try_guess) sharpens them.
+/// The bounds of one guess's parts as [`Solver::try_guess`](super::recursion::Solver::try_guess) sharpens them.
 pub(super) struct PartBounds {
     /// Each part's proven bound, largest part first.
     pub(super) bounds: SmallVec<[u32; FEEDBACKS]>,

@@ -131,85 +131,17 @@ impl Checkpoint {
         space: &CodeSpace,
         options: &SearchOptions,
     ) -> Result<Checkpoint, CheckpointError> {
-        let io = |source| CheckpointError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         let wanted = header(space, options);
-        // The one guarded reader: regular files only, of a bounded size.
-        let text = match std::fs::metadata(path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            _ => read_capped(path, MAX_CHECKPOINT_FILE).map_err(|e| match e {
-                ReadError::NotUtf8 { .. } => CheckpointError::NotACheckpoint {
-                    path: path.to_path_buf(),
-                    why: "it is not text".into(),
-                },
-                e => CheckpointError::Read(e),
-            })?,
-        };
+        let text = read_text(path)?;
         let mut lines = text.split_inclusive('\n');
-        let first = lines.next();
         // Checked before the file is opened for writing, so another file is never touched.
-        let restart = match first {
-            None => true,
-            // A header cut short by a killed run: nothing in the file to lose.
-            Some(first) if !first.ends_with('\n') && text.len() == first.len() => {
-                if !(first.starts_with(MAGIC) || MAGIC.starts_with(first)) {
-                    return Err(not_a_checkpoint(path, first));
-                }
-                true
-            }
-            Some(first) => {
-                let found = first.trim_end();
-                if !found.starts_with(MAGIC) {
-                    return Err(not_a_checkpoint(path, found));
-                }
-                if found != wanted {
-                    return Err(CheckpointError::OtherSearch {
-                        path: path.to_path_buf(),
-                        found: found.to_string(),
-                        wanted,
-                    });
-                }
-                false
-            }
+        let restart = is_fresh(path, &text, lines.next(), &wanted)?;
+        let (records, damaged) = if restart {
+            (Vec::new(), 0)
+        } else {
+            read_facts(path, lines, space)?
         };
-        let mut records = Vec::new();
-        let mut damaged = 0;
-        if !restart {
-            for (i, line) in lines.enumerate() {
-                match line.strip_suffix('\n').and_then(parse) {
-                    Some(record) => {
-                        // Line 1 is the header.
-                        check_fact(&record, space).map_err(|why| CheckpointError::BadFact {
-                            path: path.to_path_buf(),
-                            line: i + 2,
-                            why,
-                        })?;
-                        records.push(record);
-                    }
-                    None => damaged += 1,
-                }
-            }
-        }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(io)?;
-        if !file.metadata().map_err(io)?.is_file() {
-            return Err(CheckpointError::Read(ReadError::NotRegular {
-                path: path.display().to_string(),
-            }));
-        }
-        if restart {
-            file.set_len(0).map_err(io)?;
-            file.write_all(format!("{wanted}\n").as_bytes())
-                .map_err(io)?;
-        } else if !text.ends_with('\n') {
-            // Start on a fresh line if the last one was cut short.
-            file.write_all(b"\n").map_err(io)?;
-        }
+        let file = open_to_append(path, restart, &wanted, &text)?;
         Ok(Checkpoint {
             path: path.to_path_buf(),
             file: Mutex::new(file),
@@ -316,6 +248,114 @@ impl Checkpoint {
             }
         }
     }
+}
+
+/// The text of the checkpoint at `path`, empty if there is none yet, through the one guarded
+/// reader: regular files only, of a bounded size.
+fn read_text(path: &Path) -> Result<String, CheckpointError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        _ => read_capped(path, MAX_CHECKPOINT_FILE).map_err(|e| match e {
+            ReadError::NotUtf8 { .. } => CheckpointError::NotACheckpoint {
+                path: path.to_path_buf(),
+                why: "it is not text".into(),
+            },
+            e => CheckpointError::Read(e),
+        }),
+    }
+}
+
+/// Whether the file starts afresh (it is empty, or holds only a header cut short), given its
+/// `first` line; an error if it is no checkpoint or another search's.
+fn is_fresh(
+    path: &Path,
+    text: &str,
+    first: Option<&str>,
+    wanted: &str,
+) -> Result<bool, CheckpointError> {
+    match first {
+        None => Ok(true),
+        // A header cut short by a killed run: nothing in the file to lose.
+        Some(first) if !first.ends_with('\n') && text.len() == first.len() => {
+            if !(first.starts_with(MAGIC) || MAGIC.starts_with(first)) {
+                return Err(not_a_checkpoint(path, first));
+            }
+            Ok(true)
+        }
+        Some(first) => {
+            let found = first.trim_end();
+            if !found.starts_with(MAGIC) {
+                return Err(not_a_checkpoint(path, found));
+            }
+            if found != wanted {
+                return Err(CheckpointError::OtherSearch {
+                    path: path.to_path_buf(),
+                    found: found.to_string(),
+                    wanted: wanted.to_string(),
+                });
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// The facts of the lines after the header, each checked against the game, and how many
+/// lines were not whole.
+fn read_facts<'t>(
+    path: &Path,
+    lines: impl Iterator<Item = &'t str>,
+    space: &CodeSpace,
+) -> Result<(Vec<Record>, usize), CheckpointError> {
+    let mut records = Vec::new();
+    let mut damaged = 0;
+    for (i, line) in lines.enumerate() {
+        match line.strip_suffix('\n').and_then(parse) {
+            Some(record) => {
+                // Line 1 is the header.
+                check_fact(&record, space).map_err(|why| CheckpointError::BadFact {
+                    path: path.to_path_buf(),
+                    line: i + 2,
+                    why,
+                })?;
+                records.push(record);
+            }
+            None => damaged += 1,
+        }
+    }
+    Ok((records, damaged))
+}
+
+/// The checkpoint file opened for appending, a regular file only: emptied and given the
+/// `wanted` header if it starts afresh, else on a fresh line after its last whole one.
+fn open_to_append(
+    path: &Path,
+    restart: bool,
+    wanted: &str,
+    text: &str,
+) -> Result<File, CheckpointError> {
+    let io = |source| CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(CheckpointError::Read(ReadError::NotRegular {
+            path: path.display().to_string(),
+        }));
+    }
+    if restart {
+        file.set_len(0).map_err(io)?;
+        file.write_all(format!("{wanted}\n").as_bytes())
+            .map_err(io)?;
+    } else if !text.ends_with('\n') {
+        // Start on a fresh line if the last one was cut short.
+        file.write_all(b"\n").map_err(io)?;
+    }
+    Ok(file)
 }
 
 /// The refusal of a file whose first line, `first`, is no checkpoint header.

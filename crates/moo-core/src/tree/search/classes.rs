@@ -19,6 +19,7 @@
 
 use super::bounds::Bounds;
 use super::memo::hash_combine;
+use crate::code::Code;
 use crate::space::CodeSpace;
 use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
 
@@ -114,26 +115,67 @@ impl Classes {
 
     /// The name of `set`'s class, as sorted code indexes, into `out`; `spread[i]` is an
     /// invariant of member `i` under every symmetry (its feedback counts over the set). Leaves
-    /// `out` empty when naming would take too long ([`WORK`]).
+    /// `out` empty when naming would take too long ([`WORK`]). The name is the least of the
+    /// set's images under the relabellings worth trying ([`Classes::tries`]).
     pub(super) fn key(&self, space: &CodeSpace, set: &[u32], spread: &[u64], out: &mut Vec<u32>) {
         out.clear();
-        let Some(&least) = spread.iter().min() else {
+        let codes = space.codes();
+        let Some(tries) = self.tries(codes, set, spread) else {
             return;
         };
-        if spread.iter().filter(|&&s| s == least).count() * set.len() > WORK {
-            return;
+        let present = set
+            .iter()
+            .flat_map(|&c| codes[c as usize].symbols())
+            .fold(0u64, |m, &s| m | 1 << s);
+        let to_name = (present & !self.fixed).count_ones() as usize;
+        let mut best: Vec<Image> = Vec::new();
+        let mut images: Vec<Image> = Vec::with_capacity(set.len());
+        let mut done = vec![false; set.len()];
+        for &(anchor, order) in &tries {
+            let name = self.relabelling(codes, set, spread, (anchor, order), to_name, &mut done);
+            images.clear();
+            images.extend(set.iter().map(|&c| {
+                let code = codes[c as usize].symbols();
+                order.iter().fold(0, |image, &p| {
+                    image << 4 | Image::from(name[usize::from(code[usize::from(p)])])
+                })
+            }));
+            images.sort_unstable();
+            if best.is_empty() || images < best {
+                std::mem::swap(&mut best, &mut images);
+            }
         }
-        let codes = space.codes();
-        let symbols = |c: u32| codes[c as usize].symbols();
         let l = self.length;
-        // The relabellings to try: each anchor with the position orders that list how many
-        // members share its symbol in each position largest first.
-        let mut tries: Vec<(&[u8], &[u8])> = Vec::new();
+        out.extend(best.iter().map(|&image| {
+            let mut code = [0u8; MAX_PERMUTED_LENGTH];
+            for (i, s) in code[..l].iter_mut().enumerate() {
+                *s = (image >> (4 * (l - 1 - i)) & 15) as u8;
+            }
+            space.rank(&crate::code::Code::from_symbols(&code[..l])) as u32
+        }));
+    }
+
+    /// The relabellings to try, as (anchor's symbols, position order): each member with the
+    /// least invariant as an anchor, with the position orders that list how many members share
+    /// its symbol in each position largest first. `None` when they are too many to try
+    /// ([`WORK`]).
+    fn tries<'a>(
+        &'a self,
+        codes: &'a [Code],
+        set: &[u32],
+        spread: &[u64],
+    ) -> Option<Vec<(&'a [u8], &'a [u8])>> {
+        let least = *spread.iter().min()?;
+        if spread.iter().filter(|&&s| s == least).count() * set.len() > WORK {
+            return None;
+        }
+        let l = self.length;
+        let mut tries = Vec::new();
         for (&anchor, _) in set.iter().zip(spread).filter(|&(_, &s)| s == least) {
-            let a = symbols(anchor);
+            let a = codes[anchor as usize].symbols();
             let mut column = [0u64; MAX_PERMUTED_LENGTH];
             for &c in set {
-                for (i, (x, y)) in symbols(c).iter().zip(a).enumerate() {
+                for (i, (x, y)) in codes[c as usize].symbols().iter().zip(a).enumerate() {
                     column[i] += u64::from(x == y);
                 }
             }
@@ -144,9 +186,7 @@ impl Classes {
                 }
                 r
             };
-            let Some(top) = self.orders.iter().map(rank).max() else {
-                return;
-            };
+            let top = self.orders.iter().map(rank).max()?;
             tries.extend(
                 self.orders
                     .iter()
@@ -154,89 +194,85 @@ impl Classes {
                     .map(|o| (a, &o[..l])),
             );
             if tries.len() * set.len() > WORK {
-                return;
+                return None;
             }
         }
-        let present = set
-            .iter()
-            .flat_map(|&c| symbols(c))
-            .fold(0u64, |m, &s| m | 1 << s);
-        let to_name = (present & !self.fixed).count_ones() as usize;
-        let mut best: Vec<Image> = Vec::new();
-        let mut images: Vec<Image> = Vec::with_capacity(set.len());
-        let mut done = vec![false; set.len()];
-        for &(a, order) in &tries {
-            let mut name = [NONE; 16];
-            for (s, n) in name.iter_mut().enumerate() {
-                if self.fixed & (1 << s) != 0 {
-                    *n = s as u8;
-                }
+        Some(tries)
+    }
+
+    /// The names the symbols take under one relabelling to try: the fixed symbols keep theirs,
+    /// the anchor's take the first names in `order`, then, member by member, the one whose
+    /// image is smallest gives its unnamed symbols the next names, until `to_name` are named.
+    /// `done` is scratch space of one flag per member.
+    fn relabelling(
+        &self,
+        codes: &[Code],
+        set: &[u32],
+        spread: &[u64],
+        (anchor, order): (&[u8], &[u8]),
+        to_name: usize,
+        done: &mut [bool],
+    ) -> [u8; 16] {
+        let mut name = [NONE; 16];
+        for (s, n) in name.iter_mut().enumerate() {
+            if self.fixed & (1 << s) != 0 {
+                *n = s as u8;
             }
-            let mut named = 0;
-            let give = |code: &[u8], name: &mut [u8; 16], named: &mut usize| {
+        }
+        let mut named = 0;
+        self.give(order, anchor, &mut name, &mut named);
+        done.fill(false);
+        while named < to_name {
+            // The member whose image is smallest when its unnamed symbols take the next
+            // names in order: the next smallest image of the set under this anchor.
+            let mut pick: Option<(Image, u64, usize)> = None;
+            for (j, &c) in set.iter().enumerate() {
+                if done[j] {
+                    continue;
+                }
+                let code = codes[c as usize].symbols();
+                let mut fresh = name;
+                let mut next = named;
+                let mut unnamed = false;
+                let mut image: Image = 0;
                 for &p in order {
                     let s = usize::from(code[usize::from(p)]);
-                    if name[s] == NONE {
-                        name[s] = self.names[*named];
-                        *named += 1;
+                    if fresh[s] == NONE {
+                        unnamed = true;
+                        fresh[s] = self.names[next];
+                        next += 1;
                     }
+                    image = image << 4 | Image::from(fresh[s]);
                 }
-            };
-            give(a, &mut name, &mut named);
-            done.fill(false);
-            while named < to_name {
-                // The member whose image is smallest when its unnamed symbols take the next
-                // names in order: the next smallest image of the set under this anchor.
-                let mut pick: Option<(Image, u64, usize)> = None;
-                for (j, &c) in set.iter().enumerate() {
-                    if done[j] {
-                        continue;
-                    }
-                    let code = symbols(c);
-                    let mut fresh = name;
-                    let mut next = named;
-                    let mut unnamed = false;
-                    let mut image: Image = 0;
-                    for &p in order {
-                        let s = usize::from(code[usize::from(p)]);
-                        if fresh[s] == NONE {
-                            unnamed = true;
-                            fresh[s] = self.names[next];
-                            next += 1;
-                        }
-                        image = image << 4 | Image::from(fresh[s]);
-                    }
-                    if !unnamed {
-                        done[j] = true;
-                    } else if pick.is_none_or(|(i, s, _)| (image, spread[j]) < (i, s)) {
-                        // Ties on the image go to the member with the smaller invariant,
-                        // which a relabelling keeps.
-                        pick = Some((image, spread[j], j));
-                    }
+                if !unnamed {
+                    done[j] = true;
+                } else if pick.is_none_or(|(i, s, _)| (image, spread[j]) < (i, s)) {
+                    // Ties on the image go to the member with the smaller invariant,
+                    // which a relabelling keeps.
+                    pick = Some((image, spread[j], j));
                 }
-                let Some((_, _, j)) = pick else { break };
-                done[j] = true;
-                give(symbols(set[j]), &mut name, &mut named);
             }
-            images.clear();
-            images.extend(set.iter().map(|&c| {
-                let code = symbols(c);
-                order.iter().fold(0, |image, &p| {
-                    image << 4 | Image::from(name[usize::from(code[usize::from(p)])])
-                })
-            }));
-            images.sort_unstable();
-            if best.is_empty() || images < best {
-                std::mem::swap(&mut best, &mut images);
+            let Some((_, _, j)) = pick else { break };
+            done[j] = true;
+            self.give(
+                order,
+                codes[set[j] as usize].symbols(),
+                &mut name,
+                &mut named,
+            );
+        }
+        name
+    }
+
+    /// Gives the unnamed symbols of `code` the next names, in `order` of positions.
+    fn give(&self, order: &[u8], code: &[u8], name: &mut [u8; 16], named: &mut usize) {
+        for &p in order {
+            let s = usize::from(code[usize::from(p)]);
+            if name[s] == NONE {
+                name[s] = self.names[*named];
+                *named += 1;
             }
         }
-        out.extend(best.iter().map(|&image| {
-            let mut code = [0u8; MAX_PERMUTED_LENGTH];
-            for (i, s) in code[..l].iter_mut().enumerate() {
-                *s = (image >> (4 * (l - 1 - i)) & 15) as u8;
-            }
-            space.rank(&crate::code::Code::from_symbols(&code[..l])) as u32
-        }));
     }
 }
 

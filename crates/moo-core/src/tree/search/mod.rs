@@ -15,8 +15,7 @@
 //! * Equivalent guesses are tried once: by the exact symmetries of the history
 //!   ([`Symmetry`]), and at the large sets searched in parallel also by identical partitions of
 //!   `S` (same parts, same winning part). Elsewhere a guess splitting `S` like an earlier one is
-//!   tried again: its parts are then answered by the cache, which measured cheaper than
-//!   labelling every guess's partition to find the 2-9% that repeat.
+//!   tried again: the cache answers its parts for less than labelling every partition costs.
 //! * The one-guess bounds of every guess on a set come from one bulk pass ([`bulk`]),
 //!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
 //!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
@@ -25,26 +24,25 @@
 //!   searches), since a set's cost does not depend on how it was reached; a one-bit filter in
 //!   front of the cache answers most misses without a trip to memory.
 //! * A failed search proves more than its limit: the least bound over every guess, each taken
-//!   from how far it got ([`Search::solve_within`](recursion::Search::solve_within)). That is what the cache keeps, so a set met
+//!   from how far it got ([`Solver::solve_within`](recursion::Solver::solve_within)). That is what the cache keeps, so a set met
 //!   again under a larger budget is often refused without a second search.
 //! * Large sets try their guesses in parallel (rayon), each thread taking the next guess in the
 //!   order, sharing the best total through an atomic so every thread prunes with it; ties go to
 //!   the earliest guess in the order, as sequentially.
 //!
-//! This file holds the public API and the objective drivers. The recursion is in [`recursion`],
-//! what it has proven and how it stops in [`state`], the guesses worth trying in [`candidates`],
-//! the bounds and closed forms in [`bounds`] (level filling in [`levels`], symmetries in
-//! [`orbits`], the partition kernels in [`bulk`]), the cache in [`memo`] and [`classes`], the
-//! skipping of guesses that split a set like an earlier one in [`dedup`], the plan written out
-//! in [`plan`], and the root's order for a split search in [`root`].
+//! This file holds the public API. The objective drivers are in [`drivers`], the recursion in
+//! [`recursion`], what it has proven and how it stops in [`state`], the guesses worth trying in
+//! [`candidates`], the bounds and closed forms in [`bounds`] (level filling in [`levels`],
+//! symmetries in [`orbits`], the partition kernels in [`bulk`]), the cache in [`memo`] and
+//! [`classes`], the skipping of guesses that split a set like an earlier one in [`dedup`], the
+//! plan written out in [`plan`], and the root's order for a split search in [`root`].
 //!
-//! The search starts from any position ([`search_set`]): the candidate set a history leaves, with
-//! the game's symmetries narrowed to those that fix every guess played. It checks its [`Stop`]
-//! inside the recursion (the clock every 64 sets, a shared flag at every set), so a caller's
-//! deadline or cancel ends it within a few milliseconds; a stopped search returns
-//! [`SearchError::Stopped`] and its cache, which may hold unproven results, dies with it.
-
-use std::sync::atomic::Ordering;
+//! [`Search`] is the one way in. It starts from the whole game or from any position
+//! ([`Search::after`]): the candidate set a history leaves, with the game's symmetries narrowed
+//! to those that fix every guess played. It checks its [`Stop`] inside the recursion (the clock
+//! every 64 sets, a shared flag at every set), so a caller's deadline or cancel ends it within a
+//! few milliseconds; a stopped search returns [`SearchError::Stopped`] and its cache, which may
+//! hold unproven results, dies with it.
 
 mod bounds;
 mod bulk;
@@ -52,6 +50,7 @@ mod candidates;
 mod checkpoint;
 mod classes;
 mod dedup;
+mod drivers;
 mod levels;
 mod memo;
 mod orbits;
@@ -71,14 +70,10 @@ pub(crate) use self::part::{
     first_optimum, root_guess_bound, root_guesses, try_root_guess, GuessTrial,
 };
 pub use self::progress::Progress;
-pub(crate) use self::root::{first_guesses, first_guesses_at};
 
-use self::bounds::branches_of;
-use self::levels::LevelBounds;
+use self::drivers::{history_symmetry, part_columns, search_from};
 use self::memo::MEMO_BUDGET;
-use self::plan::{build_plan, Plan};
-use self::recursion::Search;
-use self::solved::{depth_cap, weighted_cost_scale, Solved, INF};
+use self::plan::Plan;
 use super::{DecisionTree, TreeStats};
 use crate::codeset::CodeSet;
 use crate::history::History;
@@ -87,7 +82,7 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-/// What an optimal tree minimises, named in files as on the command line (`fewest-worst`).
+/// What an optimal tree minimises. Serialized by its [`name`](Objective::name).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
@@ -111,6 +106,24 @@ impl Objective {
     /// The objective's position in [`Objective::ALL`].
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// The objective's name, as the command line takes it and files record it: `average`,
+    /// `worst` or `fewest-worst`.
+    ///
+    /// ```
+    /// use moo_core::tree::Objective;
+    /// for objective in Objective::ALL {
+    ///     let json = serde_json::to_string(&objective).unwrap();
+    ///     assert_eq!(json, format!("\"{}\"", objective.name()));
+    /// }
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Average => "average",
+            Objective::Worst => "worst",
+            Objective::FewestWorst => "fewest-worst",
+        }
     }
 }
 
@@ -139,8 +152,7 @@ pub struct SearchOptions {
 
 /// How many candidate sets a search goes through before sets equal up to relabelling start to
 /// share results ([`SearchOptions::classes_after`]). Naming a set costs more than searching a
-/// small one, and a search this short meets few sets again up to relabelling (Mastermind 4x6,
-/// about 12 thousand sets in all: naming from the start made it a tenth slower), while the long
+/// small one, and a search this short meets few sets again up to relabelling, while the long
 /// searches it pays for go on for hundreds of thousands of sets or more.
 pub const CLASSES_AFTER: u64 = 1 << 14;
 
@@ -257,37 +269,6 @@ pub enum SearchError {
     NoCandidates,
 }
 
-/// The result of a search.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum SearchOutcome {
-    /// An optimal tree and its statistics.
-    Found {
-        /// The tree.
-        tree: DecisionTree,
-        /// Its replayed statistics.
-        stats: TreeStats,
-    },
-    /// Proven: no strategy solves every secret within `max_depth` guesses.
-    Impossible {
-        /// The depth that is not enough.
-        max_depth: u32,
-    },
-}
-
-/// The result of a search from a position ([`search_set`]).
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum SetOutcome {
-    /// An optimal plan from the position.
-    Solved(SetPlan),
-    /// Proven: no strategy solves every candidate within `max_depth` more guesses.
-    Impossible {
-        /// The depth (counted from the position) that is not enough.
-        max_depth: u32,
-    },
-}
-
 /// An optimal strategy from a position, as the guess for every candidate set it reaches.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetPlan {
@@ -315,403 +296,338 @@ pub struct PlanMove {
     pub total: u64,
 }
 
-/// Finds an optimal tree for `space` under `options`, or proves none exists within the depth
-/// limit. Runs on the current rayon pool; `progress` is updated as it goes.
-pub fn search(
-    space: &CodeSpace,
-    options: &SearchOptions,
-    progress: &Progress,
-) -> Result<SearchOutcome, SearchError> {
-    search_whole(space, options, progress, &Stop::never(), None)
+/// The result of a search: what it found from its root, or the proof that nothing fits the
+/// depth limit. `T` depends on the root: an [`OptimalTree`] for the whole game, a [`SetPlan`]
+/// from a position.
+#[derive(Debug, Clone)]
+pub enum SearchOutcome<T> {
+    /// The optimum.
+    Found(T),
+    /// Proven: no strategy solves every candidate within `max_depth` guesses (counted from the
+    /// root).
+    Impossible {
+        /// The depth that is not enough.
+        max_depth: u32,
+    },
 }
 
-/// [`search`] that stops soon after `stop` fires, with [`SearchError::Stopped`].
-pub fn search_until(
-    space: &CodeSpace,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-) -> Result<SearchOutcome, SearchError> {
-    search_whole(space, options, progress, stop, None)
-}
-
-/// [`search`] that writes what it proves about large sets to `checkpoint` as it goes, after
-/// loading what the file already holds, so a run that was interrupted resumes where it stopped
-/// and finishes with the same tree. Stops soon after `stop` fires, with
-/// [`SearchError::Stopped`]; what was written stays valid for the next run.
-pub fn search_checkpointed(
-    space: &CodeSpace,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-    checkpoint: &Checkpoint,
-) -> Result<SearchOutcome, SearchError> {
-    search_whole(space, options, progress, stop, Some(checkpoint))
-}
-
-/// The search of the whole space, written out as a verified tree.
-fn search_whole(
-    space: &CodeSpace,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-    checkpoint: Option<&Checkpoint>,
-) -> Result<SearchOutcome, SearchError> {
-    let root: Vec<u32> = (0..space.len() as u32).collect();
-    let sym = Symmetry::new(space.rules());
-    let plan = match search_from(
-        space, &root, &sym, options, progress, stop, checkpoint, false,
-    )? {
-        Ok((plan, _)) => plan,
-        Err(max_depth) => return Ok(SearchOutcome::Impossible { max_depth }),
-    };
-    let total = plan.total;
-    let nodes = plan.nodes.into_iter().map(|n| n.node).collect();
-    let tree = DecisionTree::from_nodes(space.rules().clone(), nodes);
-    let stats = match (tree.verify_in(space), checkpoint) {
-        (Ok(stats), _) if stats.total == total => stats,
-        // Only facts read from a file can make a plan that its replay does not confirm.
-        (replayed, Some(c)) => {
-            let replayed = replayed.ok().map(|s| s.total);
-            return Err(SearchError::Checkpoint(
-                c.false_fact(total, replayed).to_string(),
-            ));
+impl<T> SearchOutcome<T> {
+    /// The outcome with what was found turned into something else by `f`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> SearchOutcome<U> {
+        match self {
+            SearchOutcome::Found(found) => SearchOutcome::Found(f(found)),
+            SearchOutcome::Impossible { max_depth } => SearchOutcome::Impossible { max_depth },
         }
-        (replayed, None) => {
-            panic!("the search built a tree that does not replay as planned: {replayed:?}")
-        }
-    };
-    Ok(SearchOutcome::Found { tree, stats })
-}
-
-/// Exact search from the position a history leaves: the optimal plan for `candidates` (the set
-/// `history` leaves in `space`) under `options`, whose depth limit counts from this position.
-/// Equivalent guesses are pruned with the symmetries of the game that fix every guess of the
-/// history. Runs on the current rayon pool; returns [`SearchError::Stopped`] soon after `stop`
-/// fires.
-pub fn search_set(
-    space: &CodeSpace,
-    history: &History,
-    candidates: &CodeSet,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-) -> Result<SetOutcome, SearchError> {
-    Ok(
-        match search_part(space, history, candidates, options, progress, stop, false)? {
-            Ok((plan, _)) => SetOutcome::Solved(plan),
-            Err(max_depth) => SetOutcome::Impossible { max_depth },
-        },
-    )
-}
-
-/// [`search_set`], and with `keep_unreduced` for the average objective also the plan the
-/// search had before its worst-case tie-break, built without the depth limit that tie-break
-/// imposed (`None` when the tie-break changed nothing). A search of the whole game keeps its
-/// parts' unreduced plans whenever its own worst case cannot be reduced, so a split search
-/// needs both to assemble the same tree ([`super::jobs`]).
-pub(crate) fn search_part(
-    space: &CodeSpace,
-    history: &History,
-    candidates: &CodeSet,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-    keep_unreduced: bool,
-) -> Result<Result<(SetPlan, Option<SetPlan>), u32>, SearchError> {
-    debug_assert!(
-        *candidates == history.candidates(space),
-        "the candidates are the set the history leaves"
-    );
-    if candidates.is_empty() {
-        return Err(SearchError::NoCandidates);
     }
-    let sym = history_symmetry(space, history);
-    let root = candidates.as_slice();
-    let (plan, unreduced) = match search_from(
-        space,
-        root,
-        &sym,
-        options,
-        progress,
-        stop,
-        None,
-        keep_unreduced,
-    )? {
-        Ok(plans) => plans,
-        Err(max_depth) => return Ok(Err(max_depth)),
-    };
-    Ok(Ok((
-        plan.into_set_plan(),
-        unreduced.map(Plan::into_set_plan),
-    )))
-}
 
-/// The symmetries of the game that fix every guess of `history`.
-fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
-    history
-        .turns()
-        .iter()
-        .fold(Symmetry::new(space.rules()), |sym, turn| {
-            sym.after(turn.guess.symbols())
-        })
-}
-
-/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::jobs`])
-/// under every depth limit the search of the whole game may give it: one per depth, from the
-/// fewest guesses that solve every candidate, up to the first depth where a deeper limit can no
-/// longer do better (the total is the optimum without a depth limit and, for the fewest at
-/// worst, no candidate needs the last guess). Every depth is searched as the whole game's search
-/// searches it: one search over the depths for the worst case, and for the fewest at worst a
-/// fresh search for each depth, weighted as the whole game's. Under the fewest at worst the
-/// join then gives the whole game's tree; under the worst case, whose ties among trees of equal
-/// total are many, the cache a single search carries from part to part can break them
-/// otherwise, so the join's tree has the same worst case and total but may be another.
-/// `options.max_depth` counts from this position; empty when no tree fits it.
-pub(crate) fn search_part_columns(
-    space: &CodeSpace,
-    history: &History,
-    candidates: &CodeSet,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-) -> Result<Vec<(u32, SetPlan)>, SearchError> {
-    if candidates.is_empty() {
-        return Err(SearchError::NoCandidates);
-    }
-    let cap = depth_cap(space, options)?;
-    let sym = history_symmetry(space, history);
-    let root = candidates.as_slice();
-    let above = history.turns().len() as u8;
-    let new_search =
-        |last_level| Search::for_options(space, options, progress, stop, root.len(), last_level);
-    let solve = |search: &Search, depth: u8| search.solve_root(root, &sym, INF, depth);
-    // The optimum without a depth limit (but the cap), from a search of its own so that the
-    // columns' searches see only what the whole game's would.
-    let Some(target) = solve(&new_search(None), cap)? else {
-        return Ok(Vec::new());
-    };
-    let target = u64::from(target.total);
-    // The whole game's search starts at the fewest levels its root needs; no part is searched
-    // with fewer guesses than that leaves.
-    let whole = space.len();
-    let plain = LevelBounds::new(branches_of(space), whole, None);
-    let mut depth = plain
-        .levels(root.len())
-        .max(plain.levels(whole).saturating_sub(above))
-        .max(1);
-    let mut columns = Vec::new();
-    let mut shared = None;
-    while depth <= cap {
-        progress.depth.store(u64::from(depth), Ordering::Relaxed);
-        let weight = (options.objective == Objective::FewestWorst)
-            .then(|| weighted_cost_scale(whole, whole, depth + above))
-            .transpose()?;
-        let fresh;
-        let search = match weight {
-            Some(w) => {
-                fresh = new_search(Some((depth, w)));
-                &fresh
-            }
-            None => shared.get_or_insert_with(|| new_search(None)),
-        };
-        let mut done = false;
-        if let Some(s) = solve(search, depth)? {
-            let plan = build_plan(search, root, &sym, depth, s, weight)?;
-            // Under the weight, a deeper limit could still spare the last guess's secrets.
-            let at_limit = plan.histogram.get(usize::from(depth) - 1).copied();
-            done = plan.total == target && (weight.is_none() || at_limit.unwrap_or(0) == 0);
-            columns.push((u32::from(depth), plan.into_set_plan()));
+    /// What was found, or `None` if nothing fits the depth limit.
+    pub fn found(self) -> Option<T> {
+        match self {
+            SearchOutcome::Found(found) => Some(found),
+            SearchOutcome::Impossible { .. } => None,
         }
-        if done || depth == cap {
-            break;
-        }
-        depth += 1;
     }
-    Ok(columns)
 }
 
-/// A root being searched under one set of options: what every objective's driver needs.
-struct Root<'a> {
+/// An optimal tree of the whole game, verified by replaying every secret.
+#[derive(Debug, Clone)]
+pub struct OptimalTree {
+    /// The tree.
+    pub tree: DecisionTree,
+    /// Its replayed statistics.
+    pub stats: TreeStats,
+}
+
+/// The root of a search of the whole game: every code, under all the game's symmetries
+/// ([`Search::whole`]).
+#[derive(Debug, Clone, Copy)]
+pub struct WholeGame;
+
+/// The root of a search from the position a history leaves: its candidates, under the game's
+/// symmetries that fix every guess played ([`Search::after`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Subgame<'a> {
+    history: &'a History,
+    candidates: &'a CodeSet,
+}
+
+/// The root of a search of one part of a split search ([`super::jobs`]): a position, searched
+/// the way the whole game's search searches it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct JobPart<'a>(Subgame<'a>);
+
+/// What the search of a job's part found.
+pub(crate) enum PartPlans {
+    /// Under the average: the optimal plan, and the plan before its worst-case tie-break when
+    /// that changed it (see [`Search::part`]).
+    Plan {
+        plan: SetPlan,
+        unreduced: Option<SetPlan>,
+    },
+    /// Under the worst-case objectives: the optimal plan under every depth limit the whole
+    /// game's search may give the part, shallowest first.
+    Columns(Vec<(u32, SetPlan)>),
+}
+
+/// The exact search, the one way in: a root, then what to search for, how to report progress,
+/// when to stop and (for the whole game) where to keep a checkpoint, then [`Search::run`].
+/// Every setting but the root has a default: the average objective with no depth limit, no
+/// progress to watch, never stopped, no checkpoint. Runs on the current rayon pool.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use moo_core::tree::{Objective, Search, SearchOptions, SearchOutcome};
+/// use moo_core::{CodeSpace, Feedback, History, Rules, Stop};
+///
+/// let space = CodeSpace::new(Rules::new(3, "012345", false, false)?)?;
+/// // The whole game, for the fewest guesses that always suffice.
+/// let options = SearchOptions::new(Objective::Worst);
+/// let SearchOutcome::Found(optimal) = Search::whole(&space).options(&options).run()? else {
+///     unreachable!("no depth limit");
+/// };
+/// assert_eq!(optimal.stats.max, 5);
+/// // From a position, within 3 more guesses, stopped after a minute at most.
+/// let mut history = History::new();
+/// history.push(space.rules().parse_code("012")?, Feedback::new(0, 1));
+/// let candidates = history.candidates(&space);
+/// let options = SearchOptions::default().with_max_depth(Some(3));
+/// let stop = Stop::after(Duration::from_secs(60));
+/// let search = Search::after(&space, &history, &candidates).options(&options).stop(&stop);
+/// match search.run()? {
+///     SearchOutcome::Found(plan) => println!("{} guesses in all from here", plan.total),
+///     SearchOutcome::Impossible { max_depth } => println!("not within {max_depth} guesses"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "a search does nothing until it is run"]
+pub struct Search<'a, R> {
     space: &'a CodeSpace,
-    root: &'a [u32],
-    sym: &'a Symmetry,
-    options: &'a SearchOptions,
-    progress: &'a Progress,
-    stop: &'a Stop,
+    root: R,
+    options: Option<&'a SearchOptions>,
+    progress: Option<&'a Progress>,
+    stop: Option<&'a Stop>,
     checkpoint: Option<&'a Checkpoint>,
-    /// The depth limit as the recursion counts it ([`depth_cap`]).
-    cap: u8,
 }
 
-/// What an objective's driver proved: the search that holds the proof, the root's solution
-/// within `depth`, the last-level weight it was found under, and for the average the solution
-/// before its worst case was reduced (when that changed it and it was asked for).
-struct Driven<'a> {
-    search: Search<'a>,
-    sol: Solved,
-    depth: u8,
-    weight: Option<u32>,
-    unreduced: Option<Solved>,
+impl<'a, R> Search<'a, R> {
+    fn with_root(space: &'a CodeSpace, root: R) -> Search<'a, R> {
+        Search {
+            space,
+            root,
+            options: None,
+            progress: None,
+            stop: None,
+            checkpoint: None,
+        }
+    }
+
+    /// What to search for (default: [`SearchOptions::default`]). A depth limit counts from the
+    /// root.
+    pub fn options(mut self, options: &'a SearchOptions) -> Search<'a, R> {
+        self.options = Some(options);
+        self
+    }
+
+    /// Counters the search updates as it goes, for a display on another thread.
+    pub fn progress(mut self, progress: &'a Progress) -> Search<'a, R> {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Stops the search soon after `stop` fires (within milliseconds), with
+    /// [`SearchError::Stopped`].
+    pub fn stop(mut self, stop: &'a Stop) -> Search<'a, R> {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Runs `f` with the settings, filling in the defaults of those not given.
+    fn with_settings<T>(&self, f: impl FnOnce(&SearchOptions, &Progress, &Stop) -> T) -> T {
+        let (default_options, default_progress, never) =
+            (SearchOptions::default(), Progress::new(), Stop::never());
+        f(
+            self.options.unwrap_or(&default_options),
+            self.progress.unwrap_or(&default_progress),
+            self.stop.unwrap_or(&never),
+        )
+    }
 }
 
-impl<'a> Root<'a> {
-    /// A fresh search of this root, under a last-level weight if any, loading the checkpoint's
-    /// results for it first.
-    fn new_search(&self, last_level: Option<(u8, u32)>) -> Search<'a> {
-        let mut search = Search::for_options(
-            self.space,
-            self.options,
-            self.progress,
-            self.stop,
-            self.root.len(),
-            last_level,
-        );
-        let tag = last_level.map_or(0, |(depth, _)| depth);
-        if let Some(checkpoint) = self.checkpoint {
-            checkpoint.load_into(tag, &search.state.memo, self.space.len());
-            search.state.checkpoint = Some((checkpoint, tag));
-        }
-        search
+impl<'a> Search<'a, WholeGame> {
+    /// A search of the whole game of `space`.
+    pub fn whole(space: &'a CodeSpace) -> Search<'a, WholeGame> {
+        Search::with_root(space, WholeGame)
     }
 
-    fn solve(&self, search: &Search, limit: u32, depth: u8) -> Result<Option<Solved>, SearchError> {
-        search.solve_root(self.root, self.sym, limit, depth)
+    /// Writes what the search proves about large sets to `checkpoint` as it goes, after
+    /// loading what the file already holds, so a run that was interrupted resumes where it
+    /// stopped and finishes with the same tree. What was written before a stop stays valid for
+    /// the next run.
+    pub fn checkpoint(mut self, checkpoint: &'a Checkpoint) -> Search<'a, WholeGame> {
+        self.checkpoint = Some(checkpoint);
+        self
     }
 
-    /// The least total; among trees with it, the smallest worst case: the same total is asked
-    /// for within one guess less until that is proven impossible. `Err(max_depth)` when no tree
-    /// fits the depth limit.
-    fn average(&self, keep_unreduced: bool) -> Result<Result<Driven<'a>, u32>, SearchError> {
-        let search = self.new_search(None);
-        let Some(mut best) = self.solve(&search, INF, self.cap)? else {
-            return Ok(Err(self.options.max_depth.unwrap_or(0)));
-        };
-        if self.progress.borrowed() > 0 {
-            // Borrowed parts report the worst case of their class's first tree, which can be
-            // deeper than this tree's own: the reduction below starts from the tree.
-            let plan = build_plan(&search, self.root, self.sym, self.cap, best, None)?;
-            best.worst = plan.worst as u8;
-        }
-        let first = best;
-        let mut depth = self.cap;
-        while best.worst > search.bounds.levels(self.root.len()) {
-            match self.solve(&search, best.total + 1, best.worst - 1)? {
-                Some(s) => {
-                    depth = best.worst - 1;
-                    best = s;
+    /// Finds an optimal tree, or proves none exists within the depth limit.
+    pub fn run(self) -> Result<SearchOutcome<OptimalTree>, SearchError> {
+        self.with_settings(|options, progress, stop| {
+            let space = self.space;
+            let root: Vec<u32> = (0..space.len() as u32).collect();
+            let sym = Symmetry::new(space.rules());
+            let checkpoint = self.checkpoint;
+            match search_from(
+                space, &root, &sym, options, progress, stop, checkpoint, false,
+            )? {
+                SearchOutcome::Found((plan, _)) => self.written_out(plan).map(SearchOutcome::Found),
+                SearchOutcome::Impossible { max_depth } => {
+                    Ok(SearchOutcome::Impossible { max_depth })
                 }
-                None => break,
             }
-        }
-        Ok(Ok(Driven {
-            search,
-            sol: best,
-            depth,
-            weight: None,
-            unreduced: (keep_unreduced && depth != self.cap).then_some(first),
-        }))
+        })
     }
 
-    /// The first depth that admits a tree, proving each smaller one impossible, and the least
-    /// total within it. `Err(cap)` when none does within the depth limit.
-    fn worst(&self) -> Result<Result<Driven<'a>, u32>, SearchError> {
-        let search = self.new_search(None);
-        let mut depth = search.bounds.levels(self.root.len());
-        loop {
-            if depth > self.cap {
-                return Ok(Err(u32::from(self.cap)));
+    /// The plan of the whole game written out as a tree, verified by replaying it.
+    fn written_out(&self, plan: Plan) -> Result<OptimalTree, SearchError> {
+        let space = self.space;
+        let total = plan.total;
+        let nodes = plan.nodes.into_iter().map(|n| n.node).collect();
+        let tree = DecisionTree::from_nodes(space.rules().clone(), nodes);
+        let stats = match (tree.verify_in(space), self.checkpoint) {
+            (Ok(stats), _) if stats.total == total => stats,
+            // Only facts read from a file can make a plan that its replay does not confirm.
+            (replayed, Some(c)) => {
+                let replayed = replayed.ok().map(|s| s.total);
+                return Err(SearchError::Checkpoint(
+                    c.false_fact(total, replayed).to_string(),
+                ));
             }
-            self.progress
-                .depth
-                .store(u64::from(depth), Ordering::Relaxed);
-            if let Some(sol) = self.solve(&search, INF, depth)? {
-                return Ok(Ok(Driven {
-                    search,
-                    sol,
-                    depth,
-                    weight: None,
-                    unreduced: None,
-                }));
+            (replayed, None) => {
+                panic!("the search built a tree that does not replay as planned: {replayed:?}")
             }
-            depth += 1;
-        }
+        };
+        Ok(OptimalTree { tree, stats })
     }
 
-    /// Depth by depth as for the worst case, each with its own weighted search: a cost
-    /// `weight * (secrets at that depth) + total` with `weight` above any total, so the count
-    /// decides first and the total breaks ties.
-    fn fewest_worst(&self) -> Result<Result<Driven<'a>, u32>, SearchError> {
-        let plain = LevelBounds::new(branches_of(self.space), self.root.len(), None);
-        let mut depth = plain.levels(self.root.len());
-        loop {
-            if depth > self.cap {
-                return Ok(Err(u32::from(self.cap)));
-            }
-            self.progress
-                .depth
-                .store(u64::from(depth), Ordering::Relaxed);
-            let weight = weighted_cost_scale(self.space.len(), self.root.len(), depth)?;
-            let search = self.new_search(Some((depth, weight)));
-            if let Some(sol) = self.solve(&search, INF, depth)? {
-                return Ok(Ok(Driven {
-                    search,
-                    sol,
-                    depth,
-                    weight: Some(weight),
-                    unreduced: None,
-                }));
-            }
-            depth += 1;
-        }
+    /// The first guesses this search tries, in the order it tries them: one per symmetry
+    /// class, cheapest lower bound first, without the guesses that cannot fit the depth limit.
+    /// With `depth`, those a worst-case objective tries when it gets to that depth limit (its
+    /// bounds depend on the depth, and for the fewest at worst on the depth's weight).
+    /// [`super::jobs`] makes its jobs from these and breaks ties between equal first guesses
+    /// by this order, as the search does.
+    pub(crate) fn first_guesses(&self, depth: Option<u32>) -> Result<Vec<u32>, SearchError> {
+        self.with_settings(|options, _, _| match depth {
+            None => root::first_guesses(self.space, options),
+            Some(depth) => root::first_guesses_at(self.space, options, depth),
+        })
     }
 }
 
-/// The search every entry point shares: the optimal plan for `root` (sorted code indexes) under
-/// `options`, or `Err(max_depth)` when no tree fits the depth limit. With a checkpoint, the
-/// results it holds are loaded first and new ones appended as they are proven.
-#[allow(clippy::too_many_arguments)]
-fn search_from(
-    space: &CodeSpace,
-    root: &[u32],
-    sym: &Symmetry,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-    checkpoint: Option<&Checkpoint>,
-    keep_unreduced: bool,
-) -> Result<Result<(Plan, Option<Plan>), u32>, SearchError> {
-    let cap = depth_cap(space, options)?;
-    let at = Root {
-        space,
-        root,
-        sym,
-        options,
-        progress,
-        stop,
-        checkpoint,
-        cap,
-    };
-    let driven = match options.objective {
-        Objective::Average => at.average(keep_unreduced)?,
-        Objective::Worst => at.worst()?,
-        Objective::FewestWorst => at.fewest_worst()?,
-    };
-    let Driven {
-        search,
-        sol,
-        depth,
-        weight,
-        unreduced,
-    } = match driven {
-        Ok(driven) => driven,
-        Err(max_depth) => return Ok(Err(max_depth)),
-    };
-    let plan = build_plan(&search, root, sym, depth, sol, weight)?;
-    progress.bound.store(plan.total, Ordering::Relaxed);
-    let unreduced = match unreduced {
-        Some(first) => Some(build_plan(&search, root, sym, cap, first, None)?),
-        None => None,
-    };
-    Ok(Ok((plan, unreduced)))
+impl<'a> Search<'a, Subgame<'a>> {
+    /// A search from the position `history` leaves in `space`, whose candidates are
+    /// `candidates`. Equivalent guesses are pruned with the symmetries of the game that fix
+    /// every guess of the history; a depth limit counts from this position.
+    pub fn after(
+        space: &'a CodeSpace,
+        history: &'a History,
+        candidates: &'a CodeSet,
+    ) -> Search<'a, Subgame<'a>> {
+        debug_assert!(
+            *candidates == history.candidates(space),
+            "the candidates are the set the history leaves"
+        );
+        Search::with_root(
+            space,
+            Subgame {
+                history,
+                candidates,
+            },
+        )
+    }
+
+    /// Finds an optimal plan from the position, or proves none exists within the depth limit;
+    /// [`SearchError::NoCandidates`] if the history leaves no code.
+    pub fn run(self) -> Result<SearchOutcome<SetPlan>, SearchError> {
+        let plans = self.root.plans(self.space, &self, false)?;
+        Ok(plans.map(|(plan, _)| plan))
+    }
+}
+
+impl<'a> Subgame<'a> {
+    /// The optimal plan from this position under `search`'s settings, and with
+    /// `keep_unreduced` for the average objective also the plan before its worst-case
+    /// tie-break (`None` when the tie-break changed nothing).
+    fn plans<R>(
+        &self,
+        space: &CodeSpace,
+        search: &Search<'_, R>,
+        keep_unreduced: bool,
+    ) -> Result<SearchOutcome<(SetPlan, Option<SetPlan>)>, SearchError> {
+        if self.candidates.is_empty() {
+            return Err(SearchError::NoCandidates);
+        }
+        let sym = history_symmetry(space, self.history);
+        let root = self.candidates.as_slice();
+        search.with_settings(|options, progress, stop| {
+            let found = search_from(
+                space,
+                root,
+                &sym,
+                options,
+                progress,
+                stop,
+                None,
+                keep_unreduced,
+            );
+            Ok(found?.map(|(plan, unreduced)| {
+                (plan.into_set_plan(), unreduced.map(Plan::into_set_plan))
+            }))
+        })
+    }
+}
+
+impl<'a> Search<'a, JobPart<'a>> {
+    /// A search of one part of a split search: the position `history` leaves, as
+    /// [`Search::after`] searches it, but finding what the whole game's search needs to
+    /// assemble the same tree from its parts ([`PartPlans`]). A search of the whole game keeps
+    /// its parts' plans from before the worst-case tie-break whenever its own worst case cannot
+    /// be reduced, so under the average the part's plan comes with that one too; under the
+    /// worst-case objectives the whole game's search may give the part any of several depth
+    /// limits, so the part is searched under each ([`drivers::part_columns`]).
+    pub(crate) fn part(
+        space: &'a CodeSpace,
+        history: &'a History,
+        candidates: &'a CodeSet,
+    ) -> Search<'a, JobPart<'a>> {
+        let Search { root, .. } = Search::after(space, history, candidates);
+        Search::with_root(space, JobPart(root))
+    }
+
+    /// Finds the part's plans, or proves none exists within the depth limit.
+    pub(crate) fn run(self) -> Result<SearchOutcome<PartPlans>, SearchError> {
+        let JobPart(at) = self.root;
+        let average = self.with_settings(|options, _, _| options.objective == Objective::Average);
+        if average {
+            let plans = at.plans(self.space, &self, true)?;
+            return Ok(plans.map(|(plan, unreduced)| PartPlans::Plan { plan, unreduced }));
+        }
+        self.with_settings(|options, progress, stop| {
+            let columns = part_columns(
+                self.space,
+                at.history,
+                at.candidates,
+                options,
+                progress,
+                stop,
+            )?;
+            Ok(if columns.is_empty() {
+                SearchOutcome::Impossible {
+                    max_depth: options.max_depth.unwrap_or(0),
+                }
+            } else {
+                SearchOutcome::Found(PartPlans::Columns(columns))
+            })
+        })
+    }
 }

@@ -12,7 +12,7 @@ use super::bounds::PartBounds;
 use super::candidates::{candidates, Candidate};
 use super::dedup::SplitDedup;
 use super::plan::build_plan;
-use super::recursion::Search;
+use super::recursion::Solver;
 use super::solved::{child_limit, depth_cap, FEEDBACKS, INF};
 use super::{history_symmetry, Objective, Progress, SearchError, SearchOptions, SetPlan};
 use crate::codeset::CodeSet;
@@ -43,7 +43,7 @@ pub(crate) fn root_guesses(
     let cap = deeper_cap(space, options)?;
     let progress = Progress::new();
     let stop = Stop::never();
-    let search = Search::new(space, options.guesses, &progress, &stop, 0, None, 0);
+    let search = Solver::new(space, options.guesses, &progress, &stop, 0, None, 0);
     let sym = history_symmetry(space, history);
     let set = candidates_left.as_slice();
     let (mut cands, _) = candidates(
@@ -83,7 +83,7 @@ pub(crate) fn try_root_guess(
     let cap = deeper_cap(space, options)?;
     let sym = history_symmetry(space, history);
     let set = candidates_left.as_slice();
-    let search = Search::for_options(space, options, progress, stop, set.len(), None);
+    let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
     let (cands, _) = candidates(
         &search.bounds,
@@ -130,7 +130,7 @@ pub(crate) fn root_guess_bound(
     let stop = Stop::never();
     let sym = history_symmetry(space, history);
     let set = candidates_left.as_slice();
-    let search = Search::for_options(space, options, &progress, &stop, set.len(), None);
+    let search = Solver::for_options(space, options, &progress, &stop, set.len(), None);
     let limit = u32::try_from(limit).unwrap_or(INF);
     let (cands, _) = candidates(
         &search.bounds,
@@ -179,7 +179,7 @@ pub(crate) fn first_optimum(
     let cap = deeper_cap(space, options)?;
     let sym = history_symmetry(space, history);
     let set = candidates_left.as_slice();
-    let search = Search::for_options(space, options, progress, stop, set.len(), None);
+    let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let sol = search
         .solve_root(set, &sym, INF, cap)?
         .expect("without a depth limit every set has a tree");

@@ -3,7 +3,7 @@
 //! where a closed form answered). The whole game's tree and the advisor's cached moves both come
 //! from it.
 
-use super::recursion::Search;
+use super::recursion::Solver;
 use super::solved::{child_limit, Solved, INF};
 use super::{PlanMove, SearchError, SetPlan};
 use crate::codeset::CodeSet;
@@ -73,7 +73,7 @@ pub(super) struct PlanNode {
 
 /// Writes out the tree of `sol`, a solution of `root` within `depth` guesses, as a plan.
 pub(super) fn build_plan(
-    search: &Search,
+    search: &Solver,
     root: &[u32],
     sym: &Symmetry,
     depth: u8,
@@ -124,7 +124,7 @@ pub(super) fn build_plan(
 /// (1 for `set`), looking the children up in the cache (or re-solving them when they were
 /// closed forms). `None` if the search was stopped meanwhile.
 fn write_tree(
-    search: &Search,
+    search: &Solver,
     set: &[u32],
     sym: &Symmetry,
     depth: u8,

@@ -1,7 +1,7 @@
-//! The recursion of the exact search: [`Search::solve_within`] answers a candidate set from its
+//! The recursion of the exact search: [`Solver::solve_within`] answers a candidate set from its
 //! closed form, the cache or the cache of classes, and otherwise searches it
-//! ([`Search::search_node`]): every guess worth trying, cheapest bound first, each costed by
-//! [`Search::try_guess`] from its parts' bounds before any part is searched in depth.
+//! ([`Solver::search_node`]): every guess worth trying, cheapest bound first, each costed by
+//! [`Solver::try_guess`] from its parts' bounds before any part is searched in depth.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -21,13 +21,13 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-/// How many of a node's candidates are put in order at a time (see [`Search::search_node`]).
+/// How many of a node's candidates are put in order at a time (see [`Solver::search_node`]).
 const SORT_CHUNK: usize = 32;
 /// Sets at least this large try their guesses in parallel.
 const PARALLEL_MIN: usize = 150;
 
 /// One search in progress: the bounds it reads, what it has proven, and its root.
-pub(super) struct Search<'a> {
+pub(super) struct Solver<'a> {
     /// The game's tables and the bounds computed from them.
     pub(super) bounds: Bounds<'a>,
     /// The caches, the progress counters and how to stop.
@@ -36,7 +36,7 @@ pub(super) struct Search<'a> {
     root_len: usize,
 }
 
-impl<'a> Search<'a> {
+impl<'a> Solver<'a> {
     pub(super) fn new(
         space: &'a CodeSpace,
         pool: GuessPool,
@@ -45,8 +45,8 @@ impl<'a> Search<'a> {
         root_len: usize,
         last_level: Option<(u8, u32)>,
         cache_bytes: u64,
-    ) -> Search<'a> {
-        Search {
+    ) -> Solver<'a> {
+        Solver {
             bounds: Bounds::new(space, pool, last_level),
             state: State::new(space.len(), progress, stop, cache_bytes),
             root_len,
@@ -61,8 +61,8 @@ impl<'a> Search<'a> {
         stop: &'a Stop,
         root_len: usize,
         last_level: Option<(u8, u32)>,
-    ) -> Search<'a> {
-        let mut search = Search::new(
+    ) -> Solver<'a> {
+        let mut search = Solver::new(
             space,
             options.guesses,
             progress,
@@ -79,7 +79,7 @@ impl<'a> Search<'a> {
         search
     }
 
-    /// [`Search::solve`] of a root, checked for a stop before it is believed: a stopped search
+    /// [`Solver::solve`] of a root, checked for a stop before it is believed: a stopped search
     /// returns `None` or a tree that is not proven optimal.
     pub(super) fn solve_root(
         &self,
@@ -110,7 +110,7 @@ impl<'a> Search<'a> {
         self.solve_within(set, sym, limit, depth).ok()
     }
 
-    /// [`Search::solve`], and when it fails, a proven lower bound on the set's total (`limit` or
+    /// [`Solver::solve`], and when it fails, a proven lower bound on the set's total (`limit` or
     /// more; [`INF`] when no tree fits `depth`). A failure usually proves more than the limit
     /// asked, and the cache keeps what it proves: a set met again under a larger budget is then
     /// often refused without a second search.
@@ -210,7 +210,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// [`Search::search_node`] of a large set: guesses that split it alike tried once, and the
+    /// [`Solver::search_node`] of a large set: guesses that split it alike tried once, and the
     /// others by every thread, each taking the next guess in the order and sharing the best
     /// total through an atomic. On failure, the least bound the guesses proved.
     fn search_parallel(
@@ -281,7 +281,7 @@ impl<'a> Search<'a> {
         sols[index as usize]
     }
 
-    /// [`Search::search_node`] of a smaller set, one guess after another: the best found (if
+    /// [`Solver::search_node`] of a smaller set, one guess after another: the best found (if
     /// any beat `limit`) and the least bound the others proved.
     fn search_sequential(
         &self,

@@ -2,7 +2,7 @@
 //! its jobs and to break ties between equal first guesses as the single search does.
 
 use super::candidates::{candidates, Candidate};
-use super::recursion::Search;
+use super::recursion::Solver;
 use super::solved::{depth_cap, weighted_cost_scale, INF};
 use super::{Objective, Progress, SearchError, SearchOptions};
 use crate::space::CodeSpace;
@@ -53,7 +53,7 @@ fn root_order(
     let progress = Progress::new();
     let stop = Stop::never();
     // Only the bounds are needed, not the cache: the smallest one will do.
-    let search = Search::new(
+    let search = Solver::new(
         space,
         options.guesses,
         &progress,

@@ -20,7 +20,7 @@ pub(super) struct Solved {
     /// [`NO_GUESS`] when the result was borrowed from an equivalent set ([`classes`](super::classes)): its total
     /// is this set's, and a tree within `worst` exists (the other set's, relabelled), but the
     /// first guess this set's own search would choose is not known until it is searched
-    /// ([`Search::own_guess`](super::recursion::Search::own_guess)).
+    /// ([`Solver::own_guess`](super::recursion::Solver::own_guess)).
     pub(super) guess: u32,
 }
 

@@ -12,7 +12,7 @@ use std::thread::LocalKey;
 use super::bulk::Splits;
 
 thread_local! {
-    /// Each guess's part score ([`super::Search::with_part_scores`]).
+    /// Each guess's part score ([`super::Solver::with_part_scores`]).
     pub(super) static SCORES: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     /// Marks of guesses, one bit each.
     pub(super) static MARKS: Cell<Vec<u64>> = const { Cell::new(Vec::new()) };

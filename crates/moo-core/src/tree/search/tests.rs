@@ -1,5 +1,8 @@
 use super::bulk::MAX_SET;
+use super::levels::LevelBounds;
 use super::orbits::Orbits;
+use super::recursion::Solver;
+use super::solved::INF;
 use super::solved::UNLIMITED;
 use super::*;
 use crate::rules::Rules;
@@ -39,7 +42,7 @@ fn failures_bound_the_optimum() {
     ] {
         let space = CodeSpace::new(rules).unwrap();
         let (progress, stop) = (Progress::new(), Stop::never());
-        let fresh = || Search::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let fresh = || Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
         let sets = sets(&space);
         assert!(sets.len() > 20);
         for (set, sym) in &sets {
@@ -81,7 +84,7 @@ fn orbits_try_the_canonical_guesses() {
     ] {
         let space = CodeSpace::new(rules).unwrap();
         let (progress, stop) = (Progress::new(), Stop::never());
-        let search = Search::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
         let n = space.len();
         let mut histories: Vec<[usize; 2]> = [0, n / 2, n - 1]
             .into_iter()

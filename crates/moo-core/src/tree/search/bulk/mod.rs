@@ -123,7 +123,7 @@ impl Splits {
     /// Every guess's one-guess bound under `rule`, or `rule.none`, into `out`.
     ///
     /// One pass over the arrays with no branch: a loop deciding guess by guess which test
-    /// fails mispredicts often, and took an eighth of the whole search on 4 of 1-9.
+    /// fails mispredicts too often.
     pub fn bounds(&self, rule: &BoundRule, out: &mut Vec<u32>) {
         out.clear();
         out.resize(self.sum.len(), 0);

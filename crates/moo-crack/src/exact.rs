@@ -38,7 +38,7 @@
 //! search only stops when a block's contents are forced, so the result is always exactly the
 //! secret.
 
-use super::{LongCode, LongRules, Oracle};
+use crate::{LongCode, LongRules, Oracle};
 
 /// Recovers the secret behind `oracle`, which must hide a valid code of `rules`.
 ///
@@ -288,103 +288,92 @@ impl Cracker<'_> {
         // Without a neutral symbol (a distinct game before anything is located) the last item's
         // symbol fills the rest: it occurs only at that item's position, so hits stay exact.
         let fill = neutral.unwrap_or(items[g - 1].symbol);
-        let bits: Vec<usize> = items
-            .iter()
-            .map(|it| index_bits(it.candidates.len()))
-            .collect();
-        let mut hits: Vec<Vec<bool>> = items
-            .iter()
-            .map(|it| vec![false; it.candidates.len()])
-            .collect();
-        let mut hist = vec![0usize; g + 1];
-        let mut slices = vec![0usize; g];
+        let mut scratch = Scratch::new(items);
         while joint.len() > g {
-            let count = joint.len() / g;
-            let stride = count / SAMPLE + 1;
-            let sample: Vec<u32> = joint.chunks(g).step_by(stride).flatten().copied().collect();
-            let large = count > SAMPLE;
-            let mut best: Option<(f64, Vec<usize>)> = None;
-            slices.fill(0);
-            loop {
-                // While the joint set is large only matched slices (one bit for every tested
-                // item) are scored; `bits[i]` means item `i` is not tested.
-                let first = slices
-                    .iter()
-                    .zip(&bits)
-                    .find(|(j, b)| j < b)
-                    .map(|(j, _)| *j);
-                let matched = slices
-                    .iter()
-                    .zip(&bits)
-                    .all(|(j, b)| j == b || Some(*j) == first);
-                if !large || matched {
-                    self.slice_query(items, fill, &slices);
-                    self.histogram(items, &sample, &mut hits, &mut hist);
-                    let e = entropy_of(&hist, sample.len() / g);
-                    if best.as_ref().is_none_or(|(b, _)| e > *b + 1e-9) {
-                        best = Some((e, slices.clone()));
-                    }
-                }
-                // Next combination, odometer style.
-                let mut i = 0;
-                while i < g {
-                    slices[i] += 1;
-                    if slices[i] <= bits[i] {
-                        break;
-                    }
-                    slices[i] = 0;
-                    i += 1;
-                }
-                if i == g {
-                    break;
-                }
-            }
-            let (mut entropy, chosen) = best.expect("at least one test was scored");
-            let mut single: Option<(usize, u16)> = None;
-            if entropy < 1.0 && (count <= SINGLES || entropy <= 0.0) {
-                // Bit slices cannot tell every tuple apart (without a neutral symbol they only
-                // see differences), but one symbol on one candidate position always can.
-                for t in joint.chunks(g) {
-                    for (item, &x) in items.iter().zip(t) {
-                        for other in items {
-                            let spot = (item.candidates[x as usize], other.symbol);
-                            self.build_query(fill);
-                            self.query[spot.0] = spot.1;
-                            self.histogram(items, &joint, &mut hits, &mut hist);
-                            let e = entropy_of(&hist, count);
-                            if e > entropy + 1e-9 {
-                                entropy = e;
-                                single = Some(spot);
-                            }
-                        }
-                    }
-                }
-            }
-            match single {
+            let (entropy, slices) = self.best_slices(items, fill, &joint, &mut scratch);
+            match self.best_single(items, fill, &joint, entropy, &mut scratch) {
                 Some((p, sym)) => {
                     self.build_query(fill);
                     self.query[p] = sym;
                 }
-                None => self.slice_query(items, fill, &chosen),
+                None => self.slice_query(items, fill, &slices),
             }
             let answer = self.ask_bulls() as usize;
-            self.histogram(items, &[], &mut hits, &mut hist);
-            let mut kept = Vec::with_capacity(joint.len());
-            for t in joint.chunks(g) {
-                let sum: usize = t
-                    .iter()
-                    .zip(&hits)
-                    .map(|(&x, h)| usize::from(h[x as usize]))
-                    .sum();
-                if sum == answer {
-                    kept.extend_from_slice(t);
-                }
-            }
-            joint = kept;
+            self.histogram(items, &[], &mut scratch.hits, &mut scratch.hist);
+            joint = consistent(&joint, &scratch.hits, answer);
         }
         for (item, &x) in items.iter().zip(&joint) {
             self.known[item.candidates[x as usize]] = item.symbol;
         }
+    }
+
+    /// The bit-slice combination whose answer splits (a sample of) the joint candidates most
+    /// evenly, with that answer's entropy.
+    fn best_slices(
+        &mut self,
+        items: &[Item],
+        fill: u16,
+        joint: &[u32],
+        scratch: &mut Scratch,
+    ) -> (f64, Vec<usize>) {
+        let g = items.len();
+        let count = joint.len() / g;
+        let stride = count / SAMPLE + 1;
+        let sample: Vec<u32> = joint.chunks(g).step_by(stride).flatten().copied().collect();
+        let large = count > SAMPLE;
+        let mut best: Option<(f64, Vec<usize>)> = None;
+        let mut slices = vec![0usize; g];
+        loop {
+            // While the joint set is large only matched slices (one bit for every tested item)
+            // are scored; `bits[i]` means item `i` is not tested.
+            if !large || matched(&slices, &scratch.bits) {
+                self.slice_query(items, fill, &slices);
+                self.histogram(items, &sample, &mut scratch.hits, &mut scratch.hist);
+                let e = entropy_of(&scratch.hist, sample.len() / g);
+                if best.as_ref().is_none_or(|(b, _)| e > *b + 1e-9) {
+                    best = Some((e, slices.clone()));
+                }
+            }
+            if !next_combination(&mut slices, &scratch.bits) {
+                break;
+            }
+        }
+        best.expect("at least one test was scored")
+    }
+
+    /// One symbol on one candidate position, if that splits the joint candidates better than the
+    /// best bit slices' `entropy`: bit slices cannot tell every tuple apart (without a neutral
+    /// symbol they only see differences), but a single position always can. Tried only when the
+    /// slices are weak and the candidates few (or the slices useless).
+    fn best_single(
+        &mut self,
+        items: &[Item],
+        fill: u16,
+        joint: &[u32],
+        mut entropy: f64,
+        scratch: &mut Scratch,
+    ) -> Option<(usize, u16)> {
+        let count = joint.len() / items.len();
+        if entropy >= 1.0 || (count > SINGLES && entropy > 0.0) {
+            return None;
+        }
+        let mut single = None;
+        for t in joint.chunks(items.len()) {
+            for (item, &x) in items.iter().zip(t) {
+                for other in items {
+                    let spot = (item.candidates[x as usize], other.symbol);
+                    self.build_query(fill);
+                    self.query[spot.0] = spot.1;
+                    self.histogram(items, joint, &mut scratch.hits, &mut scratch.hist);
+                    let e = entropy_of(&scratch.hist, count);
+                    if e > entropy + 1e-9 {
+                        entropy = e;
+                        single = Some(spot);
+                    }
+                }
+            }
+        }
+        single
     }
 
     /// Writes the query testing, for each item `i`, the candidates whose index has bit
@@ -439,6 +428,74 @@ fn joint_tuples(items: &[Item], i: usize, tuple: &mut [u32], out: &mut Vec<u32>)
             joint_tuples(items, i + 1, tuple, out);
         }
     }
+}
+
+/// The buffers one group's queries are scored with.
+struct Scratch {
+    /// Index bits of each item's candidates; slice `bits[i]` tests none of item `i`.
+    bits: Vec<usize>,
+    /// Per item, which candidates the current query would score.
+    hits: Vec<Vec<bool>>,
+    /// How many tuples give each answer.
+    hist: Vec<usize>,
+}
+
+impl Scratch {
+    fn new(items: &[Item]) -> Scratch {
+        Scratch {
+            bits: items
+                .iter()
+                .map(|it| index_bits(it.candidates.len()))
+                .collect(),
+            hits: items
+                .iter()
+                .map(|it| vec![false; it.candidates.len()])
+                .collect(),
+            hist: vec![0; items.len() + 1],
+        }
+    }
+}
+
+/// Whether every tested item is tested on the same bit (items past their width are untested).
+fn matched(slices: &[usize], bits: &[usize]) -> bool {
+    let first = slices
+        .iter()
+        .zip(bits)
+        .find(|(j, b)| j < b)
+        .map(|(j, _)| *j);
+    slices
+        .iter()
+        .zip(bits)
+        .all(|(j, b)| j == b || Some(*j) == first)
+}
+
+/// Steps `slices` to the next combination, odometer style (each `slices[i]` in `0..=bits[i]`);
+/// false once every combination was seen.
+fn next_combination(slices: &mut [usize], bits: &[usize]) -> bool {
+    for (s, &b) in slices.iter_mut().zip(bits) {
+        *s += 1;
+        if *s <= b {
+            return true;
+        }
+        *s = 0;
+    }
+    false
+}
+
+/// The tuples of `joint` whose hits under the query asked add up to its `answer`.
+fn consistent(joint: &[u32], hits: &[Vec<bool>], answer: usize) -> Vec<u32> {
+    let mut kept = Vec::with_capacity(joint.len());
+    for t in joint.chunks(hits.len()) {
+        let sum: usize = t
+            .iter()
+            .zip(hits)
+            .map(|(&x, h)| usize::from(h[x as usize]))
+            .sum();
+        if sum == answer {
+            kept.extend_from_slice(t);
+        }
+    }
+    kept
 }
 
 /// The entropy in bits of answers split as `hist` over `total` candidates.
@@ -703,7 +760,7 @@ fn split_present(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crack::Alphabet;
+    use crate::Alphabet;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -741,8 +798,8 @@ mod tests {
         //! The exact cracker recovers every secret, whatever the alphabet, length and repeat rule,
         //! and never asks more than a plain per-position search would.
         use super::super::*;
-        use crate::crack::testing::small_game;
-        use crate::crack::Alphabet;
+        use crate::testing::small_game;
+        use crate::Alphabet;
         use proptest::prelude::*;
         use rand::SeedableRng;
 

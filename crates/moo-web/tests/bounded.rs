@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 
-#[path = "common/api.rs"]
-mod api;
-use api::call_with;
+mod common;
+use common::call_with;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {

@@ -15,14 +15,16 @@ use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    array_range, Job, JobResult, Joined, PartOutcome, Progress, Split, SplitOptions, Task,
-    MAX_TREE_FILE,
+    array_range, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress, Split,
+    SplitOptions, Task, MAX_TREE_FILE,
 };
-use moo_core::{CodeSpace, Stop};
+use moo_core::{CodeSpace, Stop, TreeStats};
+use serde::Serialize;
 
-use super::output::{outln, write_file};
-use super::tree::{print_stats, SearchArgs};
-use super::{parse_threads, RuleArgs, UsageError};
+use super::flags::SearchArgs;
+use super::stats::print_stats;
+use crate::cli::output::{outln, write_file};
+use crate::cli::{parse_threads, RuleArgs, UsageError};
 
 /// The manifest's name in the jobs' directory.
 const MANIFEST: &str = "split.json";
@@ -38,13 +40,11 @@ pub struct SplitArgs {
     #[arg(long)]
     json: bool,
 
-    /// Split a first-level part again at its second guess when its estimated share of the
-    /// whole run exceeds PERCENT (average objective without --max-depth only); 100 keeps every
-    /// part whole.
+    /// Split a part at its second guess when estimated above PERCENT of the run
     #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = parse_percent)]
     share: f64,
 
-    /// Also run a sample of the jobs here and predict the CPU time of the whole run from them.
+    /// Also run a sample of the jobs here and predict the CPU time of the whole run from them
     #[arg(long)]
     estimate: bool,
 
@@ -114,6 +114,114 @@ fn parse_percent(text: &str) -> Result<f64, String> {
     }
 }
 
+/// What `moo tree split --json` prints: where the jobs went and what they are.
+#[derive(Serialize)]
+struct SplitReport<'a> {
+    dir: String,
+    fingerprint: &'a str,
+    first_guesses: &'a [String],
+    /// How many parts went deeper (their second round comes from `join`).
+    deeper: usize,
+    jobs: &'a [JobEntry],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<&'a Estimate>,
+}
+
+/// What `moo tree job --json` prints: the job, the work its search did and what it proved.
+#[derive(Serialize)]
+struct JobReport<'a> {
+    #[serde(flatten)]
+    entry: &'a JobEntry,
+    nodes: u64,
+    seconds: f64,
+    /// Whether the result file already answered the job, so nothing was searched.
+    already_done: bool,
+    file: String,
+    #[serde(flatten)]
+    outcome: JobOutcome,
+}
+
+/// The summary of a job's [`PartOutcome`], without its trees.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JobOutcome {
+    Solved { total: u64, worst: u32 },
+    Depths { depths: Vec<DepthSummary> },
+    Impossible { impossible: bool, max_depth: u32 },
+    AtLeast { at_least: u64 },
+}
+
+/// One depth limit of a worst-case job: its total and how many secrets need every guess.
+#[derive(Serialize)]
+struct DepthSummary {
+    depth: u32,
+    total: u64,
+    at_depth: u64,
+}
+
+impl JobOutcome {
+    fn of(outcome: &PartOutcome) -> JobOutcome {
+        match outcome {
+            PartOutcome::Solved { total, worst, .. } => JobOutcome::Solved {
+                total: *total,
+                worst: *worst,
+            },
+            PartOutcome::Depths { columns } => JobOutcome::Depths {
+                depths: columns
+                    .iter()
+                    .map(|c| DepthSummary {
+                        depth: c.depth,
+                        total: c.total,
+                        at_depth: c.at_limit(),
+                    })
+                    .collect(),
+            },
+            PartOutcome::Impossible { max_depth } => JobOutcome::Impossible {
+                impossible: true,
+                max_depth: *max_depth,
+            },
+            PartOutcome::AtLeast { bound } => JobOutcome::AtLeast { at_least: *bound },
+        }
+    }
+}
+
+/// What `moo tree join --json` prints: the joined tree's statistics with the jobs' work and the
+/// file written, or the proof that no tree fits the depth limit.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JoinReport<'a> {
+    Found {
+        #[serde(flatten)]
+        stats: &'a TreeStats,
+        nodes: u64,
+        /// The jobs' search time, added up.
+        job_seconds: f64,
+        /// The join's own time.
+        seconds: f64,
+        jobs: usize,
+        /// The jobs' CPU time (user and system) added up, where their runners measured it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cpu_seconds: Option<f64>,
+        /// The largest job's CPU time, and the job.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        largest_cpu_seconds: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        largest_job: Option<usize>,
+        file: String,
+    },
+    Impossible {
+        impossible: bool,
+        max_depth: u32,
+    },
+    /// A round of jobs written: run them, then join again.
+    Round {
+        round: usize,
+        jobs: usize,
+        /// The round's jobs as an array range (`sbatch --array`).
+        array: String,
+    },
+}
+
 fn job_name(index: usize) -> String {
     format!("{index:04}.job.json")
 }
@@ -148,21 +256,20 @@ pub fn split(args: SplitArgs) -> Result<()> {
     // The manifest last: a directory with a manifest has every job file.
     write_file(&manifest, split.to_json().as_bytes())?;
     let estimate = if args.estimate {
-        Some(super::tree_estimate::estimate(&split, &jobs, &args.out)?)
+        Some(super::estimate::estimate(&split, &jobs, &args.out)?)
     } else {
         None
     };
     if args.json {
-        let value = serde_json::json!({
-            "dir": args.out.display().to_string(),
-            "fingerprint": split.fingerprint,
-            "first_guesses": split.first_guesses,
-            "deeper": split.deeper.len(),
-            "jobs": split.jobs,
-            "estimate": estimate,
-        });
-        outln!("{value}")?;
-        return Ok(());
+        let report = SplitReport {
+            dir: args.out.display().to_string(),
+            fingerprint: &split.fingerprint,
+            first_guesses: &split.first_guesses,
+            deeper: split.deeper.len(),
+            jobs: &split.jobs,
+            estimate: estimate.as_ref(),
+        };
+        return outln!("{}", serde_json::to_string(&report)?);
     }
     outln!(
         "{} jobs for {} first guess{} ({}) written to {} (split {})",
@@ -200,7 +307,7 @@ pub fn split(args: SplitArgs) -> Result<()> {
         )?;
     }
     if let Some(estimate) = estimate {
-        super::tree_estimate::print(&estimate)?;
+        super::estimate::print(&estimate)?;
     }
     let last = split.jobs.len().saturating_sub(1);
     outln!(
@@ -270,7 +377,7 @@ pub fn job(args: JobArgs) -> Result<()> {
     let mut result = pool
         .install(|| job.solve(&progress, &Stop::never()))
         .with_context(|| format!("{}", job_path.display()))?;
-    result.cpu_seconds = super::tree_estimate::cpu_seconds();
+    result.cpu_seconds = super::estimate::cpu_seconds();
     write_file(&output, result.to_json().as_bytes())?;
     report_job(&result, &output, false, args.json)
 }
@@ -278,41 +385,15 @@ pub fn job(args: JobArgs) -> Result<()> {
 fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Result<()> {
     let e = &result.entry;
     if json {
-        let mut value = serde_json::json!({
-            "index": e.index,
-            "guess": e.guess,
-            "feedback": e.feedback,
-            "size": e.size,
-            "nodes": result.nodes,
-            "seconds": result.seconds,
-            "already_done": cached,
-            "file": output.display().to_string(),
-        });
-        match &result.outcome {
-            PartOutcome::Solved { total, worst, .. } => {
-                value["total"] = (*total).into();
-                value["worst"] = (*worst).into();
-            }
-            PartOutcome::Depths { columns } => {
-                value["depths"] = columns
-                    .iter()
-                    .map(|c| {
-                        serde_json::json!({
-                            "depth": c.depth,
-                            "total": c.total,
-                            "at_depth": c.at_limit(),
-                        })
-                    })
-                    .collect();
-            }
-            PartOutcome::Impossible { max_depth } => {
-                value["impossible"] = true.into();
-                value["max_depth"] = (*max_depth).into();
-            }
-            PartOutcome::AtLeast { bound } => value["at_least"] = (*bound).into(),
-        }
-        value["task"] = serde_json::to_value(&e.task)?;
-        return outln!("{value}");
+        let report = JobReport {
+            entry: e,
+            nodes: result.nodes,
+            seconds: result.seconds,
+            already_done: cached,
+            file: output.display().to_string(),
+            outcome: JobOutcome::of(&result.outcome),
+        };
+        return outln!("{}", serde_json::to_string(&report)?);
     }
     let what = match &result.outcome {
         PartOutcome::Solved { total, worst, .. } => {
@@ -375,18 +456,18 @@ pub fn join(args: JoinArgs) -> Result<()> {
             write_file(&args.output, tree.to_json(false).as_bytes())?;
             let cpu = cpu_of(&results[..jobs]);
             if args.json {
-                let mut value = serde_json::to_value(&stats)?;
-                value["nodes"] = nodes.into();
-                value["job_seconds"] = job_seconds.into();
-                value["seconds"] = seconds.into();
-                value["jobs"] = jobs.into();
-                if let Some((sum, largest, index)) = cpu {
-                    value["cpu_seconds"] = sum.into();
-                    value["largest_cpu_seconds"] = largest.into();
-                    value["largest_job"] = index.into();
-                }
-                value["file"] = args.output.display().to_string().into();
-                outln!("{value}")?;
+                let report = JoinReport::Found {
+                    stats: &stats,
+                    nodes,
+                    job_seconds,
+                    seconds,
+                    jobs,
+                    cpu_seconds: cpu.map(|c| c.0),
+                    largest_cpu_seconds: cpu.map(|c| c.1),
+                    largest_job: cpu.map(|c| c.2),
+                    file: args.output.display().to_string(),
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 print_stats(&stats)?;
                 outln!(
@@ -403,10 +484,11 @@ pub fn join(args: JoinArgs) -> Result<()> {
         }
         Joined::Impossible { max_depth } => {
             if args.json {
-                outln!(
-                    "{}",
-                    serde_json::json!({"impossible": true, "max_depth": max_depth})
-                )?;
+                let report = JoinReport::Impossible {
+                    impossible: true,
+                    max_depth,
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 outln!(
                     "no strategy solves every secret within {max_depth} guesses (proven by {} jobs; no tree written)",
@@ -419,10 +501,12 @@ pub fn join(args: JoinArgs) -> Result<()> {
             let indexes: Vec<usize> = jobs.iter().map(|j| j.entry.index).collect();
             let range = array_range(&indexes);
             if args.json {
-                outln!(
-                    "{}",
-                    serde_json::json!({"round": round, "jobs": jobs.len(), "array": range})
-                )?;
+                let report = JoinReport::Round {
+                    round,
+                    jobs: jobs.len(),
+                    array: range,
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 outln!(
                     "round {round} written: {} jobs (--array={range}): run them with `moo tree job {} --index N`, then join again",

@@ -1,4 +1,4 @@
-//! `moo bench --advisor`: how often the advisor proves its move optimal off the shipped tree, and
+//! `moo bench advisor`: how often the advisor proves its move optimal off the shipped tree, and
 //! how long it takes, over many positions of real games.
 //!
 //! Each position gets a fresh advisor (an empty cache), so the times are those of a first request
@@ -11,14 +11,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use moo_core::advisor::{AdviceOptions, Advisor, Chooser, Method};
-use moo_core::tree::{self, Progress, SearchOptions, SetOutcome};
+use moo_core::tree::{Search, SearchOutcome};
 use moo_core::{Code, CodeSpace, History, Rules, Stop};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::output::out;
-use super::UsageError;
+use crate::cli::advice;
+use crate::cli::output::out;
+use crate::cli::{RuleArgs, UsageError};
 
 /// The most positions or cross-checks one run takes: each is a fresh advisor with its own time
 /// limit, so more would run for days, and the counts size the buffers.
@@ -27,6 +28,69 @@ pub const MAX_COUNT: u64 = 100_000;
 /// Reads `--positions` and `--cross-checks`, refusing counts past [`MAX_COUNT`] when parsed.
 pub fn count_parser() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(0..=MAX_COUNT)
+}
+
+/// `moo bench advisor`'s flags.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  moo bench advisor                                every one-turn position after 0123
+  moo bench advisor --openings 0123 --positions 500 --seed 1
+                                                   500 random two-turn positions
+  moo bench advisor --game mastermind --openings 1122,1234 --json")]
+pub struct Args {
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    /// The first guesses of the positions, comma-separated [default: the first code, such as
+    /// 0123 or 1111].
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    openings: Vec<String>,
+
+    /// Try this many random two-turn positions (seeded by --seed; 0 to 100000); 0 tries every
+    /// one-turn position.
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = count_parser())]
+    positions: usize,
+
+    /// The seed of the random positions.
+    #[arg(long, default_value = "0", value_name = "S")]
+    seed: u64,
+
+    /// The advisor's time limit per position, such as 500ms or 2s.
+    #[arg(long, value_name = "DURATION", value_parser = advice::parse_time_limit,
+          default_value = advice::DEFAULT_TIME_LIMIT)]
+    time_limit: Duration,
+
+    /// How many proven positions to check against a search without a time limit (0 to
+    /// 100000).
+    #[arg(long, default_value_t = 20, value_name = "N", value_parser = count_parser())]
+    cross_checks: usize,
+
+    /// Print the results as JSON on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `moo bench advisor`.
+pub fn command(args: Args) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    let openings = if args.openings.is_empty() {
+        let first = CodeSpace::new(rules.clone())
+            .ok()
+            .filter(|s| !s.is_empty())
+            .map(|s| rules.format_code(&s.code(0)));
+        first.into_iter().collect()
+    } else {
+        args.openings
+    };
+    run(&Plan {
+        rules: &rules,
+        openings: &openings,
+        positions: args.positions,
+        seed: args.seed,
+        time_limit: args.time_limit,
+        cross_checks: args.cross_checks,
+        json: args.json,
+    })
 }
 
 /// Random draws per position asked for before giving up: a drawn game already won is skipped,
@@ -79,12 +143,9 @@ struct Report {
     samples: Vec<Sample>,
 }
 
-/// Runs the advisor bench.
-pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
-    let rules = plan.rules;
-    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
-    let openings: Vec<Code> = plan
-        .openings
+/// The codes of `--openings`, at least one.
+fn parse_openings(rules: &Rules, openings: &[String]) -> anyhow::Result<Vec<Code>> {
+    let codes: Vec<Code> = openings
         .iter()
         .map(|o| {
             rules
@@ -92,9 +153,17 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
                 .map_err(|e| UsageError(format!("--openings {o:?}: {e}")))
         })
         .collect::<Result<_, _>>()?;
-    if openings.is_empty() {
+    if codes.is_empty() {
         return Err(UsageError("--openings needs at least one code".into()).into());
     }
+    Ok(codes)
+}
+
+/// Runs the advisor bench.
+pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
+    let rules = plan.rules;
+    let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
+    let openings = parse_openings(rules, plan.openings)?;
     let histories = positions(&space, &openings, plan.positions, plan.seed)?;
     let mut samples = Vec::with_capacity(histories.len());
     let mut failures = Vec::new();
@@ -114,21 +183,15 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
         let text = describe(rules, history);
         if checked < plan.cross_checks && advice.total_guesses.is_some() {
             checked += 1;
-            let outcome = tree::search_set(
-                &space,
-                history,
-                &candidates,
-                &SearchOptions::default(),
-                &Progress::new(),
-                &Stop::never(),
-            )?;
-            match outcome {
-                SetOutcome::Solved(p) if Some(p.total) == advice.total_guesses => {}
-                SetOutcome::Solved(p) => failures.push(format!(
+            match Search::after(&space, history, &candidates).run()? {
+                SearchOutcome::Found(p) if Some(p.total) == advice.total_guesses => {}
+                SearchOutcome::Found(p) => failures.push(format!(
                     "{text}: the advisor's total {:?} differs from a search without a limit, {}",
                     advice.total_guesses, p.total
                 )),
-                _ => failures.push(format!("{text}: no plan without a limit")),
+                SearchOutcome::Impossible { .. } => {
+                    failures.push(format!("{text}: no plan without a limit"))
+                }
             }
         }
         samples.push(Sample {

@@ -22,7 +22,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{LongCode, LongRules, Oracle};
+use crate::{LongCode, LongRules, Oracle};
 
 /// Settings of the genetic baseline; [`Default`] is the published setup.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,15 +133,7 @@ pub fn run(rules: &LongRules, oracle: &mut Oracle, options: &GaOptions, seed: u6
     let start = oracle.queries();
     let evaluate = |oracle: &mut Oracle, code: &[u16]| oracle.ask(code).fitness(n);
 
-    let mut pop: Vec<Vec<u16>> = (0..size)
-        .map(|i| {
-            if i < k.min(size / 2) {
-                vec![i as u16; n]
-            } else {
-                (0..n).map(|_| rng.gen_range(0..k) as u16).collect()
-            }
-        })
-        .collect();
+    let mut pop = first_generation(n, k, size, &mut rng);
     let mut fit: Vec<f64> = pop.iter().map(|c| evaluate(oracle, c)).collect();
     let mut next: Vec<Vec<u16>> = pop.clone();
     let mut next_fit = fit.clone();
@@ -156,37 +148,9 @@ pub fn run(rules: &LongRules, oracle: &mut Oracle, options: &GaOptions, seed: u6
             break;
         }
         generations = generation;
-        let fitter = &order[..size / 2];
-        for pair in 0..size / 2 {
-            let mother = if pair < 3 {
-                best
-            } else {
-                fitter[rng.gen_range(0..fitter.len())]
-            };
-            let father = fitter[rng.gen_range(0..fitter.len())];
-            let cut = if cut_lo < cut_hi {
-                rng.gen_range(cut_lo..=cut_hi)
-            } else {
-                n / 2
-            };
-            let (a, b) = next.split_at_mut(2 * pair + 1);
-            let (c1, c2) = (&mut a[2 * pair], &mut b[0]);
-            c1[..cut].copy_from_slice(&pop[mother][..cut]);
-            c1[cut..].copy_from_slice(&pop[father][cut..]);
-            c2[..cut].copy_from_slice(&pop[father][..cut]);
-            c2[cut..].copy_from_slice(&pop[mother][cut..]);
-        }
+        crossover(&pop, &order, &mut next, (cut_lo, cut_hi), &mut rng);
         for child in next.iter_mut() {
-            if generation % 2 == 0 {
-                for _ in 0..3 {
-                    child[rng.gen_range(0..n)] = rng.gen_range(0..k) as u16;
-                }
-            }
-            if generation % 5 == 0 {
-                for _ in 0..3 {
-                    child.swap(rng.gen_range(0..n), rng.gen_range(0..n));
-                }
-            }
+            mutate(child, generation, k, &mut rng);
         }
         // Elitism: the best individual survives as the last child, already scored.
         next[size - 1].copy_from_slice(&pop[best]);
@@ -205,6 +169,70 @@ pub fn run(rules: &LongRules, oracle: &mut Oracle, options: &GaOptions, seed: u6
         fitness: fit[best],
         generations,
         queries: oracle.queries() - start,
+    }
+}
+
+/// The first generation: one individual per symbol repeated (at most half the population), the
+/// rest random.
+fn first_generation(n: usize, k: usize, size: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<u16>> {
+    (0..size)
+        .map(|i| {
+            if i < k.min(size / 2) {
+                vec![i as u16; n]
+            } else {
+                (0..n).map(|_| rng.gen_range(0..k) as u16).collect()
+            }
+        })
+        .collect()
+}
+
+/// Fills `next` with the children of parents from the fitter half of `pop` (`order` ranks it,
+/// best first): one-point crossover with the cut in `cuts`, two children per pair, the best
+/// individual a parent of the first three pairs.
+fn crossover(
+    pop: &[Vec<u16>],
+    order: &[usize],
+    next: &mut [Vec<u16>],
+    (cut_lo, cut_hi): (usize, usize),
+    rng: &mut ChaCha8Rng,
+) {
+    let n = pop[0].len();
+    let best = order[0];
+    let fitter = &order[..pop.len() / 2];
+    for pair in 0..pop.len() / 2 {
+        let mother = if pair < 3 {
+            best
+        } else {
+            fitter[rng.gen_range(0..fitter.len())]
+        };
+        let father = fitter[rng.gen_range(0..fitter.len())];
+        let cut = if cut_lo < cut_hi {
+            rng.gen_range(cut_lo..=cut_hi)
+        } else {
+            n / 2
+        };
+        let (a, b) = next.split_at_mut(2 * pair + 1);
+        let (c1, c2) = (&mut a[2 * pair], &mut b[0]);
+        c1[..cut].copy_from_slice(&pop[mother][..cut]);
+        c1[cut..].copy_from_slice(&pop[father][cut..]);
+        c2[..cut].copy_from_slice(&pop[father][..cut]);
+        c2[cut..].copy_from_slice(&pop[mother][cut..]);
+    }
+}
+
+/// The published mutations: every 2nd generation 3 random positions get random symbols, every
+/// 5th 3 random pairs of positions are swapped.
+fn mutate(child: &mut [u16], generation: usize, k: usize, rng: &mut ChaCha8Rng) {
+    let n = child.len();
+    if generation.is_multiple_of(2) {
+        for _ in 0..3 {
+            child[rng.gen_range(0..n)] = rng.gen_range(0..k) as u16;
+        }
+    }
+    if generation.is_multiple_of(5) {
+        for _ in 0..3 {
+            child.swap(rng.gen_range(0..n), rng.gen_range(0..n));
+        }
     }
 }
 
@@ -233,7 +261,7 @@ pub fn crowd(rules: &LongRules, oracle: &mut Oracle, options: &GaOptions) -> Cro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crack::Alphabet;
+    use crate::Alphabet;
 
     #[test]
     fn majority_breaks_ties_towards_the_fittest_run() {

@@ -1,4 +1,4 @@
-//! `moo bench --review`: how long the review of a whole game takes, and how much of it is
+//! `moo bench review`: how long the review of a whole game takes, and how much of it is
 //! proven, over many games a strategy plays.
 //!
 //! Each game gets a fresh advisor (an empty cache), so a time is that of a first review request,
@@ -15,11 +15,55 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::bench_advisor::{emit, quantile};
-use super::UsageError;
+use super::advisor::{emit, quantile};
+use crate::cli::advice;
+use crate::cli::{RuleArgs, UsageError};
 
 /// The most games one run reviews.
 pub const MAX_GAMES: u64 = 100_000;
+
+/// `moo bench review`'s flags.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  moo bench review --secrets 200 --seed 1 --time-limit 60s
+  moo bench review --game mastermind -S knuth --secrets 20 --json")]
+pub struct Args {
+    #[command(flatten)]
+    rules: RuleArgs,
+
+    /// The strategy that plays the games (`moo bench --list` shows them).
+    #[arg(long, short = 'S', value_name = "NAME", default_value = "entropy")]
+    strategy: String,
+
+    /// How many games to review, each against a secret drawn with --seed (1 to 100000).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    secrets: usize,
+
+    /// The seed of the secrets and of the strategy.
+    #[arg(long, default_value = "0", value_name = "S")]
+    seed: u64,
+
+    /// The time each move's proofs may take, such as 500ms or 2s.
+    #[arg(long, value_name = "DURATION", value_parser = advice::parse_time_limit,
+          default_value = advice::DEFAULT_TIME_LIMIT)]
+    time_limit: Duration,
+
+    /// Print the results as JSON on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `moo bench review`.
+pub fn command(args: Args) -> anyhow::Result<()> {
+    run(&Plan {
+        rules: &args.rules.rules()?,
+        strategy: &args.strategy,
+        games: args.secrets,
+        seed: args.seed,
+        move_time: args.time_limit,
+        json: args.json,
+    })
+}
 
 /// What the review bench is asked to do.
 pub struct Plan<'a> {
@@ -73,7 +117,7 @@ pub fn run(plan: &Plan<'_>) -> anyhow::Result<()> {
     let space = CodeSpace::new(rules.clone()).context("cannot benchmark these rules")?;
     if plan.games == 0 || plan.games as u64 > MAX_GAMES {
         return Err(UsageError(format!(
-            "--secrets must be 1 to {MAX_GAMES} with --review: each game is reviewed in full"
+            "--secrets must be 1 to {MAX_GAMES}: each game is reviewed in full"
         ))
         .into());
     }

@@ -38,7 +38,7 @@
 //! half takes the unknown that most raises the entropy of the answer (groups taken as independent),
 //! so unknowns high in the tree always come first; a half with nothing to add is opened into its own
 //! halves, and what is left is filled with known symbols. A test is only added if, whatever the
-//! answer, the merged table stays within the cap ([`TreeOptions::cap`]). The rows' prior weights
+//! answer, the merged table stays within the cap ([`IntervalOptions::cap`]). The rows' prior weights
 //! can grow so uneven (10^12 to one and far beyond) that every test scores less than the entropy
 //! threshold although some rows are still possible; the query is then chosen again with the rows
 //! taken as equally likely, so that a test telling them apart is seen.
@@ -48,7 +48,7 @@
 
 use std::cell::OnceCell;
 
-use super::{LongCode, LongRules, Oracle};
+use crate::{LongCode, LongRules, Oracle};
 
 /// The default cap on the rows of one group's table.
 pub const DEFAULT_CAP: usize = 8192;
@@ -57,10 +57,10 @@ pub const DEFAULT_CAP: usize = 8192;
 /// could not be split.
 pub const MIN_CAP: usize = 4;
 
-/// Settings of the tree cracker.
+/// Settings of the interval cracker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct TreeOptions {
+pub struct IntervalOptions {
     /// The most rows a group's table may reach after any answer (at least [`MIN_CAP`]). Larger caps
     /// allow more unknowns per query (fewer queries) at the price of time and memory. Should no
     /// informative query fit under the cap (which only tiny caps can cause), it is raised for that
@@ -68,9 +68,9 @@ pub struct TreeOptions {
     pub cap: usize,
 }
 
-impl Default for TreeOptions {
-    fn default() -> TreeOptions {
-        TreeOptions { cap: DEFAULT_CAP }
+impl Default for IntervalOptions {
+    fn default() -> IntervalOptions {
+        IntervalOptions { cap: DEFAULT_CAP }
     }
 }
 
@@ -82,18 +82,18 @@ impl Default for TreeOptions {
 /// # Panics
 /// If the oracle's secret does not match `rules` (length, alphabet size, or repeats in a distinct
 /// game), since then the answers would contradict each other.
-pub fn crack(rules: &LongRules, oracle: &mut Oracle, options: &TreeOptions) -> LongCode {
+pub fn crack(rules: &LongRules, oracle: &mut Oracle, options: &IntervalOptions) -> LongCode {
     match solve(rules, oracle, options) {
         Some(code) => code,
         // Defensive only: no game is known to stall (see `run`); should one, the earlier exact
         // cracker finishes the job, every query of both counted.
-        None => super::exact::crack(rules, oracle),
+        None => crate::exact::crack(rules, oracle),
     }
 }
 
-/// The tree cracker alone: the secret, or `None` if it reached a state in which no query could
+/// The interval cracker alone: the secret, or `None` if it reached a state in which no query could
 /// tell answers apart.
-fn solve(rules: &LongRules, oracle: &mut Oracle, options: &TreeOptions) -> Option<LongCode> {
+fn solve(rules: &LongRules, oracle: &mut Oracle, options: &IntervalOptions) -> Option<LongCode> {
     assert_eq!(oracle.length(), rules.length(), "oracle and rules disagree");
     assert_eq!(
         oracle.symbols(),
@@ -118,7 +118,7 @@ fn solve(rules: &LongRules, oracle: &mut Oracle, options: &TreeOptions) -> Optio
         let (counts, split) = solver.opening();
         solver.seed_root(&counts, Some(&split));
     } else {
-        let counts = super::exact::count_distinct(solver.oracle, n, k);
+        let counts = crate::exact::count_distinct(solver.oracle, n, k);
         solver.seed_root(&counts, None);
     }
     if !solver.run() {
@@ -684,45 +684,13 @@ impl<'a> Solver<'a> {
             .iter()
             .map(|&g| self.groups[g].take().expect("a live group"))
             .collect();
-        // Each part's rows bucketed by their partial sum, and the range of those sums.
-        let mut buckets: Vec<Vec<(i64, Vec<usize>)>> = Vec::with_capacity(parts.len());
-        for part in &parts {
-            let mut sums = vec![0i64; part.len()];
-            for &(v, sign) in terms {
-                if self.vars[v].group == groups[buckets.len()] {
-                    for (s, &x) in sums.iter_mut().zip(&part.cols[self.vars[v].col]) {
-                        *s += i64::from(sign) * i64::from(x);
-                    }
-                }
-            }
-            let mut order: Vec<usize> = (0..part.len()).collect();
-            order.sort_by_key(|&r| sums[r]);
-            let mut list: Vec<(i64, Vec<usize>)> = Vec::new();
-            for r in order {
-                match list.last_mut() {
-                    Some((s, rows)) if *s == sums[r] => rows.push(r),
-                    _ => list.push((sums[r], vec![r])),
-                }
-            }
-            buckets.push(list);
-        }
-        // reach[i]: which sums the parts from i on can reach, as flags from an offset.
+        let buckets: Vec<Vec<(i64, Vec<usize>)>> = parts
+            .iter()
+            .zip(groups)
+            .map(|(part, &g)| self.buckets_by_sum(part, g, terms))
+            .collect();
+        let reach = reach_flags(&buckets);
         let m = parts.len();
-        let mut reach: Vec<(i64, Vec<bool>)> = vec![(0, vec![true])];
-        for i in (0..m).rev() {
-            let (off, next) = &reach[0];
-            let lo = buckets[i].first().expect("a part has rows").0;
-            let hi = buckets[i].last().expect("a part has rows").0;
-            let mut flags = vec![false; next.len() + (hi - lo) as usize];
-            for &(s, _) in &buckets[i] {
-                for (t, &ok) in next.iter().enumerate() {
-                    if ok {
-                        flags[(s - lo) as usize + t] = true;
-                    }
-                }
-            }
-            reach.insert(0, (off + lo, flags));
-        }
         let vars: Vec<usize> = parts.iter().flat_map(|p| p.vars.iter().copied()).collect();
         let mut picks = Vec::new();
         let mut weights = Vec::new();
@@ -776,6 +744,34 @@ impl<'a> Solver<'a> {
         }
         self.groups[g] = Some(Group::new(vars, cols, weights));
         self.simplify(g);
+    }
+
+    /// The rows of `part` (group `g`) bucketed by their partial sum of `terms`, in increasing
+    /// order of that sum.
+    fn buckets_by_sum(
+        &self,
+        part: &Group,
+        g: usize,
+        terms: &[(usize, i32)],
+    ) -> Vec<(i64, Vec<usize>)> {
+        let mut sums = vec![0i64; part.len()];
+        for &(v, sign) in terms {
+            if self.vars[v].group == g {
+                for (s, &x) in sums.iter_mut().zip(&part.cols[self.vars[v].col]) {
+                    *s += i64::from(sign) * i64::from(x);
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..part.len()).collect();
+        order.sort_by_key(|&r| sums[r]);
+        let mut list: Vec<(i64, Vec<usize>)> = Vec::new();
+        for r in order {
+            match list.last_mut() {
+                Some((s, rows)) if *s == sums[r] => rows.push(r),
+                _ => list.push((sums[r], vec![r])),
+            }
+        }
+        list
     }
 
     /// Applies the sum constraints of the nodes marked dirty until nothing more settles.
@@ -1018,11 +1014,26 @@ impl<'a> Solver<'a> {
         let mut best: Option<(usize, f64)> = None;
         // For each touched group, the answer's distribution without it (computed when needed).
         let mut others: Vec<Option<Dist>> = vec![None; draft.touched.len()];
-        let cap = self.cap as f64;
-        // A test adds at most its unknown's own entropy, so the candidates go from the most
-        // uncertain down and the search stops once none can beat the best found.
-        // (A column of a group already in the draft is bounded by its domain's size instead, which
-        // spares computing its marginal.)
+        for (h, v) in self.test_candidates(u, draft) {
+            let bar = best.map_or(floor, |(_, b)| b.max(floor));
+            if draft.entropy + h <= bar + EPS {
+                break;
+            }
+            let Some(e) = self.score_test(v, sign, draft, &mut others) else {
+                continue;
+            };
+            if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
+                best = Some((v, e));
+            }
+        }
+        best
+    }
+
+    /// The open unknowns of `u` not yet tested in this query, each with the most entropy its test
+    /// can add, from the most uncertain down: a test adds at most its unknown's own entropy, so
+    /// the search can stop once none can beat the best found. (A column of a group already in the
+    /// draft is bounded by its domain's size instead, which spares computing its marginal.)
+    fn test_candidates(&self, u: usize, draft: &Draft) -> Vec<(f64, usize)> {
         let mut candidates: Vec<(f64, usize)> = self.nodes[u]
             .vars
             .iter()
@@ -1037,67 +1048,62 @@ impl<'a> Solver<'a> {
             })
             .collect();
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-        for (h, v) in candidates {
-            let bar = best.map_or(floor, |(_, b)| b.max(floor));
-            if draft.entropy + h <= bar + EPS {
-                break;
-            }
-            let (g, col) = (self.vars[v].group, self.vars[v].col);
-            let group = self.group(g);
-            let answer = match draft.touched.iter().position(|t| t.group == g) {
-                Some(i) => {
-                    let rest = others[i].get_or_insert_with(|| {
-                        draft
-                            .touched
-                            .iter()
-                            .enumerate()
-                            .filter(|&(j, _)| j != i)
-                            .fold(Dist::unit(), |acc, (_, t)| acc.convolve(&t.dist))
-                    });
-                    let touch = &draft.touched[i];
-                    let var = &self.vars[v];
-                    let clo = i64::from(var.base);
-                    let chi = clo + var.prob.len() as i64 - 1;
-                    let (clo, chi) = if sign > 0 { (clo, chi) } else { (-chi, -clo) };
-                    let lo = touch.dist.offset + clo;
-                    let hi = touch.dist.offset + touch.dist.weight.len() as i64 - 1 + chi;
-                    let sums = touch
-                        .sums
+        candidates
+    }
+
+    /// The answer's entropy once `v` is tested with `sign`, or `None` if some answer would leave
+    /// a table over the cap. `others[i]` caches the answer's distribution without touched group
+    /// `i`.
+    fn score_test(
+        &self,
+        v: usize,
+        sign: i32,
+        draft: &Draft,
+        others: &mut [Option<Dist>],
+    ) -> Option<f64> {
+        let var = &self.vars[v];
+        let group = self.group(var.group);
+        let answer = match draft.touched.iter().position(|t| t.group == var.group) {
+            Some(i) => {
+                let rest = others[i].get_or_insert_with(|| {
+                    draft
+                        .touched
                         .iter()
-                        .zip(&group.cols[col])
-                        .map(|(&s, &x)| s + i64::from(sign) * i64::from(x));
-                    if group.len() as f64 * rest.max_rows() <= cap {
-                        // No answer can then exceed the cap: only the weights are needed.
-                        let mut weight = vec![0.0; (hi - lo + 1) as usize];
-                        for (s, &w) in sums.zip(&group.weights) {
-                            weight[(s - lo) as usize] += w;
-                        }
-                        let e = Dist::entropy_of(&weight_convolve(&weight, &rest.weight));
-                        if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
-                            best = Some((v, e));
-                        }
-                        continue;
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .fold(Dist::unit(), |acc, (_, t)| acc.convolve(&t.dist))
+                });
+                let touch = &draft.touched[i];
+                let clo = i64::from(var.base);
+                let chi = clo + var.prob.len() as i64 - 1;
+                let (clo, chi) = if sign > 0 { (clo, chi) } else { (-chi, -clo) };
+                let lo = touch.dist.offset + clo;
+                let hi = touch.dist.offset + touch.dist.weight.len() as i64 - 1 + chi;
+                let sums = touch
+                    .sums
+                    .iter()
+                    .zip(&group.cols[var.col])
+                    .map(|(&s, &x)| s + i64::from(sign) * i64::from(x));
+                if group.len() as f64 * rest.max_rows() <= self.cap as f64 {
+                    // No answer can then exceed the cap: only the weights are needed.
+                    let mut weight = vec![0.0; (hi - lo + 1) as usize];
+                    for (s, &w) in sums.zip(&group.weights) {
+                        weight[(s - lo) as usize] += w;
                     }
-                    Dist::histogram_in(lo, hi, sums, &group.weights).convolve(rest)
+                    return Some(Dist::entropy_of(&weight_convolve(&weight, &rest.weight)));
                 }
-                None => {
-                    let m = &group.marginal(col).0;
-                    if sign > 0 {
-                        draft.answer.convolve(m)
-                    } else {
-                        draft.answer.convolve(&m.negated())
-                    }
+                Dist::histogram_in(lo, hi, sums, &group.weights).convolve(rest)
+            }
+            None => {
+                let m = &group.marginal(var.col).0;
+                if sign > 0 {
+                    draft.answer.convolve(m)
+                } else {
+                    draft.answer.convolve(&m.negated())
                 }
-            };
-            if answer.max_rows() > cap {
-                continue;
             }
-            let e = answer.entropy();
-            if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
-                best = Some((v, e));
-            }
-        }
-        best
+        };
+        (answer.max_rows() <= self.cap as f64).then(|| answer.entropy())
     }
 
     /// Puts `v`'s symbol on `piece` (a child of `v`'s node; `sign` is `1` for the left child).
@@ -1278,6 +1284,27 @@ fn root_split(
     Some(x)
 }
 
+/// For each part `i` of a join, which sums the parts from `i` on can reach, as flags from an
+/// offset (one more entry, for no parts, at the end).
+fn reach_flags(buckets: &[Vec<(i64, Vec<usize>)>]) -> Vec<(i64, Vec<bool>)> {
+    let mut reach: Vec<(i64, Vec<bool>)> = vec![(0, vec![true])];
+    for bucket in buckets.iter().rev() {
+        let (off, next) = &reach[0];
+        let lo = bucket.first().expect("a part has rows").0;
+        let hi = bucket.last().expect("a part has rows").0;
+        let mut flags = vec![false; next.len() + (hi - lo) as usize];
+        for &(s, _) in bucket {
+            for (t, &ok) in next.iter().enumerate() {
+                if ok {
+                    flags[(s - lo) as usize + t] = true;
+                }
+            }
+        }
+        reach.insert(0, (off + lo, flags));
+    }
+    reach
+}
+
 /// The enumeration of a join: one row per part, partial sums adding up to the target.
 struct Join<'p> {
     parts: &'p [Group],
@@ -1324,7 +1351,7 @@ impl Join<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crack::Alphabet;
+    use crate::Alphabet;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -1332,7 +1359,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let secret = rules.random_code(&mut rng);
         let mut oracle = Oracle::new(&secret, rules.alphabet().len());
-        let options = TreeOptions { cap };
+        let options = IntervalOptions { cap };
         // `solve`, not `crack`: a stall must fail the test, not hide behind the fallback.
         let found = solve(rules, &mut oracle, &options);
         assert_eq!(found, Some(secret), "seed {seed}");
@@ -1398,7 +1425,7 @@ mod tests {
                 let code = rules.parse_code(secret).unwrap();
                 let mut oracle = Oracle::new(&code, symbols.len());
                 assert_eq!(
-                    solve(&rules, &mut oracle, &TreeOptions::default()),
+                    solve(&rules, &mut oracle, &IntervalOptions::default()),
                     Some(code),
                     "{secret} over {symbols}"
                 );
@@ -1414,7 +1441,7 @@ mod tests {
             let rules = LongRules::new(secret.len(), Alphabet::new("ab").unwrap(), true).unwrap();
             let code = rules.parse_code(secret).unwrap();
             let mut oracle = Oracle::new(&code, 2);
-            let options = TreeOptions { cap: MIN_CAP };
+            let options = IntervalOptions { cap: MIN_CAP };
             assert_eq!(solve(&rules, &mut oracle, &options), Some(code));
         }
     }
@@ -1429,7 +1456,7 @@ mod tests {
             .unwrap();
         let mut oracle = Oracle::new(&code, 2);
         assert_eq!(
-            solve(&rules, &mut oracle, &TreeOptions::default()),
+            solve(&rules, &mut oracle, &IntervalOptions::default()),
             Some(code)
         );
         assert!(oracle.queries() <= bound(47, 2));
@@ -1455,12 +1482,12 @@ mod tests {
     }
 
     mod properties {
-        //! The tree cracker recovers every small secret, whatever the alphabet, length, repeat
+        //! The interval cracker recovers every small secret, whatever the alphabet, length, repeat
         //! rule and cap, and stays within [`bound`](super::bound).
         use super::super::*;
         use super::bound;
-        use crate::crack::testing::{small_game, CHARS};
-        use crate::crack::Alphabet;
+        use crate::testing::{small_game, CHARS};
+        use crate::Alphabet;
         use proptest::prelude::*;
         use rand::SeedableRng;
 
@@ -1474,7 +1501,7 @@ mod tests {
             ) {
                 prop_assert!(rules.check_code(&secret).is_ok());
                 let mut oracle = Oracle::new(&secret, rules.alphabet().len());
-                let options = TreeOptions { cap };
+                let options = IntervalOptions { cap };
                 prop_assert_eq!(solve(&rules, &mut oracle, &options), Some(secret));
                 let limit = bound(rules.length(), rules.alphabet().len());
                 prop_assert!(oracle.queries() <= limit, "{} queries, bound {}", oracle.queries(), limit);
@@ -1497,7 +1524,7 @@ mod tests {
                 let rules = LongRules::new(length, Alphabet::new(&alphabet).unwrap(), true).unwrap();
                 let secret = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
                 let mut oracle = Oracle::new(&secret, symbols);
-                prop_assert_eq!(solve(&rules, &mut oracle, &TreeOptions::default()), Some(secret));
+                prop_assert_eq!(solve(&rules, &mut oracle, &IntervalOptions::default()), Some(secret));
                 let limit = bound(length, symbols);
                 prop_assert!(oracle.queries() <= limit, "{} queries, bound {}", oracle.queries(), limit);
             }
@@ -1516,7 +1543,7 @@ mod tests {
                 let rules = LongRules::new(length, Alphabet::unicode(symbols), repeats).unwrap();
                 let secret = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
                 let mut oracle = Oracle::new(&secret, symbols);
-                prop_assert_eq!(solve(&rules, &mut oracle, &TreeOptions::default()), Some(secret));
+                prop_assert_eq!(solve(&rules, &mut oracle, &IntervalOptions::default()), Some(secret));
                 let limit = bound(length, symbols);
                 prop_assert!(oracle.queries() <= limit, "{} queries, bound {}", oracle.queries(), limit);
             }

@@ -1,4 +1,4 @@
-//! `moo bench --arena`: the advisor scored as CodinGame's "Bulls and Cows 2" arena scores a bot.
+//! `moo bench arena`: the advisor scored as CodinGame's "Bulls and Cows 2" arena scores a bot.
 //!
 //! The arena plays distinct digits 0-9 with no leading zero in secrets or guesses, lengths 1 to
 //! 10, 50 ms a turn on one core, and adds up the guesses of 46 hidden games: one of length 1 and
@@ -21,10 +21,10 @@ use moo_core::eval::{sample_secrets, GuessTimes};
 use moo_core::{CodeSpace, History, Rules};
 use serde::Serialize;
 
-use super::advice::{AdviceArgs, Guesser};
-use super::bench_advisor::emit;
-use super::progress::Progress;
-use super::{TableArgs, UsageError};
+use super::advisor::emit;
+use crate::cli::advice::{AdviceArgs, Guesser};
+use crate::cli::progress::Progress;
+use crate::cli::{TableArgs, UsageError};
 
 /// The arena's digits: every code is written with them, each at most once.
 const SYMBOLS: &str = "0123456789";
@@ -37,6 +37,49 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_millis(50);
 
 /// The secrets played per length by default (every one where there are fewer).
 pub const DEFAULT_SECRETS: usize = 1000;
+
+/// `moo bench arena`'s flags: the arena fixes the rules, so there are none to give.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  moo bench arena --secrets 200 --seed 1         the score over lengths 1 to 10
+  moo bench arena --lengths 6 --secrets 50 --json")]
+pub struct Args {
+    /// The lengths to play, one (such as 7) or a range (such as 1-3) [default: 1-10, the
+    /// arena's; fewer give a partial score].
+    #[arg(long, value_name = "RANGE", value_parser = parse_lengths)]
+    lengths: Option<RangeInclusive<usize>>,
+
+    /// Secrets per length, drawn with --seed (every code where there are fewer).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SECRETS)]
+    secrets: usize,
+
+    /// The seed of the secrets and of the advisor's sampling.
+    #[arg(long, default_value = "0", value_name = "S")]
+    seed: u64,
+
+    /// The time limit of each guess, such as 500ms or 2s [default: 50ms, the arena's].
+    #[arg(long, value_name = "DURATION", value_parser = crate::cli::advice::parse_time_limit)]
+    time_limit: Option<Duration>,
+
+    #[command(flatten)]
+    table: TableArgs,
+
+    /// Print the results as JSON on stdout instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `moo bench arena`.
+pub fn command(args: Args) -> anyhow::Result<()> {
+    run(&Plan {
+        lengths: args.lengths.unwrap_or(LENGTHS),
+        secrets: args.secrets,
+        seed: args.seed,
+        time_limit: args.time_limit.unwrap_or(DEFAULT_TIME_LIMIT),
+        table: args.table,
+        json: args.json,
+    })
+}
 
 /// How many hidden games of `length` the arena plays: one of length 1, five of each other.
 fn weight(length: usize) -> u32 {

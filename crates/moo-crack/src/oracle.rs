@@ -1,6 +1,6 @@
 //! The bulls-and-cows oracle over a hidden long secret, counting every question.
 
-use super::LongCode;
+use crate::LongCode;
 
 /// The answer to a long query: symbols in place, and symbols present elsewhere.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -1,4 +1,6 @@
-//! `moo tree`: build provably optimal decision trees, verify tree files, show them.
+//! `moo tree`: build provably optimal decision trees, verify tree files, show them, and run one
+//! search as jobs on many machines (`jobs`). The flags both a build and a split take live in
+//! `flags`, the statistics both print in `stats`, so the subcommands import them, never each other.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -6,23 +8,24 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use clap::{Args as ClapArgs, Subcommand, ValueEnum};
-use moo_core::strategy::GuessPool;
+use clap::{Args as ClapArgs, Subcommand};
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    search, search_checkpointed, Checkpoint, Objective, Progress, SearchError, SearchOptions,
-    SearchOutcome, MAX_TREE_FILE,
+    Checkpoint, OptimalTree, Progress, Search, SearchError, SearchOutcome, MAX_TREE_FILE,
 };
-use moo_core::Stop;
 use moo_core::{CodeSpace, DecisionTree, TreeStats};
 use serde::Serialize;
 
 use super::output::{out, outln, write_file};
 use super::progress::Finished;
-use super::{parse_threads, GuessPoolArg, RuleArgs, TableArgs, UsageError};
+use super::{parse_threads, RuleArgs, TableArgs, UsageError};
+use flags::SearchArgs;
+use stats::print_stats;
 
-/// The deepest `--max-depth`: deeper than any optimal tree of a space moo can enumerate.
-pub(super) const MAX_DEPTH: i64 = 1000;
+mod estimate;
+mod flags;
+mod jobs;
+mod stats;
 
 /// Build, verify or show decision trees.
 #[derive(Debug, ClapArgs)]
@@ -52,40 +55,28 @@ enum TreeCommand {
     Show(ShowArgs),
     /// Write a search's first-guess subproblems as independent job files, to run anywhere.
     #[command(after_help = "Examples:
-  moo tree split --out jobs                           Bulls and Cows: 13 jobs in jobs/
-  moo tree split --game mastermind --out mm-jobs      one job per first guess and feedback
-Then run every job (any order, any machine sharing the directory) and join:
+  moo tree split --out jobs                           Bulls and Cows: large parts go deeper
+  moo tree split --share 100 --out jobs               the first level only: 13 jobs in jobs/
+Then run every job (any order, any machine sharing the directory) and join, twice when the
+join writes a second round:
   ls jobs/*.job.json | xargs -P 2 -n 1 moo tree job --threads 1
   moo tree join jobs -o bulls.json")]
-    Split(super::tree_split::SplitArgs),
+    Split(jobs::SplitArgs),
     /// Solve one job of a split exactly and write its result beside it.
     #[command(after_help = "Examples:
   moo tree job jobs/0003.job.json
   moo tree job jobs --index \"$SLURM_ARRAY_TASK_ID\"      a batch system's task index names the job")]
-    Job(super::tree_split::JobArgs),
-    /// Join the results of a split's jobs into one verified optimal tree, or write its next
-    /// round of jobs.
+    Job(jobs::JobArgs),
+    /// Join a split's results into one verified optimal tree, or write its next round of jobs.
     #[command(after_help = "Example:
   moo tree join jobs -o bulls.json")]
-    Join(super::tree_split::JoinArgs),
-    /// Print the jobs of a split written so far that have no result yet, as an array range.
+    Join(jobs::JoinArgs),
+    /// Print a split's jobs still without a result, as an array range.
     #[command(
         after_help = "Example, the jobs still to run as one Slurm array (scripts/slurm-split.sh loops over rounds):
   sbatch --array=\"$(moo tree status jobs)\" --wait scripts/slurm-tree.sh jobs"
     )]
-    Status(super::tree_split::StatusArgs),
-}
-
-/// What to optimise, as typed after `--objective`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum ObjectiveArg {
-    /// Fewest guesses in total over all secrets (best average); ties: smaller worst case.
-    Average,
-    /// Fewest guesses that always suffice; ties: fewest in total.
-    Worst,
-    /// Fewest guesses that always suffice, then fewest secrets needing that many, then fewest
-    /// in total.
-    FewestWorst,
+    Status(jobs::StatusArgs),
 }
 
 #[derive(Debug, ClapArgs)]
@@ -93,7 +84,7 @@ struct BuildArgs {
     /// The most memory the search's cache may take, e.g. 1GiB. A full cache forgets its
     /// smallest candidate sets to make room, so a smaller one costs time, never exactness
     /// [default: 3 GiB].
-    #[arg(long, value_name = "SIZE", value_parser = super::parse_size, help_heading = "Memory")]
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::parse_size, help_heading = "Memory")]
     cache_memory: Option<u64>,
 
     /// Search without sharing results between candidate sets that are equal up to relabelling
@@ -162,10 +153,10 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Build(a) => build(a),
         TreeCommand::Verify(a) => verify(a),
         TreeCommand::Show(a) => show(a),
-        TreeCommand::Split(a) => super::tree_split::split(a),
-        TreeCommand::Job(a) => super::tree_split::job(a),
-        TreeCommand::Join(a) => super::tree_split::join(a),
-        TreeCommand::Status(a) => super::tree_split::status(a),
+        TreeCommand::Split(a) => jobs::split(a),
+        TreeCommand::Job(a) => jobs::job(a),
+        TreeCommand::Join(a) => jobs::join(a),
+        TreeCommand::Status(a) => jobs::status(a),
     }
 }
 
@@ -204,9 +195,10 @@ fn build(args: BuildArgs) -> Result<()> {
             let (progress, done) = (&progress, &done);
             scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
         }
+        let search = Search::whole(&space).options(&options).progress(&progress);
         pool.install(|| match &checkpoint {
-            Some(c) => search_checkpointed(&space, &options, &progress, &Stop::never(), c),
-            None => search(&space, &options, &progress),
+            Some(c) => search.checkpoint(c).run(),
+            None => search.run(),
         })
     })
     .map_err(|e| match e {
@@ -217,8 +209,20 @@ fn build(args: BuildArgs) -> Result<()> {
         e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();
+    report_build(&args, outcome, &progress, seconds, &written)
+}
+
+/// Writes the tree a build found (holding `written`'s lock, see [`exit_on_interrupt`]) and prints
+/// what it found, or the proof that no tree fits the depth limit.
+fn report_build(
+    args: &BuildArgs,
+    outcome: SearchOutcome<OptimalTree>,
+    progress: &Progress,
+    seconds: f64,
+    written: &Mutex<bool>,
+) -> Result<()> {
     match outcome {
-        SearchOutcome::Found { tree, stats } => {
+        SearchOutcome::Found(OptimalTree { tree, stats }) => {
             let text = tree.to_json(false);
             {
                 let mut written = written.lock().unwrap_or_else(|p| p.into_inner());
@@ -260,7 +264,6 @@ fn build(args: BuildArgs) -> Result<()> {
                 outln!("{message} (proven in {seconds:.2} s; no tree written)")?;
             }
         }
-        _ => anyhow::bail!("the search ended in a way this version of moo does not know"),
     }
     Ok(())
 }
@@ -283,38 +286,6 @@ enum BuildReport<'a> {
         nodes: u64,
         seconds: f64,
     },
-}
-
-/// The flags that say what an exact search looks for (`tree build`, `tree split`).
-#[derive(Debug, ClapArgs)]
-#[command(next_help_heading = "Search")]
-pub(super) struct SearchArgs {
-    /// What the tree minimises.
-    #[arg(long, value_enum, default_value = "average")]
-    objective: ObjectiveArg,
-
-    /// Only strategies that solve every secret within D guesses; if none exists, say so
-    /// (a proof) and write no tree.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH))]
-    max_depth: Option<u32>,
-
-    /// Which codes the strategy may guess.
-    #[arg(long, value_enum, default_value = "all")]
-    guesses: GuessPoolArg,
-}
-
-impl SearchArgs {
-    /// The library's options for these flags.
-    pub(super) fn options(&self) -> SearchOptions {
-        let objective = match self.objective {
-            ObjectiveArg::Average => Objective::Average,
-            ObjectiveArg::Worst => Objective::Worst,
-            ObjectiveArg::FewestWorst => Objective::FewestWorst,
-        };
-        SearchOptions::new(objective)
-            .with_max_depth(self.max_depth)
-            .with_guesses(GuessPool::from(self.guesses))
-    }
 }
 
 /// The exit status after Ctrl-C: 128 + SIGINT, what shells report for a process the signal
@@ -456,20 +427,6 @@ fn verify(args: VerifyArgs) -> Result<()> {
         print_stats(&stats)?;
     }
     Ok(())
-}
-
-pub(super) fn print_stats(stats: &TreeStats) -> Result<()> {
-    outln!("secrets   {}", stats.secrets)?;
-    outln!("total     {}", stats.total)?;
-    outln!("average   {:.4}", stats.average)?;
-    outln!("worst     {} ({} secrets)", stats.max, stats.at_worst)?;
-    let histogram: Vec<String> = stats
-        .histogram
-        .iter()
-        .enumerate()
-        .map(|(i, c)| format!("{}:{c}", i + 1))
-        .collect();
-    outln!("histogram {}  (guesses:secrets)", histogram.join(" "))
 }
 
 fn show(args: ShowArgs) -> Result<()> {

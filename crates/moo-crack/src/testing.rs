@@ -4,7 +4,7 @@ use std::ops::RangeInclusive;
 
 use proptest::prelude::*;
 
-use super::{Alphabet, LongCode, LongRules};
+use crate::{Alphabet, LongCode, LongRules};
 
 /// The characters small test alphabets are taken from, in order.
 pub(crate) const CHARS: &str = "abcdefghijklmnopqrstuvwxyz0123456789 ";

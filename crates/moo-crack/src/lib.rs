@@ -1,35 +1,56 @@
-//! Long secrets: hundreds of symbols over alphabets of hundreds of characters.
+//! Cracking long Bulls and Cows secrets: hundreds or thousands of symbols over alphabets of
+//! dozens to thousands of characters, found with as few queries as possible.
 //!
-//! The core [`Rules`](crate::Rules) and [`Code`](crate::Code) pack a code into 16 bytes and a feedback
-//! into one byte, which is what makes exhaustive code spaces fast; a 300-symbol secret breaks both
-//! limits and no code space of it could ever be enumerated anyway. This module therefore has its own
-//! small types: an [`Alphabet`] of any number of distinct characters (space included, since secrets
-//! taken from prose need it), a [`LongCode`] of `u16` symbol indexes, and [`LongRules`] tying a length,
-//! an alphabet and the repeat rule together.
+//! `moo-core`'s [`Rules`](moo_core::Rules) and [`Code`](moo_core::Code) pack a code into 16 bytes
+//! and a feedback into one byte, which is what makes exhaustive code spaces fast; a 300-symbol
+//! secret breaks both limits and no code space of it could ever be enumerated anyway. This crate
+//! therefore has its own small types: an [`Alphabet`] of any number of distinct characters (space
+//! included, since secrets taken from prose need it), a [`LongCode`] of `u16` symbol indexes, and
+//! [`LongRules`] tying a length, an alphabet and the repeat rule together. Of `moo-core` it uses
+//! only [`moo_core::text`], so that a symbol is accepted or refused by the same rule in every game.
 //!
 //! The only access to a secret is an [`Oracle`], which answers bulls and cows and counts every
-//! question. Three crackers use it: [`tree::crack`], the default, which decodes a tree of linear
-//! unknowns exactly and needs about half the queries of [`exact::crack`], the earlier adaptive
-//! algorithm (both always recover the secret), and [`ga`], the genetic algorithm with a
-//! wisdom-of-crowds vote used as the published baseline.
+//! question. Three crackers use it: [`intervals::crack`], the default, which decodes unknowns on a
+//! tree of position intervals exactly and needs about half the queries of [`exact::crack`], the
+//! earlier adaptive algorithm (both always recover the secret), and [`ga`], the genetic algorithm
+//! with a wisdom-of-crowds vote used as the published baseline.
+//!
+//! ```
+//! use moo_crack::{intervals, Alphabet, LongRules, Oracle};
+//! use rand::SeedableRng;
+//!
+//! // A random secret of 100 symbols over a-z, 0-9 and space, repeats allowed.
+//! let rules = LongRules::new(100, Alphabet::text(), true)?;
+//! let secret = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(7));
+//!
+//! // The cracker sees only the oracle's answers, and always finds the secret.
+//! let mut oracle = Oracle::new(&secret, rules.alphabet().len());
+//! let found = intervals::crack(&rules, &mut oracle, &intervals::IntervalOptions::default());
+//! assert_eq!(found, secret);
+//! assert!(oracle.queries() < 300, "{} queries", oracle.queries());
+//! println!("{}", rules.format_code(&found));
+//! # Ok::<(), moo_crack::CrackError>(())
+//! ```
+
+#![deny(missing_docs)]
 
 pub mod exact;
 pub mod ga;
+pub mod intervals;
 mod oracle;
 #[cfg(test)]
 mod testing;
-pub mod tree;
 
 pub use oracle::{LongFeedback, Oracle};
 
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::text::{excerpt, is_letter, is_visible_symbol, CharName};
+use moo_core::text::{excerpt, is_letter, is_visible_symbol, CharName};
 
 /// The opening of Herman Melville's *Moby-Dick* (1851, public domain), the default source of
 /// secrets taken from prose, as the published experiments took theirs from the opening of a novel.
-pub const OPENING_TEXT: &str = include_str!("../../data/moby-dick-opening.txt");
+pub const OPENING_TEXT: &str = include_str!("../data/moby-dick-opening.txt");
 
 /// The longest secret the crackers accept (queries are vectors of this length).
 pub const MAX_LONG_LENGTH: usize = 100_000;
@@ -345,5 +366,25 @@ impl LongRules {
             let picked = rand::seq::index::sample(rng, k, self.length);
             LongCode(picked.into_iter().map(|s| s as u16).collect())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_generated_alphabet_is_letters_only() {
+        let alphabet = Alphabet::unicode(4000);
+        assert_eq!(alphabet.len(), 4000);
+        for &c in alphabet.chars() {
+            assert!(
+                is_letter(c) && is_visible_symbol(c),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        // U+0300-U+036F are combining marks, which the old filter let through past 512 symbols.
+        assert!(!alphabet.chars().contains(&'\u{0301}'));
     }
 }

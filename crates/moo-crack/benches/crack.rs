@@ -1,9 +1,9 @@
-//! Time of the long-code crackers: the tree (default) and earlier exact crackers on the two
+//! Time of the long-code crackers: the interval (default) and earlier exact crackers on the two
 //! reference games, and generations of the genetic baseline (whose cost is one oracle query per
 //! individual).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use moo_core::crack::{exact, ga, tree, Alphabet, LongRules, Oracle};
+use moo_crack::{exact, ga, intervals, Alphabet, LongRules, Oracle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -31,18 +31,18 @@ fn exact_cracker(c: &mut Criterion) {
     }
 }
 
-fn tree_cracker(c: &mut Criterion) {
+fn interval_cracker(c: &mut Criterion) {
     let games = [
         (
-            "tree 300 over 37, repeats",
+            "intervals 300 over 37, repeats",
             LongRules::new(300, Alphabet::text(), true),
         ),
         (
-            "tree 300 distinct over 300",
+            "intervals 300 distinct over 300",
             LongRules::new(300, Alphabet::unicode(300), false),
         ),
     ];
-    let mut group = c.benchmark_group("tree");
+    let mut group = c.benchmark_group("intervals");
     group.sample_size(10);
     for (name, rules) in games {
         let rules = rules.expect("valid rules");
@@ -50,7 +50,9 @@ fn tree_cracker(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || Oracle::new(&secret, rules.alphabet().len()),
-                |mut oracle| tree::crack(&rules, &mut oracle, &tree::TreeOptions::default()),
+                |mut oracle| {
+                    intervals::crack(&rules, &mut oracle, &intervals::IntervalOptions::default())
+                },
                 BatchSize::SmallInput,
             )
         });
@@ -72,5 +74,10 @@ fn genetic_generations(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, tree_cracker, exact_cracker, genetic_generations);
+criterion_group!(
+    benches,
+    interval_cracker,
+    exact_cracker,
+    genetic_generations
+);
 criterion_main!(benches);

@@ -1,0 +1,297 @@
+//! The objective drivers: how each objective turns the recursion's `solve(S, limit, depth)`
+//! into an optimal plan (the least total, then a smaller worst case; the first depth that
+//! admits a tree; that depth again under a weight), and the per-depth columns a split search's
+//! part needs. [`super::Search`] calls them; nothing here is public.
+
+use std::sync::atomic::Ordering;
+
+use super::bounds::branches_of;
+use super::checkpoint::Checkpoint;
+use super::levels::LevelBounds;
+use super::plan::{build_plan, Plan};
+use super::progress::Progress;
+use super::recursion::Solver;
+use super::solved::{depth_cap, weighted_cost_scale, Solved, INF};
+use super::{Objective, SearchError, SearchOptions, SearchOutcome, SetPlan};
+use crate::codeset::CodeSet;
+use crate::history::History;
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::symmetry::Symmetry;
+
+/// The symmetries of the game that fix every guess of `history`.
+pub(super) fn history_symmetry(space: &CodeSpace, history: &History) -> Symmetry {
+    history
+        .turns()
+        .iter()
+        .fold(Symmetry::new(space.rules()), |sym, turn| {
+            sym.after(turn.guess.symbols())
+        })
+}
+
+/// For the worst-case objectives, the optimal plan of a part of a split search ([`super::jobs`])
+/// under every depth limit the search of the whole game may give it: one per depth, from the
+/// fewest guesses that solve every candidate, up to the first depth where a deeper limit can no
+/// longer do better (the total is the optimum without a depth limit and, for the fewest at
+/// worst, no candidate needs the last guess). Every depth is searched as the whole game's search
+/// searches it: one search over the depths for the worst case, and for the fewest at worst a
+/// fresh search for each depth, weighted as the whole game's. Under the fewest at worst the
+/// join then gives the whole game's tree; under the worst case, whose ties among trees of equal
+/// total are many, the cache a single search carries from part to part can break them
+/// otherwise, so the join's tree has the same worst case and total but may be another.
+/// `options.max_depth` counts from this position; empty when no tree fits it.
+pub(super) fn part_columns(
+    space: &CodeSpace,
+    history: &History,
+    candidates: &CodeSet,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+) -> Result<Vec<(u32, SetPlan)>, SearchError> {
+    if candidates.is_empty() {
+        return Err(SearchError::NoCandidates);
+    }
+    let cap = depth_cap(space, options)?;
+    let sym = history_symmetry(space, history);
+    let root = candidates.as_slice();
+    let above = history.turns().len() as u8;
+    let new_search =
+        |last_level| Solver::for_options(space, options, progress, stop, root.len(), last_level);
+    let solve = |search: &Solver, depth: u8| search.solve_root(root, &sym, INF, depth);
+    // The optimum without a depth limit (but the cap), from a search of its own so that the
+    // columns' searches see only what the whole game's would.
+    let Some(target) = solve(&new_search(None), cap)? else {
+        return Ok(Vec::new());
+    };
+    let target = u64::from(target.total);
+    // The whole game's search starts at the fewest levels its root needs; no part is searched
+    // with fewer guesses than that leaves.
+    let whole = space.len();
+    let plain = LevelBounds::new(branches_of(space), whole, None);
+    let mut depth = plain
+        .levels(root.len())
+        .max(plain.levels(whole).saturating_sub(above))
+        .max(1);
+    let mut columns = Vec::new();
+    let mut shared = None;
+    while depth <= cap {
+        progress.depth.store(u64::from(depth), Ordering::Relaxed);
+        let weight = (options.objective == Objective::FewestWorst)
+            .then(|| weighted_cost_scale(whole, whole, depth + above))
+            .transpose()?;
+        let fresh;
+        let search = match weight {
+            Some(w) => {
+                fresh = new_search(Some((depth, w)));
+                &fresh
+            }
+            None => shared.get_or_insert_with(|| new_search(None)),
+        };
+        let mut done = false;
+        if let Some(s) = solve(search, depth)? {
+            let plan = build_plan(search, root, &sym, depth, s, weight)?;
+            // Under the weight, a deeper limit could still spare the last guess's secrets.
+            let at_limit = plan.histogram.get(usize::from(depth) - 1).copied();
+            done = plan.total == target && (weight.is_none() || at_limit.unwrap_or(0) == 0);
+            columns.push((u32::from(depth), plan.into_set_plan()));
+        }
+        if done || depth == cap {
+            break;
+        }
+        depth += 1;
+    }
+    Ok(columns)
+}
+
+/// A root being searched under one set of options: what every objective's driver needs.
+struct Driver<'a> {
+    space: &'a CodeSpace,
+    root: &'a [u32],
+    sym: &'a Symmetry,
+    options: &'a SearchOptions,
+    progress: &'a Progress,
+    stop: &'a Stop,
+    checkpoint: Option<&'a Checkpoint>,
+    /// The depth limit as the recursion counts it ([`depth_cap`]).
+    cap: u8,
+}
+
+/// What an objective's driver proved: the search that holds the proof, the root's solution
+/// within `depth`, the last-level weight it was found under, and for the average the solution
+/// before its worst case was reduced (when that changed it and it was asked for).
+struct Driven<'a> {
+    search: Solver<'a>,
+    sol: Solved,
+    depth: u8,
+    weight: Option<u32>,
+    unreduced: Option<Solved>,
+}
+
+impl<'a> Driver<'a> {
+    /// A fresh search of this root, under a last-level weight if any, loading the checkpoint's
+    /// results for it first.
+    fn new_search(&self, last_level: Option<(u8, u32)>) -> Solver<'a> {
+        let mut search = Solver::for_options(
+            self.space,
+            self.options,
+            self.progress,
+            self.stop,
+            self.root.len(),
+            last_level,
+        );
+        let tag = last_level.map_or(0, |(depth, _)| depth);
+        if let Some(checkpoint) = self.checkpoint {
+            checkpoint.load_into(tag, &search.state.memo, self.space.len());
+            search.state.checkpoint = Some((checkpoint, tag));
+        }
+        search
+    }
+
+    fn solve(&self, search: &Solver, limit: u32, depth: u8) -> Result<Option<Solved>, SearchError> {
+        search.solve_root(self.root, self.sym, limit, depth)
+    }
+
+    /// The least total; among trees with it, the smallest worst case: the same total is asked
+    /// for within one guess less until that is proven impossible. [`SearchOutcome::Impossible`]
+    /// when no tree fits the depth limit.
+    fn average(&self, keep_unreduced: bool) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
+        let search = self.new_search(None);
+        let Some(mut best) = self.solve(&search, INF, self.cap)? else {
+            return Ok(SearchOutcome::Impossible {
+                max_depth: self.options.max_depth.unwrap_or(0),
+            });
+        };
+        if self.progress.borrowed() > 0 {
+            // Borrowed parts report the worst case of their class's first tree, which can be
+            // deeper than this tree's own: the reduction below starts from the tree.
+            let plan = build_plan(&search, self.root, self.sym, self.cap, best, None)?;
+            best.worst = plan.worst as u8;
+        }
+        let first = best;
+        let mut depth = self.cap;
+        while best.worst > search.bounds.levels(self.root.len()) {
+            match self.solve(&search, best.total + 1, best.worst - 1)? {
+                Some(s) => {
+                    depth = best.worst - 1;
+                    best = s;
+                }
+                None => break,
+            }
+        }
+        Ok(SearchOutcome::Found(Driven {
+            search,
+            sol: best,
+            depth,
+            weight: None,
+            unreduced: (keep_unreduced && depth != self.cap).then_some(first),
+        }))
+    }
+
+    /// The first depth that admits a tree, proving each smaller one impossible, and the least
+    /// total within it. [`SearchOutcome::Impossible`] when none does within the depth limit.
+    fn worst(&self) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
+        let search = self.new_search(None);
+        let mut depth = search.bounds.levels(self.root.len());
+        loop {
+            if depth > self.cap {
+                return Ok(SearchOutcome::Impossible {
+                    max_depth: u32::from(self.cap),
+                });
+            }
+            self.progress
+                .depth
+                .store(u64::from(depth), Ordering::Relaxed);
+            if let Some(sol) = self.solve(&search, INF, depth)? {
+                return Ok(SearchOutcome::Found(Driven {
+                    search,
+                    sol,
+                    depth,
+                    weight: None,
+                    unreduced: None,
+                }));
+            }
+            depth += 1;
+        }
+    }
+
+    /// Depth by depth as for the worst case, each with its own weighted search: a cost
+    /// `weight * (secrets at that depth) + total` with `weight` above any total, so the count
+    /// decides first and the total breaks ties.
+    fn fewest_worst(&self) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
+        let plain = LevelBounds::new(branches_of(self.space), self.root.len(), None);
+        let mut depth = plain.levels(self.root.len());
+        loop {
+            if depth > self.cap {
+                return Ok(SearchOutcome::Impossible {
+                    max_depth: u32::from(self.cap),
+                });
+            }
+            self.progress
+                .depth
+                .store(u64::from(depth), Ordering::Relaxed);
+            let weight = weighted_cost_scale(self.space.len(), self.root.len(), depth)?;
+            let search = self.new_search(Some((depth, weight)));
+            if let Some(sol) = self.solve(&search, INF, depth)? {
+                return Ok(SearchOutcome::Found(Driven {
+                    search,
+                    sol,
+                    depth,
+                    weight: Some(weight),
+                    unreduced: None,
+                }));
+            }
+            depth += 1;
+        }
+    }
+}
+
+/// The search every entry point shares: the optimal plan for `root` (sorted code indexes) under
+/// `options`, or [`SearchOutcome::Impossible`] when no tree fits the depth limit. With a checkpoint, the
+/// results it holds are loaded first and new ones appended as they are proven.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search_from(
+    space: &CodeSpace,
+    root: &[u32],
+    sym: &Symmetry,
+    options: &SearchOptions,
+    progress: &Progress,
+    stop: &Stop,
+    checkpoint: Option<&Checkpoint>,
+    keep_unreduced: bool,
+) -> Result<SearchOutcome<(Plan, Option<Plan>)>, SearchError> {
+    let cap = depth_cap(space, options)?;
+    let at = Driver {
+        space,
+        root,
+        sym,
+        options,
+        progress,
+        stop,
+        checkpoint,
+        cap,
+    };
+    let driven = match options.objective {
+        Objective::Average => at.average(keep_unreduced)?,
+        Objective::Worst => at.worst()?,
+        Objective::FewestWorst => at.fewest_worst()?,
+    };
+    let Driven {
+        search,
+        sol,
+        depth,
+        weight,
+        unreduced,
+    } = match driven {
+        SearchOutcome::Found(driven) => driven,
+        SearchOutcome::Impossible { max_depth } => {
+            return Ok(SearchOutcome::Impossible { max_depth })
+        }
+    };
+    let plan = build_plan(&search, root, sym, depth, sol, weight)?;
+    progress.bound.store(plan.total, Ordering::Relaxed);
+    let unreduced = match unreduced {
+        Some(first) => Some(build_plan(&search, root, sym, cap, first, None)?),
+        None => None,
+    };
+    Ok(SearchOutcome::Found((plan, unreduced)))
+}

@@ -1,0 +1,223 @@
+//! Every published optimum, and the new results, found again by the search.
+
+use super::*;
+
+/// Every published optimum is found by the search, one row per test so each can be run alone.
+/// Mastermind on average: about a second in release.
+#[test]
+#[ignore = "exact search, about a second in release; run with --ignored"]
+fn mastermind_optimal_average_is_published() {
+    reproduce(&published::KOYAMA_LAI);
+}
+
+#[test]
+#[ignore = "exact search, seconds in release; run with --ignored"]
+fn mastermind_worst_case_is_published() {
+    reproduce(&published::KNUTH_WORST);
+}
+
+/// The search also writes the tree that ships with the library, byte for byte.
+#[test]
+#[ignore = "exact search, about a minute of CPU in release; run with --ignored"]
+fn bulls_optimal_average_is_published() {
+    let tree = reproduce(&published::TANAKA);
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../../trees/bulls-4x10-average.json"),
+        "the shipped tree is not what the search writes: rebuild it with \
+         `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`"
+    );
+}
+
+#[test]
+#[ignore = "exact search, seconds in release; run with --ignored"]
+fn bulls_1_to_9_optimal_average_is_published() {
+    reproduce(&published::BULLS_1_TO_9);
+}
+
+/// Mastermind with 7 colours: Ville's optimum, and the shipped tree byte for byte.
+#[test]
+#[ignore = "exact search, about a second in release; run with --ignored"]
+fn mastermind_4x7_optimal_average_is_published() {
+    let tree = reproduce(&published::VILLE);
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../../trees/mastermind-4x7-average.json"),
+        "rebuild with `moo tree build --game mastermind --symbols 1234567 \
+         -o crates/moo-core/trees/mastermind-4x7-average.json`"
+    );
+}
+
+/// Mastermind with 8 colours: arfst23's optimum (33262 CPU seconds there), and the shipped
+/// tree byte for byte.
+#[test]
+#[ignore = "exact search, seconds in release; run with --ignored"]
+fn mastermind_4x8_optimal_average_is_published() {
+    let tree = reproduce(&published::ARFST23);
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../../trees/mastermind-4x8-average.json"),
+        "rebuild with `moo tree build --game mastermind --symbols 12345678 \
+         -o crates/moo-core/trees/mastermind-4x8-average.json`"
+    );
+}
+
+/// The shipped Mastermind trees replay to their rows' figures.
+#[test]
+fn shipped_mastermind_trees_replay_as_their_rows_say() {
+    let five_by_five = published::NEW_RESULTS
+        .iter()
+        .find(|row| {
+            row.game == published::Game::MASTERMIND_5X5
+                && row.method == Method::Optimal(Objective::Average)
+        })
+        .unwrap();
+    for (json, row) in [
+        (
+            include_str!("../../../trees/mastermind-4x7-average.json"),
+            &published::VILLE,
+        ),
+        (
+            include_str!("../../../trees/mastermind-4x8-average.json"),
+            &published::ARFST23,
+        ),
+        (
+            include_str!("../../../trees/mastermind-5x5-average.json"),
+            five_by_five,
+        ),
+        (
+            include_str!("../../../trees/mastermind-4x9-average.json"),
+            &published::MASTERMIND_4X9,
+        ),
+        (
+            include_str!("../../../trees/mastermind-5x6-average.json"),
+            &published::MASTERMIND_5X6,
+        ),
+    ] {
+        let tree = DecisionTree::from_json(json).unwrap();
+        assert_eq!(tree.rules(), &row.game.rules().unwrap());
+        let stats = tree.verify().unwrap();
+        row.compare(&Histogram::from_counts(stats.histogram))
+            .unwrap();
+    }
+}
+
+/// Searches every row of [`published::NEW_RESULTS`] on `game` (at least one) and checks it.
+fn reproduce_new_results(game: published::Game) -> Vec<(Objective, DecisionTree)> {
+    let rows: Vec<_> = published::NEW_RESULTS
+        .iter()
+        .filter(|row| row.game == game)
+        .collect();
+    assert!(!rows.is_empty(), "no new result on {game:?}");
+    rows.into_iter()
+        .map(|row| {
+            let Method::Optimal(objective) = row.method else {
+                panic!("{} is not an optimum", row.describe());
+            };
+            (objective, reproduce(row))
+        })
+        .collect()
+}
+
+/// The games whose new results the ignored tests below search; every row of
+/// [`published::NEW_RESULTS`] is on one of them or has its own test.
+const NEW_RESULT_GAMES: [published::Game; 11] = [
+    published::Game::mastermind(3, "1234"),
+    published::Game::mastermind(3, "12345"),
+    published::Game::mastermind(3, "123456"),
+    published::Game::mastermind(3, "1234567"),
+    published::Game::mastermind(3, "12345678"),
+    published::Game::mastermind(3, "123456789"),
+    published::Game::mastermind(3, "0123456789"),
+    published::Game::MASTERMIND_4X7,
+    published::Game::MASTERMIND_4X8,
+    published::Game::MASTERMIND_5X5,
+    published::Game::BULLS_1_TO_9,
+];
+
+#[test]
+fn every_new_result_has_a_test() {
+    for row in published::NEW_RESULTS {
+        let own_test = [
+            published::MASTERMIND_FEWEST_WORST,
+            published::BULLS_FEWEST_WORST,
+            published::BULLS_5_OF_0_7,
+            published::MASTERMIND_4X9,
+            published::MASTERMIND_5X6,
+        ]
+        .contains(row);
+        assert!(
+            own_test || NEW_RESULT_GAMES.contains(&row.game),
+            "{} has no test",
+            row.describe()
+        );
+    }
+}
+
+/// Mastermind with 3 pegs of 4 to 10 colours, every objective: about a second in all.
+#[test]
+#[ignore = "exact search, about a second in release; run with --ignored"]
+fn new_results_of_mastermind_3_pegs() {
+    for game in &NEW_RESULT_GAMES[..7] {
+        assert_eq!(game.length, 3);
+        reproduce_new_results(*game);
+    }
+}
+
+/// Mastermind with 7 colours: the worst case and the fewest secrets at it.
+#[test]
+#[ignore = "exact search, seconds in release; run with --ignored"]
+fn new_results_of_mastermind_4x7() {
+    reproduce_new_results(published::Game::MASTERMIND_4X7);
+}
+
+/// Mastermind with 8 colours: the worst case and the fewest secrets at it.
+#[test]
+#[ignore = "exact search, about 30 s of CPU in release; run with --ignored"]
+fn new_results_of_mastermind_4x8() {
+    reproduce_new_results(published::Game::MASTERMIND_4X8);
+}
+
+/// Mastermind with 5 pegs of 5 colours, every objective; the optimum on average is the shipped
+/// tree, byte for byte.
+#[test]
+#[ignore = "exact search, about 30 s of CPU in release; run with --ignored"]
+fn new_results_of_mastermind_5x5() {
+    for (objective, tree) in reproduce_new_results(published::Game::MASTERMIND_5X5) {
+        if objective == Objective::Average {
+            assert_eq!(
+                tree.to_json(false),
+                include_str!("../../../trees/mastermind-5x5-average.json"),
+                "rebuild with `moo tree build --game mastermind --length 5 --symbols 12345 \
+                 -o crates/moo-core/trees/mastermind-5x5-average.json`"
+            );
+        }
+    }
+}
+
+/// Bulls and Cows over 1-9: six guesses always suffice (the tree of fewest guesses in total
+/// needs 7 for 12 secrets), and the fewest secrets at the sixth.
+#[test]
+#[ignore = "exact search, seconds in release; run with --ignored"]
+fn new_results_of_bulls_1_to_9() {
+    reproduce_new_results(published::Game::BULLS_1_TO_9);
+}
+
+/// Every optimum of the table has its test above.
+#[test]
+fn every_published_optimum_has_a_test() {
+    let optima: Vec<_> = published::TABLE
+        .iter()
+        .filter(|row| matches!(row.method, Method::Optimal(_)))
+        .collect();
+    let tested = [
+        published::KOYAMA_LAI,
+        published::KNUTH_WORST,
+        published::TANAKA,
+        published::BULLS_1_TO_9,
+        published::VILLE,
+        published::ARFST23,
+    ];
+    assert_eq!(optima.len(), tested.len());
+    assert!(optima.iter().all(|row| tested.contains(row)));
+}

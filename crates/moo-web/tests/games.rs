@@ -1,0 +1,203 @@
+//! Games, hints and the Solver through the API, in process: a game played to the win, seeds,
+//! repeated guesses, the live game cap, and advice for every consistent history.
+
+use axum::http::StatusCode;
+use moo_core::Rules;
+use serde_json::json;
+
+mod common;
+use common::{assert_error, call, call_with};
+
+#[tokio::test]
+async fn a_game_is_played_to_the_win_through_the_api() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (status, game) = call_with(
+        app.clone(),
+        "POST",
+        "/api/games",
+        Some(r#"{"preset":"mastermind","seed":5}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(game["space_size"], "1296");
+    assert!(game["secret"].is_null(), "the secret must stay hidden");
+    let id = game["id"].as_str().unwrap().to_string();
+    // Follow the hints: each suggests a code still possible, so the game must end in a win.
+    for _ in 0..12 {
+        let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
+        let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
+        let (status, state) = call_with(
+            app.clone(),
+            "POST",
+            &format!("/api/games/{id}/guesses"),
+            Some(&json!({ "guess": guess }).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        if state["won"] == true {
+            assert_eq!(state["secret"], guess);
+            let again = call_with(
+                app.clone(),
+                "POST",
+                &format!("/api/games/{id}/guesses"),
+                Some(r#"{"guess":"1111"}"#),
+            )
+            .await;
+            assert_error(again, StatusCode::CONFLICT, "over");
+            return;
+        }
+    }
+    panic!("twelve hinted guesses did not win a Mastermind game");
+}
+
+#[tokio::test]
+async fn the_same_seed_draws_the_same_secret() {
+    let app = moo_web::router(moo_web::Config::default());
+    let mut secrets = Vec::new();
+    for _ in 0..2 {
+        let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":42}"#)).await;
+        let id = g["id"].as_str().unwrap().to_string();
+        let (_, g) = call_with(
+            app.clone(),
+            "POST",
+            &format!("/api/games/{id}/give-up"),
+            None,
+        )
+        .await;
+        secrets.push(g["secret"].as_str().unwrap().to_string());
+    }
+    assert_eq!(secrets[0], secrets[1]);
+    Rules::bulls().parse_code(&secrets[0]).unwrap();
+}
+
+/// A repeated guess is refused with the earlier answer, and costs no turn.
+#[tokio::test]
+async fn a_repeated_guess_is_explained_and_not_counted() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":3}"#)).await;
+    let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
+    let (status, _) = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    assert_eq!(status, StatusCode::OK);
+    let again = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    assert_error(
+        again,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "already guessed 0123 (guess 1)",
+    );
+    let (_, state) = call_with(app.clone(), "GET", &uri.replace("/guesses", ""), None).await;
+    assert_eq!(state["turns"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn the_live_game_cap_is_enforced() {
+    let mut config = moo_web::Config::default();
+    config.max_games = 2;
+    let app = moo_web::router(config);
+    for _ in 0..2 {
+        let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let full = call_with(app, "POST", "/api/games", Some("{}")).await;
+    assert_error(
+        full,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "limit of 2 live games",
+    );
+}
+
+#[tokio::test]
+async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
+    let (status, step) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"bulls","strategy":"simple","history":[{"guess":"0 1 2 3","feedback":"0 0"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert_eq!(step["remaining"], 360);
+    assert_eq!(
+        step["turns"],
+        json!([{"guess": "0123", "feedback": "0B0C", "bulls": 0, "cows": 0}]),
+        "the history comes back in one form"
+    );
+    assert_eq!(step["advice"]["method"], "named");
+    let answers = step["answers"].as_array().unwrap();
+    let offered: usize = answers
+        .iter()
+        .map(|f| f["remaining"].as_u64().unwrap() as usize)
+        .sum();
+    assert_eq!(offered, 360, "the answers partition the candidates");
+    assert_eq!(
+        answers.len(),
+        14,
+        "every answer of a 4-symbol code, possible or not"
+    );
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["feedback"] == "0B0C" && a["remaining"] == 0),
+        "{step}"
+    );
+    // A contradiction is an answer too (200), with the repairs the page offers.
+    let (status, bad) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"0B0C"},{"guess":"4567","feedback":"0B0C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{bad}");
+    assert_eq!(bad["remaining"], 0);
+    assert!(bad["advice"].is_null(), "{bad}");
+    let turns: Vec<u64> = bad["contradiction"]["repairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["turn"].as_u64().unwrap())
+        .collect();
+    assert_eq!(turns, [1, 2]);
+}
+
+#[tokio::test]
+async fn a_consistent_history_always_gets_advice_and_never_a_422() {
+    // The README's history, off the shipped tree.
+    let (status, step) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"1B2C"},{"guess":"4567","feedback":"0B1C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    let advice = &step["advice"];
+    assert!(advice["guess"].is_string(), "{step}");
+    assert_eq!(advice["remaining"], step["remaining"]);
+    assert!(step["contradiction"].is_null());
+    // Mastermind after the classic opening 1122.
+    let (status, step) = call(
+        "POST",
+        "/api/solver",
+        Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{step}");
+    assert!(step["advice"]["guess"].is_string(), "{step}");
+}
+
+#[tokio::test]
+async fn a_given_up_game_gets_no_hint() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let (_, g) = call_with(
+        app.clone(),
+        "POST",
+        &format!("/api/games/{id}/give-up"),
+        None,
+    )
+    .await;
+    assert_eq!(g["gave_up"], true);
+    assert_error(
+        call_with(app, "GET", &format!("/api/games/{id}/hint"), None).await,
+        StatusCode::CONFLICT,
+        "given up",
+    );
+}
