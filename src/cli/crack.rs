@@ -432,35 +432,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 )
             }
         )?;
-        let mut t = comfy_table::Table::new();
-        t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
-        t.set_header([
-            "Length",
-            "Best",
-            "Worst",
-            "Average",
-            "Crowd",
-            "GA queries",
-            "Exact queries",
-            "Interval queries",
-        ]);
-        for r in rows.iter().filter(|r| r.set == set) {
-            t.add_row([
-                r.length.to_string(),
-                format!("{:.2}", r.ga_best),
-                format!("{:.2}", r.ga_worst),
-                format!("{:.2}", r.ga_average),
-                format!(
-                    "{:.2}{}",
-                    r.crowd,
-                    if r.crowd_exact { " (exact)" } else { "" }
-                ),
-                r.ga_queries.to_string(),
-                r.exact_queries.to_string(),
-                r.interval_queries.to_string(),
-            ]);
-        }
-        outln!("{t}\n")?;
+        outln!("{}\n", set_table(&rows, set))?;
     }
     outln!(
         "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
@@ -469,6 +441,39 @@ fn table(args: &Args) -> anyhow::Result<()> {
         args.runs, args.generations, args.seed, args.cap
     )?;
     Ok(())
+}
+
+/// The text table of one set's rows (`repeats` or `distinct`).
+fn set_table(rows: &[Row], set: &str) -> comfy_table::Table {
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+    t.set_header([
+        "Length",
+        "Best",
+        "Worst",
+        "Average",
+        "Crowd",
+        "GA queries",
+        "Exact queries",
+        "Interval queries",
+    ]);
+    for r in rows.iter().filter(|r| r.set == set) {
+        t.add_row([
+            r.length.to_string(),
+            format!("{:.2}", r.ga_best),
+            format!("{:.2}", r.ga_worst),
+            format!("{:.2}", r.ga_average),
+            format!(
+                "{:.2}{}",
+                r.crowd,
+                if r.crowd_exact { " (exact)" } else { "" }
+            ),
+            r.ga_queries.to_string(),
+            r.exact_queries.to_string(),
+            r.interval_queries.to_string(),
+        ]);
+    }
+    t
 }
 
 fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {
