@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use moo_core::tree::{Estimate, Job, Progress, SampledJob, Split};
 use moo_core::Stop;
 
-use super::output::outln;
+use crate::cli::output::{outln, write_file};
 
 /// How many jobs an estimate runs.
 const SAMPLES: usize = 6;
@@ -46,7 +46,7 @@ pub fn estimate(split: &Split, jobs: &[Job], dir: &Path) -> Result<Estimate> {
             .with_context(|| format!("sampling job {index}"))?;
         let after = cpu_seconds().unwrap_or(before);
         result.cpu_seconds = Some(after - before);
-        super::output::write_file(
+        write_file(
             &dir.join(format!("{index:04}.result.json")),
             result.to_json().as_bytes(),
         )?;
