@@ -165,16 +165,9 @@ impl Split {
         })
     }
 
-    /// A worst-case objective's first guess and its parts' subtrees: the least depth `D` some
-    /// first guess meets, then among the guesses that meet it the fewest secrets at `D` (for the
-    /// fewest at worst) and the smallest total, then the earlier in the order the search tries
-    /// them at `D`. `None` when no first guess fits the depth limit.
-    fn choose_depth<'r>(
-        &self,
-        space: &CodeSpace,
-        results: &[&'r JobResult],
-    ) -> Result<Option<Chosen<'r>>, SplitError> {
-        // Each first guess's depth: one more than its parts' largest fewest.
+    /// Each first guess's depth under a worst-case objective: one more than its parts' largest
+    /// fewest; a guess with a part that no depth fits is left out.
+    fn guess_depths(&self, results: &[&JobResult]) -> Result<Vec<(&str, u32)>, SplitError> {
         let mut depths: Vec<(&str, u32)> = Vec::new();
         for guess in &self.first_guesses {
             let mut depth = Some(1);
@@ -198,6 +191,19 @@ impl Split {
                 depths.push((guess, d));
             }
         }
+        Ok(depths)
+    }
+
+    /// A worst-case objective's first guess and its parts' subtrees: the least depth `D` some
+    /// first guess meets, then among the guesses that meet it the fewest secrets at `D` (for the
+    /// fewest at worst) and the smallest total, then the earlier in the order the search tries
+    /// them at `D`. `None` when no first guess fits the depth limit.
+    fn choose_depth<'r>(
+        &self,
+        space: &CodeSpace,
+        results: &[&'r JobResult],
+    ) -> Result<Option<Chosen<'r>>, SplitError> {
+        let depths = self.guess_depths(results)?;
         let Some(depth) = depths.iter().map(|&(_, d)| d).min() else {
             return Ok(None);
         };

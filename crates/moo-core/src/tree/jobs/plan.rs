@@ -58,6 +58,25 @@ impl FirstPart {
     }
 }
 
+/// Every part the first guesses of `order` leave, in that order: one per guess and feedback
+/// other than the win.
+fn first_parts(space: &CodeSpace, order: &[u32]) -> Vec<FirstPart> {
+    let all = space.all();
+    let mut parts = Vec::new();
+    for &guess in order {
+        for (feedback, set) in space.partition(guess as usize, &all) {
+            if !feedback.is_win(space.length()) {
+                parts.push(FirstPart {
+                    guess,
+                    feedback,
+                    set,
+                });
+            }
+        }
+    }
+    parts
+}
+
 impl Split {
     /// Lists round 1's jobs of the search of `space` under `options`: one per first guess the
     /// search would try and feedback that guess can get, besides the win, except that a part
@@ -71,20 +90,7 @@ impl Split {
     ) -> Result<(Split, Vec<Job>), SplitError> {
         let order = Search::whole(space).options(options).first_guesses(None)?;
         let rules = space.rules();
-        let length = space.length();
-        let all = space.all();
-        let mut parts = Vec::new();
-        for &guess in &order {
-            for (feedback, set) in space.partition(guess as usize, &all) {
-                if !feedback.is_win(length) {
-                    parts.push(FirstPart {
-                        guess,
-                        feedback,
-                        set,
-                    });
-                }
-            }
-        }
+        let parts = first_parts(space, &order);
         let deeper_allowed = options.objective == Objective::Average && options.max_depth.is_none();
         let heavy = match how.share {
             Some(share) if deeper_allowed => heavy_parts(&parts, share),
