@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::output::outln;
-use super::progress::Progress;
+use super::progress::ProgressLine;
 use super::{ranged, UsageError};
 
 /// The longest secret cracked, with repeats: the exact cracker takes about 20 s at this length
@@ -397,7 +397,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
             cells.push((repeats, n));
         }
     }
-    let bar = Progress::bar("table", cells.len() as u64, "rows");
+    let bar = ProgressLine::bar("table", cells.len() as u64, "rows");
     let rows: Vec<Row> = cells
         .par_iter()
         .map(|&(repeats, n)| {
@@ -432,35 +432,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
                 )
             }
         )?;
-        let mut t = comfy_table::Table::new();
-        t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
-        t.set_header([
-            "Length",
-            "Best",
-            "Worst",
-            "Average",
-            "Crowd",
-            "GA queries",
-            "Exact queries",
-            "Interval queries",
-        ]);
-        for r in rows.iter().filter(|r| r.set == set) {
-            t.add_row([
-                r.length.to_string(),
-                format!("{:.2}", r.ga_best),
-                format!("{:.2}", r.ga_worst),
-                format!("{:.2}", r.ga_average),
-                format!(
-                    "{:.2}{}",
-                    r.crowd,
-                    if r.crowd_exact { " (exact)" } else { "" }
-                ),
-                r.ga_queries.to_string(),
-                r.exact_queries.to_string(),
-                r.interval_queries.to_string(),
-            ]);
-        }
-        outln!("{t}\n")?;
+        outln!("{}\n", set_table(&rows, set))?;
     }
     outln!(
         "Fitness is bulls + cows / length (the length itself when exact); GA: {} runs of at most {} \
@@ -469,6 +441,39 @@ fn table(args: &Args) -> anyhow::Result<()> {
         args.runs, args.generations, args.seed, args.cap
     )?;
     Ok(())
+}
+
+/// The text table of one set's rows (`repeats` or `distinct`).
+fn set_table(rows: &[Row], set: &str) -> comfy_table::Table {
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+    t.set_header([
+        "Length",
+        "Best",
+        "Worst",
+        "Average",
+        "Crowd",
+        "GA queries",
+        "Exact queries",
+        "Interval queries",
+    ]);
+    for r in rows.iter().filter(|r| r.set == set) {
+        t.add_row([
+            r.length.to_string(),
+            format!("{:.2}", r.ga_best),
+            format!("{:.2}", r.ga_worst),
+            format!("{:.2}", r.ga_average),
+            format!(
+                "{:.2}{}",
+                r.crowd,
+                if r.crowd_exact { " (exact)" } else { "" }
+            ),
+            r.ga_queries.to_string(),
+            r.exact_queries.to_string(),
+            r.interval_queries.to_string(),
+        ]);
+    }
+    t
 }
 
 fn table_row(args: &Args, rules: &LongRules, secret: &LongCode) -> Row {

@@ -43,6 +43,15 @@
 //! threshold although some rows are still possible; the query is then chosen again with the rows
 //! taken as equally likely, so that a test telling them apart is seen.
 //!
+//! **Chains where no half has a filler.** In a long code every symbol occurs in every node down to
+//! a few hundred positions, so until one of a node's unknowns settles neither half has a symbol of
+//! known count, and any test there comes with a second one on the other half. When the counts are
+//! large (a mean of 8 or more per symbol) the node is settled as the root is in
+//! the opening: symbol `j` on its left half and `j + 1` on its right, everything else filled, gives
+//! `x_j - x_{j+1}`, and `m - 1` such queries with `Σ x = |L|` settle all `m` unknowns at once. Pairs
+//! of tests decoded through the tables did no better there in queries and built tables of hundreds
+//! of thousands of rows.
+//!
 //! The cracker never guesses: every table holds the true values, so when every unknown is settled
 //! the result is the secret.
 
@@ -141,6 +150,14 @@ const EPS: f64 = 1e-9;
 /// until tables of 400000 rows stalled the queries. 64 covers every unknown of a node in games of
 /// up to 64 symbols, and that code then finishes.
 const PAIR_TRIES: usize = 64;
+
+/// The mean count per symbol from which a node with no filler is split by a chain of differences
+/// (one query per unknown, see [`Solver::chain`]) rather than by pairs of tests decoded through
+/// the tables: each unknown then has a domain of a dozen values or more, and the tables of pairs
+/// grow to the cap long before the answers pin any unknown down. Below it the pairs need fewer
+/// queries than the chain; 16 would save a few more, but then the pairs at length 5000 stall
+/// (figures in docs/src/crack.md).
+const CHAIN_MEAN_COUNT: usize = 8;
 
 /// An interval of positions; leaves are single positions.
 struct Node {
@@ -369,6 +386,9 @@ struct Draft {
     touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
+    /// For each touched group, the answer's distribution without it, computed when first asked
+    /// for: every node visited asks again until the next test is added.
+    without: Vec<OnceCell<Dist>>,
 }
 
 /// A group tested by a draft: each row's partial sum, and their distribution.
@@ -835,13 +855,22 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// The smallest and largest value of `x` in its table.
     fn column_bounds(&self, x: usize) -> (u32, u32) {
         let var = &self.vars[x];
-        let m = &self.group(var.group).marginal(var.col).0;
-        (
-            m.offset as u32,
-            (m.offset + m.weight.len() as i64 - 1) as u32,
-        )
+        let group = self.group(var.group);
+        // The bounds alone are one pass over the column; the marginal, when not known yet, is a
+        // pass per value, and most nodes checked after a join never need it.
+        if let Some((m, _)) = group.marginals[var.col].get() {
+            return (
+                m.offset as u32,
+                (m.offset + m.weight.len() as i64 - 1) as u32,
+            );
+        }
+        let col = &group.cols[var.col];
+        let lo = col.iter().copied().min().unwrap_or(0);
+        let hi = col.iter().copied().max().unwrap_or(0);
+        (lo, hi)
     }
 
     // ----- Queries -------------------------------------------------------------------------
@@ -852,6 +881,11 @@ impl<'a> Solver<'a> {
         // A safety net against a query that cannot teach anything (which would loop forever).
         let limit = (self.k as u64 + 1) * (self.n as u64 + 1) * 4;
         while self.nodes[0].open_below > 0 {
+            if let Some(v) = self.wide_unfillable() {
+                self.chain(v);
+                self.propagate();
+                continue;
+            }
             self.stamp += 1;
             let mut draft = self.plan();
             // The prior can make a possible row all but weightless (two rows of 52 unknowns whose
@@ -894,6 +928,81 @@ impl<'a> Solver<'a> {
         true
     }
 
+    /// A node whose halves have no filler and whose symbols are many per position (see
+    /// [`CHAIN_MEAN_COUNT`]), with every count known and no unknown settled yet.
+    fn wide_unfillable(&self) -> Option<usize> {
+        (0..self.nodes.len()).find(|&v| {
+            let node = &self.nodes[v];
+            !node.is_leaf()
+                && node.open >= 2
+                && node.open == node.vars.len()
+                && node.hi - node.lo >= CHAIN_MEAN_COUNT * node.vars.len()
+                && self.complete(v)
+                && self.filler(node.left).is_none()
+                && self.filler(node.right).is_none()
+        })
+    }
+
+    /// Settles every unknown of node `v` by a chain of differences, as the opening does at the
+    /// root: query `j` puts the `j`-th symbol of `v` on its left half and the next one on its right
+    /// half, every other position a filler of known count, so the bulls give
+    /// `x_j - x_{j+1}`; with the `m - 1` differences and `Σ x = |L|` every `x` follows.
+    fn chain(&mut self, v: usize) {
+        let vars: Vec<usize> = self.nodes[v].vars.clone();
+        let (l, _) = self.halves(v);
+        let (lo, mid, hi) = (self.nodes[v].lo, self.nodes[v].mid, self.nodes[v].hi);
+        let constant = self.fill_around(v);
+        // offsets[j] = x_0 - x_j.
+        let mut offsets = vec![0i64; vars.len()];
+        for j in 0..vars.len() - 1 {
+            let (a, b) = (&self.vars[vars[j]], &self.vars[vars[j + 1]]);
+            let (sa, sb, cb) = (a.sym, b.sym, i64::from(b.count));
+            self.query[lo..mid].fill(sa);
+            self.query[mid..hi].fill(sb);
+            let bulls = i64::from(self.oracle.ask(&self.query).bulls);
+            offsets[j + 1] = offsets[j] + (bulls - constant - cb);
+        }
+        let m = vars.len() as i64;
+        let total = i64::from(l) + offsets.iter().sum::<i64>();
+        assert!(
+            total % m == 0,
+            "an answer contradicts the earlier ones: the oracle's secret breaks the rules"
+        );
+        let x0 = total / m;
+        for (&x, &d) in vars.iter().zip(&offsets) {
+            let value = u32::try_from(x0 - d).expect(
+                "an answer contradicts the earlier ones: the oracle's secret breaks the rules",
+            );
+            if self.vars[x].value.is_none() {
+                self.restrict(self.vars[x].group, self.vars[x].col, value);
+            }
+        }
+    }
+
+    /// Fills every position outside node `v` with symbols of known count in their piece (the
+    /// siblings of `v`'s ancestors, whose counts are all known when `v`'s are), returning the
+    /// bulls they score.
+    fn fill_around(&mut self, v: usize) -> i64 {
+        let mut constant = 0;
+        let mut t = v;
+        while self.nodes[t].parent != NONE {
+            let p = self.nodes[t].parent;
+            let sibling = if self.nodes[p].left == t {
+                self.nodes[p].right
+            } else {
+                self.nodes[p].left
+            };
+            let (sym, c) = self
+                .filler(sibling)
+                .expect("the siblings of a complete node's ancestors know their counts");
+            let (lo, hi) = (self.nodes[sibling].lo, self.nodes[sibling].hi);
+            self.query[lo..hi].fill(sym);
+            constant += i64::from(c);
+            t = p;
+        }
+        constant
+    }
+
     /// Gives every live group's rows equal weights, returning the prior weights for
     /// [`restore_weights`](Self::restore_weights).
     fn flatten_weights(&mut self) -> Vec<(usize, Vec<f64>)> {
@@ -927,6 +1036,7 @@ impl<'a> Solver<'a> {
             touched: Vec::new(),
             answer: Dist::unit(),
             entropy: 0.0,
+            without: Vec::new(),
         };
         // Breadth first, so that the unknowns highest in the tree get the first tests and the
         // room left under the cap goes to the next level down, not to one corner of the tree.
@@ -1012,14 +1122,12 @@ impl<'a> Solver<'a> {
     /// half, `-1` on the right) gives the answer the most entropy, above `floor`, within the cap.
     fn best_test(&self, u: usize, sign: i32, floor: f64, draft: &Draft) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
-        // For each touched group, the answer's distribution without it (computed when needed).
-        let mut others: Vec<Option<Dist>> = vec![None; draft.touched.len()];
         for (h, v) in self.test_candidates(u, draft) {
             let bar = best.map_or(floor, |(_, b)| b.max(floor));
             if draft.entropy + h <= bar + EPS {
                 break;
             }
-            let Some(e) = self.score_test(v, sign, draft, &mut others) else {
+            let Some(e) = self.score_test(v, sign, draft) else {
                 continue;
             };
             if e > floor && best.is_none_or(|(_, b)| e > b + EPS) {
@@ -1052,20 +1160,13 @@ impl<'a> Solver<'a> {
     }
 
     /// The answer's entropy once `v` is tested with `sign`, or `None` if some answer would leave
-    /// a table over the cap. `others[i]` caches the answer's distribution without touched group
-    /// `i`.
-    fn score_test(
-        &self,
-        v: usize,
-        sign: i32,
-        draft: &Draft,
-        others: &mut [Option<Dist>],
-    ) -> Option<f64> {
+    /// a table over the cap.
+    fn score_test(&self, v: usize, sign: i32, draft: &Draft) -> Option<f64> {
         let var = &self.vars[v];
         let group = self.group(var.group);
         let answer = match draft.touched.iter().position(|t| t.group == var.group) {
             Some(i) => {
-                let rest = others[i].get_or_insert_with(|| {
+                let rest = draft.without[i].get_or_init(|| {
                     draft
                         .touched
                         .iter()
@@ -1096,11 +1197,21 @@ impl<'a> Solver<'a> {
             }
             None => {
                 let m = &group.marginal(var.col).0;
-                if sign > 0 {
-                    draft.answer.convolve(m)
+                let negated;
+                let m = if sign > 0 {
+                    m
                 } else {
-                    draft.answer.convolve(&m.negated())
+                    negated = m.negated();
+                    &negated
+                };
+                if draft.answer.max_rows() * group.len() as f64 <= self.cap as f64 {
+                    // No answer can then exceed the cap: only the weights are needed.
+                    return Some(Dist::entropy_of(&weight_convolve(
+                        &draft.answer.weight,
+                        &m.weight,
+                    )));
                 }
+                draft.answer.convolve(m)
             }
         };
         (answer.max_rows() <= self.cap as f64).then(|| answer.entropy())
@@ -1141,6 +1252,7 @@ impl<'a> Solver<'a> {
         }
         draft.entropy = answer.entropy();
         draft.answer = answer;
+        draft.without = vec![OnceCell::new(); draft.touched.len()];
     }
 }
 
@@ -1465,6 +1577,17 @@ mod tests {
         let rules = LongRules::new(300, Alphabet::text(), true).unwrap();
         let queries = check(&rules, 14, DEFAULT_CAP);
         assert!(queries < 480, "{queries} queries");
+    }
+
+    #[test]
+    fn wide_nodes_without_filler_are_settled_by_chains() {
+        // Nodes of 24 positions or more (8 per symbol) nearly always hold all three symbols, so
+        // their halves have no filler: chains settle them, and the tables take over below.
+        let rules = LongRules::new(400, Alphabet::new("abc").unwrap(), true).unwrap();
+        for seed in 0..3 {
+            let queries = check(&rules, seed, DEFAULT_CAP);
+            assert!(queries <= bound(400, 3), "{queries} queries");
+        }
     }
 
     #[test]

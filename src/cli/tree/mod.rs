@@ -315,7 +315,7 @@ fn exit_on_interrupt() -> Result<Arc<Mutex<bool>>> {
 
 /// Shows the search's counters on the progress line until the search ends.
 fn show_progress(progress: &Progress, done: &Finished) {
-    let line = super::progress::Progress::spinner("searching");
+    let line = super::progress::ProgressLine::spinner("searching");
     while !done.wait(Duration::from_millis(250)) {
         let bound = progress.bound().map_or("-".to_string(), |b| b.to_string());
         line.set_message(format!(

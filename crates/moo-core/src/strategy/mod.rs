@@ -12,8 +12,10 @@
 
 mod cows;
 mod enumerate;
+mod lookahead;
 mod partition;
 mod random;
+mod refine;
 mod registry;
 mod sample;
 mod simple;

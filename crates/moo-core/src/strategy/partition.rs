@@ -30,9 +30,26 @@
 //! the budget nothing changes, so the known answers hold. [`PartitionStrategy::choose`] also takes
 //! a [`Stop`], checked every few thousand pairs, and returns the best guess scored so far when it
 //! fires.
+//!
+//! Big games (spaces that score packed codes, beyond the table: Bulls and Cows of 5 digits and
+//! more) choose in three more steps, each bounded by a count, never by the clock, so a seed
+//! plays the same game on any machine:
+//! - a sampled choice improves the sample's best guesses by local search (module `refine`:
+//!   two places swapped or one symbol replaced, while that scores better, within as many pairs as
+//!   the sample took) and judges the results on up to 32768 candidates;
+//! - entropy's score gives a guess that may win now a bonus worth what a guess is worth
+//!   (`CANDIDATE_BITS`), since a game is counted in guesses, not bits;
+//! - with at most 64 candidates left, entropy's best guesses are compared by the guesses they
+//!   are expected to take, two guesses ahead (module `lookahead`).
+//!
+//! None of these apply where the table serves, so every figure of the 4-digit games holds.
 
 use rayon::prelude::*;
 
+// A ranked guess orders by the tie-break: score, then candidates first, then the first code in
+// alphabet order.
+use super::lookahead;
+use super::refine::{self, Ranked};
 use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Guesses};
 use super::{GuessPool, Knowledge, Strategy, StrategyError};
 use crate::code::Code;
@@ -156,10 +173,6 @@ pub fn partition_stats(space: &CodeSpace, guess: usize, candidates: &CodeSet) ->
         candidates.contains(guess),
     )
 }
-
-/// A guess with its rule score, ordered by the tie-break: score, then candidates first, then the
-/// first code in alphabet order.
-type Ranked = (u64, bool, u32);
 
 /// How much work one partition choice may do, and the seed of its samples.
 ///
@@ -370,13 +383,13 @@ impl PartitionStrategy {
         let full = exact
             .as_ref()
             .is_some_and(|p| (p.len() as u128) * (n as u128) <= u128::from(budget));
+        let mut rng = sample::rng(self.sampling.seed, knowledge);
         let (secrets, pool) = if full {
             (
                 knowledge.candidates.as_slice().to_vec(),
                 exact.expect("checked"),
             )
         } else {
-            let mut rng = sample::rng(self.sampling.seed, knowledge);
             let secrets = sample_of(knowledge.candidates.as_slice(), secrets_wanted, &mut rng);
             let pool = match exact {
                 Some(pool) => pool,
@@ -403,6 +416,9 @@ impl PartitionStrategy {
             });
         }
         let scorer = Scorer::new(self.score, space, &secrets, &guesses.member);
+        if !space.rows_in_cache() {
+            return self.refined(&guesses, &scorer, &pool, full, &mut rng, stop);
+        }
         // Candidates first: they win ties, so the best of them bounds every other guess, and a
         // split into singletons among them ends the search (nothing scores better).
         let first = scorer.scan(&pool.candidates, None, stop);
@@ -419,6 +435,163 @@ impl PartitionStrategy {
             guesses_scored: scored,
             secrets_scored: secrets.len(),
         })
+    }
+}
+
+/// The most candidates a choice looks two guesses ahead for ([`lookahead`]).
+const LOOKAHEAD_MAX: usize = 64;
+
+/// The guesses a look two guesses ahead compares: the best by entropy.
+const ROOTS: usize = 24;
+
+/// The non-candidates a look two guesses ahead tries as replies (the candidates are tried too).
+const REPLIES: usize = 48;
+
+/// The guesses of a sample that each start a climb ([`refine::climb`]).
+const STARTS: usize = 24;
+
+/// The pairs all the climbs of a choice may score, in budgets ([`Sampling::max_pairs`]): with
+/// the sample's own and the finalists', a choice scores at most about five budgets.
+const CLIMB_SHARE: u64 = 4;
+
+/// The most candidates the finalists of a climb are scored against.
+const FINAL_SECRETS: usize = 1 << 15;
+
+/// The finalists of a climb: its optima, then the sample's best guesses.
+const FINALISTS: usize = 16;
+
+/// For entropy on a sample, what guessing a candidate is worth against a guess that cannot win
+/// now, in bits of `c·log2 c` summed over the candidates: a candidate ends the game for one code
+/// in `n`, which saves that code a whole guess, worth about the information one guess gains.
+const CANDIDATE_BITS: f64 = 2.0;
+
+impl PartitionStrategy {
+    /// The choice of a sampled big game: every guess of the sample scored, the best of them
+    /// improved by local search ([`refine`]), and the finalists scored on a larger sample.
+    fn refined(
+        &self,
+        guesses: &Guesses<'_>,
+        scorer: &Scorer<'_>,
+        pool: &sample::Pool,
+        full: bool,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        stop: &Stop,
+    ) -> Option<Found> {
+        let knowledge = guesses.knowledge();
+        let space = knowledge.space;
+        let n = knowledge.candidates.len();
+        let sampled: Vec<u32> = pool
+            .candidates
+            .iter()
+            .chain(&pool.others)
+            .copied()
+            .collect();
+        let (mut ranked, stopped) = self.score_all(scorer, &sampled, n, stop);
+        ranked.sort_unstable();
+        let (mut best, climbed) = if full || stopped {
+            (*ranked.first()?, 0)
+        } else {
+            self.climbed(knowledge, guesses, scorer, &ranked, rng, stop)?
+        };
+        if self.score == PartitionScore::Entropy && n <= LOOKAHEAD_MAX && !stop.is_stopped() {
+            let mut roots: Vec<Ranked> = vec![best];
+            roots.extend(ranked.iter().filter(|r| r.2 != best.2).take(ROOTS - 1));
+            let replies: Vec<u32> = ranked
+                .iter()
+                .filter(|r| r.1)
+                .take(REPLIES)
+                .map(|r| r.2)
+                .collect();
+            if let Some(b) =
+                lookahead::best(space, knowledge.candidates.as_slice(), &roots, &replies)
+            {
+                best = b;
+            }
+        }
+        Some(Found {
+            guess: best.2 as usize,
+            sampled: !full,
+            guesses_scored: sampled.len() + climbed,
+            secrets_scored: scorer.secrets.len(),
+        })
+    }
+
+    /// The sample's best guesses improved by local search, and judged on a larger sample: the
+    /// best, and the guesses the climbs scored.
+    fn climbed(
+        &self,
+        knowledge: &Knowledge<'_>,
+        guesses: &Guesses<'_>,
+        scorer: &Scorer<'_>,
+        ranked: &[Ranked],
+        rng: &mut rand_chacha::ChaCha8Rng,
+        stop: &Stop,
+    ) -> Option<(Ranked, usize)> {
+        let space = knowledge.space;
+        let n = knowledge.candidates.len();
+        let starts = &ranked[..STARTS.min(ranked.len())];
+        let max_guesses = usize::try_from(
+            CLIMB_SHARE.saturating_mul(self.sampling.max_pairs)
+                / scorer.secrets.len().max(1) as u64,
+        )
+        .unwrap_or(usize::MAX);
+        let (optima, climbed) = refine::climb(
+            starts,
+            space,
+            refine::Climb {
+                index: |code: &Code| guesses.canonical_index(code),
+                score: |gs: &[u32]| match self.score_all(scorer, gs, n, stop) {
+                    (_, true) => None,
+                    (ranks, false) => Some(ranks),
+                },
+                max_guesses,
+            },
+        );
+        let mut finalists: Vec<u32> = optima.iter().map(|r| r.2).collect();
+        for r in ranked {
+            if finalists.len() >= FINALISTS {
+                break;
+            }
+            if !finalists.contains(&r.2) {
+                finalists.push(r.2);
+            }
+        }
+        let wide = sample_of(knowledge.candidates.as_slice(), FINAL_SECRETS, rng);
+        let judge = Scorer::new(self.score, space, &wide, &guesses.member);
+        let best = match self.score_all(&judge, &finalists, n, stop) {
+            (judged, false) => judged.into_iter().min(),
+            (_, true) => optima.first().copied().or(ranked.first().copied()),
+        }?;
+        Some((best, climbed))
+    }
+
+    /// The ranks of `guesses` against `scorer`'s secrets, of `n` candidates, with entropy's
+    /// candidate bonus ([`CANDIDATE_BITS`]), and whether `stop` fired (then some are missing).
+    fn score_all(
+        &self,
+        scorer: &Scorer<'_>,
+        guesses: &[u32],
+        n: usize,
+        stop: &Stop,
+    ) -> (Vec<Ranked>, bool) {
+        let penalty = match self.score {
+            PartitionScore::Entropy => {
+                (CANDIDATE_BITS * 4_294_967_296.0 * scorer.secrets.len() as f64 / n as f64) as u64
+            }
+            _ => 0,
+        };
+        let rank = |scratch: &mut Scratch, g: u32| {
+            let (key, other, g) = scorer.rank(g, u64::MAX, scratch).expect("no bound");
+            (key + if other { penalty } else { 0 }, other, g)
+        };
+        let ranked: Vec<Option<Vec<Ranked>>> = guesses
+            .par_chunks(CHUNK)
+            .map_init(Scratch::default, |scratch, chunk| {
+                (!stop.is_stopped()).then(|| chunk.iter().map(|&g| rank(scratch, g)).collect())
+            })
+            .collect();
+        let stopped = ranked.iter().any(Option::is_none);
+        (ranked.into_iter().flatten().flatten().collect(), stopped)
     }
 }
 
@@ -956,6 +1129,31 @@ mod tests {
         let s = PartitionStrategy::new(PartitionScore::Minimax, GuessPool::All);
         assert!(s.choose(&k, &stop).is_none());
         assert!(s.choose(&k, &Stop::never()).is_some());
+    }
+
+    /// The arena's biggest game (10 digits, no leading zero): the same seed plays the same game
+    /// on one thread or two, every guess is a legal code, and another seed plays another game.
+    #[test]
+    fn ten_digit_games_depend_on_the_seed_only() {
+        let rules = Rules::new(10, "0123456789", false, true).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let secret = rules.parse_code("3917052486").unwrap();
+        let game = |seed: u64, threads: usize| {
+            let mut s = PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All)
+                .with_sampling(Sampling::new(Sampling::DEFAULT_MAX_PAIRS, seed));
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| crate::strategy::play(&mut s, &space, &secret, 40).unwrap())
+        };
+        let one = game(1, 1);
+        assert!(one.is_won(10));
+        for turn in one.turns() {
+            rules.check_code(&turn.guess).unwrap();
+        }
+        assert_eq!(game(1, 2), one);
+        assert_ne!(game(2, 1), one);
     }
 
     #[test]

@@ -64,6 +64,19 @@ impl<'a> Guesses<'a> {
     }
 }
 
+impl Guesses<'_> {
+    /// The position the guesses are drawn for.
+    pub fn knowledge(&self) -> &Knowledge<'_> {
+        &self.knowledge
+    }
+
+    /// The index of the canonical member of `code`'s renaming class: the one guess of the class
+    /// that is scored, since all split the candidates alike.
+    pub fn canonical_index(&self, code: &Code) -> u32 {
+        self.knowledge.space.rank(&self.symmetry.canonical(code)) as u32
+    }
+}
+
 /// The candidate set as a bitmap ([`is_member`]).
 pub(super) fn membership(n: usize, set: &CodeSet) -> Vec<u64> {
     let mut bits = vec![0u64; n.div_ceil(64)];

@@ -46,21 +46,49 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The optimal Bulls and Cows tree (4 distinct digits 0-9, fewest guesses in total: 26274), as
-/// written by `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`. Its search takes
-/// about a minute, too long to run whenever someone wants to play; a test replays every secret
-/// through it, and CI rebuilds it and checks the file is byte for byte what the search writes.
-const BULLS_AVERAGE: &str = include_str!("../../trees/bulls-4x10-average.json");
+/// The optimal trees that ship with the library (fewest guesses in total), with the rules each
+/// plays. Their searches take a minute each, too long to run whenever someone wants to play; a
+/// test replays every secret through each, and CI rebuilds the Bulls and Cows one and checks the
+/// file is byte for byte what the search writes.
+///
+/// - Bulls and Cows, 4 distinct digits 0-9 (26274 guesses over the 5040 secrets), as written by
+///   `moo tree build -o crates/moo-core/trees/bulls-4x10-average.json`.
+/// - The same with no leading zero (23283 over 4536, the rules of CodinGame's arena at length 4),
+///   as written by `moo tree build --no-leading-zero -o
+///   crates/moo-core/trees/bulls-4x10-no-leading-average.json`.
+const SHIPPED: [Shipped; 2] = [
+    Shipped {
+        rules: Rules::bulls,
+        json: include_str!("../../trees/bulls-4x10-average.json"),
+    },
+    Shipped {
+        rules: || Rules::new(4, "0123456789", false, true).expect("valid rules"),
+        json: include_str!("../../trees/bulls-4x10-no-leading-average.json"),
+    },
+];
+
+/// A tree that ships: the rules it plays, and its file.
+struct Shipped {
+    rules: fn() -> Rules,
+    json: &'static str,
+}
+
+/// Which of [`SHIPPED`] plays `rules` with `guesses`.
+fn shipped_index(rules: &Rules, guesses: GuessPool) -> Option<usize> {
+    if guesses != GuessPool::All {
+        return None;
+    }
+    SHIPPED.iter().position(|t| (t.rules)() == *rules)
+}
 
 /// The shipped optimal tree for `rules` and `guesses`, if there is one.
 pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
-    if guesses != GuessPool::All || *rules != Rules::bulls() {
-        return None;
-    }
-    static TREE: OnceLock<Arc<DecisionTree>> = OnceLock::new();
-    let tree = TREE.get_or_init(|| {
-        let tree = DecisionTree::from_json(BULLS_AVERAGE)
-            .expect("the shipped tree is valid JSON for the Bulls and Cows rules");
+    let i = shipped_index(rules, guesses)?;
+    static TREES: [OnceLock<Arc<DecisionTree>>; SHIPPED.len()] =
+        [const { OnceLock::new() }; SHIPPED.len()];
+    let tree = TREES[i].get_or_init(|| {
+        let tree = DecisionTree::from_json(SHIPPED[i].json)
+            .expect("a shipped tree is valid JSON for its rules");
         Arc::new(tree)
     });
     Some(tree.clone())
@@ -69,10 +97,10 @@ pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
 /// The total of every node of the shipped tree for the rules of `space` and `guesses`
 /// ([`DecisionTree::subtree_totals`]), worked out once per process.
 pub fn shipped_totals(space: &CodeSpace, guesses: GuessPool) -> Option<&'static [u64]> {
+    let i = shipped_index(space.rules(), guesses)?;
     let tree = shipped(space.rules(), guesses)?;
-    // One tree ships, so one list of totals.
-    static TOTALS: OnceLock<Vec<u64>> = OnceLock::new();
-    Some(TOTALS.get_or_init(|| tree.subtree_totals(space)))
+    static TOTALS: [OnceLock<Vec<u64>>; SHIPPED.len()] = [const { OnceLock::new() }; SHIPPED.len()];
+    Some(TOTALS[i].get_or_init(|| tree.subtree_totals(space)))
 }
 
 /// Plays the guesses of a decision tree.
@@ -358,7 +386,8 @@ mod tests {
                 .unwrap()
                 .is_won(3));
         }
-        let rules = Rules::new(4, "0123456789", false, true).unwrap();
+        // 2688 codes, and no tree ships for them.
+        let rules = Rules::new(4, "012345678", false, true).unwrap();
         let space = CodeSpace::new(rules).unwrap();
         let err = by_name("optimal", &space, &StrategyOptions::default())
             .err()
@@ -383,6 +412,25 @@ mod tests {
         let secret = Rules::bulls().parse_code("9876").unwrap();
         let history = play(strategy.as_mut(), &space, &secret, 7).unwrap();
         assert!(history.is_won(4));
+    }
+
+    /// The no-leading-zero tree solves every secret of its rules in the optimum the exact search
+    /// proves (23283 guesses, 7 at worst; the book's exact results), and the advisor plays it.
+    #[test]
+    fn shipped_no_leading_zero_tree_solves_every_secret_optimally() {
+        let rules = Rules::new(4, "0123456789", false, true).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let tree = shipped(&rules, GuessPool::All).unwrap();
+        let stats = tree.verify_in(&space).unwrap();
+        assert_eq!((stats.secrets, stats.total, stats.max), (4536, 23283, 7));
+        assert!(shipped(&rules, GuessPool::Consistent).is_none());
+        let totals = shipped_totals(&space, GuessPool::All).unwrap();
+        assert_eq!(totals[0], 23283);
+        let mut strategy = by_name("optimal", &space, &StrategyOptions::default()).unwrap();
+        let secret = rules.parse_code("9876").unwrap();
+        assert!(play(strategy.as_mut(), &space, &secret, 7)
+            .unwrap()
+            .is_won(4));
     }
 
     /// Every opening is a symmetric image of the tree's 0123, so the optimal tree keeps playing
