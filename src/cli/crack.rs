@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::output::outln;
-use super::progress::Progress;
+use super::progress::ProgressLine;
 use super::{ranged, UsageError};
 
 /// The longest secret cracked, with repeats: the exact cracker takes about 20 s at this length
@@ -397,7 +397,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
             cells.push((repeats, n));
         }
     }
-    let bar = Progress::bar("table", cells.len() as u64, "rows");
+    let bar = ProgressLine::bar("table", cells.len() as u64, "rows");
     let rows: Vec<Row> = cells
         .par_iter()
         .map(|&(repeats, n)| {

@@ -20,17 +20,17 @@ const DELAY: Duration = Duration::from_secs(1);
 const TICK: Duration = Duration::from_millis(250);
 
 /// A progress line on stderr; every method does nothing when stderr is not a terminal.
-pub struct Progress {
+pub struct ProgressLine {
     /// `None` when nobody watches stderr.
     bar: Option<ProgressBar>,
     start: Instant,
     shown: AtomicBool,
 }
 
-impl Progress {
+impl ProgressLine {
     /// A bar over `len` steps counted in `unit` (`games`, `rows`), labelled `label`.
-    pub fn bar(label: &str, len: u64, unit: &str) -> Progress {
-        Progress::with(
+    pub fn bar(label: &str, len: u64, unit: &str) -> ProgressLine {
+        ProgressLine::with(
             Some(len),
             label,
             &format!("[{{bar:30}}] {{pos}}/{{len}} {unit}"),
@@ -38,15 +38,15 @@ impl Progress {
     }
 
     /// A line for work of unknown length: a spinner, `label`, and a message set as work goes on.
-    pub fn spinner(label: &str) -> Progress {
-        Progress::with(None, label, "{spinner} {wide_msg}")
+    pub fn spinner(label: &str) -> ProgressLine {
+        ProgressLine::with(None, label, "{spinner} {wide_msg}")
     }
 
-    fn with(len: Option<u64>, label: &str, body: &str) -> Progress {
+    fn with(len: Option<u64>, label: &str, body: &str) -> ProgressLine {
         let start = Instant::now();
         let shown = AtomicBool::new(false);
         if !std::io::stderr().is_terminal() {
-            return Progress {
+            return ProgressLine {
                 bar: None,
                 start,
                 shown,
@@ -60,7 +60,7 @@ impl Progress {
                 .progress_chars("=> "),
         );
         bar.set_prefix(label.to_string());
-        Progress {
+        ProgressLine {
             bar: Some(bar),
             start,
             shown,
@@ -103,7 +103,7 @@ impl Progress {
     }
 }
 
-impl Drop for Progress {
+impl Drop for ProgressLine {
     fn drop(&mut self) {
         self.finish();
     }

@@ -174,9 +174,9 @@ fn help() {
             commands.push(path);
         }
     }
-    // moo, its ten subcommands, tree's build, verify, show, split, job, join and bound, and
-    // bench's advisor, review and arena.
-    assert_eq!(commands.len(), 21);
+    // moo, its ten subcommands, tree's build, verify, show, split, job, join, status and bound,
+    // and bench's advisor, review and arena.
+    assert_eq!(commands.len(), 22);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.

@@ -1,5 +1,6 @@
-//! `moo tree split`, `job` and `join`: a search run as separate jobs gives the single run's tree,
-//! and every way the jobs' directory can be wrong is a clear error.
+//! `moo tree split`, `job`, `join` and `status`: a search run as separate jobs, at the first
+//! level or deeper in rounds, gives the single run's tree, and every way the jobs' directory can
+//! be wrong is a clear error.
 
 use std::path::Path;
 
@@ -7,12 +8,13 @@ use predicates::prelude::*;
 
 use crate::common::moo;
 
-/// 3 distinct digits: 720 secrets, 8 jobs, each solved in milliseconds.
+/// 3 distinct digits: 720 secrets, 8 jobs at the first level, each solved in milliseconds.
 const GAME: [&str; 2] = ["--length", "3"];
 
+/// Splits `GAME` at the first level only.
 fn split(dir: &Path, extra: &[&str]) {
     moo()
-        .args(["tree", "split", "--out"])
+        .args(["tree", "split", "--share", "100", "--out"])
         .arg(dir)
         .args(GAME)
         .args(extra)
@@ -170,7 +172,15 @@ fn a_result_of_another_split_is_refused() {
         .stderr(predicate::str::contains("belongs to another split"));
     // And a second split into a directory holding one is refused.
     moo()
-        .args(["tree", "split", "--guesses", "consistent", "--out"])
+        .args([
+            "tree",
+            "split",
+            "--share",
+            "100",
+            "--guesses",
+            "consistent",
+            "--out",
+        ])
         .arg(&a)
         .args(GAME)
         .assert()
@@ -300,4 +310,109 @@ fn worst_case_objectives_split_and_join_as_the_single_run() {
     for key in ["total", "max"] {
         assert_eq!(joined[key], single[key], "worst {key}");
     }
+}
+
+/// `moo tree status DIR`: the jobs still without a result, as an array range.
+fn status(dir: &Path) -> String {
+    let out = moo()
+        .args(["tree", "status"])
+        .arg(dir)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap().trim().to_string()
+}
+
+/// Every job index of an array range such as `0-3,7`.
+fn indexes(range: &str) -> Vec<usize> {
+    range
+        .split(',')
+        .flat_map(|run| {
+            let (a, b) = run.split_once('-').unwrap_or((run, run));
+            a.parse::<usize>().unwrap()..=b.parse::<usize>().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_deeper_split_runs_in_two_rounds_to_the_single_runs_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    let out = moo()
+        .args(["tree", "split", "--json", "--out"])
+        .arg(&dir)
+        .args(GAME)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let planned = json(&out);
+    assert!(planned["deeper"].as_u64().unwrap() > 0, "{planned}");
+    let first = jobs(&dir);
+    assert_eq!(status(&dir), format!("0-{}", first - 1));
+    for i in indexes(&status(&dir)) {
+        run_job(&dir, i);
+    }
+    assert_eq!(status(&dir), "");
+    let joined_file = tmp.path().join("joined.json");
+    let join = || {
+        moo()
+            .args(["tree", "join", "-o"])
+            .arg(&joined_file)
+            .arg(&dir)
+            .assert()
+            .success()
+    };
+    join().stdout(predicate::str::contains("round 2 written"));
+    let second = status(&dir);
+    assert!(second.starts_with(&format!("{first}-")), "{second}");
+    // Joined again before any of round 2 ran: the same round, written again alike.
+    join().stdout(predicate::str::contains("round 2 written"));
+    assert_eq!(status(&dir), second);
+    assert!(!joined_file.exists());
+    for i in indexes(&second) {
+        run_job(&dir, i);
+    }
+    join().stdout(predicate::str::contains("tree verified"));
+    assert_eq!(status(&dir), "");
+    let single_file = tmp.path().join("single.json");
+    moo()
+        .args(["tree", "build", "--threads", "2", "-o"])
+        .arg(&single_file)
+        .args(GAME)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&joined_file).unwrap(),
+        std::fs::read_to_string(&single_file).unwrap(),
+        "the same tree, node for node"
+    );
+}
+
+#[test]
+fn split_estimate_predicts_from_sampled_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = moo()
+        .args(["tree", "split", "--estimate", "--json", "--out"])
+        .arg(tmp.path())
+        .args(GAME)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let value = json(&out);
+    let estimate = &value["estimate"];
+    let sampled = estimate["sampled"].as_array().unwrap();
+    assert!(sampled.len() >= 2, "{estimate}");
+    assert!(estimate["total"].as_f64().unwrap() > 0.0, "{estimate}");
+    // The sampled jobs' results are kept, so the run does not repeat them.
+    for s in sampled {
+        let index = s["index"].as_u64().unwrap();
+        assert!(tmp.path().join(format!("{index:04}.result.json")).is_file());
+    }
+    assert!(!status(tmp.path()).is_empty());
 }

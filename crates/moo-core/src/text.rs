@@ -118,6 +118,14 @@ pub enum ReadError {
     },
 }
 
+/// FNV-1a, 64 bits: a checksum of a checkpoint's line and a fingerprint of a split, enough to
+/// tell files apart or notice damage, not a defence against forgery.
+pub(crate) fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Reads a regular file of at most `cap` bytes as UTF-8 text.
 ///
 /// The type is checked before opening (a FIFO would block the open) and again on the open file,

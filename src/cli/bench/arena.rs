@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::advisor::emit;
 use crate::cli::advice::{AdviceArgs, Guesser};
-use crate::cli::progress::Progress;
+use crate::cli::progress::ProgressLine;
 use crate::cli::{TableArgs, UsageError};
 
 /// The arena's digits: every code is written with them, each at most once.
@@ -230,7 +230,7 @@ fn play_length(plan: &Plan, length: usize) -> anyhow::Result<Length> {
     advice.seed = plan.seed;
     advice.table = plan.table.clone();
 
-    let bar = Progress::bar(&format!("length {length}"), secrets.len() as u64, "games");
+    let bar = ProgressLine::bar(&format!("length {length}"), secrets.len() as u64, "games");
     let mut times = Vec::new();
     let mut guesses = Vec::with_capacity(secrets.len());
     for (done, secret) in secrets.iter().enumerate() {

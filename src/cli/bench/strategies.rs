@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::plot;
 use crate::cli::advice;
 use crate::cli::output::{out, outln};
-use crate::cli::progress::Progress;
+use crate::cli::progress::ProgressLine;
 use crate::cli::{ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError};
 
 /// The most runs of a random strategy.
@@ -317,7 +317,7 @@ fn bench_one(
     let runs = if deterministic { 1 } else { args.runs };
 
     let secrets = sample.map_or(space.len(), |s| s.secrets);
-    let bar = Progress::bar(name, (secrets * runs) as u64, "games");
+    let bar = ProgressLine::bar(name, (secrets * runs) as u64, "games");
     let mut evaluations: Vec<(u64, Evaluation)> = Vec::with_capacity(runs);
     for run in 0..runs {
         let mut options = EvalOptions::default();

@@ -241,7 +241,7 @@ fn report_lower(
 
 /// Shows the counters on the progress line until the work ends.
 fn show_progress(progress: &BoundProgress, done: &Finished) {
-    let line = super::super::progress::Progress::spinner("bounding");
+    let line = super::super::progress::ProgressLine::spinner("bounding");
     while !done.wait(Duration::from_millis(250)) {
         line.set_message(format!(
             "{} sets settled, {} codes in them",

@@ -1,11 +1,12 @@
-//! `moo tree split`, `moo tree job`, `moo tree join`: one exact search run as independent jobs
-//! (on several processes or machines) and joined into one verified tree.
+//! `moo tree split`, `moo tree job`, `moo tree join`, `moo tree status`: one exact search run
+//! as independent jobs (on several processes or machines) and joined into one verified tree.
 //!
 //! The jobs' directory is the only thing the machines share: `split.json` (the manifest), one
 //! `NNNN.job.json` per subproblem and, once run, its `NNNN.result.json` beside it. Files are
 //! numbered so a batch system's task index names its job (`moo tree job DIR --index N`), and
 //! every file is written whole or not at all, so a job killed midway leaves no result and is
-//! simply run again.
+//! simply run again. A split whose large parts go deeper has a second round: `join` writes its
+//! jobs, numbered after the first round's, and `status` names the jobs still to run.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -14,7 +15,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    Job, JobEntry, JobResult, Joined, PartOutcome, Progress, Split, MAX_TREE_FILE,
+    array_range, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress, Split,
+    SplitOptions, Task, MAX_TREE_FILE,
 };
 use moo_core::{CodeSpace, Stop, TreeStats};
 use serde::Serialize;
@@ -37,6 +39,14 @@ pub struct SplitArgs {
     /// Print the list of jobs as JSON on stdout.
     #[arg(long)]
     json: bool,
+
+    /// Split a part at its second guess when estimated above PERCENT of the run
+    #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = parse_percent)]
+    share: f64,
+
+    /// Also run a sample of the jobs here and predict the CPU time of the whole run from them
+    #[arg(long)]
+    estimate: bool,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -73,6 +83,13 @@ pub struct JobArgs {
     json: bool,
 }
 
+/// `moo tree status`'s flags.
+#[derive(Debug, ClapArgs)]
+pub struct StatusArgs {
+    /// The jobs' directory.
+    dir: PathBuf,
+}
+
 /// `moo tree join`'s flags.
 #[derive(Debug, ClapArgs)]
 pub struct JoinArgs {
@@ -88,13 +105,26 @@ pub struct JoinArgs {
     json: bool,
 }
 
+/// A percentage from 0 to 100.
+fn parse_percent(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        Ok(p) => Err(format!("{p} is not a percentage from 0 to 100")),
+        Err(e) => Err(format!("{e}")),
+    }
+}
+
 /// What `moo tree split --json` prints: where the jobs went and what they are.
 #[derive(Serialize)]
 struct SplitReport<'a> {
     dir: String,
     fingerprint: &'a str,
     first_guesses: &'a [String],
+    /// How many parts went deeper (their second round comes from `join`).
+    deeper: usize,
     jobs: &'a [JobEntry],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<&'a Estimate>,
 }
 
 /// What `moo tree job --json` prints: the job, the work its search did and what it proved.
@@ -118,6 +148,7 @@ enum JobOutcome {
     Solved { total: u64, worst: u32 },
     Depths { depths: Vec<DepthSummary> },
     Impossible { impossible: bool, max_depth: u32 },
+    AtLeast { at_least: u64 },
 }
 
 /// One depth limit of a worst-case job: its total and how many secrets need every guess.
@@ -149,6 +180,7 @@ impl JobOutcome {
                 impossible: true,
                 max_depth: *max_depth,
             },
+            PartOutcome::AtLeast { bound } => JobOutcome::AtLeast { at_least: *bound },
         }
     }
 }
@@ -167,11 +199,26 @@ enum JoinReport<'a> {
         /// The join's own time.
         seconds: f64,
         jobs: usize,
+        /// The jobs' CPU time (user and system) added up, where their runners measured it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cpu_seconds: Option<f64>,
+        /// The largest job's CPU time, and the job.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        largest_cpu_seconds: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        largest_job: Option<usize>,
         file: String,
     },
     Impossible {
         impossible: bool,
         max_depth: u32,
+    },
+    /// A round of jobs written: run them, then join again.
+    Round {
+        round: usize,
+        jobs: usize,
+        /// The round's jobs as an array range (`sbatch --array`).
+        array: String,
     },
 }
 
@@ -188,7 +235,10 @@ pub fn split(args: SplitArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let space = CodeSpace::new(rules)?;
     let options = args.search.options();
-    let (split, jobs) = Split::plan(&space, &options).map_err(|e| UsageError(e.to_string()))?;
+    let how =
+        SplitOptions::default().with_share((args.share < 100.0).then_some(args.share / 100.0));
+    let (split, jobs) =
+        Split::plan(&space, &options, &how).map_err(|e| UsageError(e.to_string()))?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let manifest = args.out.join(MANIFEST);
@@ -202,20 +252,22 @@ pub fn split(args: SplitArgs) -> Result<()> {
             );
         }
     }
-    for job in &jobs {
-        write_file(
-            &args.out.join(job_name(job.entry.index)),
-            job.to_json().as_bytes(),
-        )?;
-    }
+    write_jobs(&args.out, &jobs)?;
     // The manifest last: a directory with a manifest has every job file.
     write_file(&manifest, split.to_json().as_bytes())?;
+    let estimate = if args.estimate {
+        Some(super::estimate::estimate(&split, &jobs, &args.out)?)
+    } else {
+        None
+    };
     if args.json {
         let report = SplitReport {
             dir: args.out.display().to_string(),
             fingerprint: &split.fingerprint,
             first_guesses: &split.first_guesses,
+            deeper: split.deeper.len(),
             jobs: &split.jobs,
+            estimate: estimate.as_ref(),
         };
         return outln!("{}", serde_json::to_string(&report)?);
     }
@@ -232,15 +284,30 @@ pub fn split(args: SplitArgs) -> Result<()> {
         args.out.display(),
         split.fingerprint
     )?;
-    outln!("job   guess feedback  secrets")?;
+    outln!("job   guess feedback  then            secrets")?;
     for e in &split.jobs {
+        let then = match &e.task {
+            Task::Piece { guess, feedback } => format!("{guess} {feedback}"),
+            _ => String::new(),
+        };
         outln!(
-            "{:04}  {:5} {:8}  {:>7}",
+            "{:04}  {:5} {:8}  {:14}  {:>7}",
             e.index,
             e.guess,
             e.feedback,
+            then,
             e.size
         )?;
+    }
+    if !split.deeper.is_empty() {
+        outln!(
+            "{} part{} split at the second guess: round 1 solves the pieces under its first; `join` then writes round 2",
+            split.deeper.len(),
+            if split.deeper.len() == 1 { " is" } else { "s are" }
+        )?;
+    }
+    if let Some(estimate) = estimate {
+        super::estimate::print(&estimate)?;
     }
     let last = split.jobs.len().saturating_sub(1);
     outln!(
@@ -248,6 +315,20 @@ pub fn split(args: SplitArgs) -> Result<()> {
         args.out.display(),
         args.out.display()
     )
+}
+
+/// Writes each job's file, whole or not at all; an existing file that already says the same
+/// is left alone, so a round written again changes nothing.
+fn write_jobs(dir: &Path, jobs: &[Job]) -> Result<()> {
+    for job in jobs {
+        let path = dir.join(job_name(job.entry.index));
+        let text = job.to_json();
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+            continue;
+        }
+        write_file(&path, text.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Runs `moo tree job`.
@@ -293,9 +374,10 @@ pub fn job(args: JobArgs) -> Result<()> {
     }
     let pool = pool.build().context("cannot start the worker threads")?;
     let progress = Progress::new();
-    let result = pool
+    let mut result = pool
         .install(|| job.solve(&progress, &Stop::never()))
         .with_context(|| format!("{}", job_path.display()))?;
+    result.cpu_seconds = super::estimate::cpu_seconds();
     write_file(&output, result.to_json().as_bytes())?;
     report_job(&result, &output, false, args.json)
 }
@@ -332,14 +414,22 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
         PartOutcome::Impossible { max_depth } => {
             format!("no tree within {max_depth} more guesses")
         }
+        PartOutcome::AtLeast { bound } => {
+            format!("at least {bound} guesses after the first with this second guess")
+        }
     };
     let when = if cached {
         "already done".to_string()
     } else {
         format!("{} sets in {:.2} s", result.nodes, result.seconds)
     };
+    let then = match &e.task {
+        Task::Part => String::new(),
+        Task::Piece { guess, feedback } => format!(" then {guess} {feedback}"),
+        Task::Guess { guess, below } => format!(" then {guess} below {below}"),
+    };
     outln!(
-        "job {:04} ({} {}, {} secrets): {what}; {when}; result in {}",
+        "job {:04} ({} {}{then}, {} secrets): {what}; {when}; result in {}",
         e.index,
         e.guess,
         e.feedback,
@@ -352,17 +442,7 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
 pub fn join(args: JoinArgs) -> Result<()> {
     let start = Instant::now();
     let split = read_manifest(&args.dir)?;
-    let mut results = Vec::with_capacity(split.jobs.len());
-    for e in &split.jobs {
-        let path = args.dir.join(result_name(e.index));
-        let result = read_result(&path)?;
-        if let Some(r) = &result {
-            split
-                .check_result(e.index, r)
-                .with_context(|| format!("{}", path.display()))?;
-        }
-        results.push(result);
-    }
+    let results = read_results(&args.dir, &split)?;
     let joined = split.join(&results)?;
     let seconds = start.elapsed().as_secs_f64();
     match joined {
@@ -371,26 +451,35 @@ pub fn join(args: JoinArgs) -> Result<()> {
             stats,
             nodes,
             seconds: job_seconds,
+            jobs,
         } => {
             write_file(&args.output, tree.to_json(false).as_bytes())?;
+            let cpu = cpu_of(&results[..jobs]);
             if args.json {
                 let report = JoinReport::Found {
                     stats: &stats,
                     nodes,
                     job_seconds,
                     seconds,
-                    jobs: split.jobs.len(),
+                    jobs,
+                    cpu_seconds: cpu.map(|c| c.0),
+                    largest_cpu_seconds: cpu.map(|c| c.1),
+                    largest_job: cpu.map(|c| c.2),
                     file: args.output.display().to_string(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 print_stats(&stats)?;
                 outln!(
-                    "joined    {} jobs ({} candidate sets, {job_seconds:.2} s of search); tree verified and written to {}",
-                    split.jobs.len(),
-                    nodes,
+                    "joined    {jobs} jobs ({nodes} candidate sets, {job_seconds:.2} s of search); tree verified and written to {}",
                     args.output.display()
                 )?;
+                if let Some((sum, largest, index)) = cpu {
+                    outln!(
+                        "cpu       {sum:.1} s in all jobs; the largest, job {index}, {largest:.1} s ({:.1}%)",
+                        100.0 * largest / sum.max(f64::MIN_POSITIVE)
+                    )?;
+                }
             }
         }
         Joined::Impossible { max_depth } => {
@@ -407,9 +496,81 @@ pub fn join(args: JoinArgs) -> Result<()> {
                 )?;
             }
         }
+        Joined::Round { round, jobs } => {
+            write_jobs(&args.dir, &jobs)?;
+            let indexes: Vec<usize> = jobs.iter().map(|j| j.entry.index).collect();
+            let range = array_range(&indexes);
+            if args.json {
+                let report = JoinReport::Round {
+                    round,
+                    jobs: jobs.len(),
+                    array: range,
+                };
+                outln!("{}", serde_json::to_string(&report)?)?;
+            } else {
+                outln!(
+                    "round {round} written: {} jobs (--array={range}): run them with `moo tree job {} --index N`, then join again",
+                    jobs.len(),
+                    args.dir.display()
+                )?;
+            }
+        }
         _ => bail!("the join ended in a way this version of moo does not know"),
     }
     Ok(())
+}
+
+/// The CPU time of the jobs whose runner measured it: the sum, the largest and its job.
+fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
+    let timed: Vec<(f64, usize)> = results
+        .iter()
+        .flatten()
+        .filter_map(|r| Some((r.cpu_seconds?, r.entry.index)))
+        .collect();
+    let sum = timed.iter().map(|&(c, _)| c).sum();
+    let &(largest, index) = timed.iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
+    Some((sum, largest, index))
+}
+
+/// Runs `moo tree status`: the jobs written so far that have no result yet, as a batch
+/// system's array range (`0-15,17`), or nothing when every one has.
+pub fn status(args: StatusArgs) -> Result<()> {
+    let split = read_manifest(&args.dir)?;
+    let mut pending = Vec::new();
+    for index in 0..written_jobs(&args.dir, &split) {
+        if read_result(&args.dir.join(result_name(index)))?.is_none() {
+            pending.push(index);
+        }
+    }
+    if pending.is_empty() {
+        return Ok(());
+    }
+    outln!("{}", array_range(&pending))
+}
+
+/// How many job files the directory holds: round 1's and those of the rounds written since,
+/// numbered on from them.
+fn written_jobs(dir: &Path, split: &Split) -> usize {
+    (split.jobs.len()..)
+        .find(|&i| !dir.join(job_name(i)).exists())
+        .unwrap_or(split.jobs.len())
+}
+
+/// The result of every job written so far, `None` for those without one; each checked
+/// against its round-1 entry (later rounds are checked by the join).
+fn read_results(dir: &Path, split: &Split) -> Result<Vec<Option<JobResult>>> {
+    let mut results = Vec::new();
+    for index in 0..written_jobs(dir, split) {
+        let path = dir.join(result_name(index));
+        let result = read_result(&path)?;
+        if let Some(r) = &result {
+            split
+                .check_result(index, r)
+                .with_context(|| format!("{}", path.display()))?;
+        }
+        results.push(result);
+    }
+    Ok(results)
 }
 
 fn read_manifest(dir: &Path) -> Result<Split> {

@@ -23,6 +23,7 @@ use flags::SearchArgs;
 use stats::print_stats;
 
 mod bound;
+mod estimate;
 mod flags;
 mod jobs;
 mod stats;
@@ -55,9 +56,10 @@ enum TreeCommand {
     Show(ShowArgs),
     /// Write a search's first-guess subproblems as independent job files, to run anywhere.
     #[command(after_help = "Examples:
-  moo tree split --out jobs                           Bulls and Cows: 13 jobs in jobs/
-  moo tree split --game mastermind --out mm-jobs      one job per first guess and feedback
-Then run every job (any order, any machine sharing the directory) and join:
+  moo tree split --out jobs                           Bulls and Cows: large parts go deeper
+  moo tree split --share 100 --out jobs               the first level only: 13 jobs in jobs/
+Then run every job (any order, any machine sharing the directory) and join, twice when the
+join writes a second round:
   ls jobs/*.job.json | xargs -P 2 -n 1 moo tree job --threads 1
   moo tree join jobs -o bulls.json")]
     Split(jobs::SplitArgs),
@@ -66,10 +68,16 @@ Then run every job (any order, any machine sharing the directory) and join:
   moo tree job jobs/0003.job.json
   moo tree job jobs --index \"$SLURM_ARRAY_TASK_ID\"      a batch system's task index names the job")]
     Job(jobs::JobArgs),
-    /// Join the results of a split's jobs into one verified optimal tree.
+    /// Join a split's results into one verified optimal tree, or write its next round of jobs.
     #[command(after_help = "Example:
   moo tree join jobs -o bulls.json")]
     Join(jobs::JoinArgs),
+    /// Print a split's jobs still without a result, as an array range.
+    #[command(
+        after_help = "Example, the jobs still to run as one Slurm array (scripts/slurm-split.sh loops over rounds):
+  sbatch --array=\"$(moo tree status jobs)\" --wait scripts/slurm-tree.sh jobs"
+    )]
+    Status(jobs::StatusArgs),
     /// Bound the optimal total of a game too large to settle: a strategy's tree, or --lower
     ///
     /// Above the optimum, a strategy's verified tree: a heuristic where many candidates are
@@ -158,6 +166,7 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Split(a) => jobs::split(a),
         TreeCommand::Job(a) => jobs::job(a),
         TreeCommand::Join(a) => jobs::join(a),
+        TreeCommand::Status(a) => jobs::status(a),
         TreeCommand::Bound(a) => bound::bound(a),
     }
 }
@@ -326,7 +335,7 @@ fn exit_on_interrupt() -> Result<Arc<Mutex<bool>>> {
 
 /// Shows the search's counters on the progress line until the search ends.
 fn show_progress(progress: &Progress, done: &Finished) {
-    let line = super::progress::Progress::spinner("searching");
+    let line = super::progress::ProgressLine::spinner("searching");
     while !done.wait(Duration::from_millis(250)) {
         let bound = progress.bound().map_or("-".to_string(), |b| b.to_string());
         line.set_message(format!(

@@ -23,8 +23,9 @@ pub use bound::{
     lower_bound, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
 };
 pub use jobs::{
-    Column, Job, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Unreduced,
-    JOB_FORMAT, RESULT_FORMAT, SPLIT_FORMAT,
+    array_range, Column, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome,
+    SampledJob, Split, SplitError, SplitOptions, Task, Unreduced, DEFAULT_SHARE, JOB_FORMAT,
+    RESULT_FORMAT, SPLIT_FORMAT,
 };
 pub use search::{
     Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, Search, SearchError,

@@ -360,20 +360,13 @@ impl<'a> Bounds<'a> {
         }
         let mut pair: Option<u32> = None;
         for &g in set {
-            let row = self.row(g);
-            let mut seen = [0u64; 4];
-            let mut repeats = 0;
-            for &s in set {
-                if s == g {
-                    continue;
-                }
-                let f = row[s as usize];
-                let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
-                if seen[w] & b != 0 {
-                    repeats += 1;
-                }
-                seen[w] |= b;
-            }
+            // Only "none" and "exactly one" matter, and one only until a pair is found.
+            let enough = if pair.is_none() { 2 } else { 1 };
+            let repeats = if self.slots <= 64 {
+                repeats_narrow(self.row(g), set, g, enough)
+            } else {
+                repeats_wide(self.row(g), set, g, enough)
+            };
             if repeats == 0 {
                 return ClosedForm::Exact(Solved {
                     // 2n - 1, and under a last-level weight every secret after the first pays
@@ -482,6 +475,44 @@ impl<'a> Bounds<'a> {
         }
         Parts { members, ends }
     }
+}
+
+/// How many members of `set` other than `g` repeat a feedback `row` gives an earlier one,
+/// counted only up to `enough`, for feedback numbers below 64: the seen feedbacks then fit one
+/// register, where an array indexed by the feedback made each step wait on the last one's store.
+#[inline]
+fn repeats_narrow(row: &[u8], set: &[u32], g: u32, enough: u32) -> u32 {
+    let (mut seen, mut repeats) = (0u64, 0);
+    for &s in set {
+        if s == g {
+            continue;
+        }
+        let b = 1u64 << (row[s as usize] & 63);
+        repeats += u32::from(seen & b != 0);
+        if repeats >= enough {
+            break;
+        }
+        seen |= b;
+    }
+    repeats
+}
+
+/// [`repeats_narrow`] for feedback numbers up to 255.
+fn repeats_wide(row: &[u8], set: &[u32], g: u32, enough: u32) -> u32 {
+    let (mut seen, mut repeats) = ([0u64; 4], 0);
+    for &s in set {
+        if s == g {
+            continue;
+        }
+        let f = row[s as usize];
+        let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
+        repeats += u32::from(seen[w] & b != 0);
+        if repeats >= enough {
+            break;
+        }
+        seen[w] |= b;
+    }
+    repeats
 }
 
 /// Which feedback indexes occur in `space`, and the winning one's index.

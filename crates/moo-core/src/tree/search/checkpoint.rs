@@ -234,7 +234,7 @@ impl Checkpoint {
             }
             line += &m.to_string();
         }
-        let sum = checksum(&line);
+        let sum = crate::text::fnv1a(&line);
         line += &format!(" {sum:016x}\n");
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         if file.write_all(line.as_bytes()).is_err() {
@@ -435,15 +435,9 @@ fn header(space: &CodeSpace, options: &SearchOptions) -> String {
 }
 
 /// FNV-1a: enough to tell a whole line from a cut or garbled one.
-fn checksum(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 fn parse(line: &str) -> Option<Record> {
     let (body, sum) = line.rsplit_once(' ')?;
-    if u64::from_str_radix(sum, 16).ok()? != checksum(body) {
+    if u64::from_str_radix(sum, 16).ok()? != crate::text::fnv1a(body) {
         return None;
     }
     let mut fields = body.split(' ');

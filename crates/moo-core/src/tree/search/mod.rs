@@ -54,6 +54,7 @@ mod drivers;
 mod levels;
 mod memo;
 mod orbits;
+mod part;
 mod plan;
 mod progress;
 mod recursion;
@@ -65,6 +66,9 @@ mod state;
 mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError};
+pub(crate) use self::part::{
+    first_optimum, root_guess_bound, root_guesses, try_root_guess, GuessTrial,
+};
 pub use self::progress::Progress;
 
 use self::drivers::{history_symmetry, part_columns, search_from};

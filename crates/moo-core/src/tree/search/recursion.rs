@@ -396,7 +396,7 @@ impl<'a> Solver<'a> {
     /// to memory, smallest part first. Taken before any lookup or lookahead, so a guess they
     /// reject costs neither, and the parts they settle are never looked up. Returns the parts
     /// still to look up, smallest first.
-    fn sharpen_by_closed_forms(
+    pub(super) fn sharpen_by_closed_forms(
         &self,
         parts: &[&[u32]],
         child_depth: u8,
@@ -448,7 +448,7 @@ impl<'a> Solver<'a> {
     /// Third sharpening: each part's own one-guess lookahead, for the parts nothing else
     /// bounded, which costs one scan per part but rejects most losing guesses before any part is
     /// searched in depth.
-    fn sharpen_by_lookahead(
+    pub(super) fn sharpen_by_lookahead(
         &self,
         parts: &[&[u32]],
         child_sym: &Symmetry,

@@ -221,3 +221,21 @@ fn every_published_optimum_has_a_test() {
     assert_eq!(optima.len(), tested.len());
     assert!(optima.iter().all(|row| tested.contains(row)));
 }
+
+/// Bulls and Cows with no leading zero (CodinGame's rules at 4 digits): the search proves 23283
+/// (7 at worst) and writes the tree the advisor ships, byte for byte, so the shipped tree's
+/// optimality is proven on every CI run rather than taken from the run that wrote it.
+#[test]
+#[ignore = "exact search, about a minute of CPU in release; run with --ignored"]
+fn bulls_no_leading_zero_shipped_tree_is_what_the_search_writes() {
+    let rules = Rules::new(4, "0123456789", false, true).unwrap();
+    let space = CodeSpace::new(rules).unwrap();
+    let (tree, stats) = found(&space, &SearchOptions::new(Objective::Average));
+    assert_eq!((stats.secrets, stats.total, stats.max), (4536, 23283, 7));
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../../trees/bulls-4x10-no-leading-average.json"),
+        "the shipped tree is not what the search writes: rebuild it with \
+         `moo tree build --no-leading-zero -o crates/moo-core/trees/bulls-4x10-no-leading-average.json`"
+    );
+}

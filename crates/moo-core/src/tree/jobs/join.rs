@@ -1,0 +1,389 @@
+//! Joining the results: the deep parts settled, the root's first guess chosen as the single
+//! search chooses it, the tree assembled and replayed.
+
+use super::deeper::{round_two, settle};
+use super::{Column, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Task};
+use crate::code::Code;
+use crate::feedback::Feedback;
+use crate::space::CodeSpace;
+use crate::tree::{DecisionTree, Node, NodeId, Objective, Search, TreeStats};
+
+impl Split {
+    /// Joins one result per job of every round so far (`None` for those missing) into the
+    /// tree the search of the whole game finds: for each first guess its parts' totals add up,
+    /// the best first guess is chosen as the search chooses it, and the tree is replayed before
+    /// it is returned. When round 1 is in and parts split deeper have no round 2 yet, returns
+    /// that round's jobs instead ([`Joined::Round`]).
+    pub fn join(&self, results: &[Option<JobResult>]) -> Result<Joined, SplitError> {
+        self.check_round(&self.jobs, results, self.jobs.len())?;
+        let space = CodeSpace::new(self.rules.clone())?;
+        let second = if self.deeper.is_empty() {
+            Vec::new()
+        } else {
+            round_two(self, &space, results)?
+        };
+        if !second.is_empty() && second.iter().all(|e| missing(results, e.index)) {
+            return Ok(Joined::Round {
+                round: 2,
+                jobs: second.iter().map(|e| self.job(e.clone())).collect(),
+            });
+        }
+        self.check_round(&second, results, self.jobs.len() + second.len())?;
+        let second_results: Vec<&JobResult> = second
+            .iter()
+            .filter_map(|e| results[e.index].as_ref())
+            .collect();
+        let settled = settle(self, &space, results, &second_results)?;
+        let parts: Vec<&JobResult> = self
+            .jobs
+            .iter()
+            .filter(|e| e.task == Task::Part)
+            .filter_map(|e| results[e.index].as_ref())
+            .chain(&settled)
+            .collect();
+        let every = || {
+            results
+                .iter()
+                .take(self.jobs.len() + second.len())
+                .flatten()
+        };
+        let nodes = every().map(|r| r.nodes).sum();
+        let seconds = every().map(|r| r.seconds).sum();
+        let chosen = if self.objective == Objective::Average {
+            self.choose_average(space.len() as u64, &parts)
+        } else {
+            self.choose_depth(&space, &parts)?
+        };
+        let Some(chosen) = chosen else {
+            return Ok(Joined::Impossible {
+                max_depth: self.max_depth.unwrap_or(0),
+            });
+        };
+        let (tree, stats) = self.assemble(&space, &chosen.guess, &chosen.parts)?;
+        chosen.check(&stats)?;
+        Ok(Joined::Found {
+            tree,
+            stats,
+            nodes,
+            seconds,
+            jobs: self.jobs.len() + second.len(),
+        })
+    }
+
+    /// Checks that every job of `round` has a result that answers it: the missing ones are
+    /// named, of `so_far` jobs in all.
+    fn check_round(
+        &self,
+        round: &[JobEntry],
+        results: &[Option<JobResult>],
+        so_far: usize,
+    ) -> Result<(), SplitError> {
+        let absent: Vec<usize> = round
+            .iter()
+            .map(|e| e.index)
+            .filter(|&i| missing(results, i))
+            .collect();
+        if !absent.is_empty() {
+            return Err(SplitError::Missing {
+                missing: absent,
+                jobs: so_far,
+            });
+        }
+        for e in round {
+            if let Some(r) = &results[e.index] {
+                self.check_answer(e, r)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The average objective's first guess and its parts' subtrees: the smallest total, then the
+    /// smallest worst case, then the earlier in the search's order, with each part's subtree as
+    /// the search of the whole game keeps it. `None` when no first guess fits the depth limit.
+    fn choose_average<'r>(&self, secrets: u64, results: &[&'r JobResult]) -> Option<Chosen<'r>> {
+        // (total, worst, position in the search's order) of the best first guess so far, and
+        // the worst case of the first guess the search finds before its tie-break.
+        let mut best: Option<(u64, u32, usize)> = None;
+        let mut first: Option<(u64, u32)> = None;
+        for (rank, guess) in self.first_guesses.iter().enumerate() {
+            let mut total = secrets;
+            let mut worst = 1;
+            let mut first_worst = 1;
+            let mut possible = true;
+            for r in results.iter().filter(|r| r.entry.guess == *guess) {
+                match &r.outcome {
+                    PartOutcome::Solved {
+                        total: t,
+                        worst: w,
+                        unreduced,
+                        ..
+                    } => {
+                        total += t;
+                        worst = worst.max(w + 1);
+                        first_worst =
+                            first_worst.max(unreduced.as_ref().map_or(*w, |u| u.worst) + 1);
+                    }
+                    _ => possible = false,
+                }
+            }
+            if !possible {
+                continue;
+            }
+            // The smallest total, then the smallest worst case, then the earlier in the order:
+            // the choice `search` makes for the average objective.
+            if best.is_none_or(|(t, w, _)| (total, worst) < (t, w)) {
+                best = Some((total, worst, rank));
+            }
+            if first.is_none_or(|(t, _)| total < t) {
+                first = Some((total, first_worst));
+            }
+        }
+        let ((total, worst, rank), (_, first_worst)) = (best?, first?);
+        let guess = self.first_guesses[rank].clone();
+        let mut parts = Vec::new();
+        for r in results.iter().filter(|r| r.entry.guess == guess) {
+            let PartOutcome::Solved {
+                tree, unreduced, ..
+            } = &r.outcome
+            else {
+                continue;
+            };
+            // The search of the whole game builds its parts within the depth its root ends
+            // with: no limit when its tie-break could not lower its worst case, so every part
+            // keeps its first optimum; else the parts whose first optimum fits keep it.
+            let tree = match unreduced {
+                Some(u) if first_worst == worst || u.worst < worst => &u.tree,
+                _ => tree,
+            };
+            parts.push((*r, tree));
+        }
+        Some(Chosen {
+            guess,
+            parts,
+            total,
+            worst: None,
+        })
+    }
+
+    /// Each first guess's depth under a worst-case objective: one more than its parts' largest
+    /// fewest; a guess with a part that no depth fits is left out.
+    fn guess_depths(&self, results: &[&JobResult]) -> Result<Vec<(&str, u32)>, SplitError> {
+        let mut depths: Vec<(&str, u32)> = Vec::new();
+        for guess in &self.first_guesses {
+            let mut depth = Some(1);
+            for r in results.iter().filter(|r| r.entry.guess == *guess) {
+                depth = match (&r.outcome, depth) {
+                    (PartOutcome::Depths { columns }, Some(d)) => {
+                        let fewest = check_columns(r, columns)?;
+                        Some(d.max(fewest + 1))
+                    }
+                    (PartOutcome::Impossible { .. }, _) => None,
+                    (_, None) => None,
+                    (_, _) => {
+                        return Err(SplitError::Mismatch {
+                            index: r.entry.index,
+                            reason: "it answers the average objective, not the worst case".into(),
+                        })
+                    }
+                };
+            }
+            if let Some(d) = depth {
+                depths.push((guess, d));
+            }
+        }
+        Ok(depths)
+    }
+
+    /// A worst-case objective's first guess and its parts' subtrees: the least depth `D` some
+    /// first guess meets, then among the guesses that meet it the fewest secrets at `D` (for the
+    /// fewest at worst) and the smallest total, then the earlier in the order the search tries
+    /// them at `D`. `None` when no first guess fits the depth limit.
+    fn choose_depth<'r>(
+        &self,
+        space: &CodeSpace,
+        results: &[&'r JobResult],
+    ) -> Result<Option<Chosen<'r>>, SplitError> {
+        let depths = self.guess_depths(results)?;
+        let Some(depth) = depths.iter().map(|&(_, d)| d).min() else {
+            return Ok(None);
+        };
+        let options = self.options();
+        let order = Search::whole(space)
+            .options(&options)
+            .first_guesses(Some(depth))?;
+        // The best first guess so far, in the order it is tried at this depth, and its cost:
+        // (secrets at the depth for the fewest at worst, total).
+        let mut best: Option<((u64, u64), Chosen<'r>)> = None;
+        for g in order {
+            let text = self.rules.format_code(&space.code(g as usize));
+            let Some(&(guess, _)) = depths.iter().find(|&&(t, d)| t == text && d == depth) else {
+                continue;
+            };
+            let (mut at_worst, mut total) = (0, space.len() as u64);
+            let mut parts = Vec::new();
+            for r in results.iter().filter(|r| r.entry.guess == guess) {
+                let PartOutcome::Depths { columns } = &r.outcome else {
+                    continue;
+                };
+                // The column the root's depth leaves the part, or the last when deeper.
+                let column = columns
+                    .iter()
+                    .rev()
+                    .find(|c| c.depth < depth)
+                    .expect("checked: the guess's depth exceeds every part's fewest");
+                if column.depth + 1 == depth {
+                    at_worst += column.at_limit();
+                }
+                total += column.total;
+                parts.push((*r, &column.tree));
+            }
+            let cost = match self.objective {
+                Objective::FewestWorst => (at_worst, total),
+                _ => (0, total),
+            };
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                let chosen = Chosen {
+                    guess: guess.to_string(),
+                    parts,
+                    total,
+                    worst: Some((depth, at_worst)),
+                };
+                best = Some((cost, chosen));
+            }
+        }
+        match best {
+            Some((_, chosen)) => Ok(Some(chosen)),
+            None => Err(SplitError::Malformed {
+                kind: "split manifest",
+                reason: format!("none of its first guesses is the search's at depth {depth}"),
+            }),
+        }
+    }
+
+    /// The tree of first guess `guess` over its parts' subtrees, replayed.
+    fn assemble(
+        &self,
+        space: &CodeSpace,
+        guess_text: &str,
+        parts: &[(&JobResult, &DecisionTree)],
+    ) -> Result<(DecisionTree, TreeStats), SplitError> {
+        let guess = self
+            .rules
+            .parse_code(guess_text)
+            .map_err(|e| SplitError::Malformed {
+                kind: "split manifest",
+                reason: format!("its first guess {guess_text:?} is not a code of its rules: {e}"),
+            })?;
+        let length = self.rules.length();
+        let mut children = Vec::new();
+        for (r, tree) in parts {
+            let feedback =
+                Feedback::parse(&r.entry.feedback, length).map_err(|e| SplitError::Mismatch {
+                    index: r.entry.index,
+                    reason: e.to_string(),
+                })?;
+            children.push((feedback, *tree, r.entry.index));
+        }
+        let tree = graft(self, guess, &children)?;
+        let stats = tree.verify_in(space).map_err(SplitError::Tree)?;
+        Ok((tree, stats))
+    }
+}
+
+/// Whether job `index` has no result.
+fn missing(results: &[Option<JobResult>], index: usize) -> bool {
+    !matches!(results.get(index), Some(Some(_)))
+}
+
+/// The tree with `guess` at its root and each `(feedback, subtree, job index)` below it, in
+/// feedback order; a subtree for other rules is refused by its job's index.
+pub(super) fn graft(
+    split: &Split,
+    guess: Code,
+    children: &[(Feedback, &DecisionTree, usize)],
+) -> Result<DecisionTree, SplitError> {
+    let mut nodes = vec![Node {
+        guess,
+        children: Vec::new(),
+    }];
+    let mut edges = Vec::new();
+    for &(feedback, tree, index) in children {
+        if tree.rules() != &split.rules {
+            return Err(SplitError::Mismatch {
+                index,
+                reason: "its subtree is for other rules".into(),
+            });
+        }
+        let offset = nodes.len() as u32;
+        edges.push((feedback, NodeId(offset)));
+        nodes.extend(tree.nodes().iter().map(|n| {
+            Node {
+                guess: n.guess,
+                children: n
+                    .children
+                    .iter()
+                    .map(|&(f, id)| (f, NodeId(id.0 + offset)))
+                    .collect(),
+            }
+        }));
+    }
+    let length = split.rules.length();
+    edges.sort_by_key(|&(f, _)| f.index(length));
+    nodes[0].children = edges;
+    Ok(DecisionTree::from_nodes(split.rules.clone(), nodes))
+}
+
+/// The first guess a join chose, with each part's result and the subtree it keeps.
+struct Chosen<'r> {
+    guess: String,
+    parts: Vec<(&'r JobResult, &'r DecisionTree)>,
+    /// The total the results claim.
+    total: u64,
+    /// The worst case and the secrets at it the results claim (worst-case objectives).
+    worst: Option<(u32, u64)>,
+}
+
+impl Chosen<'_> {
+    /// Checks the replayed tree against what the results claim.
+    fn check(&self, stats: &TreeStats) -> Result<(), SplitError> {
+        if stats.total != self.total {
+            return Err(SplitError::Disagree {
+                claimed: self.total,
+                replayed: stats.total,
+            });
+        }
+        if let Some((worst, at_worst)) = self.worst {
+            if (stats.max, stats.at_worst) != (worst, at_worst) {
+                return Err(SplitError::DisagreeWorst {
+                    claimed: worst,
+                    claimed_at_worst: at_worst,
+                    replayed: stats.max,
+                    replayed_at_worst: stats.at_worst,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks that a result's columns are one per depth from its fewest on, and returns the fewest.
+fn check_columns(r: &JobResult, columns: &[Column]) -> Result<u32, SplitError> {
+    let bad = |reason: &str| SplitError::Mismatch {
+        index: r.entry.index,
+        reason: reason.to_string(),
+    };
+    let first = columns
+        .first()
+        .ok_or_else(|| bad("it has no depth column (an impossible part says so)"))?;
+    // No search goes 255 guesses deep: a deeper column is not a search's.
+    if columns
+        .iter()
+        .any(|c| c.depth == 0 || c.depth >= u32::from(u8::MAX))
+        || columns.windows(2).any(|w| w[1].depth != w[0].depth + 1)
+    {
+        return Err(bad(
+            "its depth columns are not one per depth from its fewest",
+        ));
+    }
+    Ok(first.depth)
+}

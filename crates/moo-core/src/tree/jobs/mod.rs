@@ -1,0 +1,424 @@
+//! One exact search split into independent jobs, for running on several machines, and the
+//! results joined back into one tree.
+//!
+//! The search of a whole game is a choice of first guess and, under it, one independent
+//! subproblem per feedback: the candidate set that feedback leaves, searched with the symmetries
+//! that fix the first guess. Those subproblems share nothing but a cache, so each can be a job of
+//! its own: [`Split::plan`] lists one per first guess the search would try (one per symmetry
+//! class: 1 for Bulls and Cows, 5 for Mastermind) and feedback, a job file names only the rules,
+//! options and history it starts from, and [`Job::solve`] proves its subproblem's optimum on
+//! whatever machine runs it. [`Split::join`] then adds up each first guess's parts and makes the
+//! root's choice itself, with the rules of the single search: the smallest total, then (for the
+//! average) the smallest worst case, then the search's own order of first guesses. The joined
+//! tree is replayed ([`DecisionTree::verify_in`]) before it is returned, so a wrong or tampered
+//! result cannot give a tree that does not solve the game, and each total a result claims must
+//! be what its tree does.
+//!
+//! **Deeper.** The first level is badly balanced (on Bulls and Cows two of 13 parts take 94% of
+//! the time), so under the average objective without a depth limit a part whose estimated cost
+//! exceeds its share ([`deeper`]) is split again at its second guess, in two rounds that keep
+//! the single search's pruning. Round 1 (written by the split) solves the pieces of the part
+//! under the second guess the part's search tries first, each alone; their sum is an upper bound
+//! on the part. Round 2 (written by the join once round 1 is in) tries every other second guess
+//! whose one-guess lower bound is below that bound, one job each, under the bound, exactly as
+//! the part's search tries them after its first: a losing guess fails as soon as its parts
+//! prove it, and returns the lower bound it proved instead of a tree. The join then takes the
+//! cheapest second guess (the earliest in the search's order among equals) and settles the part.
+//!
+//! Every file of one split carries the split's fingerprint, a hash of what was split and of the
+//! list of jobs, so a result of another split (other rules, options, or another version of the
+//! job list) is refused by name instead of being joined. A later round's jobs follow from the
+//! manifest and the results of the round before, so the join derives them again each time and
+//! refuses a result that answers anything else.
+//!
+//! Under the worst-case objectives the root also decides the depth: the whole game's search
+//! takes the least depth `D` that some first guess can meet, and gives each part of that guess
+//! `D - 1` more guesses. A job cannot know `D` alone, so it proves its part's optimum for every
+//! depth limit the root may give it ([`PartOutcome::Depths`]): from the part's own fewest
+//! guesses up to the first depth where a deeper limit no longer does better. The join takes `D`
+//! as one more than the largest fewest among some first guess's parts (the least over first
+//! guesses), and each part's column at `D - 1`, or its last when `D - 1` is deeper. A part given
+//! more depth than its last column is solved as well as it can be by that column. Under the
+//! fewest at worst the joined tree is the single search's. Under the worst case it has the same
+//! worst case and total, but trees of equal total are many there, and a single search breaks
+//! their ties with what its cache carries from part to part, which a job cannot see: the joined
+//! tree may be another of them. These objectives split at the first level only.
+
+mod deeper;
+mod estimate;
+mod join;
+mod plan;
+mod solve;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+pub use self::estimate::{Estimate, SampledJob};
+pub use self::plan::{SplitOptions, DEFAULT_SHARE};
+use super::{DecisionTree, Objective, SearchError, TreeError, TreeStats};
+use crate::pool::GuessPool;
+use crate::rules::Rules;
+use crate::space::SpaceError;
+
+/// The `format` of a split's manifest.
+pub const SPLIT_FORMAT: &str = "moo-tree-split/2";
+/// The `format` of a job file.
+pub const JOB_FORMAT: &str = "moo-tree-job/2";
+/// The `format` of a job's result file.
+pub const RESULT_FORMAT: &str = "moo-tree-result/2";
+
+/// Why a split, a job or a join cannot go on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SplitError {
+    /// The rules give no code space.
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    /// The search cannot run on these rules or options.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// A file is not what it should be.
+    #[error("not a {kind} file of this version of moo: {reason}")]
+    Malformed {
+        /// Which kind of file was expected.
+        kind: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A file belongs to another split.
+    #[error("{what} belongs to another split (fingerprint {found}, this split is {wanted}): split again into an empty directory, or join the directory it came from")]
+    OtherSplit {
+        /// Which file, as the job it claims to be.
+        what: String,
+        /// Its fingerprint.
+        found: String,
+        /// The split's.
+        wanted: String,
+    },
+    /// A result or job file does not match the job it claims to be.
+    #[error("job {index}: {reason}")]
+    Mismatch {
+        /// The job's index.
+        index: usize,
+        /// What does not match.
+        reason: String,
+    },
+    /// Some jobs have no result yet.
+    #[error("{} of {jobs} jobs have no result yet (jobs {}): run `moo tree job` for them, then join again", missing.len(), ranges(missing))]
+    Missing {
+        /// The jobs without a result.
+        missing: Vec<usize>,
+        /// How many jobs the split has.
+        jobs: usize,
+    },
+    /// The joined tree does not replay as the results claim.
+    #[error("the joined tree is not valid ({0}): a result file is damaged or was not written by `moo tree job`")]
+    Tree(TreeError),
+    /// The results claim another worst case than their trees give.
+    #[error("the results claim a worst case of {claimed} guesses ({claimed_at_worst} secrets) but their trees take {replayed} ({replayed_at_worst} secrets): a result file is damaged or was not written by `moo tree job`")]
+    DisagreeWorst {
+        /// The worst case the results claim.
+        claimed: u32,
+        /// How many secrets they claim need it.
+        claimed_at_worst: u64,
+        /// The worst case of the joined tree.
+        replayed: u32,
+        /// How many secrets need it in the joined tree.
+        replayed_at_worst: u64,
+    },
+    /// The results claim another total than their trees give.
+    #[error("the results claim {claimed} guesses in total but their trees take {replayed}: a result file is damaged or was not written by `moo tree job`")]
+    Disagree {
+        /// The sum the results claim.
+        claimed: u64,
+        /// What replaying the joined tree gives.
+        replayed: u64,
+    },
+}
+
+/// One job in a split's list: a first guess and a feedback (the part), and what to prove
+/// about it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobEntry {
+    /// Its position in the list of every round, which names its files.
+    pub index: usize,
+    /// The first guess, as text.
+    pub guess: String,
+    /// The feedback to it, `1B2C`.
+    pub feedback: String,
+    /// How many secrets the position the job searches holds.
+    pub size: usize,
+    /// What the job proves about the part.
+    pub task: Task,
+}
+
+/// What a job proves about its part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Task {
+    /// The part's optimum.
+    Part,
+    /// The first optimum of one piece of a part split deeper: the set that the second guess
+    /// `guess` and the feedback `feedback` to it leave in the part.
+    Piece {
+        /// The second guess, as text.
+        guess: String,
+        /// The feedback to it.
+        feedback: String,
+    },
+    /// The part's best tree with the second guess `guess` at its root, if its total is below
+    /// `below`; else a proven lower bound.
+    Guess {
+        /// The second guess, as text.
+        guess: String,
+        /// The upper bound, guesses after the first summed over the part's secrets.
+        below: u64,
+    },
+}
+
+/// A part split at its second guess ([`deeper`]): the second guesses its search tries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeepPart {
+    /// The first guess, as text.
+    pub guess: String,
+    /// The feedback to it.
+    pub feedback: String,
+    /// How many secrets give that feedback.
+    pub size: usize,
+    /// The second guesses the part's search tries, in its order, each with its proven lower
+    /// bound on the part's total (guesses after the first); round 1 solves the first's pieces.
+    pub seconds: Vec<(String, u64)>,
+}
+
+/// What a split is: the search `moo tree build` would run, and its jobs. Written as the
+/// manifest of the jobs' directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Split {
+    /// [`SPLIT_FORMAT`].
+    pub format: String,
+    /// A hash of everything below, which every job and result repeats.
+    pub fingerprint: String,
+    /// The rules searched.
+    pub rules: Rules,
+    /// The objective.
+    pub objective: Objective,
+    /// The guess pool.
+    pub guesses: GuessPool,
+    /// The depth limit of the whole tree, if any.
+    pub max_depth: Option<u32>,
+    /// The first guesses tried, one per symmetry class, in the order the search tries them
+    /// (which breaks ties between them).
+    pub first_guesses: Vec<String>,
+    /// The parts split at their second guess.
+    pub deeper: Vec<DeepPart>,
+    /// Round 1's jobs; the join writes the next round's.
+    pub jobs: Vec<JobEntry>,
+}
+
+/// One subproblem, as a file a machine can run alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// [`JOB_FORMAT`].
+    pub format: String,
+    /// The split's fingerprint.
+    pub fingerprint: String,
+    /// How many jobs round 1 of the split has.
+    pub jobs: usize,
+    /// The rules searched.
+    pub rules: Rules,
+    /// The objective.
+    pub objective: Objective,
+    /// The guess pool.
+    pub guesses: GuessPool,
+    /// The depth limit of the whole tree, if any (the job gets one guess less).
+    pub max_depth: Option<u32>,
+    /// Which job this is, and the history it starts from.
+    #[serde(flatten)]
+    pub entry: JobEntry,
+}
+
+/// A job's proven answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobResult {
+    /// [`RESULT_FORMAT`].
+    pub format: String,
+    /// The split's fingerprint.
+    pub fingerprint: String,
+    /// Which job was solved.
+    #[serde(flatten)]
+    pub entry: JobEntry,
+    /// What the search proved.
+    pub outcome: PartOutcome,
+    /// Candidate sets searched.
+    pub nodes: u64,
+    /// Wall-clock time of the search, in seconds.
+    pub seconds: f64,
+    /// CPU time (user and system) of the whole process that ran the job, in seconds, when the
+    /// runner measured it: what a share of the run is counted in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_seconds: Option<f64>,
+}
+
+/// What a job proved about its part, counting guesses after the first one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PartOutcome {
+    /// The part's optimal subtree.
+    Solved {
+        /// Guesses summed over the part's secrets, the first guess not counted.
+        total: u64,
+        /// The most guesses any of them needs after the first, the smallest among trees of
+        /// this total.
+        worst: u32,
+        /// `histogram[k - 1]` secrets need exactly `k` more guesses.
+        histogram: Vec<u64>,
+        /// The subtree, rooted at the part's next guess.
+        tree: DecisionTree,
+        /// The search's first optimal subtree, of the same total but a larger worst case, when
+        /// the worst-case tie-break replaced it: the search of the whole game keeps this one
+        /// whenever the other parts fix its worst case anyway.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unreduced: Option<Unreduced>,
+    },
+    /// Under a worst-case objective, the part's optimal subtree for each depth limit the join
+    /// may give it.
+    Depths {
+        /// One per depth limit (counting guesses after the first), from the fewest that solve
+        /// every secret of the part up to the first where a deeper limit does no better.
+        columns: Vec<Column>,
+    },
+    /// No tree solves the part within the guesses the depth limit leaves.
+    Impossible {
+        /// The guesses left after the first one.
+        max_depth: u32,
+    },
+    /// A [`Task::Guess`]'s guess cannot beat its bound: any tree with it costs at least this.
+    AtLeast {
+        /// The proven lower bound, guesses after the first (the job's bound or more).
+        bound: u64,
+    },
+}
+
+/// A part's optimal subtree within one depth limit, under a worst-case objective.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Column {
+    /// The depth limit, counting guesses after the first.
+    pub depth: u32,
+    /// Guesses summed over the part's secrets, the first guess not counted.
+    pub total: u64,
+    /// `histogram[k - 1]` secrets need exactly `k` more guesses.
+    pub histogram: Vec<u64>,
+    /// The subtree, rooted at the part's next guess.
+    pub tree: DecisionTree,
+}
+
+impl Column {
+    /// How many of the part's secrets need every guess of the depth limit.
+    pub fn at_limit(&self) -> u64 {
+        let k = self.depth as usize;
+        if k == 0 {
+            return 0;
+        }
+        self.histogram.get(k - 1).copied().unwrap_or(0)
+    }
+}
+
+/// A part's optimal subtree before the worst-case tie-break.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unreduced {
+    /// Its worst case, counting guesses after the first.
+    pub worst: u32,
+    /// `histogram[k - 1]` secrets need exactly `k` more guesses.
+    pub histogram: Vec<u64>,
+    /// The subtree.
+    pub tree: DecisionTree,
+}
+
+/// What joining the results gave.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Joined {
+    /// The optimal tree, verified.
+    Found {
+        /// The tree.
+        tree: DecisionTree,
+        /// Its replayed statistics.
+        stats: TreeStats,
+        /// Candidate sets searched by all jobs together.
+        nodes: u64,
+        /// The jobs' search times added up, in seconds.
+        seconds: f64,
+        /// How many jobs the rounds had in all.
+        jobs: usize,
+    },
+    /// Proven: no strategy solves every secret within the depth limit.
+    Impossible {
+        /// The depth that is not enough.
+        max_depth: u32,
+    },
+    /// Every job so far is done, and these follow: run them, then join again.
+    Round {
+        /// The round's number (round 1 is the split's).
+        round: usize,
+        /// The round's jobs.
+        jobs: Vec<Job>,
+    },
+}
+
+/// Reads a file of this module's `kind`, refusing any other format than `expected`.
+pub(super) fn parse<T: serde::de::DeserializeOwned>(
+    text: &str,
+    kind: &'static str,
+    expected: &str,
+    format: impl Fn(&T) -> &String,
+) -> Result<T, SplitError> {
+    let value: T = serde_json::from_str(text).map_err(|e| SplitError::Malformed {
+        kind,
+        reason: crate::text::shorten(&e.to_string(), 200),
+    })?;
+    let found = format(&value);
+    if found != expected {
+        return Err(SplitError::Malformed {
+            kind,
+            reason: format!("its format is {:?}", crate::text::excerpt(found)),
+        });
+    }
+    Ok(value)
+}
+
+/// `0-3, 7, 9-10`: job numbers, compactly.
+fn ranges(jobs: &[usize]) -> String {
+    runs(jobs).join(", ")
+}
+
+/// `0-3,7,9-10`: job numbers as a batch system's array takes them (`sbatch --array`).
+pub fn array_range(jobs: &[usize]) -> String {
+    runs(jobs).join(",")
+}
+
+/// Runs of consecutive job numbers, each as `a-b` or `a`.
+fn runs(jobs: &[usize]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < jobs.len() {
+        let mut j = i;
+        while j + 1 < jobs.len() && jobs[j + 1] == jobs[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            jobs[i].to_string()
+        } else {
+            format!("{}-{}", jobs[i], jobs[j])
+        });
+        i = j + 1;
+    }
+    out
+}

@@ -1,0 +1,261 @@
+//! Planning a split: the first-level parts, which of them go deeper, round 1's jobs, and the
+//! manifest that names them.
+
+use super::deeper::{heavy_parts, pieces, FIRST_SECONDS};
+use super::{
+    parse, DeepPart, Job, JobEntry, JobResult, Split, SplitError, Task, JOB_FORMAT, SPLIT_FORMAT,
+};
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
+use crate::history::History;
+use crate::space::CodeSpace;
+use crate::tree::search::root_guesses;
+use crate::tree::{Objective, Search, SearchOptions};
+
+/// How a split cuts the search into jobs.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SplitOptions {
+    /// The largest share of the whole run's work a first-level part may be estimated to hold
+    /// before it is split at its second guess (the estimate grows as the square of the part's
+    /// size); `None` keeps every part whole. Only the average objective without a depth limit
+    /// splits deeper.
+    pub share: Option<f64>,
+}
+
+/// The share [`SplitOptions`] aims at by default: 2% of the run.
+pub const DEFAULT_SHARE: f64 = 0.02;
+
+impl Default for SplitOptions {
+    fn default() -> SplitOptions {
+        SplitOptions {
+            share: Some(DEFAULT_SHARE),
+        }
+    }
+}
+
+impl SplitOptions {
+    /// Parts estimated above `share` of the run go deeper (`None`: none does).
+    pub fn with_share(mut self, share: Option<f64>) -> SplitOptions {
+        self.share = share;
+        self
+    }
+}
+
+/// A first-level part: a first guess, a feedback and the secrets they leave.
+pub(super) struct FirstPart {
+    pub(super) guess: u32,
+    pub(super) feedback: Feedback,
+    pub(super) set: CodeSet,
+}
+
+impl FirstPart {
+    /// The history that leaves the part.
+    pub(super) fn history(&self, space: &CodeSpace) -> History {
+        let mut history = History::new();
+        history.push(space.code(self.guess as usize), self.feedback);
+        history
+    }
+}
+
+/// Every part the first guesses of `order` leave, in that order: one per guess and feedback
+/// other than the win.
+fn first_parts(space: &CodeSpace, order: &[u32]) -> Vec<FirstPart> {
+    let all = space.all();
+    let mut parts = Vec::new();
+    for &guess in order {
+        for (feedback, set) in space.partition(guess as usize, &all) {
+            if !feedback.is_win(space.length()) {
+                parts.push(FirstPart {
+                    guess,
+                    feedback,
+                    set,
+                });
+            }
+        }
+    }
+    parts
+}
+
+impl Split {
+    /// Lists round 1's jobs of the search of `space` under `options`: one per first guess the
+    /// search would try and feedback that guess can get, besides the win, except that a part
+    /// estimated above `how.share` of the run (average objective, no depth limit) is split at
+    /// its second guess: its round 1 solves the pieces its first second guess leaves, and the
+    /// join writes round 2. Returns the manifest and every job of round 1, in the same order.
+    pub fn plan(
+        space: &CodeSpace,
+        options: &SearchOptions,
+        how: &SplitOptions,
+    ) -> Result<(Split, Vec<Job>), SplitError> {
+        let order = Search::whole(space).options(options).first_guesses(None)?;
+        let rules = space.rules();
+        let parts = first_parts(space, &order);
+        let deeper_allowed = options.objective == Objective::Average && options.max_depth.is_none();
+        let heavy = match how.share {
+            Some(share) if deeper_allowed => heavy_parts(&parts, share),
+            _ => vec![false; parts.len()],
+        };
+        let mut jobs = Vec::new();
+        let mut deeper = Vec::new();
+        for (part, heavy) in parts.iter().zip(heavy) {
+            let guess = rules.format_code(&space.code(part.guess as usize));
+            let feedback = part.feedback.to_string();
+            if !heavy {
+                jobs.push(JobEntry {
+                    index: jobs.len(),
+                    guess,
+                    feedback,
+                    size: part.set.len(),
+                    task: Task::Part,
+                });
+                continue;
+            }
+            let seconds = root_guesses(space, &part.history(space), &part.set, options)?;
+            for &(second, _) in seconds.iter().take(FIRST_SECONDS) {
+                for (f2, piece) in pieces(space, &part.set, second) {
+                    jobs.push(JobEntry {
+                        index: jobs.len(),
+                        guess: guess.clone(),
+                        feedback: feedback.clone(),
+                        size: piece.len(),
+                        task: Task::Piece {
+                            guess: rules.format_code(&space.code(second as usize)),
+                            feedback: f2.to_string(),
+                        },
+                    });
+                }
+            }
+            deeper.push(DeepPart {
+                guess,
+                feedback,
+                size: part.set.len(),
+                seconds: seconds
+                    .iter()
+                    .map(|&(g, bound)| (rules.format_code(&space.code(g as usize)), bound))
+                    .collect(),
+            });
+        }
+        let mut split = Split {
+            format: SPLIT_FORMAT.to_string(),
+            fingerprint: String::new(),
+            rules: rules.clone(),
+            objective: options.objective,
+            guesses: options.guesses,
+            max_depth: options.max_depth,
+            first_guesses: order
+                .iter()
+                .map(|&g| rules.format_code(&space.code(g as usize)))
+                .collect(),
+            deeper,
+            jobs,
+        };
+        split.fingerprint = split.compute_fingerprint();
+        let jobs = split.jobs.iter().map(|e| split.job(e.clone())).collect();
+        Ok((split, jobs))
+    }
+
+    /// The search options the split was planned with.
+    pub fn options(&self) -> SearchOptions {
+        SearchOptions::new(self.objective)
+            .with_max_depth(self.max_depth)
+            .with_guesses(self.guesses)
+    }
+
+    /// The job file of one entry.
+    pub(super) fn job(&self, entry: JobEntry) -> Job {
+        Job {
+            format: JOB_FORMAT.to_string(),
+            fingerprint: self.fingerprint.clone(),
+            jobs: self.jobs.len(),
+            rules: self.rules.clone(),
+            objective: self.objective,
+            guesses: self.guesses,
+            max_depth: self.max_depth,
+            entry,
+        }
+    }
+
+    /// A hash of everything the split is (FNV-1a over its JSON with an empty fingerprint):
+    /// enough to tell one split's files from another's, not a defence against forgery.
+    fn compute_fingerprint(&self) -> String {
+        let mut copy = self.clone();
+        copy.fingerprint = String::new();
+        let text = serde_json::to_string(&copy).unwrap_or_default();
+        format!("{:016x}", crate::text::fnv1a(&text))
+    }
+
+    /// Reads a manifest, checking its format and fingerprint.
+    pub fn from_json(text: &str) -> Result<Split, SplitError> {
+        let split = parse(text, "split manifest", SPLIT_FORMAT, |s: &Split| &s.format)?;
+        if split.compute_fingerprint() != split.fingerprint {
+            return Err(SplitError::Malformed {
+                kind: "split manifest",
+                reason: "its fingerprint does not match its contents (it was edited)".into(),
+            });
+        }
+        if split.jobs.iter().enumerate().any(|(i, e)| e.index != i) {
+            return Err(SplitError::Malformed {
+                kind: "split manifest",
+                reason: "its jobs are not numbered 0, 1, 2, ...".into(),
+            });
+        }
+        Ok(split)
+    }
+
+    /// The manifest as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks that `result` is this split's answer to `entry` (a job of round 1, or of a later
+    /// round as the join derived it).
+    pub(super) fn check_answer(
+        &self,
+        entry: &JobEntry,
+        result: &JobResult,
+    ) -> Result<(), SplitError> {
+        let index = entry.index;
+        if result.fingerprint != self.fingerprint {
+            return Err(SplitError::OtherSplit {
+                what: format!("the result of job {index}"),
+                found: result.fingerprint.clone(),
+                wanted: self.fingerprint.clone(),
+            });
+        }
+        if *entry != result.entry {
+            return Err(SplitError::Mismatch {
+                index,
+                reason: format!(
+                    "the result answers {}, but the job is {}",
+                    describe(&result.entry),
+                    describe(entry)
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that `result` is this split's answer to round 1's job `index`.
+    pub fn check_result(&self, index: usize, result: &JobResult) -> Result<(), SplitError> {
+        match self.jobs.get(index) {
+            Some(entry) => self.check_answer(entry, result),
+            None if result.fingerprint == self.fingerprint => Ok(()),
+            None => Err(SplitError::OtherSplit {
+                what: format!("the result of job {index}"),
+                found: result.fingerprint.clone(),
+                wanted: self.fingerprint.clone(),
+            }),
+        }
+    }
+}
+
+/// A job as a reader names it: `01234 1B2C (1260 secrets)`, with its second guess if any.
+pub(super) fn describe(e: &JobEntry) -> String {
+    let then = match &e.task {
+        Task::Part => String::new(),
+        Task::Piece { guess, feedback } => format!(" then {guess} {feedback}"),
+        Task::Guess { guess, below } => format!(" then {guess} below {below}"),
+    };
+    format!("{} {}{then} ({} secrets)", e.guess, e.feedback, e.size)
+}

@@ -1,0 +1,306 @@
+//! Running one job: the position its history leaves, searched as the search of the whole game
+//! searches it there.
+
+use std::time::Instant;
+
+use super::{
+    parse, Column, Job, JobResult, PartOutcome, Split, SplitError, Task, Unreduced, JOB_FORMAT,
+    RESULT_FORMAT,
+};
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
+use crate::history::History;
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::tree::search::{first_optimum, try_root_guess, GuessTrial, PartPlans};
+use crate::tree::{
+    DecisionTree, Node, NodeId, Objective, PlanMove, Progress, Search, SearchOptions,
+    SearchOutcome, SetPlan,
+};
+
+impl Job {
+    /// Reads a job file, checking its format.
+    pub fn from_json(text: &str) -> Result<Job, SplitError> {
+        parse(text, "job", JOB_FORMAT, |j: &Job| &j.format)
+    }
+
+    /// The job as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks that the job is one of `split`'s: round 1's as the manifest lists it, or a later
+    /// round's of the same split (whose entry the join checks again against the results it
+    /// derives from).
+    pub fn check(&self, split: &Split) -> Result<(), SplitError> {
+        if self.fingerprint != split.fingerprint {
+            return Err(SplitError::OtherSplit {
+                what: format!("job {}", self.entry.index),
+                found: self.fingerprint.clone(),
+                wanted: split.fingerprint.clone(),
+            });
+        }
+        let listed = match split.jobs.get(self.entry.index) {
+            Some(entry) => *entry == self.entry,
+            None => split
+                .deeper
+                .iter()
+                .any(|d| d.guess == self.entry.guess && d.feedback == self.entry.feedback),
+        };
+        if split.job(self.entry.clone()) != *self || !listed {
+            return Err(SplitError::Mismatch {
+                index: self.entry.index,
+                reason: "the job file differs from the split's list".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `result` is this job's answer (same split, same subproblem).
+    pub fn is_answered_by(&self, result: &JobResult) -> bool {
+        result.format == RESULT_FORMAT
+            && result.fingerprint == self.fingerprint
+            && result.entry == self.entry
+    }
+
+    /// Proves what the job asks of its position, exactly as the search of the whole game
+    /// solves it there (same objective and tie rule, same symmetries): a part's optimal
+    /// subtree with one guess less of the depth limit, a piece's first optimum, or a second
+    /// guess's subtree below its bound. Runs on the current rayon pool; returns
+    /// [`crate::tree::SearchError::Stopped`] soon after `stop` fires.
+    pub fn solve(&self, progress: &Progress, stop: &Stop) -> Result<JobResult, SplitError> {
+        let space = CodeSpace::new(self.rules.clone())?;
+        let history = self.history()?;
+        let candidates: CodeSet = history.candidates(&space);
+        if candidates.len() != self.entry.size || candidates.is_empty() {
+            return Err(self.bad(format!(
+                "its history leaves {} secrets, the job says {}",
+                candidates.len(),
+                self.entry.size
+            )));
+        }
+        let deeper = !matches!(self.entry.task, Task::Part);
+        if deeper && (self.objective != Objective::Average || self.max_depth.is_some()) {
+            return Err(
+                self.bad("only the average objective without a depth limit splits deeper".into())
+            );
+        }
+        let start = Instant::now();
+        let options = SearchOptions::new(self.objective).with_guesses(self.guesses);
+        let at = Position {
+            space: &space,
+            history: &history,
+            candidates: &candidates,
+            progress,
+            stop,
+        };
+        let outcome = match &self.entry.task {
+            Task::Part => self.solve_part(&at, options)?,
+            Task::Piece { .. } => {
+                let plan = first_optimum(&space, &history, &candidates, &options, progress, stop)?;
+                self.solved(&space, plan, None)?
+            }
+            Task::Guess { guess, below } => {
+                let guess = self.code(&space, guess)?;
+                match try_root_guess(
+                    &space,
+                    &history,
+                    &candidates,
+                    &options,
+                    guess,
+                    Some(*below),
+                    progress,
+                    stop,
+                )? {
+                    GuessTrial::Below(plan) => self.solved(&space, plan, None)?,
+                    GuessTrial::AtLeast(bound) => PartOutcome::AtLeast { bound },
+                }
+            }
+        };
+        Ok(JobResult {
+            format: RESULT_FORMAT.to_string(),
+            fingerprint: self.fingerprint.clone(),
+            entry: self.entry.clone(),
+            outcome,
+            nodes: progress.nodes(),
+            seconds: start.elapsed().as_secs_f64(),
+            cpu_seconds: None,
+        })
+    }
+
+    /// The history the job's position follows: the first guess and its feedback, then for a
+    /// piece the second guess and its feedback.
+    fn history(&self) -> Result<History, SplitError> {
+        let length = self.rules.length();
+        let mut history = History::new();
+        let feedback = |text: &str| {
+            let f = Feedback::parse(text, length).map_err(|e| self.bad(e.to_string()))?;
+            if f.is_win(length) {
+                return Err(self.bad("the winning feedback is not a subproblem".into()));
+            }
+            Ok(f)
+        };
+        history.push(
+            self.rules
+                .parse_code(&self.entry.guess)
+                .map_err(|e| self.bad(e.to_string()))?,
+            feedback(&self.entry.feedback)?,
+        );
+        if let Task::Piece { guess, feedback: f } = &self.entry.task {
+            history.push(
+                self.rules
+                    .parse_code(guess)
+                    .map_err(|e| self.bad(e.to_string()))?,
+                feedback(f)?,
+            );
+        }
+        Ok(history)
+    }
+
+    /// The index of the code `text` in the job's space.
+    fn code(&self, space: &CodeSpace, text: &str) -> Result<u32, SplitError> {
+        let code = self
+            .rules
+            .parse_code(text)
+            .map_err(|e| self.bad(e.to_string()))?;
+        space
+            .index_of(&code)
+            .map(|i| i as u32)
+            .ok_or_else(|| self.bad(format!("{text} is not a code of the rules")))
+    }
+
+    fn bad(&self, reason: String) -> SplitError {
+        SplitError::Mismatch {
+            index: self.entry.index,
+            reason,
+        }
+    }
+
+    /// A whole first-level part, with one guess less of the depth limit.
+    fn solve_part(&self, at: &Position, options: SearchOptions) -> Result<PartOutcome, SplitError> {
+        let left = self.max_depth.map(|d| d.saturating_sub(1));
+        if left == Some(0) {
+            return Ok(PartOutcome::Impossible { max_depth: 0 });
+        }
+        let options = options.with_max_depth(left);
+        let Position {
+            space,
+            history,
+            candidates,
+            progress,
+            stop,
+        } = *at;
+        let search = Search::part(space, history, candidates)
+            .options(&options)
+            .progress(progress)
+            .stop(stop);
+        match search.run()? {
+            SearchOutcome::Found(PartPlans::Columns(columns)) => {
+                let columns = columns
+                    .into_iter()
+                    .map(|(depth, plan)| {
+                        Ok(Column {
+                            depth,
+                            total: plan.total,
+                            tree: self.tree_of(space, &plan)?,
+                            histogram: plan.histogram,
+                        })
+                    })
+                    .collect::<Result<_, SplitError>>()?;
+                Ok(PartOutcome::Depths { columns })
+            }
+            SearchOutcome::Found(PartPlans::Plan { plan, unreduced }) => {
+                self.solved(space, plan, unreduced)
+            }
+            SearchOutcome::Impossible { max_depth } => Ok(PartOutcome::Impossible { max_depth }),
+        }
+    }
+
+    /// A solved outcome of `plan`, with the plan before the worst-case tie-break if any.
+    fn solved(
+        &self,
+        space: &CodeSpace,
+        plan: SetPlan,
+        unreduced: Option<SetPlan>,
+    ) -> Result<PartOutcome, SplitError> {
+        let unreduced = match unreduced {
+            Some(u) => Some(Unreduced {
+                worst: u.worst,
+                tree: self.tree_of(space, &u)?,
+                histogram: u.histogram,
+            }),
+            None => None,
+        };
+        Ok(PartOutcome::Solved {
+            total: plan.total,
+            worst: plan.worst,
+            tree: self.tree_of(space, &plan)?,
+            histogram: plan.histogram,
+            unreduced,
+        })
+    }
+
+    fn tree_of(&self, space: &CodeSpace, plan: &SetPlan) -> Result<DecisionTree, SplitError> {
+        plan_tree(space, &plan.moves)
+            .ok_or_else(|| self.bad("the search's plan does not cover its position".into()))
+    }
+}
+
+/// The position a job searches, and how the search reports and stops.
+#[derive(Clone, Copy)]
+struct Position<'a> {
+    space: &'a CodeSpace,
+    history: &'a History,
+    candidates: &'a CodeSet,
+    progress: &'a Progress,
+    stop: &'a Stop,
+}
+
+impl JobResult {
+    /// Reads a result file, checking its format.
+    pub fn from_json(text: &str) -> Result<JobResult, SplitError> {
+        parse(text, "job result", RESULT_FORMAT, |r: &JobResult| &r.format)
+    }
+
+    /// The result as JSON (one line: the subtree makes it long).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The subtree a plan describes: `moves[0]` is its root's set and guess, then the plans of its
+/// parts depth first in feedback order, as the search writes them. `None` if the moves do not
+/// cover every part.
+fn plan_tree(space: &CodeSpace, moves: &[PlanMove]) -> Option<DecisionTree> {
+    fn add(
+        space: &CodeSpace,
+        moves: &[PlanMove],
+        next: &mut usize,
+        nodes: &mut Vec<Node>,
+    ) -> Option<NodeId> {
+        let PlanMove { set, guess: g, .. } = moves.get(*next)?;
+        *next += 1;
+        let id = NodeId(nodes.len() as u32);
+        nodes.push(Node {
+            guess: space.code(*g as usize),
+            children: Vec::new(),
+        });
+        let length = space.length();
+        let mut children = Vec::new();
+        for (feedback, part) in space.partition(*g as usize, set) {
+            if feedback.is_win(length) {
+                continue;
+            }
+            if moves.get(*next).map(|m| &m.set) != Some(&part) {
+                return None;
+            }
+            children.push((feedback, add(space, moves, next, nodes)?));
+        }
+        nodes[id.index()].children = children;
+        Some(id)
+    }
+    let mut nodes = Vec::new();
+    let mut next = 0;
+    add(space, moves, &mut next, &mut nodes)?;
+    Some(DecisionTree::from_nodes(space.rules().clone(), nodes))
+}

@@ -1,0 +1,382 @@
+//! The split against the single search, and the files it refuses.
+
+use super::*;
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::tree::{OptimalTree, Progress, Search, SearchOptions, SearchOutcome};
+
+/// The first level only, as the split was before it went deeper.
+fn first_level() -> SplitOptions {
+    SplitOptions::default().with_share(None)
+}
+
+/// Every part deeper.
+fn all_deeper() -> SplitOptions {
+    SplitOptions::default().with_share(Some(0.0))
+}
+
+/// The joined tree and the single search's, with their statistics, for `options`.
+fn joined_and_searched(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    how: &SplitOptions,
+) -> ((DecisionTree, TreeStats), (DecisionTree, TreeStats)) {
+    let (split, joined) = split_and_join(space, options, how);
+    assert!(!split.jobs.is_empty());
+    let what = format!("{} {options:?}", space.rules());
+    let Joined::Found { tree, stats, .. } = joined else {
+        panic!("{what}: the join finds a tree");
+    };
+    let SearchOutcome::Found(OptimalTree {
+        tree: single,
+        stats: single_stats,
+    }) = Search::whole(space).options(options).run().unwrap()
+    else {
+        panic!("{what}: the search finds a tree");
+    };
+    ((tree, stats), (single, single_stats))
+}
+
+/// Solves `jobs` in process, through the files' form as between machines.
+fn solve_all(jobs: &[Job]) -> Vec<Option<JobResult>> {
+    jobs.iter()
+        .map(|job| {
+            let job = Job::from_json(&job.to_json()).unwrap();
+            let result = job.solve(&Progress::new(), &Stop::never()).unwrap();
+            Some(JobResult::from_json(&result.to_json()).unwrap())
+        })
+        .collect()
+}
+
+/// Splits, solves every job of every round in process and joins.
+fn split_and_join(
+    space: &CodeSpace,
+    options: &SearchOptions,
+    how: &SplitOptions,
+) -> (Split, Joined) {
+    let (split, jobs) = Split::plan(space, options, how).unwrap();
+    let mut results = solve_all(&jobs);
+    loop {
+        match split.join(&results).unwrap() {
+            Joined::Round { jobs, .. } => results.extend(solve_all(&jobs)),
+            joined => return (split, joined),
+        }
+    }
+}
+
+#[test]
+fn joined_trees_are_the_searchs_trees() {
+    let games = [
+        (
+            Rules::new(3, "1234", true, false).unwrap(),
+            GuessPool::All,
+            None,
+        ),
+        (
+            Rules::new(3, "1234", true, false).unwrap(),
+            GuessPool::Consistent,
+            None,
+        ),
+        (
+            Rules::new(3, "012345", false, false).unwrap(),
+            GuessPool::All,
+            None,
+        ),
+        (
+            Rules::new(3, "0123456789", false, false).unwrap(),
+            GuessPool::All,
+            Some(6),
+        ),
+        (
+            Rules::new(3, "012345", false, true).unwrap(),
+            GuessPool::All,
+            None,
+        ),
+    ];
+    for (rules, pool, max_depth) in games {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let options = SearchOptions::new(Objective::Average)
+            .with_guesses(pool)
+            .with_max_depth(max_depth);
+        let ((joined_tree, joined_stats), (tree, stats)) =
+            joined_and_searched(&space, &options, &first_level());
+        assert_eq!(joined_stats, stats, "{rules} {pool:?} {max_depth:?}");
+        assert_eq!(joined_tree, tree, "{rules} {pool:?} {max_depth:?}");
+    }
+}
+
+#[test]
+fn an_impossible_depth_is_proven_by_the_join() {
+    let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+    let options = SearchOptions::new(Objective::Average).with_max_depth(Some(3));
+    // A depth limit keeps the split at the first level, whatever the share.
+    let (split, joined) = split_and_join(&space, &options, &all_deeper());
+    assert!(split.deeper.is_empty());
+    assert!(matches!(joined, Joined::Impossible { max_depth: 3 }));
+}
+
+#[test]
+fn results_of_another_split_or_missing_ones_are_refused() {
+    let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
+    let (a, jobs) = Split::plan(&space, &SearchOptions::default(), &first_level()).unwrap();
+    let options = SearchOptions::default().with_guesses(GuessPool::Consistent);
+    let (b, other_jobs) = Split::plan(&space, &options, &first_level()).unwrap();
+    assert_ne!(a.fingerprint, b.fingerprint);
+    let foreign = other_jobs[0]
+        .solve(&Progress::new(), &Stop::never())
+        .unwrap();
+    assert!(matches!(
+        a.check_result(0, &foreign),
+        Err(SplitError::OtherSplit { .. })
+    ));
+    assert!(!jobs[0].is_answered_by(&foreign));
+    let mut results: Vec<Option<JobResult>> = vec![None; jobs.len()];
+    results[1] = Some(jobs[1].solve(&Progress::new(), &Stop::never()).unwrap());
+    match a.join(&results) {
+        Err(SplitError::Missing { missing, jobs: n }) => {
+            assert_eq!(n, jobs.len());
+            assert_eq!(missing.len(), jobs.len() - 1);
+            assert!(!missing.contains(&1));
+        }
+        other => panic!("expected the missing jobs, got {other:?}"),
+    }
+    let mut edited: serde_json::Value = serde_json::from_str(&a.to_json()).unwrap();
+    edited["max_depth"] = 9.into();
+    assert!(matches!(
+        Split::from_json(&edited.to_string()),
+        Err(SplitError::Malformed { .. })
+    ));
+    assert_eq!(Split::from_json(&a.to_json()).unwrap(), a);
+}
+
+#[test]
+fn joined_worst_case_trees_match_the_searchs_trees() {
+    let games = [
+        (Rules::new(3, "1234", true, false).unwrap(), None),
+        (Rules::new(3, "012345", false, false).unwrap(), None),
+        (Rules::new(3, "0123456789", false, true).unwrap(), None),
+        (Rules::new(3, "0123456789", false, false).unwrap(), Some(7)),
+        (Rules::new(4, "123456", true, false).unwrap(), None),
+    ];
+    for (rules, max_depth) in games {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        for objective in [Objective::Worst, Objective::FewestWorst] {
+            let options = SearchOptions::new(objective).with_max_depth(max_depth);
+            let ((joined_tree, joined_stats), (tree, stats)) =
+                joined_and_searched(&space, &options, &all_deeper());
+            let what = format!("{rules} {objective:?} {max_depth:?}");
+            assert_eq!(
+                (joined_stats.max, joined_stats.total),
+                (stats.max, stats.total),
+                "{what}"
+            );
+            // The fewest at worst leaves few ties, and the join breaks them as the search
+            // does; the worst case may break its many ties otherwise (see the module).
+            if objective == Objective::FewestWorst {
+                assert_eq!(joined_stats, stats, "{what}");
+                assert_eq!(joined_tree, tree, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_impossible_worst_case_is_proven_by_the_join() {
+    let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+    for objective in [Objective::Worst, Objective::FewestWorst] {
+        let options = SearchOptions::new(objective).with_max_depth(Some(3));
+        let (_, joined) = split_and_join(&space, &options, &all_deeper());
+        assert!(matches!(joined, Joined::Impossible { max_depth: 3 }));
+    }
+}
+
+#[test]
+fn a_false_count_at_the_worst_depth_is_refused() {
+    let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+    let options = SearchOptions::new(Objective::FewestWorst);
+    let (split, jobs) = Split::plan(&space, &options, &first_level()).unwrap();
+    let mut results: Vec<Option<JobResult>> = jobs
+        .iter()
+        .map(|job| Some(job.solve(&Progress::new(), &Stop::never()).unwrap()))
+        .collect();
+    let Joined::Found { stats, .. } = split.join(&results).unwrap() else {
+        panic!("the join finds a tree");
+    };
+    // Move one secret of a part from the worst depth up a level in its claim only.
+    let worst = stats.max as usize;
+    let edited = results.iter_mut().flatten().any(|r| {
+        let PartOutcome::Depths { columns } = &mut r.outcome else {
+            return false;
+        };
+        let Some(c) = columns.iter_mut().find(|c| c.depth as usize == worst - 1) else {
+            return false;
+        };
+        if c.at_limit() == 0 {
+            return false;
+        }
+        c.histogram[worst - 2] -= 1;
+        c.histogram[worst - 3] += 1;
+        true
+    });
+    assert!(edited);
+    assert!(matches!(
+        split.join(&results),
+        Err(SplitError::DisagreeWorst { .. })
+    ));
+}
+
+#[test]
+fn absurd_depth_columns_are_refused() {
+    let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
+    let (split, jobs) =
+        Split::plan(&space, &SearchOptions::new(Objective::Worst), &all_deeper()).unwrap();
+    let results: Vec<Option<JobResult>> = jobs
+        .iter()
+        .map(|job| Some(job.solve(&Progress::new(), &Stop::never()).unwrap()))
+        .collect();
+    for depth in [0, u32::MAX] {
+        let mut edited = results.clone();
+        let Some(Some(r)) = edited.first_mut() else {
+            panic!("a result");
+        };
+        let PartOutcome::Depths { columns } = &mut r.outcome else {
+            panic!("a worst-case job answers with depth columns");
+        };
+        columns[0].depth = depth;
+        assert!(
+            matches!(split.join(&edited), Err(SplitError::Mismatch { .. })),
+            "{depth}"
+        );
+    }
+}
+
+#[test]
+fn ranges_are_compact() {
+    assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3, 7, 9-10");
+    assert_eq!(ranges(&[4]), "4");
+}
+
+/// Games small enough to split every part deeper in a unit test.
+fn deeper_games() -> Vec<(Rules, GuessPool)> {
+    vec![
+        (
+            Rules::new(3, "0123456789", false, false).unwrap(),
+            GuessPool::All,
+        ),
+        (Rules::new(3, "12345", true, false).unwrap(), GuessPool::All),
+        (
+            Rules::new(3, "012345", false, true).unwrap(),
+            GuessPool::All,
+        ),
+        (
+            Rules::new(3, "1234", true, false).unwrap(),
+            GuessPool::Consistent,
+        ),
+    ]
+}
+
+#[test]
+fn deeper_joined_trees_are_the_searchs_trees() {
+    for (rules, pool) in deeper_games() {
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let options = SearchOptions::new(Objective::Average).with_guesses(pool);
+        let ((joined_tree, joined_stats), (tree, stats)) =
+            joined_and_searched(&space, &options, &all_deeper());
+        assert_eq!(joined_stats, stats, "{rules} {pool:?}");
+        assert_eq!(joined_tree, tree, "{rules} {pool:?}");
+    }
+}
+
+/// Round 1 of Bulls and Cows 3 of 0-9 with every part deeper, solved, and its split.
+fn deeper_round_one() -> (Split, Vec<Option<JobResult>>) {
+    let space = CodeSpace::new(Rules::new(3, "0123456789", false, false).unwrap()).unwrap();
+    let (split, jobs) = Split::plan(&space, &SearchOptions::default(), &all_deeper()).unwrap();
+    assert!(!split.deeper.is_empty());
+    assert!(jobs.iter().all(|j| j.check(&split).is_ok()));
+    let results = solve_all(&jobs);
+    (split, results)
+}
+
+#[test]
+fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
+    let (split, mut results) = deeper_round_one();
+    let Joined::Round { round: 2, jobs } = split.join(&results).unwrap() else {
+        panic!("round 1 of a deeper split leads to round 2");
+    };
+    let Joined::Round { jobs: again, .. } = split.join(&results).unwrap() else {
+        panic!("joined again, the same round");
+    };
+    assert_eq!(jobs, again);
+    assert!(jobs.iter().all(|j| j.check(&split).is_ok()));
+    assert!(jobs.iter().all(|j| j.entry.index >= split.jobs.len()));
+    let second = solve_all(&jobs);
+    // Half of round 2 in: the join names the rest, as for round 1.
+    let half = jobs.len() / 2;
+    results.extend(second[..half].iter().cloned());
+    results.extend(vec![None; jobs.len() - half]);
+    match split.join(&results) {
+        Err(SplitError::Missing { missing, jobs: n }) => {
+            assert_eq!(missing.len(), jobs.len() - half);
+            assert_eq!(n, split.jobs.len() + jobs.len());
+        }
+        other => panic!("expected round 2's missing jobs, got {other:?}"),
+    }
+    results.truncate(split.jobs.len());
+    results.extend(second);
+    let Joined::Found { tree, .. } = split.join(&results).unwrap() else {
+        panic!("both rounds in: the tree");
+    };
+    let Joined::Found { tree: again, .. } = split.join(&results).unwrap() else {
+        panic!("joined again: the same tree");
+    };
+    assert_eq!(tree, again);
+}
+
+#[test]
+fn tampered_deeper_results_are_refused() {
+    let (split, mut results) = deeper_round_one();
+    let Joined::Round { jobs, .. } = split.join(&results).unwrap() else {
+        panic!("round 2");
+    };
+    results.extend(solve_all(&jobs));
+    // A round 2 result that answers another bound than the join derives.
+    let r2 = split.jobs.len();
+    let mut edited = results.clone();
+    let Some(Some(r)) = edited.get_mut(r2) else {
+        panic!("a round 2 result");
+    };
+    let Task::Guess { below, .. } = &mut r.entry.task else {
+        panic!("round 2 tries second guesses");
+    };
+    *below += 1;
+    assert!(matches!(
+        split.join(&edited),
+        Err(SplitError::Mismatch { .. })
+    ));
+    // A round 2 result claiming a lower bound under its own bound.
+    let mut edited = results.clone();
+    let Some(Some(r)) = edited.get_mut(r2) else {
+        panic!("a round 2 result");
+    };
+    r.outcome = PartOutcome::AtLeast { bound: 0 };
+    assert!(matches!(
+        split.join(&edited),
+        Err(SplitError::Mismatch { .. })
+    ));
+    // Pieces that claim no guesses at all, against their own histograms: refused before they
+    // can steer the choice of second guess (whose losers' trees are never replayed).
+    let mut edited = results.clone();
+    for r in edited.iter_mut().flatten() {
+        if let (Task::Piece { .. }, PartOutcome::Solved { total, .. }) =
+            (&r.entry.task, &mut r.outcome)
+        {
+            *total = 0;
+        }
+    }
+    let joined = split.join(&edited);
+    assert!(
+        matches!(joined, Err(SplitError::Mismatch { .. })),
+        "{:?}",
+        joined.map(|_| "a join")
+    );
+}
