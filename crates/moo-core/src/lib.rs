@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod advisor;
+pub mod bound;
 pub mod code;
 pub mod codeset;
 pub mod eval;

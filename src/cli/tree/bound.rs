@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
-use moo_core::strategy::PartitionScore;
-use moo_core::tree::{
-    lower_bound, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, SearchError,
-    UpperBound,
+use moo_core::bound::{
+    lower_bound, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
 };
+use moo_core::strategy::PartitionScore;
+use moo_core::tree::SearchError;
 use moo_core::{CodeSpace, Stop};
 use serde::Serialize;
 

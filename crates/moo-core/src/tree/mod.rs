@@ -15,13 +15,9 @@
 //! [`crate::eval::strategy_tree`], the same walk that counts `moo bench`'s figures, so a written
 //! tree and the benchmark of its strategy cannot disagree.
 
-mod bound;
 mod jobs;
 mod search;
 
-pub use bound::{
-    lower_bound, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
-};
 pub use jobs::{
     array_range, Column, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome,
     SampledJob, Split, SplitError, SplitOptions, Task, Unreduced, DEFAULT_SHARE, JOB_FORMAT,

@@ -178,7 +178,7 @@ pub enum Task {
     },
 }
 
-/// A part split at its second guess ([`deeper`]): the second guesses its search tries.
+/// A part split at its second guess (round 2): the second guesses its search tries.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeepPart {

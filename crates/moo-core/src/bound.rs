@@ -1,5 +1,8 @@
 //! Bounds on the optimal total of games too large for the exact search to settle.
 //!
+//! A module of its own beside [`crate::tree`] and [`crate::strategy`], since it uses both: the
+//! heuristic picks the guesses of an upper bound's tree and the exact search its endgames.
+//!
 //! **Upper bound** ([`upper_bound`]): the tree of a strategy, so its total is achievable. Where
 //! more than `exact_below` candidates are left a partition heuristic picks the guess; at the top
 //! `top_levels` levels its `top` best guesses are each played out to a whole subtree and the
@@ -30,8 +33,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::{DecisionTree, Node, NodeId, Search, SearchError, SearchOptions, SearchOutcome};
-use super::{SetPlan, TreeStats};
 use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
@@ -41,6 +42,10 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::strategy::{Knowledge, PartitionScore, PartitionStrategy};
 use crate::symmetry::Symmetry;
+use crate::tree::{
+    DecisionTree, Node, NodeId, Search, SearchError, SearchOptions, SearchOutcome, SetPlan,
+    TreeStats,
+};
 
 /// How [`upper_bound`] and [`lower_bound`] work.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -563,17 +568,14 @@ mod tests {
 
     const SHIPPED: &[(&[u8], u64)] = &[
         (
-            include_bytes!("../../trees/mastermind-5x8-bound.json.gz"),
+            include_bytes!("../trees/mastermind-5x8-bound.json.gz"),
             178749,
         ),
         (
-            include_bytes!("../../trees/mastermind-5x7-bound.json.gz"),
+            include_bytes!("../trees/mastermind-5x7-bound.json.gz"),
             86225,
         ),
-        (
-            include_bytes!("../../trees/bulls-5x10-bound.json.gz"),
-            172254,
-        ),
-        (include_bytes!("../../trees/bulls-5x9-bound.json.gz"), 82095),
+        (include_bytes!("../trees/bulls-5x10-bound.json.gz"), 172254),
+        (include_bytes!("../trees/bulls-5x9-bound.json.gz"), 82095),
     ];
 }
