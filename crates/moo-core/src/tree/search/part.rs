@@ -19,6 +19,7 @@ use crate::codeset::CodeSet;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
+use crate::symmetry::Symmetry;
 
 /// What trying one guess at a position's root under an upper bound proved.
 #[derive(Debug, Clone)]
@@ -46,15 +47,8 @@ pub(crate) fn root_guesses(
     let search = Solver::new(space, options.guesses, &progress, &stop, 0, None, 0);
     let sym = history_symmetry(space, history);
     let set = candidates_left.as_slice();
-    let (mut cands, _) = candidates(
-        &search.bounds,
-        set,
-        &search.bounds.orbits(&sym),
-        INF,
-        cap,
-        &stop,
-    )
-    .expect("a search that never stops");
+    let mut cands =
+        root_candidates(&search, set, &sym, cap, &stop).expect("a search that never stops");
     cands.sort_unstable_by_key(Candidate::order);
     let mut dedup = SplitDedup::new(set, search.bounds.slots, search.bounds.win);
     Ok(cands
@@ -85,15 +79,7 @@ pub(crate) fn try_root_guess(
     let set = candidates_left.as_slice();
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
-    let (cands, _) = candidates(
-        &search.bounds,
-        set,
-        &search.bounds.orbits(&sym),
-        INF,
-        cap,
-        stop,
-    )
-    .ok_or(SearchError::Stopped)?;
+    let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
     let Some(&c) = cands.iter().find(|c| c.guess == guess) else {
         // Not a guess the search would try here: it cannot fit the depth.
         return Ok(GuessTrial::AtLeast(u64::from(INF)));
@@ -132,15 +118,7 @@ pub(crate) fn root_guess_bound(
     let set = candidates_left.as_slice();
     let search = Solver::for_options(space, options, &progress, &stop, set.len(), None);
     let limit = u32::try_from(limit).unwrap_or(INF);
-    let (cands, _) = candidates(
-        &search.bounds,
-        set,
-        &search.bounds.orbits(&sym),
-        INF,
-        cap,
-        &stop,
-    )
-    .expect("a search that never stops");
+    let cands = root_candidates(&search, set, &sym, cap, &stop).expect("a search that never stops");
     let Some(&c) = cands.iter().find(|c| c.guess == guess) else {
         return Ok(u64::from(INF));
     };
@@ -195,4 +173,24 @@ fn deeper_cap(space: &CodeSpace, options: &SearchOptions) -> Result<u8, SearchEr
         "only the average objective without a depth limit splits deeper (the caller checks)"
     );
     Ok(cap)
+}
+
+/// The guesses the search of `set` tries at its root, each with its one-guess bound, in no
+/// particular order: what every root function here starts from. `None` once `stop` fires.
+fn root_candidates(
+    search: &Solver<'_>,
+    set: &[u32],
+    sym: &Symmetry,
+    cap: u8,
+    stop: &Stop,
+) -> Option<Vec<Candidate>> {
+    candidates(
+        &search.bounds,
+        set,
+        &search.bounds.orbits(sym),
+        INF,
+        cap,
+        stop,
+    )
+    .map(|(c, _)| c)
 }
