@@ -223,9 +223,9 @@ struct Group {
     cols: Vec<Vec<u32>>,
     /// The prior weight of each row (normalised to sum 1).
     weights: Vec<f64>,
-    /// Each column's distribution and entropy (the most that testing its unknown can add to any
-    /// answer's entropy), computed when first asked for after the table changed.
-    marginals: Vec<OnceCell<(Dist, f64)>>,
+    /// Each column's distribution, entropy and variance, computed when first asked for after the
+    /// table changed.
+    marginals: Vec<OnceCell<Marginal>>,
 }
 
 impl Group {
@@ -258,8 +258,8 @@ impl Group {
         self.marginals = vec![OnceCell::new(); self.cols.len()];
     }
 
-    /// Column `c`'s distribution and its entropy.
-    fn marginal(&self, c: usize) -> &(Dist, f64) {
+    /// Column `c`'s distribution, entropy and variance.
+    fn marginal(&self, c: usize) -> &Marginal {
         self.marginals[c].get_or_init(|| {
             let col = &self.cols[c];
             let lo = col.iter().copied().min().unwrap_or(0);
@@ -272,10 +272,35 @@ impl Group {
                 weight,
                 rows,
             };
-            let h = d.entropy();
-            (d, h)
+            Marginal {
+                peak: d.max_rows(),
+                entropy: d.entropy(),
+                variance: d.variance(),
+                dist: d,
+            }
         })
     }
+}
+
+/// One unknown's distribution over a table's rows, with the two bounds it puts on what testing it
+/// can add to an answer: its entropy (`H(A + x) <= H(A) + H(x)`) and its variance (through
+/// [`entropy_bound`]).
+#[derive(Clone)]
+struct Marginal {
+    dist: Dist,
+    /// The most rows sharing one value.
+    peak: f64,
+    entropy: f64,
+    variance: f64,
+}
+
+/// The most entropy (bits) an integer-valued variable of variance `variance` can have:
+/// `½ log2(2πe (σ² + 1/12))` (Cover and Thomas, *Elements of Information Theory*, theorem 8.6.5).
+/// Variances of independent parts add, so it bounds a test's answer from the parts' variances
+/// without convolving them; when the answer is already wide (the sum of dozens of tests) this is
+/// far tighter than adding the unknown's entropy.
+fn entropy_bound(variance: f64) -> f64 {
+    0.5 * (2.0 * std::f64::consts::PI * std::f64::consts::E * (variance + 1.0 / 12.0)).log2()
 }
 
 /// The distribution of a partial sum: by weight (for the entropy) and by number of rows (for the
@@ -371,6 +396,29 @@ impl Dist {
             .sum()
     }
 
+    /// The variance of the distribution proportional to `weight`.
+    fn variance(&self) -> f64 {
+        let total: f64 = self.weight.iter().sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        let mean = self
+            .weight
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| i as f64 * w)
+            .sum::<f64>()
+            / total;
+        let var = self
+            .weight
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| (i as f64 - mean).powi(2) * w)
+            .sum::<f64>()
+            / total;
+        var.max(0.0)
+    }
+
     fn max_rows(&self) -> f64 {
         self.rows.iter().copied().fold(0.0, f64::max)
     }
@@ -386,6 +434,10 @@ struct Draft {
     touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
+    /// The answer's variance (the touched groups' variances added).
+    variance: f64,
+    /// The answer's [`max_rows`](Dist::max_rows).
+    peak: f64,
     /// For each touched group, the answer's distribution without it, computed when first asked
     /// for: every node visited asks again until the next test is added.
     without: Vec<OnceCell<Dist>>,
@@ -397,6 +449,7 @@ struct Touch {
     group: usize,
     sums: Vec<i64>,
     dist: Dist,
+    variance: f64,
 }
 
 struct Solver<'a> {
@@ -861,7 +914,7 @@ impl<'a> Solver<'a> {
         let group = self.group(var.group);
         // The bounds alone are one pass over the column; the marginal, when not known yet, is a
         // pass per value, and most nodes checked after a join never need it.
-        if let Some((m, _)) = group.marginals[var.col].get() {
+        if let Some(Marginal { dist: m, .. }) = group.marginals[var.col].get() {
             return (
                 m.offset as u32,
                 (m.offset + m.weight.len() as i64 - 1) as u32,
@@ -1036,6 +1089,8 @@ impl<'a> Solver<'a> {
             touched: Vec::new(),
             answer: Dist::unit(),
             entropy: 0.0,
+            variance: 0.0,
+            peak: 1.0,
             without: Vec::new(),
         };
         // Breadth first, so that the unknowns highest in the tree get the first tests and the
@@ -1127,6 +1182,12 @@ impl<'a> Solver<'a> {
             if draft.entropy + h <= bar + EPS {
                 break;
             }
+            // A test is kept only above `floor` and more than EPS above the best; one whose
+            // bound cannot get there is skipped unscored (the order and the choice stay the same).
+            let needed = best.map_or(floor, |(_, b)| floor.max(b + EPS));
+            if self.test_bound(v, draft) + EPS <= needed {
+                continue;
+            }
             let Some(e) = self.score_test(v, sign, draft) else {
                 continue;
             };
@@ -1146,17 +1207,50 @@ impl<'a> Solver<'a> {
             .vars
             .iter()
             .filter(|&&v| self.vars[v].value.is_none() && self.used[v] != self.stamp)
-            .map(|&v| {
+            .filter_map(|&v| {
                 let var = &self.vars[v];
                 if draft.touched.iter().any(|t| t.group == var.group) {
-                    ((var.prob.len() as f64).log2(), v)
-                } else {
-                    (self.group(var.group).marginal(var.col).1, v)
+                    return Some(((var.prob.len() as f64).log2(), v));
                 }
+                // Some value of the column holds at least `len / width` of its group's rows, each
+                // multiplying the answer's fullest value: past the cap, the test cannot be added
+                // (and `score_test` would say so), so its marginal is not computed. Once the
+                // draft fills the cap, most candidates of a long code end here.
+                let group = self.group(var.group);
+                let fewest = (group.len() as f64 / var.prob.len() as f64).ceil();
+                if draft.peak * fewest > self.cap as f64 {
+                    return None;
+                }
+                Some((group.marginal(var.col).entropy, v))
             })
             .collect();
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
         candidates
+    }
+
+    /// An upper bound on the answer's entropy once `v` is tested (with either sign), from the
+    /// variances: the draft's touched groups are independent, so their variances add, and a
+    /// group's partial sum `s` and the new term `x` together have a variance of at most
+    /// `(σ_s + σ_x)²`.
+    fn test_bound(&self, v: usize, draft: &Draft) -> f64 {
+        let var = &self.vars[v];
+        let group = self.group(var.group);
+        // An unknown's variance is at most a quarter of its range squared.
+        let width = (var.prob.len() - 1) as f64;
+        let known = group.marginals[var.col].get();
+        let x_variance = known.map_or(width * width / 4.0, |m| m.variance);
+        let variance = match draft.touched.iter().find(|t| t.group == var.group) {
+            Some(t) => {
+                let rest = (draft.variance - t.variance).max(0.0);
+                (t.variance.sqrt() + x_variance.sqrt()).powi(2) + rest
+            }
+            None => draft.variance + x_variance,
+        };
+        let bound = entropy_bound(variance);
+        match known {
+            Some(m) => bound.min(draft.entropy + m.entropy),
+            None => bound,
+        }
     }
 
     /// The answer's entropy once `v` is tested with `sign`, or `None` if some answer would leave
@@ -1180,23 +1274,43 @@ impl<'a> Solver<'a> {
                 let (clo, chi) = if sign > 0 { (clo, chi) } else { (-chi, -clo) };
                 let lo = touch.dist.offset + clo;
                 let hi = touch.dist.offset + touch.dist.weight.len() as i64 - 1 + chi;
+                // The group's rows fall on at most `hi - lo + 1` sums, so some sum holds at least
+                // `len / (hi - lo + 1)` of them, each meeting the rest's fullest answer: once the
+                // table is near the cap this rejects the test without reading its rows.
+                let fewest = (group.len() as f64 / (hi - lo + 1) as f64).ceil();
+                if fewest * rest.max_rows() > self.cap as f64 {
+                    return None;
+                }
+                if group.len() as f64 * rest.max_rows() <= self.cap as f64 {
+                    // No answer can then exceed the cap: only the weights are needed.
+                    let weight = scatter_weights(
+                        &touch.sums,
+                        &group.cols[var.col],
+                        sign,
+                        &group.weights,
+                        lo,
+                        (hi - lo + 1) as usize,
+                    );
+                    return Some(Dist::entropy_of(&weight_convolve(&weight, &rest.weight)));
+                }
                 let sums = touch
                     .sums
                     .iter()
                     .zip(&group.cols[var.col])
                     .map(|(&s, &x)| s + i64::from(sign) * i64::from(x));
-                if group.len() as f64 * rest.max_rows() <= self.cap as f64 {
-                    // No answer can then exceed the cap: only the weights are needed.
-                    let mut weight = vec![0.0; (hi - lo + 1) as usize];
-                    for (s, &w) in sums.zip(&group.weights) {
-                        weight[(s - lo) as usize] += w;
-                    }
-                    return Some(Dist::entropy_of(&weight_convolve(&weight, &rest.weight)));
-                }
                 Dist::histogram_in(lo, hi, sums, &group.weights).convolve(rest)
             }
             None => {
-                let m = &group.marginal(var.col).0;
+                let marginal = group.marginal(var.col);
+                // An untouched group's rows multiply the answer's: nearly every test scored once
+                // the draft has filled the cap is rejected here, without a convolution.
+                let cap = self.cap as f64;
+                if draft.peak * marginal.peak > cap
+                    || !convolution_fits(&draft.answer.rows, &marginal.dist.rows, sign < 0, cap)
+                {
+                    return None;
+                }
+                let m = &marginal.dist;
                 let negated;
                 let m = if sign > 0 {
                     m
@@ -1237,6 +1351,7 @@ impl<'a> Solver<'a> {
                     group: g,
                     sums: vec![0; group.len()],
                     dist: Dist::unit(),
+                    variance: 0.0,
                 });
                 draft.touched.len() - 1
             }
@@ -1246,14 +1361,70 @@ impl<'a> Solver<'a> {
             *s += i64::from(sign) * i64::from(x);
         }
         touch.dist = Dist::histogram(touch.sums.iter().copied(), &group.weights);
+        touch.variance = touch.dist.variance();
         let mut answer = Dist::unit();
         for t in &draft.touched {
             answer = answer.convolve(&t.dist);
         }
         draft.entropy = answer.entropy();
+        draft.variance = draft.touched.iter().map(|t| t.variance).sum();
+        draft.peak = answer.max_rows();
         draft.answer = answer;
         draft.without = vec![OnceCell::new(); draft.touched.len()];
     }
+}
+
+/// Whether every entry of the convolution of `a` with `b` (reversed if `reversed`) is at most
+/// `cap`, stopping at the first that is not.
+fn convolution_fits(a: &[f64], b: &[f64], reversed: bool, cap: f64) -> bool {
+    let last = b.len() - 1;
+    let b_at = |j: usize| b[if reversed { last - j } else { j }];
+    // Entry k sums a[i] * b'[k - i] over the i where both exist.
+    let entry = |k: usize| -> f64 {
+        let lo = k.saturating_sub(last);
+        let hi = k.min(a.len() - 1);
+        (lo..=hi).map(|i| a[i] * b_at(k - i)).sum()
+    };
+    // The entry where both peaks meet is the likeliest to overflow: try it first.
+    let peak_of = |len: usize, at: &dyn Fn(usize) -> f64| {
+        (0..len).fold(0, |best, i| if at(i) > at(best) { i } else { best })
+    };
+    let k0 = peak_of(a.len(), &|i| a[i]) + peak_of(b.len(), &b_at);
+    entry(k0) <= cap && (0..a.len() + last).all(|k| entry(k) <= cap)
+}
+
+/// The weights of the rows by their sum `sums[r] + sign * col[r]`, a histogram of `len` bins
+/// from `lo`. Four partial histograms (rows taken in turn) keep consecutive rows landing in the
+/// same bin from waiting on each other's addition; this scatter was a fifth of the cracker's time.
+fn scatter_weights(
+    sums: &[i64],
+    col: &[u32],
+    sign: i32,
+    weights: &[f64],
+    lo: i64,
+    len: usize,
+) -> Vec<f64> {
+    const WAYS: usize = 4;
+    let mut bins = vec![0.0; WAYS * len];
+    let sign = i64::from(sign);
+    let bin = |r: usize| (sums[r] + sign * i64::from(col[r]) - lo) as usize;
+    let body = sums.len() - sums.len() % WAYS;
+    for r in (0..body).step_by(WAYS) {
+        for way in 0..WAYS {
+            bins[way * len + bin(r + way)] += weights[r + way];
+        }
+    }
+    for r in body..sums.len() {
+        bins[bin(r)] += weights[r];
+    }
+    let (first, others) = bins.split_at_mut(len);
+    for other in others.chunks_exact(len) {
+        for (b, &o) in first.iter_mut().zip(other) {
+            *b += o;
+        }
+    }
+    bins.truncate(len);
+    bins
 }
 
 /// The convolution of two weight vectors.
