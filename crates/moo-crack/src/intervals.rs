@@ -330,18 +330,33 @@ impl Dist {
 
     /// The distribution of `values` (one per row) under the rows' `weights`.
     fn histogram(values: impl Iterator<Item = i64> + Clone, weights: &[f64]) -> Dist {
-        let lo = values.clone().min().unwrap_or(0);
-        let hi = values.clone().max().unwrap_or(0);
+        let (lo, hi) = values
+            .clone()
+            .fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+        if lo > hi {
+            return Dist::histogram_in(0, 0, values, weights);
+        }
         Dist::histogram_in(lo, hi, values, weights)
     }
 
     /// [`histogram`](Self::histogram) when every value is known to lie in `lo..=hi`.
     fn histogram_in(lo: i64, hi: i64, values: impl Iterator<Item = i64>, weights: &[f64]) -> Dist {
-        let mut weight = vec![0.0; (hi - lo + 1) as usize];
-        let mut rows = vec![0.0; weight.len()];
-        for (s, &w) in values.zip(weights) {
-            weight[(s - lo) as usize] += w;
-            rows[(s - lo) as usize] += 1.0;
+        // Two partial histograms, rows taken in turn, so that consecutive rows landing in the
+        // same bin do not wait on each other's addition (as in `scatter_weights`).
+        let len = (hi - lo + 1) as usize;
+        let mut weight = vec![0.0; 2 * len];
+        let mut rows = vec![0.0; 2 * len];
+        for (r, (s, &w)) in values.zip(weights).enumerate() {
+            let bin = (r & 1) * len + (s - lo) as usize;
+            weight[bin] += w;
+            rows[bin] += 1.0;
+        }
+        for bins in [&mut weight, &mut rows] {
+            let (first, second) = bins.split_at_mut(len);
+            for (a, &b) in first.iter_mut().zip(second.iter()) {
+                *a += b;
+            }
+            bins.truncate(len);
         }
         Dist {
             offset: lo,
@@ -966,9 +981,10 @@ impl<'a> Solver<'a> {
         }
         *group.bounds[var.col].get_or_init(|| {
             let col = &group.cols[var.col];
-            let lo = col.iter().copied().min().unwrap_or(0);
-            let hi = col.iter().copied().max().unwrap_or(0);
-            (lo, hi)
+            let (lo, hi) = col
+                .iter()
+                .fold((u32::MAX, 0), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            (lo.min(hi), hi)
         })
     }
 
