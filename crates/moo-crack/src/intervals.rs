@@ -223,7 +223,7 @@ struct Group {
     cols: Vec<Vec<u32>>,
     /// The prior weight of each row (normalised to sum 1).
     weights: Vec<f64>,
-    /// Each column's distribution, entropy and variance, computed when first asked for after the
+    /// Each column's distribution, entropy and fullest value, computed when first asked for after the
     /// table changed.
     marginals: Vec<OnceCell<Marginal>>,
     /// Each column's smallest and largest value, computed when first asked for after the table
@@ -263,7 +263,7 @@ impl Group {
         self.bounds = vec![OnceCell::new(); self.cols.len()];
     }
 
-    /// Column `c`'s distribution, entropy and variance.
+    /// Column `c`'s distribution, entropy and fullest value.
     fn marginal(&self, c: usize) -> &Marginal {
         self.marginals[c].get_or_init(|| {
             let col = &self.cols[c];
@@ -281,16 +281,14 @@ impl Group {
                 peak: d.max_rows(),
                 peak_at: d.peak_at(),
                 entropy: d.entropy(),
-                variance: d.variance(),
                 dist: d,
             }
         })
     }
 }
 
-/// One unknown's distribution over a table's rows, with the two bounds it puts on what testing it
-/// can add to an answer: its entropy (`H(A + x) <= H(A) + H(x)`) and its variance (through
-/// [`entropy_bound`]).
+/// One unknown's distribution over a table's rows, its entropy (the most that testing it can add
+/// to any answer's entropy) and its fullest value (which tells when a test must overflow the cap).
 #[derive(Clone)]
 struct Marginal {
     dist: Dist,
@@ -298,16 +296,6 @@ struct Marginal {
     peak: f64,
     peak_at: usize,
     entropy: f64,
-    variance: f64,
-}
-
-/// The most entropy (bits) an integer-valued variable of variance `variance` can have:
-/// `½ log2(2πe (σ² + 1/12))` (Cover and Thomas, *Elements of Information Theory*, theorem 8.6.5).
-/// Variances of independent parts add, so it bounds a test's answer from the parts' variances
-/// without convolving them; when the answer is already wide (the sum of dozens of tests) this is
-/// far tighter than adding the unknown's entropy.
-fn entropy_bound(variance: f64) -> f64 {
-    0.5 * (2.0 * std::f64::consts::PI * std::f64::consts::E * (variance + 1.0 / 12.0)).log2()
 }
 
 /// The distribution of a partial sum: by weight (for the entropy) and by number of rows (for the
@@ -418,29 +406,6 @@ impl Dist {
             .sum()
     }
 
-    /// The variance of the distribution proportional to `weight`.
-    fn variance(&self) -> f64 {
-        let total: f64 = self.weight.iter().sum();
-        if total <= 0.0 {
-            return 0.0;
-        }
-        let mean = self
-            .weight
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| i as f64 * w)
-            .sum::<f64>()
-            / total;
-        let var = self
-            .weight
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| (i as f64 - mean).powi(2) * w)
-            .sum::<f64>()
-            / total;
-        var.max(0.0)
-    }
-
     /// The index of the first value held by the most rows.
     fn peak_at(&self) -> usize {
         (0..self.rows.len()).fold(0, |best, i| {
@@ -467,8 +432,6 @@ struct Draft {
     touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
-    /// The answer's variance (the touched groups' variances added).
-    variance: f64,
     /// The answer's [`max_rows`](Dist::max_rows), and where it is.
     peak: f64,
     peak_at: usize,
@@ -483,7 +446,6 @@ struct Touch {
     group: usize,
     sums: Vec<i64>,
     dist: Dist,
-    variance: f64,
 }
 
 struct Solver<'a> {
@@ -1151,7 +1113,6 @@ impl<'a> Solver<'a> {
             touched: Vec::new(),
             answer: Dist::unit(),
             entropy: 0.0,
-            variance: 0.0,
             peak: 1.0,
             peak_at: 0,
             without: Vec::new(),
@@ -1245,12 +1206,6 @@ impl<'a> Solver<'a> {
             if draft.entropy + h <= bar + EPS {
                 break;
             }
-            // A test is kept only above `floor` and more than EPS above the best; one whose
-            // bound cannot get there is skipped unscored (the order and the choice stay the same).
-            let needed = best.map_or(floor, |(_, b)| floor.max(b + EPS));
-            if self.test_bound(v, draft) + EPS <= needed {
-                continue;
-            }
             let Some(e) = self.score_test(v, sign, draft) else {
                 continue;
             };
@@ -1289,31 +1244,6 @@ impl<'a> Solver<'a> {
             .collect();
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
         candidates
-    }
-
-    /// An upper bound on the answer's entropy once `v` is tested (with either sign), from the
-    /// variances: the draft's touched groups are independent, so their variances add, and a
-    /// group's partial sum `s` and the new term `x` together have a variance of at most
-    /// `(σ_s + σ_x)²`.
-    fn test_bound(&self, v: usize, draft: &Draft) -> f64 {
-        let var = &self.vars[v];
-        let group = self.group(var.group);
-        // An unknown's variance is at most a quarter of its range squared.
-        let width = (var.prob.len() - 1) as f64;
-        let known = group.marginals[var.col].get();
-        let x_variance = known.map_or(width * width / 4.0, |m| m.variance);
-        let variance = match draft.touched.iter().find(|t| t.group == var.group) {
-            Some(t) => {
-                let rest = (draft.variance - t.variance).max(0.0);
-                (t.variance.sqrt() + x_variance.sqrt()).powi(2) + rest
-            }
-            None => draft.variance + x_variance,
-        };
-        let bound = entropy_bound(variance);
-        match known {
-            Some(m) => bound.min(draft.entropy + m.entropy),
-            None => bound,
-        }
     }
 
     /// The answer's entropy once `v` is tested with `sign`, or `None` if some answer would leave
@@ -1421,7 +1351,6 @@ impl<'a> Solver<'a> {
                     group: g,
                     sums: vec![0; group.len()],
                     dist: Dist::unit(),
-                    variance: 0.0,
                 });
                 draft.touched.len() - 1
             }
@@ -1431,13 +1360,11 @@ impl<'a> Solver<'a> {
             *s += i64::from(sign) * i64::from(x);
         }
         touch.dist = Dist::histogram(touch.sums.iter().copied(), &group.weights);
-        touch.variance = touch.dist.variance();
         let mut answer = Dist::unit();
         for t in &draft.touched {
             answer = answer.convolve(&t.dist);
         }
         draft.entropy = answer.entropy();
-        draft.variance = draft.touched.iter().map(|t| t.variance).sum();
         draft.peak = answer.max_rows();
         draft.peak_at = answer.peak_at();
         draft.answer = answer;
