@@ -223,9 +223,12 @@ struct Group {
     cols: Vec<Vec<u32>>,
     /// The prior weight of each row (normalised to sum 1).
     weights: Vec<f64>,
-    /// Each column's distribution, entropy and variance, computed when first asked for after the
+    /// Each column's distribution, entropy and fullest value, computed when first asked for after the
     /// table changed.
     marginals: Vec<OnceCell<Marginal>>,
+    /// Each column's smallest and largest value, computed when first asked for after the table
+    /// changed: every node of a merged table checks its sum against them.
+    bounds: Vec<OnceCell<(u32, u32)>>,
 }
 
 impl Group {
@@ -235,6 +238,7 @@ impl Group {
             cols,
             weights,
             marginals: Vec::new(),
+            bounds: Vec::new(),
         }
     }
 
@@ -256,9 +260,10 @@ impl Group {
     /// Forgets the columns' distributions after the table changed.
     fn refresh_marginals(&mut self) {
         self.marginals = vec![OnceCell::new(); self.cols.len()];
+        self.bounds = vec![OnceCell::new(); self.cols.len()];
     }
 
-    /// Column `c`'s distribution, entropy and variance.
+    /// Column `c`'s distribution, entropy and fullest value.
     fn marginal(&self, c: usize) -> &Marginal {
         self.marginals[c].get_or_init(|| {
             let col = &self.cols[c];
@@ -274,33 +279,23 @@ impl Group {
             };
             Marginal {
                 peak: d.max_rows(),
+                peak_at: d.peak_at(),
                 entropy: d.entropy(),
-                variance: d.variance(),
                 dist: d,
             }
         })
     }
 }
 
-/// One unknown's distribution over a table's rows, with the two bounds it puts on what testing it
-/// can add to an answer: its entropy (`H(A + x) <= H(A) + H(x)`) and its variance (through
-/// [`entropy_bound`]).
+/// One unknown's distribution over a table's rows, its entropy (the most that testing it can add
+/// to any answer's entropy) and its fullest value (which tells when a test must overflow the cap).
 #[derive(Clone)]
 struct Marginal {
     dist: Dist,
-    /// The most rows sharing one value.
+    /// The most rows sharing one value, and that value's index.
     peak: f64,
+    peak_at: usize,
     entropy: f64,
-    variance: f64,
-}
-
-/// The most entropy (bits) an integer-valued variable of variance `variance` can have:
-/// `½ log2(2πe (σ² + 1/12))` (Cover and Thomas, *Elements of Information Theory*, theorem 8.6.5).
-/// Variances of independent parts add, so it bounds a test's answer from the parts' variances
-/// without convolving them; when the answer is already wide (the sum of dozens of tests) this is
-/// far tighter than adding the unknown's entropy.
-fn entropy_bound(variance: f64) -> f64 {
-    0.5 * (2.0 * std::f64::consts::PI * std::f64::consts::E * (variance + 1.0 / 12.0)).log2()
 }
 
 /// The distribution of a partial sum: by weight (for the entropy) and by number of rows (for the
@@ -323,18 +318,33 @@ impl Dist {
 
     /// The distribution of `values` (one per row) under the rows' `weights`.
     fn histogram(values: impl Iterator<Item = i64> + Clone, weights: &[f64]) -> Dist {
-        let lo = values.clone().min().unwrap_or(0);
-        let hi = values.clone().max().unwrap_or(0);
+        let (lo, hi) = values
+            .clone()
+            .fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+        if lo > hi {
+            return Dist::histogram_in(0, 0, values, weights);
+        }
         Dist::histogram_in(lo, hi, values, weights)
     }
 
     /// [`histogram`](Self::histogram) when every value is known to lie in `lo..=hi`.
     fn histogram_in(lo: i64, hi: i64, values: impl Iterator<Item = i64>, weights: &[f64]) -> Dist {
-        let mut weight = vec![0.0; (hi - lo + 1) as usize];
-        let mut rows = vec![0.0; weight.len()];
-        for (s, &w) in values.zip(weights) {
-            weight[(s - lo) as usize] += w;
-            rows[(s - lo) as usize] += 1.0;
+        // Two partial histograms, rows taken in turn, so that consecutive rows landing in the
+        // same bin do not wait on each other's addition (as in `scatter_weights`).
+        let len = (hi - lo + 1) as usize;
+        let mut weight = vec![0.0; 2 * len];
+        let mut rows = vec![0.0; 2 * len];
+        for (r, (s, &w)) in values.zip(weights).enumerate() {
+            let bin = (r & 1) * len + (s - lo) as usize;
+            weight[bin] += w;
+            rows[bin] += 1.0;
+        }
+        for bins in [&mut weight, &mut rows] {
+            let (first, second) = bins.split_at_mut(len);
+            for (a, &b) in first.iter_mut().zip(second.iter()) {
+                *a += b;
+            }
+            bins.truncate(len);
         }
         Dist {
             offset: lo,
@@ -396,27 +406,15 @@ impl Dist {
             .sum()
     }
 
-    /// The variance of the distribution proportional to `weight`.
-    fn variance(&self) -> f64 {
-        let total: f64 = self.weight.iter().sum();
-        if total <= 0.0 {
-            return 0.0;
-        }
-        let mean = self
-            .weight
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| i as f64 * w)
-            .sum::<f64>()
-            / total;
-        let var = self
-            .weight
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| (i as f64 - mean).powi(2) * w)
-            .sum::<f64>()
-            / total;
-        var.max(0.0)
+    /// The index of the first value held by the most rows.
+    fn peak_at(&self) -> usize {
+        (0..self.rows.len()).fold(0, |best, i| {
+            if self.rows[i] > self.rows[best] {
+                i
+            } else {
+                best
+            }
+        })
     }
 
     fn max_rows(&self) -> f64 {
@@ -434,10 +432,9 @@ struct Draft {
     touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
-    /// The answer's variance (the touched groups' variances added).
-    variance: f64,
-    /// The answer's [`max_rows`](Dist::max_rows).
+    /// The answer's [`max_rows`](Dist::max_rows), and where it is.
     peak: f64,
+    peak_at: usize,
     /// For each touched group, the answer's distribution without it, computed when first asked
     /// for: every node visited asks again until the next test is added.
     without: Vec<OnceCell<Dist>>,
@@ -449,7 +446,6 @@ struct Touch {
     group: usize,
     sums: Vec<i64>,
     dist: Dist,
-    variance: f64,
 }
 
 struct Solver<'a> {
@@ -751,8 +747,14 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Merges `groups` into one table holding the rows that satisfy `Σ sign·x = target`.
+    /// Merges `groups` into one table holding the rows that satisfy `Σ sign·x = target`. A filter
+    /// that removes nothing from a single group changes nothing (which also keeps the sum
+    /// constraints from re-queuing each other forever).
     fn join(&mut self, groups: &[usize], terms: &[(usize, i32)], target: i64) {
+        if let [g] = *groups {
+            self.filter(g, terms, target);
+            return;
+        }
         let parts: Vec<Group> = groups
             .iter()
             .map(|&g| self.groups[g].take().expect("a live group"))
@@ -777,13 +779,6 @@ impl<'a> Solver<'a> {
             weights: &mut weights,
         };
         join.enumerate(0, target);
-        if m == 1 && weights.len() == parts[0].len() {
-            // A filter that keeps every row (as most node sums re-checked after a merge do):
-            // the table stands as it was, and so do its columns' distributions.
-            let [part]: [Group; 1] = parts.try_into().ok().expect("one part");
-            self.groups[groups[0]] = Some(part);
-            return;
-        }
         // The combinations come out in order of partial sums, so the widest part's rows would be
         // read at random, column after column: the gather below was half of the cracker's time.
         // In the order of that part's rows it reads each column front to back (a table's row
@@ -806,16 +801,42 @@ impl<'a> Solver<'a> {
             self.groups[g] = None;
         }
         let g = groups[0];
-        // The nodes of a merged or narrowed table may now have all their open unknowns in one
-        // group, or tighter bounds. (A filter that removed nothing changes nothing, which also
-        // keeps the sum constraints from re-queuing each other forever.)
-        if m > 1 || weights.len() < parts[0].len() {
-            let mut nodes: Vec<usize> = vars.iter().map(|&v| self.vars[v].node).collect();
-            nodes.sort_unstable();
-            nodes.dedup();
-            self.dirty.extend(nodes);
-        }
+        // The nodes of a merged table may now have all their open unknowns in one group, or
+        // tighter bounds.
+        let mut nodes: Vec<usize> = vars.iter().map(|&v| self.vars[v].node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        self.dirty.extend(nodes);
         self.groups[g] = Some(Group::new(vars, cols, weights));
+        self.simplify(g);
+    }
+
+    /// [`join`](Self::join) of one group: keeps its rows satisfying the equation, in their order.
+    /// (Node sums re-checked after every answer come here: sorting the rows into buckets by sum,
+    /// as a join of several groups must, was a tenth of the cracker's time at length 5000.)
+    fn filter(&mut self, g: usize, terms: &[(usize, i32)], target: i64) {
+        let group = self.groups[g].as_ref().expect("a live group");
+        let mut sums = vec![0i64; group.len()];
+        for &(v, sign) in terms {
+            debug_assert_eq!(
+                self.vars[v].group, g,
+                "the equation's unknowns are in the group"
+            );
+            for (s, &x) in sums.iter_mut().zip(&group.cols[self.vars[v].col]) {
+                *s += i64::from(sign) * i64::from(x);
+            }
+        }
+        let keep: Vec<bool> = sums.iter().map(|&s| s == target).collect();
+        if keep.iter().all(|&k| k) {
+            // A filter that keeps every row (as most node sums re-checked after a merge do):
+            // the table stands as it was, and so do its columns' distributions.
+            return;
+        }
+        let mut nodes: Vec<usize> = group.vars.iter().map(|&v| self.vars[v].node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        self.dirty.extend(nodes);
+        self.groups[g].as_mut().expect("a live group").retain(&keep);
         self.simplify(g);
     }
 
@@ -920,10 +941,13 @@ impl<'a> Solver<'a> {
                 (m.offset + m.weight.len() as i64 - 1) as u32,
             );
         }
-        let col = &group.cols[var.col];
-        let lo = col.iter().copied().min().unwrap_or(0);
-        let hi = col.iter().copied().max().unwrap_or(0);
-        (lo, hi)
+        *group.bounds[var.col].get_or_init(|| {
+            let col = &group.cols[var.col];
+            let (lo, hi) = col
+                .iter()
+                .fold((u32::MAX, 0), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            (lo.min(hi), hi)
+        })
     }
 
     // ----- Queries -------------------------------------------------------------------------
@@ -1089,8 +1113,8 @@ impl<'a> Solver<'a> {
             touched: Vec::new(),
             answer: Dist::unit(),
             entropy: 0.0,
-            variance: 0.0,
             peak: 1.0,
+            peak_at: 0,
             without: Vec::new(),
         };
         // Breadth first, so that the unknowns highest in the tree get the first tests and the
@@ -1182,12 +1206,6 @@ impl<'a> Solver<'a> {
             if draft.entropy + h <= bar + EPS {
                 break;
             }
-            // A test is kept only above `floor` and more than EPS above the best; one whose
-            // bound cannot get there is skipped unscored (the order and the choice stay the same).
-            let needed = best.map_or(floor, |(_, b)| floor.max(b + EPS));
-            if self.test_bound(v, draft) + EPS <= needed {
-                continue;
-            }
             let Some(e) = self.score_test(v, sign, draft) else {
                 continue;
             };
@@ -1226,31 +1244,6 @@ impl<'a> Solver<'a> {
             .collect();
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
         candidates
-    }
-
-    /// An upper bound on the answer's entropy once `v` is tested (with either sign), from the
-    /// variances: the draft's touched groups are independent, so their variances add, and a
-    /// group's partial sum `s` and the new term `x` together have a variance of at most
-    /// `(σ_s + σ_x)²`.
-    fn test_bound(&self, v: usize, draft: &Draft) -> f64 {
-        let var = &self.vars[v];
-        let group = self.group(var.group);
-        // An unknown's variance is at most a quarter of its range squared.
-        let width = (var.prob.len() - 1) as f64;
-        let known = group.marginals[var.col].get();
-        let x_variance = known.map_or(width * width / 4.0, |m| m.variance);
-        let variance = match draft.touched.iter().find(|t| t.group == var.group) {
-            Some(t) => {
-                let rest = (draft.variance - t.variance).max(0.0);
-                (t.variance.sqrt() + x_variance.sqrt()).powi(2) + rest
-            }
-            None => draft.variance + x_variance,
-        };
-        let bound = entropy_bound(variance);
-        match known {
-            Some(m) => bound.min(draft.entropy + m.entropy),
-            None => bound,
-        }
     }
 
     /// The answer's entropy once `v` is tested with `sign`, or `None` if some answer would leave
@@ -1305,8 +1298,15 @@ impl<'a> Solver<'a> {
                 // An untouched group's rows multiply the answer's: nearly every test scored once
                 // the draft has filled the cap is rejected here, without a convolution.
                 let cap = self.cap as f64;
+                let last = marginal.dist.rows.len() - 1;
+                let at = if sign > 0 {
+                    marginal.peak_at
+                } else {
+                    last - marginal.peak_at
+                };
+                let (a, b) = (&draft.answer.rows, &marginal.dist.rows);
                 if draft.peak * marginal.peak > cap
-                    || !convolution_fits(&draft.answer.rows, &marginal.dist.rows, sign < 0, cap)
+                    || !convolution_fits(a, b, sign < 0, draft.peak_at + at, cap)
                 {
                     return None;
                 }
@@ -1351,7 +1351,6 @@ impl<'a> Solver<'a> {
                     group: g,
                     sums: vec![0; group.len()],
                     dist: Dist::unit(),
-                    variance: 0.0,
                 });
                 draft.touched.len() - 1
             }
@@ -1361,22 +1360,22 @@ impl<'a> Solver<'a> {
             *s += i64::from(sign) * i64::from(x);
         }
         touch.dist = Dist::histogram(touch.sums.iter().copied(), &group.weights);
-        touch.variance = touch.dist.variance();
         let mut answer = Dist::unit();
         for t in &draft.touched {
             answer = answer.convolve(&t.dist);
         }
         draft.entropy = answer.entropy();
-        draft.variance = draft.touched.iter().map(|t| t.variance).sum();
         draft.peak = answer.max_rows();
+        draft.peak_at = answer.peak_at();
         draft.answer = answer;
         draft.without = vec![OnceCell::new(); draft.touched.len()];
     }
 }
 
 /// Whether every entry of the convolution of `a` with `b` (reversed if `reversed`) is at most
-/// `cap`, stopping at the first that is not.
-fn convolution_fits(a: &[f64], b: &[f64], reversed: bool, cap: f64) -> bool {
+/// `cap`, stopping at the first that is not. Entry `peaks`, where both peaks meet, is the likeliest
+/// to overflow and is tried first.
+fn convolution_fits(a: &[f64], b: &[f64], reversed: bool, peaks: usize, cap: f64) -> bool {
     let last = b.len() - 1;
     let b_at = |j: usize| b[if reversed { last - j } else { j }];
     // Entry k sums a[i] * b'[k - i] over the i where both exist.
@@ -1385,12 +1384,7 @@ fn convolution_fits(a: &[f64], b: &[f64], reversed: bool, cap: f64) -> bool {
         let hi = k.min(a.len() - 1);
         (lo..=hi).map(|i| a[i] * b_at(k - i)).sum()
     };
-    // The entry where both peaks meet is the likeliest to overflow: try it first.
-    let peak_of = |len: usize, at: &dyn Fn(usize) -> f64| {
-        (0..len).fold(0, |best, i| if at(i) > at(best) { i } else { best })
-    };
-    let k0 = peak_of(a.len(), &|i| a[i]) + peak_of(b.len(), &b_at);
-    entry(k0) <= cap && (0..a.len() + last).all(|k| entry(k) <= cap)
+    entry(peaks) <= cap && (0..a.len() + last).all(|k| entry(k) <= cap)
 }
 
 /// The weights of the rows by their sum `sums[r] + sign * col[r]`, a histogram of `len` bins
