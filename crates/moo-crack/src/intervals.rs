@@ -223,9 +223,12 @@ struct Group {
     cols: Vec<Vec<u32>>,
     /// The prior weight of each row (normalised to sum 1).
     weights: Vec<f64>,
-    /// Each column's distribution and entropy (the most that testing its unknown can add to any
-    /// answer's entropy), computed when first asked for after the table changed.
-    marginals: Vec<OnceCell<(Dist, f64)>>,
+    /// Each column's distribution, entropy and fullest value, computed when first asked for after the
+    /// table changed.
+    marginals: Vec<OnceCell<Marginal>>,
+    /// Each column's smallest and largest value, computed when first asked for after the table
+    /// changed: every node of a merged table checks its sum against them.
+    bounds: Vec<OnceCell<(u32, u32)>>,
 }
 
 impl Group {
@@ -235,6 +238,7 @@ impl Group {
             cols,
             weights,
             marginals: Vec::new(),
+            bounds: Vec::new(),
         }
     }
 
@@ -256,10 +260,11 @@ impl Group {
     /// Forgets the columns' distributions after the table changed.
     fn refresh_marginals(&mut self) {
         self.marginals = vec![OnceCell::new(); self.cols.len()];
+        self.bounds = vec![OnceCell::new(); self.cols.len()];
     }
 
-    /// Column `c`'s distribution and its entropy.
-    fn marginal(&self, c: usize) -> &(Dist, f64) {
+    /// Column `c`'s distribution, entropy and fullest value.
+    fn marginal(&self, c: usize) -> &Marginal {
         self.marginals[c].get_or_init(|| {
             let col = &self.cols[c];
             let lo = col.iter().copied().min().unwrap_or(0);
@@ -272,10 +277,25 @@ impl Group {
                 weight,
                 rows,
             };
-            let h = d.entropy();
-            (d, h)
+            Marginal {
+                peak: d.max_rows(),
+                peak_at: d.peak_at(),
+                entropy: d.entropy(),
+                dist: d,
+            }
         })
     }
+}
+
+/// One unknown's distribution over a table's rows, its entropy (the most that testing it can add
+/// to any answer's entropy) and its fullest value (which tells when a test must overflow the cap).
+#[derive(Clone)]
+struct Marginal {
+    dist: Dist,
+    /// The most rows sharing one value, and that value's index.
+    peak: f64,
+    peak_at: usize,
+    entropy: f64,
 }
 
 /// The distribution of a partial sum: by weight (for the entropy) and by number of rows (for the
@@ -298,18 +318,33 @@ impl Dist {
 
     /// The distribution of `values` (one per row) under the rows' `weights`.
     fn histogram(values: impl Iterator<Item = i64> + Clone, weights: &[f64]) -> Dist {
-        let lo = values.clone().min().unwrap_or(0);
-        let hi = values.clone().max().unwrap_or(0);
+        let (lo, hi) = values
+            .clone()
+            .fold((i64::MAX, i64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+        if lo > hi {
+            return Dist::histogram_in(0, 0, values, weights);
+        }
         Dist::histogram_in(lo, hi, values, weights)
     }
 
     /// [`histogram`](Self::histogram) when every value is known to lie in `lo..=hi`.
     fn histogram_in(lo: i64, hi: i64, values: impl Iterator<Item = i64>, weights: &[f64]) -> Dist {
-        let mut weight = vec![0.0; (hi - lo + 1) as usize];
-        let mut rows = vec![0.0; weight.len()];
-        for (s, &w) in values.zip(weights) {
-            weight[(s - lo) as usize] += w;
-            rows[(s - lo) as usize] += 1.0;
+        // Two partial histograms, rows taken in turn, so that consecutive rows landing in the
+        // same bin do not wait on each other's addition (as in `scatter_weights`).
+        let len = (hi - lo + 1) as usize;
+        let mut weight = vec![0.0; 2 * len];
+        let mut rows = vec![0.0; 2 * len];
+        for (r, (s, &w)) in values.zip(weights).enumerate() {
+            let bin = (r & 1) * len + (s - lo) as usize;
+            weight[bin] += w;
+            rows[bin] += 1.0;
+        }
+        for bins in [&mut weight, &mut rows] {
+            let (first, second) = bins.split_at_mut(len);
+            for (a, &b) in first.iter_mut().zip(second.iter()) {
+                *a += b;
+            }
+            bins.truncate(len);
         }
         Dist {
             offset: lo,
@@ -371,6 +406,17 @@ impl Dist {
             .sum()
     }
 
+    /// The index of the first value held by the most rows.
+    fn peak_at(&self) -> usize {
+        (0..self.rows.len()).fold(0, |best, i| {
+            if self.rows[i] > self.rows[best] {
+                i
+            } else {
+                best
+            }
+        })
+    }
+
     fn max_rows(&self) -> f64 {
         self.rows.iter().copied().fold(0.0, f64::max)
     }
@@ -386,6 +432,9 @@ struct Draft {
     touched: Vec<Touch>,
     answer: Dist,
     entropy: f64,
+    /// The answer's [`max_rows`](Dist::max_rows), and where it is.
+    peak: f64,
+    peak_at: usize,
     /// For each touched group, the answer's distribution without it, computed when first asked
     /// for: every node visited asks again until the next test is added.
     without: Vec<OnceCell<Dist>>,
@@ -698,8 +747,14 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Merges `groups` into one table holding the rows that satisfy `Σ sign·x = target`.
+    /// Merges `groups` into one table holding the rows that satisfy `Σ sign·x = target`. A filter
+    /// that removes nothing from a single group changes nothing (which also keeps the sum
+    /// constraints from re-queuing each other forever).
     fn join(&mut self, groups: &[usize], terms: &[(usize, i32)], target: i64) {
+        if let [g] = *groups {
+            self.filter(g, terms, target);
+            return;
+        }
         let parts: Vec<Group> = groups
             .iter()
             .map(|&g| self.groups[g].take().expect("a live group"))
@@ -724,13 +779,6 @@ impl<'a> Solver<'a> {
             weights: &mut weights,
         };
         join.enumerate(0, target);
-        if m == 1 && weights.len() == parts[0].len() {
-            // A filter that keeps every row (as most node sums re-checked after a merge do):
-            // the table stands as it was, and so do its columns' distributions.
-            let [part]: [Group; 1] = parts.try_into().ok().expect("one part");
-            self.groups[groups[0]] = Some(part);
-            return;
-        }
         // The combinations come out in order of partial sums, so the widest part's rows would be
         // read at random, column after column: the gather below was half of the cracker's time.
         // In the order of that part's rows it reads each column front to back (a table's row
@@ -753,16 +801,42 @@ impl<'a> Solver<'a> {
             self.groups[g] = None;
         }
         let g = groups[0];
-        // The nodes of a merged or narrowed table may now have all their open unknowns in one
-        // group, or tighter bounds. (A filter that removed nothing changes nothing, which also
-        // keeps the sum constraints from re-queuing each other forever.)
-        if m > 1 || weights.len() < parts[0].len() {
-            let mut nodes: Vec<usize> = vars.iter().map(|&v| self.vars[v].node).collect();
-            nodes.sort_unstable();
-            nodes.dedup();
-            self.dirty.extend(nodes);
-        }
+        // The nodes of a merged table may now have all their open unknowns in one group, or
+        // tighter bounds.
+        let mut nodes: Vec<usize> = vars.iter().map(|&v| self.vars[v].node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        self.dirty.extend(nodes);
         self.groups[g] = Some(Group::new(vars, cols, weights));
+        self.simplify(g);
+    }
+
+    /// [`join`](Self::join) of one group: keeps its rows satisfying the equation, in their order.
+    /// (Node sums re-checked after every answer come here: sorting the rows into buckets by sum,
+    /// as a join of several groups must, was a tenth of the cracker's time at length 5000.)
+    fn filter(&mut self, g: usize, terms: &[(usize, i32)], target: i64) {
+        let group = self.groups[g].as_ref().expect("a live group");
+        let mut sums = vec![0i64; group.len()];
+        for &(v, sign) in terms {
+            debug_assert_eq!(
+                self.vars[v].group, g,
+                "the equation's unknowns are in the group"
+            );
+            for (s, &x) in sums.iter_mut().zip(&group.cols[self.vars[v].col]) {
+                *s += i64::from(sign) * i64::from(x);
+            }
+        }
+        let keep: Vec<bool> = sums.iter().map(|&s| s == target).collect();
+        if keep.iter().all(|&k| k) {
+            // A filter that keeps every row (as most node sums re-checked after a merge do):
+            // the table stands as it was, and so do its columns' distributions.
+            return;
+        }
+        let mut nodes: Vec<usize> = group.vars.iter().map(|&v| self.vars[v].node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        self.dirty.extend(nodes);
+        self.groups[g].as_mut().expect("a live group").retain(&keep);
         self.simplify(g);
     }
 
@@ -861,16 +935,19 @@ impl<'a> Solver<'a> {
         let group = self.group(var.group);
         // The bounds alone are one pass over the column; the marginal, when not known yet, is a
         // pass per value, and most nodes checked after a join never need it.
-        if let Some((m, _)) = group.marginals[var.col].get() {
+        if let Some(Marginal { dist: m, .. }) = group.marginals[var.col].get() {
             return (
                 m.offset as u32,
                 (m.offset + m.weight.len() as i64 - 1) as u32,
             );
         }
-        let col = &group.cols[var.col];
-        let lo = col.iter().copied().min().unwrap_or(0);
-        let hi = col.iter().copied().max().unwrap_or(0);
-        (lo, hi)
+        *group.bounds[var.col].get_or_init(|| {
+            let col = &group.cols[var.col];
+            let (lo, hi) = col
+                .iter()
+                .fold((u32::MAX, 0), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            (lo.min(hi), hi)
+        })
     }
 
     // ----- Queries -------------------------------------------------------------------------
@@ -1036,6 +1113,8 @@ impl<'a> Solver<'a> {
             touched: Vec::new(),
             answer: Dist::unit(),
             entropy: 0.0,
+            peak: 1.0,
+            peak_at: 0,
             without: Vec::new(),
         };
         // Breadth first, so that the unknowns highest in the tree get the first tests and the
@@ -1146,13 +1225,21 @@ impl<'a> Solver<'a> {
             .vars
             .iter()
             .filter(|&&v| self.vars[v].value.is_none() && self.used[v] != self.stamp)
-            .map(|&v| {
+            .filter_map(|&v| {
                 let var = &self.vars[v];
                 if draft.touched.iter().any(|t| t.group == var.group) {
-                    ((var.prob.len() as f64).log2(), v)
-                } else {
-                    (self.group(var.group).marginal(var.col).1, v)
+                    return Some(((var.prob.len() as f64).log2(), v));
                 }
+                // Some value of the column holds at least `len / width` of its group's rows, each
+                // multiplying the answer's fullest value: past the cap, the test cannot be added
+                // (and `score_test` would say so), so its marginal is not computed. Once the
+                // draft fills the cap, most candidates of a long code end here.
+                let group = self.group(var.group);
+                let fewest = (group.len() as f64 / var.prob.len() as f64).ceil();
+                if draft.peak * fewest > self.cap as f64 {
+                    return None;
+                }
+                Some((group.marginal(var.col).entropy, v))
             })
             .collect();
         candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -1180,23 +1267,50 @@ impl<'a> Solver<'a> {
                 let (clo, chi) = if sign > 0 { (clo, chi) } else { (-chi, -clo) };
                 let lo = touch.dist.offset + clo;
                 let hi = touch.dist.offset + touch.dist.weight.len() as i64 - 1 + chi;
+                // The group's rows fall on at most `hi - lo + 1` sums, so some sum holds at least
+                // `len / (hi - lo + 1)` of them, each meeting the rest's fullest answer: once the
+                // table is near the cap this rejects the test without reading its rows.
+                let fewest = (group.len() as f64 / (hi - lo + 1) as f64).ceil();
+                if fewest * rest.max_rows() > self.cap as f64 {
+                    return None;
+                }
+                if group.len() as f64 * rest.max_rows() <= self.cap as f64 {
+                    // No answer can then exceed the cap: only the weights are needed.
+                    let weight = scatter_weights(
+                        &touch.sums,
+                        &group.cols[var.col],
+                        sign,
+                        &group.weights,
+                        lo,
+                        (hi - lo + 1) as usize,
+                    );
+                    return Some(Dist::entropy_of(&weight_convolve(&weight, &rest.weight)));
+                }
                 let sums = touch
                     .sums
                     .iter()
                     .zip(&group.cols[var.col])
                     .map(|(&s, &x)| s + i64::from(sign) * i64::from(x));
-                if group.len() as f64 * rest.max_rows() <= self.cap as f64 {
-                    // No answer can then exceed the cap: only the weights are needed.
-                    let mut weight = vec![0.0; (hi - lo + 1) as usize];
-                    for (s, &w) in sums.zip(&group.weights) {
-                        weight[(s - lo) as usize] += w;
-                    }
-                    return Some(Dist::entropy_of(&weight_convolve(&weight, &rest.weight)));
-                }
                 Dist::histogram_in(lo, hi, sums, &group.weights).convolve(rest)
             }
             None => {
-                let m = &group.marginal(var.col).0;
+                let marginal = group.marginal(var.col);
+                // An untouched group's rows multiply the answer's: nearly every test scored once
+                // the draft has filled the cap is rejected here, without a convolution.
+                let cap = self.cap as f64;
+                let last = marginal.dist.rows.len() - 1;
+                let at = if sign > 0 {
+                    marginal.peak_at
+                } else {
+                    last - marginal.peak_at
+                };
+                let (a, b) = (&draft.answer.rows, &marginal.dist.rows);
+                if draft.peak * marginal.peak > cap
+                    || !convolution_fits(a, b, sign < 0, draft.peak_at + at, cap)
+                {
+                    return None;
+                }
+                let m = &marginal.dist;
                 let negated;
                 let m = if sign > 0 {
                     m
@@ -1251,9 +1365,60 @@ impl<'a> Solver<'a> {
             answer = answer.convolve(&t.dist);
         }
         draft.entropy = answer.entropy();
+        draft.peak = answer.max_rows();
+        draft.peak_at = answer.peak_at();
         draft.answer = answer;
         draft.without = vec![OnceCell::new(); draft.touched.len()];
     }
+}
+
+/// Whether every entry of the convolution of `a` with `b` (reversed if `reversed`) is at most
+/// `cap`, stopping at the first that is not. Entry `peaks`, where both peaks meet, is the likeliest
+/// to overflow and is tried first.
+fn convolution_fits(a: &[f64], b: &[f64], reversed: bool, peaks: usize, cap: f64) -> bool {
+    let last = b.len() - 1;
+    let b_at = |j: usize| b[if reversed { last - j } else { j }];
+    // Entry k sums a[i] * b'[k - i] over the i where both exist.
+    let entry = |k: usize| -> f64 {
+        let lo = k.saturating_sub(last);
+        let hi = k.min(a.len() - 1);
+        (lo..=hi).map(|i| a[i] * b_at(k - i)).sum()
+    };
+    entry(peaks) <= cap && (0..a.len() + last).all(|k| entry(k) <= cap)
+}
+
+/// The weights of the rows by their sum `sums[r] + sign * col[r]`, a histogram of `len` bins
+/// from `lo`. Four partial histograms (rows taken in turn) keep consecutive rows landing in the
+/// same bin from waiting on each other's addition; this scatter was a fifth of the cracker's time.
+fn scatter_weights(
+    sums: &[i64],
+    col: &[u32],
+    sign: i32,
+    weights: &[f64],
+    lo: i64,
+    len: usize,
+) -> Vec<f64> {
+    const WAYS: usize = 4;
+    let mut bins = vec![0.0; WAYS * len];
+    let sign = i64::from(sign);
+    let bin = |r: usize| (sums[r] + sign * i64::from(col[r]) - lo) as usize;
+    let body = sums.len() - sums.len() % WAYS;
+    for r in (0..body).step_by(WAYS) {
+        for way in 0..WAYS {
+            bins[way * len + bin(r + way)] += weights[r + way];
+        }
+    }
+    for r in body..sums.len() {
+        bins[bin(r)] += weights[r];
+    }
+    let (first, others) = bins.split_at_mut(len);
+    for other in others.chunks_exact(len) {
+        for (b, &o) in first.iter_mut().zip(other) {
+            *b += o;
+        }
+    }
+    bins.truncate(len);
+    bins
 }
 
 /// The convolution of two weight vectors.

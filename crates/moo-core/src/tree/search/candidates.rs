@@ -5,7 +5,7 @@
 use smallvec::{smallvec, SmallVec};
 
 use super::bounds::Bounds;
-use super::bulk::{mark_below, marked};
+use super::bulk::{mark_above, mark_below, marked};
 use super::orbits::Orbits;
 use super::solved::{child_limit, FEEDBACKS, INF};
 use super::spare;
@@ -118,6 +118,9 @@ fn bulk_candidates(
     child_depth: u8,
     out: &mut Vec<Candidate>,
 ) -> Option<u32> {
+    if let Some(least) = sparse_candidates(bounds, set, orbits, limit, child_depth, out) {
+        return Some(least);
+    }
     bounds.with_bulk_bounds(set, child_depth, |each, splits| {
         spare::with(&spare::MARKS, |below| {
             let least = mark_below(each, limit, below);
@@ -143,4 +146,80 @@ fn bulk_candidates(
             least
         })
     })
+}
+
+/// [`sparse_candidates`] splits guesses one by one only when at most one guess in this many is
+/// left below the limit by its parts floor: one guess split alone costs a few dozen times what
+/// the bulk pass spends on it (Mastermind 4x8 and 5x5 measured alike at 8 to 128, see the
+/// book's `docs/src/performance.md`).
+const SPARSE_SHARE: usize = 32;
+
+/// [`bulk_candidates`] when few guesses can beat `limit`: a guess making `p` parts (the winning
+/// one included) costs at least `3n - p - member` (a part of `c` costs at least `2c - 1`), which
+/// the cheaper bulk pass that only notes which feedbacks occur gives for every guess
+/// ([`Bounds::with_part_scores`]). Only the guesses that floor leaves below the limit are split
+/// one by one; the others' floors bound what is left out. `None` when the pass does not apply
+/// or leaves too many guesses for splitting one by one to pay.
+fn sparse_candidates(
+    bounds: &Bounds,
+    set: &[u32],
+    orbits: &Orbits,
+    limit: u32,
+    child_depth: u8,
+    out: &mut Vec<Candidate>,
+) -> Option<u32> {
+    // The floor ignores a last-level weight, under which it seldom rules a guess out.
+    if bounds.level.weighted() {
+        return None;
+    }
+    let n = set.len() as u32;
+    // A guess scoring `s` (its parts, plus one if a member) is below the limit only if
+    // `3n - s < limit`.
+    let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
+    bounds
+        .with_part_scores(set, |scores| {
+            spare::with(&spare::MARKS, |marks| {
+                let rest = mark_above(scores, level, marks);
+                if let Orbits::Marked(canonical) = orbits {
+                    for (m, c) in marks.iter_mut().zip(canonical.iter()) {
+                        *m &= c;
+                    }
+                }
+                let count: usize = marks.iter().map(|w| w.count_ones() as usize).sum();
+                if count * SPARSE_SHARE > bounds.n_codes {
+                    return None;
+                }
+                // A score of 0 is a guess that teaches nothing, never worth its cost.
+                let mut left_out = if rest > 0 {
+                    3 * n - u32::from(rest)
+                } else {
+                    INF
+                };
+                let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
+                for g in marked(marks) {
+                    if let Orbits::Check(_) = orbits {
+                        if !orbits.tries(bounds.space, g) {
+                            continue;
+                        }
+                    }
+                    let Some((bound, member)) = bounds
+                        .split_bound(g as u32, set, &mut counts, INF, child_depth)
+                        .and_then(|split| bounds.bound_of_split(set.len(), split, child_depth))
+                    else {
+                        continue;
+                    };
+                    if bound < limit {
+                        out.push(Candidate {
+                            guess: g as u32,
+                            bound,
+                            member,
+                        });
+                    } else {
+                        left_out = left_out.min(bound);
+                    }
+                }
+                Some(left_out)
+            })
+        })
+        .flatten()
 }

@@ -206,6 +206,26 @@ pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
     }
 }
 
+/// Marks the scores above `level`, bit `j % 64` of `marks[j / 64]` for score `j`, and returns
+/// the highest of the others (0 if none).
+///
+/// [`super::candidates`] keeps the guesses whose parts floor (`3n` less the score) is below the
+/// limit; the highest score left out gives the least floor of those it skips.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
+    marks.clear();
+    let mut rest = 0u8;
+    for chunk in scores.chunks(64) {
+        let mut mask = 0u64;
+        for (i, &s) in chunk.iter().enumerate() {
+            mask |= u64::from(s > level) << i;
+            rest = rest.max(if s > level { 0 } else { s });
+        }
+        marks.push(mask);
+    }
+    rest
+}
+
 impl Splitter {
     /// A splitter for a game whose occurring feedback indexes are `feedbacks` (winning one
     /// `win` among them) and whose level-filling bound gives a part of `c` the total `lb[c]`.
@@ -249,6 +269,7 @@ impl Splitter {
         out.resize(guesses, 0);
         let win = u32::from(self.feedbacks[self.win]);
         let nibbles = self.feedbacks.iter().all(|&f| f < 16);
+        let below = self.feedbacks.iter().max().map_or(0, |&f| f + 1);
         let mut start = 0;
         while start < guesses {
             let width = (guesses - start).min(BLOCK);
@@ -265,7 +286,7 @@ impl Splitter {
                 score_nibbles(&low.0, &high.0, win as u8, scores);
             } else {
                 let mut bits = Aligned([0u32; BLOCK]);
-                or_block(rows, start, width, &mut bits.0);
+                or_block(rows, start, width, below, &mut bits.0);
                 score_block(&bits.0, win, scores);
             }
             if width < BLOCK {
