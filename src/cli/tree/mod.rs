@@ -43,7 +43,8 @@ enum TreeCommand {
   moo tree build -o bulls.json                        Bulls and Cows: 26274 in total
   moo tree build --objective worst -o w.json          fewest guesses that always suffice
   moo tree build --max-depth 6 -o d6.json             proves no strategy always wins within 6
-  moo tree build --length 3 --guesses consistent -o hard3.json")]
+  moo tree build --length 3 --guesses consistent -o hard3.json
+  moo tree build --no-leading-zero --first-guess 1023 -o open1023.json   best tree opening 1023")]
     Build(BuildArgs),
     /// Replay every secret through a tree file and print its statistics.
     #[command(after_help = "Examples:
@@ -127,6 +128,12 @@ struct BuildArgs {
     #[arg(long, value_name = "FILE")]
     progress_log: Option<PathBuf>,
 
+    /// Only trees that open with CODE: the best of those (every later guess as optimal as
+    /// ever), which costs more than the optimal tree unless CODE is an optimal opening. The
+    /// advisor ships one for 1023 with --no-leading-zero, so every opening gets proven moves.
+    #[arg(long, value_name = "CODE", help_heading = "Search")]
+    first_guess: Option<String>,
+
     #[command(flatten)]
     rules: RuleArgs,
 
@@ -175,11 +182,21 @@ fn build(args: BuildArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let written = exit_on_interrupt()?;
     let space = CodeSpace::with_options(rules.clone(), &args.table.for_exact_search())?;
+    let first_guess = match &args.first_guess {
+        Some(text) => Some(rules.parse_code(text).map_err(|e| {
+            UsageError(format!(
+                "invalid --first-guess: {e} (the rules are {})",
+                rules.describe()
+            ))
+        })?),
+        None => None,
+    };
     let options = args
         .search
         .options()
         .with_cache_bytes(args.cache_memory)
-        .with_classes(!args.no_classes);
+        .with_classes(!args.no_classes)
+        .with_first_guess(first_guess);
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         pool = pool.num_threads(n);
@@ -216,7 +233,8 @@ fn build(args: BuildArgs) -> Result<()> {
         // Rules and flags the search refuses are usage errors, as in `tree split`.
         SearchError::TooLarge { .. }
         | SearchError::ZeroDepth
-        | SearchError::TooLargeToWeigh { .. } => anyhow::Error::from(UsageError(e.to_string())),
+        | SearchError::TooLargeToWeigh { .. }
+        | SearchError::FirstGuess { .. } => anyhow::Error::from(UsageError(e.to_string())),
         e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();

@@ -5,16 +5,20 @@
 
 use std::sync::atomic::Ordering;
 
+use smallvec::{smallvec, SmallVec};
+
 use super::bounds::branches_of;
+use super::candidates::Candidate;
 use super::checkpoint::Checkpoint;
 use super::levels::LevelBounds;
 use super::plan::{build_plan, Plan};
 use super::progress::Progress;
 use super::recursion::Solver;
-use super::solved::{depth_cap, weighted_cost_scale, Solved, INF};
+use super::solved::{child_limit, depth_cap, weighted_cost_scale, Solved, FEEDBACKS, INF};
 use super::{Objective, SearchError, SearchOptions, SearchOutcome, SetPlan};
 use crate::codeset::CodeSet;
 use crate::history::History;
+use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
@@ -114,6 +118,8 @@ struct Driver<'a> {
     checkpoint: Option<&'a Checkpoint>,
     /// The depth limit as the recursion counts it ([`depth_cap`]).
     cap: u8,
+    /// The guess the root must play ([`SearchOptions::first_guess`]), as a code index.
+    first_guess: Option<u32>,
 }
 
 /// What an objective's driver proved: the search that holds the proof, the root's solution
@@ -148,7 +154,45 @@ impl<'a> Driver<'a> {
     }
 
     fn solve(&self, search: &Solver, limit: u32, depth: u8) -> Result<Option<Solved>, SearchError> {
-        search.solve_root(self.root, self.sym, limit, depth)
+        match self.first_guess {
+            None => search.solve_root(self.root, self.sym, limit, depth),
+            Some(guess) => self.solve_forced(search, guess, limit, depth),
+        }
+    }
+
+    /// [`Driver::solve`] with the root's guess forced: that guess tried as the root tries any
+    /// of its own (the same bound, the same solving of its parts), and no other. The recursion
+    /// below the root is untouched, so its subtrees are the ones the free search writes.
+    fn solve_forced(
+        &self,
+        search: &Solver,
+        guess: u32,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Option<Solved>, SearchError> {
+        let bounds = &search.bounds;
+        let child_depth = child_limit(depth);
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
+        let candidate = bounds
+            .split_bound(guess, self.root, &mut counts, limit, child_depth)
+            .and_then(|split| bounds.bound_of_split(self.root.len(), split, child_depth))
+            .map(|(bound, member)| Candidate {
+                guess,
+                bound,
+                member,
+            })
+            .filter(|c| c.bound < limit);
+        // No candidate: the guess cannot beat the limit or fit the depth.
+        let sol = candidate.and_then(|c| {
+            search
+                .try_guess(self.root, self.sym, c, limit, depth, limit == INF)
+                .ok()
+        });
+        if search.state.halted() {
+            Err(SearchError::Stopped)
+        } else {
+            Ok(sol)
+        }
     }
 
     /// The least total; among trees with it, the smallest worst case: the same total is asked
@@ -245,6 +289,32 @@ impl<'a> Driver<'a> {
     }
 }
 
+/// The index of the root's forced guess ([`SearchOptions::first_guess`]), checked: a code of
+/// the game and, when only codes still possible may be guessed, one of `root`.
+fn first_guess(
+    space: &CodeSpace,
+    root: &[u32],
+    options: &SearchOptions,
+) -> Result<Option<u32>, SearchError> {
+    let Some(code) = options.first_guess else {
+        return Ok(None);
+    };
+    let rules = space.rules();
+    let refuse = |reason: String| SearchError::FirstGuess { reason };
+    rules.check_code(&code).map_err(|e| refuse(e.to_string()))?;
+    let guess = rules.format_code(&code);
+    let index = space
+        .index_of(&code)
+        .ok_or_else(|| refuse(format!("{guess} is no code of {}", rules.describe())))?
+        as u32;
+    if options.guesses == GuessPool::Consistent && root.binary_search(&index).is_err() {
+        return Err(refuse(format!(
+            "{guess} is not still possible, and only codes still possible may be guessed here (--guesses consistent)"
+        )));
+    }
+    Ok(Some(index))
+}
+
 /// The search every entry point shares: the optimal plan for `root` (sorted code indexes) under
 /// `options`, or [`SearchOutcome::Impossible`] when no tree fits the depth limit. With a checkpoint, the
 /// results it holds are loaded first and new ones appended as they are proven.
@@ -269,6 +339,7 @@ pub(super) fn search_from(
         stop,
         checkpoint,
         cap,
+        first_guess: first_guess(space, root, options)?,
     };
     let driven = match options.objective {
         Objective::Average => at.average(keep_unreduced)?,

@@ -73,6 +73,7 @@ use self::drivers::{history_symmetry, part_columns, search_from};
 use self::memo::MEMO_BUDGET;
 use self::plan::Plan;
 use super::{DecisionTree, TreeStats};
+use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::history::History;
 use crate::pool::GuessPool;
@@ -146,6 +147,10 @@ pub struct SearchOptions {
     /// How many candidate sets a search goes through before it starts naming sets for that
     /// sharing (default [`CLASSES_AFTER`]).
     pub classes_after: u64,
+    /// The root's guess, when the tree must open with it: the optimal tree among those that
+    /// do (`None`: any guess). Only the root is restricted; every later guess is the search's
+    /// own, so forced to the optimal tree's opening the search writes the optimal tree.
+    pub first_guess: Option<Code>,
 }
 
 /// How many candidate sets a search goes through before sets equal up to relabelling start to
@@ -163,6 +168,7 @@ impl Default for SearchOptions {
             cache_bytes: None,
             classes: true,
             classes_after: CLASSES_AFTER,
+            first_guess: None,
         }
     }
 }
@@ -205,6 +211,13 @@ impl SearchOptions {
     /// [`SearchOptions::classes_after`]).
     pub fn with_classes_after(mut self, classes_after: u64) -> SearchOptions {
         self.classes_after = classes_after;
+        self
+    }
+
+    /// Only trees that open with `first_guess` (`None`: any opening; see
+    /// [`SearchOptions::first_guess`]).
+    pub fn with_first_guess(mut self, first_guess: Option<Code>) -> SearchOptions {
+        self.first_guess = first_guess;
         self
     }
 
@@ -262,6 +275,12 @@ pub enum SearchError {
     /// A checkpoint's facts gave a tree that does not play out as they claim.
     #[error("{0}")]
     Checkpoint(String),
+    /// The forced first guess ([`SearchOptions::first_guess`]) is no code of the game.
+    #[error("the first guess cannot be played: {reason}")]
+    FirstGuess {
+        /// What is wrong with it, naming it.
+        reason: String,
+    },
     /// The position has no candidate left, so there is nothing to search.
     #[error("no code is consistent with the history: check the answers given")]
     NoCandidates,

@@ -9,6 +9,7 @@ use crate::published::{self, Method, Published};
 use crate::stop::Stop;
 
 mod fewest;
+mod first_guess;
 mod invariants;
 mod known;
 mod positions;
