@@ -16,7 +16,7 @@ use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
     array_range, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress, Split,
-    SplitOptions, Task, MAX_TREE_FILE,
+    SplitOptions, MAX_TREE_FILE,
 };
 use moo_core::{CodeSpace, Stop, TreeStats};
 use serde::Serialize;
@@ -149,6 +149,7 @@ enum JobOutcome {
     Depths { depths: Vec<DepthSummary> },
     Impossible { impossible: bool, max_depth: u32 },
     AtLeast { at_least: u64 },
+    Pieces { pieces: Vec<JobOutcome> },
 }
 
 /// One depth limit of a worst-case job: its total and how many secrets need every guess.
@@ -181,8 +182,32 @@ impl JobOutcome {
                 max_depth: *max_depth,
             },
             PartOutcome::AtLeast { bound } => JobOutcome::AtLeast { at_least: *bound },
+            PartOutcome::Pieces { pieces } => JobOutcome::Pieces {
+                pieces: pieces.iter().map(JobOutcome::of).collect(),
+            },
         }
     }
+}
+
+/// A pieces job's outcome in words: each piece's total, and the bound that ended it if one did.
+fn pieces_summary(pieces: &[PartOutcome]) -> String {
+    let mut totals = Vec::new();
+    let mut ended = String::new();
+    for p in pieces {
+        match p {
+            PartOutcome::Solved { total, .. } => totals.push(total.to_string()),
+            PartOutcome::AtLeast { bound } => {
+                ended = format!(", then a piece of at least {bound}: its guess is ruled out")
+            }
+            _ => {}
+        }
+    }
+    format!(
+        "{} piece{} solved ({}){ended}",
+        totals.len(),
+        if totals.len() == 1 { "" } else { "s" },
+        totals.join(" + ")
+    )
 }
 
 /// What `moo tree join --json` prints: the joined tree's statistics with the jobs' work and the
@@ -284,24 +309,20 @@ pub fn split(args: SplitArgs) -> Result<()> {
         args.out.display(),
         split.fingerprint
     )?;
-    outln!("job   guess feedback  then            secrets")?;
+    outln!("job   guess feedback  secrets  then")?;
     for e in &split.jobs {
-        let then = match &e.task {
-            Task::Piece { guess, feedback } => format!("{guess} {feedback}"),
-            _ => String::new(),
-        };
         outln!(
-            "{:04}  {:5} {:8}  {:14}  {:>7}",
+            "{:04}  {:5} {:8}  {:>7} {}",
             e.index,
             e.guess,
             e.feedback,
-            then,
-            e.size
+            e.size,
+            e.then().trim_start()
         )?;
     }
     if !split.deeper.is_empty() {
         outln!(
-            "{} part{} split at the second guess: round 1 solves the pieces under its first; `join` then writes round 2",
+            "{} part{} split deeper: round 1 solves the pieces under the first guesses each position tries; `join` then writes the next rounds",
             split.deeper.len(),
             if split.deeper.len() == 1 { " is" } else { "s are" }
         )?;
@@ -417,17 +438,14 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
         PartOutcome::AtLeast { bound } => {
             format!("at least {bound} guesses after the first with this second guess")
         }
+        PartOutcome::Pieces { pieces } => pieces_summary(pieces),
     };
     let when = if cached {
         "already done".to_string()
     } else {
         format!("{} sets in {:.2} s", result.nodes, result.seconds)
     };
-    let then = match &e.task {
-        Task::Part => String::new(),
-        Task::Piece { guess, feedback } => format!(" then {guess} {feedback}"),
-        Task::Guess { guess, below } => format!(" then {guess} below {below}"),
-    };
+    let then = e.then();
     outln!(
         "job {:04} ({} {}{then}, {} secrets): {what}; {when}; result in {}",
         e.index,

@@ -19,8 +19,8 @@ mod jobs;
 mod search;
 
 pub use jobs::{
-    array_range, Column, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome,
-    SampledJob, Split, SplitError, SplitOptions, Task, Unreduced, DEFAULT_SHARE, JOB_FORMAT,
+    array_range, Column, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Piece,
+    SampledJob, Split, SplitError, SplitOptions, Step, Task, Unreduced, DEFAULT_SHARE, JOB_FORMAT,
     RESULT_FORMAT, SPLIT_FORMAT,
 };
 pub use search::{

@@ -1,31 +1,52 @@
-//! Parts split at their second guess: which parts go deeper, the pieces of round 1, the
-//! guesses of round 2, and the part each settles into once its rounds are in.
+//! Parts split deeper: which parts go deeper, the jobs each position below them needs, round
+//! after round, and the part each settles into once its jobs are in.
 //!
 //! Which parts: the cost of a part's search grows much faster than its size, so a part's share
 //! of the run is estimated as its size squared over the sum of every part's, and a part above
-//! the share asked for goes deeper. Round 1 solves the pieces under the part's first second
-//! guess (the one its search tries first, with the least lower bound), each alone and without
-//! a bound, as the part's search solves them; their sum is the bound round 2 must beat. Its
-//! jobs try each other second guess whose lower bound is below that bound, in the part's own
-//! way, so most fail early with a proven lower bound.
+//! the share asked for goes deeper; below it, a piece the search solves without a bound whose
+//! size squared exceeds the same threshold ([`Split::heavy`](super::Split::heavy)) is split
+//! again. Pieces under a bound are not: they cost much less for their size, and split, a
+//! losing guess would fail in many jobs where it fails early in one. A position split so is settled as its search
+//! settles it: the guesses it tries, in its order, the cheapest winning (the earliest among
+//! equals). The first [`FIRST_SECONDS`] are tried under the position's own bound (none for a
+//! part); the best of them bounds the rest, and a later guess whose lower bound (closed forms
+//! and one-guess lookaheads of its pieces, as the search sharpens it before it searches) is
+//! not below that bound is never tried. A guess tried under a bound `B` at a position of `n`
+//! secrets whose pieces' lower bounds sum to `L` leaves `B - n - L` to share among its pieces:
+//! a piece that cannot be solved below its own lower bound plus that spare proves the guess
+//! costs `B` or more, which is all the position needs to know of it.
+//!
+//! Everything here is derived from the manifest and the results so far: each join derives the
+//! jobs again in the same order, numbers those not written before after them (the next
+//! round), and refuses a result that answers anything else.
+
+use std::collections::HashMap;
 
 use super::join::graft;
-use super::plan::FirstPart;
-use super::{DeepPart, JobEntry, JobResult, PartOutcome, Split, SplitError, Task};
+use super::{JobEntry, JobResult, PartOutcome, Piece, SplitError, Step, Task};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
+use crate::history::History;
+use crate::rules::Rules;
 use crate::space::CodeSpace;
-use crate::tree::search::root_guess_bound;
+use crate::stop::Stop;
+use crate::tree::search::PositionRoot;
+use crate::tree::{DecisionTree, Progress, SearchOptions};
 
-/// Which of `parts` go deeper: those whose estimated share of the run exceeds `share`.
+use super::plan::FirstPart;
+
+/// Which of `parts` go deeper: those whose estimated share of the run exceeds `share`, and the
+/// threshold of size squared above which a set goes deeper.
 /// A part of one secret is solved by its next guess and has no pieces, so it never goes deeper.
-pub(super) fn heavy_parts(parts: &[FirstPart], share: f64) -> Vec<bool> {
-    let cost = |p: &FirstPart| (p.set.len() as f64).powi(2);
-    let whole: f64 = parts.iter().map(cost).sum();
-    parts
+pub(super) fn heavy_parts(parts: &[FirstPart], share: f64) -> (Vec<bool>, u64) {
+    let cost = |p: &FirstPart| (p.set.len() as u64).pow(2);
+    let whole: u64 = parts.iter().map(cost).sum();
+    let heavy = (share * whole as f64).floor() as u64;
+    let flags = parts
         .iter()
-        .map(|p| p.set.len() > 1 && cost(p) > share * whole)
-        .collect()
+        .map(|p| p.set.len() > 1 && cost(p) > heavy)
+        .collect();
+    (flags, heavy)
 }
 
 /// The pieces `second` leaves of `set`, the win left out, in feedback order.
@@ -37,270 +58,428 @@ pub(super) fn pieces(space: &CodeSpace, set: &CodeSet, second: u32) -> Vec<(Feed
         .collect()
 }
 
-/// How many second guesses of a deep part round 1 solves, the first ones in the part's order:
-/// the best is often the second or third, and round 2's jobs prune with the best of them.
+/// How many guesses of a position split deeper are tried under the position's own bound, the
+/// first ones in its search's order: the best is often the second or third, and every later
+/// guess is tried under the best of them.
 pub(super) const FIRST_SECONDS: usize = 3;
 
-/// One deep part's round 1: for each second guess it solved, in the part's order, the guess
-/// and its pieces' results in feedback order.
-fn round_one<'r>(
-    d: &DeepPart,
-    results: &'r [Option<JobResult>],
-    split: &'r Split,
-) -> Vec<(&'r str, Vec<&'r JobResult>)> {
-    let mut solved: Vec<(&str, Vec<&JobResult>)> = Vec::new();
-    for e in split
-        .jobs
-        .iter()
-        .filter(|e| e.guess == d.guess && e.feedback == d.feedback)
-    {
-        let (Task::Piece { guess, .. }, Some(Some(r))) = (&e.task, results.get(e.index)) else {
-            continue;
-        };
-        match solved.last_mut() {
-            Some((g, pieces)) if *g == guess.as_str() => pieces.push(r),
-            _ => solved.push((guess, vec![r])),
-        }
-    }
-    solved
+/// How many times [`Split::heavy`](super::Split::heavy) of size squared the pieces of one job
+/// under a bound may hold in all: on Bulls and Cows 4 of 0-9 a bounded job of the pieces of
+/// one guess is mostly the process's start (0.1 s of CPU), so fewer and larger ones cost less.
+const BOUNDED_BUNDLE: u64 = 4;
+
+/// What a position (or one guess at it) was proven to cost.
+#[derive(Debug, Clone)]
+pub(super) enum Value {
+    /// Its first optimal subtree.
+    Tree {
+        /// Guesses summed over its secrets, counting from its root.
+        total: u64,
+        /// `histogram[k - 1]` secrets need `k` guesses from its root.
+        histogram: Vec<u64>,
+        /// The subtree.
+        tree: DecisionTree,
+        /// A job whose result it comes from, to name in errors.
+        index: usize,
+    },
+    /// No subtree below its bound: every one costs at least this.
+    AtLeast(u64),
 }
 
-/// The part's total under one second guess, from round 1's pieces: each secret's second guess,
-/// and the pieces' totals after it.
-fn pieces_total(d: &DeepPart, pieces: &[&JobResult]) -> Result<u64, SplitError> {
-    let mut total = d.size as u64;
-    for r in pieces {
-        match &r.outcome {
-            // What a piece's total claims must be what its histogram says: the join picks the
-            // second guess from the totals and replays only the trees it keeps.
-            PartOutcome::Solved {
-                total: t,
-                histogram,
-                ..
-            } if *t == histogram_total(histogram) => total += t,
-            PartOutcome::Solved { .. } => {
-                return Err(SplitError::Mismatch {
-                    index: r.entry.index,
-                    reason: "its total is not what its histogram adds up to".into(),
-                })
-            }
-            _ => {
-                return Err(SplitError::Mismatch {
-                    index: r.entry.index,
-                    reason: "a piece of a part answers without its subtree".into(),
-                })
-            }
+impl Value {
+    fn total(&self) -> Option<u64> {
+        match self {
+            Value::Tree { total, .. } => Some(*total),
+            Value::AtLeast(_) => None,
         }
     }
-    Ok(total)
 }
 
-/// The best second guess round 1 solved: its position among them, and the part's total.
-fn round_one_best(
-    d: &DeepPart,
-    solved: &[(&str, Vec<&JobResult>)],
-) -> Result<(usize, u64), SplitError> {
-    let mut best: Option<(usize, u64)> = None;
-    for (k, (_, pieces)) in solved.iter().enumerate() {
-        let total = pieces_total(d, pieces)?;
-        if best.is_none_or(|(_, t)| total < t) {
-            best = Some((k, total));
-        }
-    }
-    best.ok_or_else(|| SplitError::Malformed {
-        kind: "split manifest",
-        reason: format!("part {} {} has no piece", d.guess, d.feedback),
-    })
+/// A position below a first-level part: the part, the way there and the secrets left.
+pub(super) struct Position {
+    /// The part's first guess and feedback, as text.
+    part: (String, String),
+    /// The whole history, the first guess included.
+    history: History,
+    /// The steps after the first guess, as text.
+    path: Vec<Step>,
+    set: CodeSet,
+    /// The total the position must stay below, if any.
+    below: Option<u64>,
 }
 
-/// Round 2's jobs, numbered after round 1's: every second guess of every deep part after those
-/// round 1 solved, whose lower bound (sharpened as the part's search sharpens it before it
-/// searches anything) is below the part's best total so far, tried below that total. Round 1's
-/// results must all be there (checked by the caller).
-pub(super) fn round_two(
-    split: &Split,
-    space: &CodeSpace,
-    results: &[Option<JobResult>],
-) -> Result<Vec<JobEntry>, SplitError> {
-    let options = split.options();
-    let mut jobs = Vec::new();
-    for d in &split.deeper {
-        let (_, bound) = round_one_best(d, &round_one(d, results, split))?;
-        let part = first_part(split, space, d)?;
-        let history = part.history(space);
-        for (guess, lower) in d.seconds.iter().skip(FIRST_SECONDS) {
-            if *lower >= bound {
-                continue;
-            }
-            let code = code_of(split, space, guess)?;
-            if root_guess_bound(space, &history, &part.set, &options, code, bound)? >= bound {
-                continue;
-            }
-            jobs.push(JobEntry {
-                index: split.jobs.len() + jobs.len(),
-                guess: d.guess.clone(),
-                feedback: d.feedback.clone(),
-                size: d.size,
-                task: Task::Guess {
-                    guess: guess.clone(),
-                    below: bound,
-                },
-            });
-        }
-    }
-    Ok(jobs)
-}
-
-/// The first-level part a deep part names.
-fn first_part(split: &Split, space: &CodeSpace, d: &DeepPart) -> Result<FirstPart, SplitError> {
-    let guess = code_of(split, space, &d.guess)?;
-    let feedback =
-        Feedback::parse(&d.feedback, space.length()).map_err(|e| SplitError::Malformed {
-            kind: "split manifest",
-            reason: format!("part {} {}: {e}", d.guess, d.feedback),
-        })?;
-    let set = space.filter(&space.all(), guess as usize, feedback);
-    if set.len() != d.size {
-        return Err(SplitError::Malformed {
-            kind: "split manifest",
-            reason: format!(
-                "part {} {} does not hold {} secrets",
-                d.guess, d.feedback, d.size
+impl Position {
+    /// A first-level part, unbounded.
+    pub(super) fn part(space: &CodeSpace, part: &FirstPart) -> Position {
+        let rules = space.rules();
+        Position {
+            part: (
+                rules.format_code(&space.code(part.guess as usize)),
+                part.feedback.to_string(),
             ),
-        });
+            history: part.history(space),
+            path: Vec::new(),
+            set: part.set.clone(),
+            below: None,
+        }
     }
-    Ok(FirstPart {
-        guess,
-        feedback,
-        set,
-    })
+
+    fn child(
+        &self,
+        rules: &Rules,
+        space: &CodeSpace,
+        guess: u32,
+        feedback: Feedback,
+        set: CodeSet,
+        below: Option<u64>,
+    ) -> Position {
+        let code = space.code(guess as usize);
+        let mut history = self.history.clone();
+        history.push(code, feedback);
+        let mut path = self.path.clone();
+        path.push(Step {
+            guess: rules.format_code(&code),
+            feedback: feedback.to_string(),
+        });
+        Position {
+            part: self.part.clone(),
+            history,
+            path,
+            set,
+            below,
+        }
+    }
 }
 
-/// The index of a code the manifest names.
-fn code_of(split: &Split, space: &CodeSpace, text: &str) -> Result<u32, SplitError> {
-    split
-        .rules
-        .parse_code(text)
-        .ok()
-        .and_then(|c| space.index_of(&c))
-        .map(|i| i as u32)
-        .ok_or_else(|| SplitError::Malformed {
-            kind: "split manifest",
-            reason: format!("{text:?} is not a code of its rules"),
-        })
+/// Derives the jobs of the positions below parts split deeper, and settles them from the
+/// results in.
+pub(super) struct Deeper<'a> {
+    space: &'a CodeSpace,
+    options: SearchOptions,
+    heavy: u64,
+    /// The jobs written so far, by [`key`], with their results (every one has one).
+    done: HashMap<String, &'a JobResult>,
+    /// The jobs found wanting a result, in the order found, numbered from 0.
+    pub(super) wanted: Vec<JobEntry>,
 }
 
-/// Each deep part settled as if one job had solved it whole: the cheapest second guess (the
-/// earliest in the part's order among equals), with its subtree. `second` holds round 2's
-/// results, one per job of [`round_two`], checked by the caller.
-pub(super) fn settle(
-    split: &Split,
-    space: &CodeSpace,
-    results: &[Option<JobResult>],
-    second: &[&JobResult],
-) -> Result<Vec<JobResult>, SplitError> {
-    let mut settled = Vec::new();
-    for d in &split.deeper {
-        let solved = round_one(d, results, split);
-        let (k, mut best_total) = round_one_best(d, &solved)?;
-        let (guess, pieces) = &solved[k];
-        // Round 1's best holds unless a later second guess beat it.
-        let mut choice = None;
-        for r in second
-            .iter()
-            .filter(|r| r.entry.guess == d.guess && r.entry.feedback == d.feedback)
-        {
-            if let Some(total) = guess_total(r)? {
-                if total < best_total {
-                    best_total = total;
-                    choice = Some(r);
+/// What identifies a job of a later round, its number aside.
+pub(super) fn key(e: &JobEntry) -> String {
+    serde_json::to_string(&(&e.guess, &e.feedback, &e.task)).unwrap_or_default()
+}
+
+impl<'a> Deeper<'a> {
+    pub(super) fn new(
+        space: &'a CodeSpace,
+        options: SearchOptions,
+        heavy: u64,
+        done: HashMap<String, &'a JobResult>,
+    ) -> Deeper<'a> {
+        Deeper {
+            space,
+            options,
+            heavy,
+            done,
+            wanted: Vec::new(),
+        }
+    }
+
+    /// The position's value, or `None` while some of its jobs have no result (those are added
+    /// to [`Deeper::wanted`]).
+    pub(super) fn node(&mut self, node: &Position) -> Result<Option<Value>, SplitError> {
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let root = PositionRoot::new(
+            self.space,
+            &node.history,
+            &node.set,
+            &self.options,
+            &progress,
+            &stop,
+        )?;
+        let guesses = root.guesses();
+        let limit = node.below.unwrap_or(u64::MAX);
+        let mut tried: Vec<Value> = Vec::new();
+        let mut waiting = false;
+        for &(g, lower) in guesses.iter().take(FIRST_SECONDS) {
+            if lower >= limit {
+                continue;
+            }
+            match self.guess(node, &root, g, node.below)? {
+                Some(v) => tried.push(v),
+                None => waiting = true,
+            }
+        }
+        if waiting {
+            return Ok(None);
+        }
+        let bound = tried.iter().filter_map(Value::total).fold(limit, u64::min);
+        for &(g, lower) in guesses.iter().skip(FIRST_SECONDS) {
+            if lower >= bound {
+                continue;
+            }
+            match self.guess(node, &root, g, Some(bound))? {
+                Some(v) => tried.push(v),
+                None => waiting = true,
+            }
+        }
+        if waiting {
+            return Ok(None);
+        }
+        // The cheapest, the earliest in the search's order among equals.
+        let mut best: Option<Value> = None;
+        for v in tried {
+            if let Some(t) = v.total() {
+                if t < limit && best.as_ref().and_then(Value::total).is_none_or(|b| t < b) {
+                    best = Some(v);
                 }
             }
         }
-        let best = match choice {
-            Some(r) => r.outcome.clone(),
-            None => assemble_pieces(split, space, d, guess, pieces)?,
-        };
-        let mut result = pieces[0].clone();
-        result.entry = JobEntry {
-            index: pieces[0].entry.index,
-            guess: d.guess.clone(),
-            feedback: d.feedback.clone(),
-            size: d.size,
-            task: Task::Part,
-        };
-        result.outcome = best;
-        settled.push(result);
+        match (best, node.below) {
+            (Some(v), _) => Ok(Some(v)),
+            (None, Some(b)) => Ok(Some(Value::AtLeast(b))),
+            (None, None) => Err(SplitError::Malformed {
+                kind: "split manifest",
+                reason: format!(
+                    "no guess solves part {} {} at all",
+                    node.part.0, node.part.1
+                ),
+            }),
+        }
     }
-    Ok(settled)
+
+    /// The position's value with `guess` at its root, if below `budget`: its pieces' values,
+    /// each large piece a position of its own, the small ones in jobs of a few.
+    fn guess(
+        &mut self,
+        node: &Position,
+        root: &PositionRoot,
+        guess: u32,
+        budget: Option<u64>,
+    ) -> Result<Option<Value>, SplitError> {
+        let n = node.set.len() as u64;
+        let Some((bound, lowers)) = root.pieces(guess) else {
+            return Ok(Some(Value::AtLeast(u64::MAX)));
+        };
+        let sum: u64 = n + lowers.iter().map(|&(_, b)| b).sum::<u64>();
+        if budget.is_some_and(|b| bound.max(sum) >= b) {
+            return Ok(Some(Value::AtLeast(bound.max(sum))));
+        }
+        // What the pieces may cost above their lower bounds in all, for the guess to win.
+        let spare = budget.map(|b| b - sum);
+        let rules = self.space.rules();
+        let parts = pieces(self.space, &node.set, guess);
+        let mut values: Vec<Option<Value>> = vec![None; parts.len()];
+        let mut waiting = false;
+        // Small pieces go together, largest first, so that a losing guess fails early.
+        let mut light: Vec<usize> = Vec::new();
+        for (i, ((f, set), &(lf, _))) in parts.iter().zip(&lowers).enumerate() {
+            debug_assert_eq!(*f, lf, "the pieces and their bounds in one order");
+            // Only an unbounded position goes deeper: a bounded piece is cheap for its size,
+            // and split, a losing guess would fail in many jobs instead of one.
+            if spare.is_none() && set.len() > 1 && (set.len() as u64).pow(2) > self.heavy {
+                let child = node.child(rules, self.space, guess, *f, set.clone(), None);
+                match self.node(&child)? {
+                    Some(v) => values[i] = Some(v),
+                    None => waiting = true,
+                }
+            } else {
+                light.push(i);
+            }
+        }
+        light.sort_by_key(|&i| std::cmp::Reverse(parts[i].1.len()));
+        // Bounded pieces are cheap for their size and each job costs a process's start, so a
+        // bounded job holds more of them.
+        let capacity = match spare {
+            Some(_) => self.heavy.saturating_mul(BOUNDED_BUNDLE),
+            None => self.heavy,
+        };
+        let mut bundle: Vec<usize> = Vec::new();
+        let mut bundle_cost = 0u64;
+        for i in light {
+            let cost = (parts[i].1.len() as u64).pow(2);
+            if !bundle.is_empty() && bundle_cost + cost > capacity {
+                waiting |=
+                    !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
+                bundle.clear();
+                bundle_cost = 0;
+            }
+            bundle.push(i);
+            bundle_cost += cost;
+        }
+        if !bundle.is_empty() {
+            waiting |= !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
+        }
+        if waiting {
+            return Ok(None);
+        }
+        if values.iter().any(|v| matches!(v, Some(Value::AtLeast(_)))) {
+            // Ruled out: what it is proven to cost at least.
+            let at_least = n + values
+                .iter()
+                .zip(&lowers)
+                .map(|(v, &(_, lower))| match v {
+                    Some(Value::Tree { total, .. }) => *total,
+                    Some(Value::AtLeast(b)) => *b,
+                    None => lower,
+                })
+                .sum::<u64>();
+            return Ok(Some(Value::AtLeast(at_least)));
+        }
+        self.assemble(node, guess, &parts, values).map(Some)
+    }
+
+    /// One job's pieces (`which` of `parts`): their values from its result into `values`, or
+    /// `false` when it has none yet.
+    #[allow(clippy::too_many_arguments)]
+    fn bundle(
+        &mut self,
+        node: &Position,
+        guess: u32,
+        parts: &[(Feedback, CodeSet)],
+        lowers: &[(Feedback, u64)],
+        which: &[usize],
+        spare: Option<u64>,
+        values: &mut [Option<Value>],
+    ) -> Result<bool, SplitError> {
+        let rules = self.space.rules();
+        let pieces: Vec<Piece> = which
+            .iter()
+            .map(|&i| Piece {
+                feedback: parts[i].0.to_string(),
+                size: parts[i].1.len(),
+                lower: lowers[i].1,
+            })
+            .collect();
+        let entry = JobEntry {
+            index: 0,
+            guess: node.part.0.clone(),
+            feedback: node.part.1.clone(),
+            size: pieces.iter().map(|p| p.size).sum(),
+            task: Task::Pieces {
+                path: node.path.clone(),
+                guess: rules.format_code(&self.space.code(guess as usize)),
+                pieces,
+                spare,
+            },
+        };
+        let Some(&result) = self.done.get(&key(&entry)) else {
+            self.wanted.push(entry);
+            return Ok(false);
+        };
+        for (&i, v) in which.iter().zip(read_pieces(result)?) {
+            values[i] = Some(v);
+        }
+        Ok(true)
+    }
+
+    /// The position's subtree with `guess` at its root over its pieces' subtrees.
+    fn assemble(
+        &self,
+        node: &Position,
+        guess: u32,
+        parts: &[(Feedback, CodeSet)],
+        values: Vec<Option<Value>>,
+    ) -> Result<Value, SplitError> {
+        let mut histogram = vec![0u64];
+        let mut covered = 0;
+        let mut first = None;
+        let mut children = Vec::new();
+        for ((f, set), v) in parts.iter().zip(&values) {
+            let Some(Value::Tree {
+                histogram: h,
+                tree,
+                index,
+                ..
+            }) = v
+            else {
+                unreachable!("every piece has a tree once none is ruled out");
+            };
+            first.get_or_insert(*index);
+            children.push((*f, tree, *index));
+            covered += set.len();
+            if histogram.len() < h.len() + 1 {
+                histogram.resize(h.len() + 1, 0);
+            }
+            for (k, &c) in h.iter().enumerate() {
+                histogram[k + 1] += c;
+            }
+        }
+        // The guess itself, when it is one of the position's secrets, is solved at once.
+        histogram[0] = (node.set.len() - covered.min(node.set.len())) as u64;
+        let tree = graft(
+            self.space.rules(),
+            self.space.code(guess as usize),
+            &children,
+        )?;
+        Ok(Value::Tree {
+            total: histogram_total(&histogram),
+            histogram,
+            tree,
+            index: first.unwrap_or(0),
+        })
+    }
 }
 
-/// A round 2 result's total when it beat its bound, `None` when it proved it cannot.
-fn guess_total(r: &JobResult) -> Result<Option<u64>, SplitError> {
-    let Task::Guess { below, .. } = r.entry.task else {
-        return Ok(None);
-    };
+/// The values a [`Task::Pieces`] result gives its pieces, checked against what the job asked:
+/// each total what its histogram adds up to, at least the piece's lower bound and below its
+/// bound; a lower bound only at the end, at or above its bound.
+fn read_pieces(r: &JobResult) -> Result<Vec<Value>, SplitError> {
     let bad = |reason: &str| SplitError::Mismatch {
         index: r.entry.index,
         reason: reason.to_string(),
     };
-    match &r.outcome {
-        PartOutcome::Solved { total, .. } if *total < below => Ok(Some(*total)),
-        PartOutcome::Solved { .. } => Err(bad("it claims a tree at or above its bound")),
-        PartOutcome::AtLeast { bound } if *bound >= below => Ok(None),
-        PartOutcome::AtLeast { .. } => Err(bad("it claims a lower bound below its bound")),
-        _ => Err(bad("it answers another kind of job")),
+    let (Task::Pieces { pieces, spare, .. }, PartOutcome::Pieces { pieces: outcomes }) =
+        (&r.entry.task, &r.outcome)
+    else {
+        return Err(bad("it answers another kind of job"));
+    };
+    if outcomes.is_empty() || outcomes.len() > pieces.len() {
+        return Err(bad("it answers another number of pieces than the job has"));
     }
-}
-
-/// The part's subtree under the second guess `second`, from its round 1 pieces.
-fn assemble_pieces(
-    split: &Split,
-    space: &CodeSpace,
-    d: &DeepPart,
-    second: &str,
-    pieces: &[&JobResult],
-) -> Result<PartOutcome, SplitError> {
-    let guess = space.code(code_of(split, space, second)? as usize);
-    let mut children = Vec::new();
-    let mut histogram = vec![0u64];
-    let mut covered = 0;
-    for r in pieces {
-        let (
-            Task::Piece { feedback, .. },
+    let mut left = *spare;
+    let mut values = Vec::new();
+    for (k, (p, o)) in pieces.iter().zip(outcomes).enumerate() {
+        let limit = left.map(|s| p.lower.saturating_add(s));
+        match o {
             PartOutcome::Solved {
-                tree, histogram: h, ..
+                total,
+                histogram,
+                tree,
+                ..
+            } => {
+                if *total != histogram_total(histogram) {
+                    return Err(bad("its total is not what its histogram adds up to"));
+                }
+                if *total < p.lower {
+                    return Err(bad("a piece claims less than its proven lower bound"));
+                }
+                if limit.is_some_and(|l| *total >= l) {
+                    return Err(bad("it claims a tree at or above its bound"));
+                }
+                left = left.map(|s| s - (total - p.lower));
+                values.push(Value::Tree {
+                    total: *total,
+                    histogram: histogram.clone(),
+                    tree: tree.clone(),
+                    index: r.entry.index,
+                });
+            }
+            PartOutcome::AtLeast { bound } if k + 1 == outcomes.len() => match limit {
+                Some(l) if *bound >= l => values.push(Value::AtLeast(*bound)),
+                Some(_) => return Err(bad("it claims a lower bound below its bound")),
+                None => return Err(bad("a piece without a bound claims a lower bound")),
             },
-        ) = (&r.entry.task, &r.outcome)
-        else {
-            continue;
-        };
-        let f = Feedback::parse(feedback, space.length()).map_err(|e| SplitError::Mismatch {
-            index: r.entry.index,
-            reason: e.to_string(),
-        })?;
-        children.push((f, tree, r.entry.index));
-        covered += r.entry.size;
-        if histogram.len() < h.len() + 1 {
-            histogram.resize(h.len() + 1, 0);
-        }
-        for (k, &c) in h.iter().enumerate() {
-            histogram[k + 1] += c;
+            _ => return Err(bad("a piece answers another kind of job")),
         }
     }
-    // The second guess itself, when it is one of the part's secrets, is solved at once.
-    histogram[0] = (d.size - covered.min(d.size)) as u64;
-    Ok(PartOutcome::Solved {
-        total: histogram_total(&histogram),
-        worst: histogram.len() as u32,
-        histogram,
-        tree: graft(split, guess, &children)?,
-        unreduced: None,
-    })
+    if outcomes.len() < pieces.len() && !matches!(values.last(), Some(Value::AtLeast(_))) {
+        return Err(bad("it answers only some of its pieces"));
+    }
+    Ok(values)
 }
 
 /// Guesses summed over the secrets of `histogram[k - 1]` secrets needing `k` guesses each.
-fn histogram_total(histogram: &[u64]) -> u64 {
+pub(super) fn histogram_total(histogram: &[u64]) -> u64 {
     histogram
         .iter()
         .enumerate()

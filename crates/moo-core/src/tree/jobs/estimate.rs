@@ -102,7 +102,7 @@ impl Split {
             * self
                 .jobs
                 .iter()
-                .filter(|e| matches!(e.task, Task::Piece { .. }))
+                .filter(|e| matches!(e.task, Task::Pieces { .. }))
                 .map(|e| predict(e.size))
                 .sum::<f64>();
         let largest = self

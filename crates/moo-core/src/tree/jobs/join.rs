@@ -1,10 +1,17 @@
 //! Joining the results: the deep parts settled, the root's first guess chosen as the single
 //! search chooses it, the tree assembled and replayed.
 
-use super::deeper::{round_two, settle};
-use super::{Column, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Task};
+use std::collections::HashMap;
+
+use super::deeper::{key, Deeper, Position, Value};
+use super::plan::FirstPart;
+use super::{
+    Column, DeepPart, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Task,
+    RESULT_FORMAT,
+};
 use crate::code::Code;
 use crate::feedback::Feedback;
+use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::tree::{DecisionTree, Node, NodeId, Objective, Search, TreeStats};
 
@@ -17,23 +24,33 @@ impl Split {
     pub fn join(&self, results: &[Option<JobResult>]) -> Result<Joined, SplitError> {
         self.check_round(&self.jobs, results, self.jobs.len())?;
         let space = CodeSpace::new(self.rules.clone())?;
-        let second = if self.deeper.is_empty() {
-            Vec::new()
-        } else {
-            round_two(self, &space, results)?
+        // Every round so far, each derived from the results of those before it.
+        let mut known: Vec<JobEntry> = self.jobs.clone();
+        let mut round = 1;
+        let settled = loop {
+            let wanted = match self.settle(&space, &known, results)? {
+                Ok(settled) => break settled,
+                Err(wanted) => wanted,
+            };
+            round += 1;
+            let start = known.len();
+            let entries: Vec<JobEntry> = wanted
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut e)| {
+                    e.index = start + i;
+                    e
+                })
+                .collect();
+            known.extend(entries.iter().cloned());
+            if entries.iter().all(|e| missing(results, e.index)) {
+                return Ok(Joined::Round {
+                    round,
+                    jobs: entries.into_iter().map(|e| self.job(e)).collect(),
+                });
+            }
+            self.check_round(&entries, results, known.len())?;
         };
-        if !second.is_empty() && second.iter().all(|e| missing(results, e.index)) {
-            return Ok(Joined::Round {
-                round: 2,
-                jobs: second.iter().map(|e| self.job(e.clone())).collect(),
-            });
-        }
-        self.check_round(&second, results, self.jobs.len() + second.len())?;
-        let second_results: Vec<&JobResult> = second
-            .iter()
-            .filter_map(|e| results[e.index].as_ref())
-            .collect();
-        let settled = settle(self, &space, results, &second_results)?;
         let parts: Vec<&JobResult> = self
             .jobs
             .iter()
@@ -41,12 +58,7 @@ impl Split {
             .filter_map(|e| results[e.index].as_ref())
             .chain(&settled)
             .collect();
-        let every = || {
-            results
-                .iter()
-                .take(self.jobs.len() + second.len())
-                .flatten()
-        };
+        let every = || results.iter().take(known.len()).flatten();
         let nodes = every().map(|r| r.nodes).sum();
         let seconds = every().map(|r| r.seconds).sum();
         let chosen = if self.objective == Objective::Average {
@@ -66,8 +78,66 @@ impl Split {
             stats,
             nodes,
             seconds,
-            jobs: self.jobs.len() + second.len(),
+            jobs: known.len(),
         })
+    }
+
+    /// Each part split deeper settled from the results of `known` jobs (each has one, checked
+    /// by the caller) as if one job had solved it whole; or, while positions below them still
+    /// want jobs, those jobs (numbered from 0, in the order derived).
+    #[allow(clippy::type_complexity)]
+    fn settle(
+        &self,
+        space: &CodeSpace,
+        known: &[JobEntry],
+        results: &[Option<JobResult>],
+    ) -> Result<Result<Vec<JobResult>, Vec<JobEntry>>, SplitError> {
+        let done: HashMap<String, &JobResult> = known
+            .iter()
+            .filter(|e| e.task != Task::Part)
+            .filter_map(|e| Some((key(e), results.get(e.index)?.as_ref()?)))
+            .collect();
+        let mut deeper = Deeper::new(space, self.options(), self.heavy, done);
+        let mut settled = Vec::new();
+        for d in &self.deeper {
+            let part = first_part(self, space, d)?;
+            let value = deeper.node(&Position::part(space, &part))?;
+            let Some(Value::Tree {
+                total,
+                histogram,
+                tree,
+                index,
+            }) = value
+            else {
+                continue;
+            };
+            settled.push(JobResult {
+                format: RESULT_FORMAT.to_string(),
+                fingerprint: self.fingerprint.clone(),
+                entry: JobEntry {
+                    index,
+                    guess: d.guess.clone(),
+                    feedback: d.feedback.clone(),
+                    size: d.size,
+                    task: Task::Part,
+                },
+                outcome: PartOutcome::Solved {
+                    total,
+                    worst: histogram.len() as u32,
+                    histogram,
+                    tree,
+                    unreduced: None,
+                },
+                nodes: 0,
+                seconds: 0.0,
+                cpu_seconds: None,
+            });
+        }
+        if deeper.wanted.is_empty() {
+            Ok(Ok(settled))
+        } else {
+            Ok(Err(deeper.wanted))
+        }
     }
 
     /// Checks that every job of `round` has a result that answers it: the missing ones are
@@ -284,7 +354,7 @@ impl Split {
                 })?;
             children.push((feedback, *tree, r.entry.index));
         }
-        let tree = graft(self, guess, &children)?;
+        let tree = graft(&self.rules, guess, &children)?;
         let stats = tree.verify_in(space).map_err(SplitError::Tree)?;
         Ok((tree, stats))
     }
@@ -298,7 +368,7 @@ fn missing(results: &[Option<JobResult>], index: usize) -> bool {
 /// The tree with `guess` at its root and each `(feedback, subtree, job index)` below it, in
 /// feedback order; a subtree for other rules is refused by its job's index.
 pub(super) fn graft(
-    split: &Split,
+    rules: &Rules,
     guess: Code,
     children: &[(Feedback, &DecisionTree, usize)],
 ) -> Result<DecisionTree, SplitError> {
@@ -308,7 +378,7 @@ pub(super) fn graft(
     }];
     let mut edges = Vec::new();
     for &(feedback, tree, index) in children {
-        if tree.rules() != &split.rules {
+        if tree.rules() != rules {
             return Err(SplitError::Mismatch {
                 index,
                 reason: "its subtree is for other rules".into(),
@@ -327,10 +397,10 @@ pub(super) fn graft(
             }
         }));
     }
-    let length = split.rules.length();
+    let length = rules.length();
     edges.sort_by_key(|&(f, _)| f.index(length));
     nodes[0].children = edges;
-    Ok(DecisionTree::from_nodes(split.rules.clone(), nodes))
+    Ok(DecisionTree::from_nodes(rules.clone(), nodes))
 }
 
 /// The first guess a join chose, with each part's result and the subtree it keeps.
@@ -386,4 +456,32 @@ fn check_columns(r: &JobResult, columns: &[Column]) -> Result<u32, SplitError> {
         ));
     }
     Ok(first.depth)
+}
+
+/// The first-level part a deep part names.
+fn first_part(split: &Split, space: &CodeSpace, d: &DeepPart) -> Result<FirstPart, SplitError> {
+    let bad = |reason: String| SplitError::Malformed {
+        kind: "split manifest",
+        reason,
+    };
+    let guess = split
+        .rules
+        .parse_code(&d.guess)
+        .ok()
+        .and_then(|c| space.index_of(&c))
+        .ok_or_else(|| bad(format!("{:?} is not a code of its rules", d.guess)))?;
+    let feedback = Feedback::parse(&d.feedback, space.length())
+        .map_err(|e| bad(format!("part {} {}: {e}", d.guess, d.feedback)))?;
+    let set = space.filter(&space.all(), guess, feedback);
+    if set.len() != d.size {
+        return Err(bad(format!(
+            "part {} {} does not hold {} secrets",
+            d.guess, d.feedback, d.size
+        )));
+    }
+    Ok(FirstPart {
+        guess: guess as u32,
+        feedback,
+        set,
+    })
 }

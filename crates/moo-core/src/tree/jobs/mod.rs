@@ -16,14 +16,15 @@
 //!
 //! **Deeper.** The first level is badly balanced (on Bulls and Cows two of 13 parts take 94% of
 //! the time), so under the average objective without a depth limit a part whose estimated cost
-//! exceeds its share ([`deeper`]) is split again at its second guess, in two rounds that keep
-//! the single search's pruning. Round 1 (written by the split) solves the pieces of the part
-//! under the second guess the part's search tries first, each alone; their sum is an upper bound
-//! on the part. Round 2 (written by the join once round 1 is in) tries every other second guess
-//! whose one-guess lower bound is below that bound, one job each, under the bound, exactly as
-//! the part's search tries them after its first: a losing guess fails as soon as its parts
-//! prove it, and returns the lower bound it proved instead of a tree. The join then takes the
-//! cheapest second guess (the earliest in the search's order among equals) and settles the part.
+//! exceeds its share ([`deeper`]) is split at its next guess into pieces, and a piece still too
+//! large is split again the same way, in rounds that keep the single search's pruning. At a
+//! position split so, the pieces of the first three guesses its search tries are solved first
+//! (one job per large piece, small ones together), under the position's bound if it has one;
+//! the best of them bounds the position, and the join then writes the pieces of every other
+//! guess whose lower bound is below that, each piece with the bound the other pieces' lower
+//! bounds leave it, so that a piece proving it cannot beat its bound rules its guess out. The
+//! join settles each position on the cheapest guess (the earliest in the search's order among
+//! equals) once its pieces are in, and writes the next round while some are missing.
 //!
 //! Every file of one split carries the split's fingerprint, a hash of what was split and of the
 //! list of jobs, so a result of another split (other rules, options, or another version of the
@@ -62,11 +63,11 @@ use crate::rules::Rules;
 use crate::space::SpaceError;
 
 /// The `format` of a split's manifest.
-pub const SPLIT_FORMAT: &str = "moo-tree-split/2";
+pub const SPLIT_FORMAT: &str = "moo-tree-split/3";
 /// The `format` of a job file.
-pub const JOB_FORMAT: &str = "moo-tree-job/2";
+pub const JOB_FORMAT: &str = "moo-tree-job/3";
 /// The `format` of a job's result file.
-pub const RESULT_FORMAT: &str = "moo-tree-result/2";
+pub const RESULT_FORMAT: &str = "moo-tree-result/3";
 
 /// Why a split, a job or a join cannot go on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -160,25 +161,49 @@ pub struct JobEntry {
 pub enum Task {
     /// The part's optimum.
     Part,
-    /// The first optimum of one piece of a part split deeper: the set that the second guess
-    /// `guess` and the feedback `feedback` to it leave in the part.
-    Piece {
-        /// The second guess, as text.
+    /// Some pieces of a position below a part split deeper: the sets that the guess `guess`
+    /// and each piece's feedback leave at the position `path` leads to, each piece's first
+    /// optimum (no tie-break on the worst case below the root), one after another.
+    Pieces {
+        /// The guesses and feedbacks after the first that lead to the position (none: the
+        /// part itself).
+        path: Vec<Step>,
+        /// The guess at the position whose pieces these are.
         guess: String,
-        /// The feedback to it.
-        feedback: String,
-    },
-    /// The part's best tree with the second guess `guess` at its root, if its total is below
-    /// `below`; else a proven lower bound.
-    Guess {
-        /// The second guess, as text.
-        guess: String,
-        /// The upper bound, guesses after the first summed over the part's secrets.
-        below: u64,
+        /// The pieces, largest first (a losing guess fails sooner), each with its proven lower
+        /// bound.
+        pieces: Vec<Piece>,
+        /// `None`: every piece's optimum. `Some(s)`: the guess is worth trying only if its
+        /// pieces' totals exceed their lower bounds by less than `s` in all, so each piece is
+        /// solved only below its lower bound plus what is left of `s` after the pieces before
+        /// it, and the first that cannot be ends the job with a proven lower bound instead.
+        spare: Option<u64>,
     },
 }
 
-/// A part split at its second guess (round 2): the second guesses its search tries.
+/// One guess and its feedback on the way from a part to a position below it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The guess, as text.
+    pub guess: String,
+    /// The feedback to it.
+    pub feedback: String,
+}
+
+/// One piece of a [`Task::Pieces`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Piece {
+    /// The feedback to the job's guess that leaves the piece.
+    pub feedback: String,
+    /// How many secrets it holds.
+    pub size: usize,
+    /// Its proven lower bound (guesses after the job's guess, summed over its secrets).
+    pub lower: u64,
+}
+
+/// A first-level part split deeper: the join settles it from the pieces' jobs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeepPart {
@@ -188,9 +213,6 @@ pub struct DeepPart {
     pub feedback: String,
     /// How many secrets give that feedback.
     pub size: usize,
-    /// The second guesses the part's search tries, in its order, each with its proven lower
-    /// bound on the part's total (guesses after the first); round 1 solves the first's pieces.
-    pub seconds: Vec<(String, u64)>,
 }
 
 /// What a split is: the search `moo tree build` would run, and its jobs. Written as the
@@ -213,8 +235,12 @@ pub struct Split {
     /// The first guesses tried, one per symmetry class, in the order the search tries them
     /// (which breaks ties between them).
     pub first_guesses: Vec<String>,
-    /// The parts split at their second guess.
+    /// The parts split deeper.
     pub deeper: Vec<DeepPart>,
+    /// A set of `n` secrets below a part split deeper is solved by one job when `n * n` is at
+    /// most this, else split again at its next guess; one job's pieces hold at most this much
+    /// of `n * n` in all.
+    pub heavy: u64,
     /// Round 1's jobs; the join writes the next round's.
     pub jobs: Vec<JobEntry>,
 }
@@ -298,10 +324,18 @@ pub enum PartOutcome {
         /// The guesses left after the first one.
         max_depth: u32,
     },
-    /// A [`Task::Guess`]'s guess cannot beat its bound: any tree with it costs at least this.
+    /// A piece of a [`Task::Pieces`] with a spare cannot be solved below its bound: any tree
+    /// of it costs at least this.
     AtLeast {
-        /// The proven lower bound, guesses after the first (the job's bound or more).
+        /// The proven lower bound (the piece's bound or more).
         bound: u64,
+    },
+    /// A [`Task::Pieces`]'s answer: one outcome per piece, in order, each
+    /// [`PartOutcome::Solved`] but the last, which may be [`PartOutcome::AtLeast`]; the pieces
+    /// after it are not tried (their guess cannot beat the bound).
+    Pieces {
+        /// The pieces' outcomes.
+        pieces: Vec<PartOutcome>,
     },
 }
 

@@ -1,7 +1,9 @@
 //! Planning a split: the first-level parts, which of them go deeper, round 1's jobs, and the
 //! manifest that names them.
 
-use super::deeper::{heavy_parts, pieces, FIRST_SECONDS};
+use std::collections::HashMap;
+
+use super::deeper::{heavy_parts, Deeper, Position};
 use super::{
     parse, DeepPart, Job, JobEntry, JobResult, Split, SplitError, Task, JOB_FORMAT, SPLIT_FORMAT,
 };
@@ -9,7 +11,6 @@ use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
-use crate::tree::search::root_guesses;
 use crate::tree::{Objective, Search, SearchOptions};
 
 /// How a split cuts the search into jobs.
@@ -92,12 +93,14 @@ impl Split {
         let rules = space.rules();
         let parts = first_parts(space, &order);
         let deeper_allowed = options.objective == Objective::Average && options.max_depth.is_none();
-        let heavy = match how.share {
+        let (heavy, threshold) = match how.share {
             Some(share) if deeper_allowed => heavy_parts(&parts, share),
-            _ => vec![false; parts.len()],
+            _ => (vec![false; parts.len()], u64::MAX),
         };
         let mut jobs = Vec::new();
         let mut deeper = Vec::new();
+        // Round 1 of a part split deeper is what its positions need with no result in yet.
+        let mut below = Deeper::new(space, options.clone(), threshold, HashMap::new());
         for (part, heavy) in parts.iter().zip(heavy) {
             let guess = rules.format_code(&space.code(part.guess as usize));
             let feedback = part.feedback.to_string();
@@ -111,29 +114,15 @@ impl Split {
                 });
                 continue;
             }
-            let seconds = root_guesses(space, &part.history(space), &part.set, options)?;
-            for &(second, _) in seconds.iter().take(FIRST_SECONDS) {
-                for (f2, piece) in pieces(space, &part.set, second) {
-                    jobs.push(JobEntry {
-                        index: jobs.len(),
-                        guess: guess.clone(),
-                        feedback: feedback.clone(),
-                        size: piece.len(),
-                        task: Task::Piece {
-                            guess: rules.format_code(&space.code(second as usize)),
-                            feedback: f2.to_string(),
-                        },
-                    });
-                }
+            below.node(&Position::part(space, part))?;
+            for mut e in below.wanted.drain(..) {
+                e.index = jobs.len();
+                jobs.push(e);
             }
             deeper.push(DeepPart {
                 guess,
                 feedback,
                 size: part.set.len(),
-                seconds: seconds
-                    .iter()
-                    .map(|&(g, bound)| (rules.format_code(&space.code(g as usize)), bound))
-                    .collect(),
             });
         }
         let mut split = Split {
@@ -148,6 +137,7 @@ impl Split {
                 .map(|&g| rules.format_code(&space.code(g as usize)))
                 .collect(),
             deeper,
+            heavy: threshold,
             jobs,
         };
         split.fingerprint = split.compute_fingerprint();
@@ -250,12 +240,40 @@ impl Split {
     }
 }
 
-/// A job as a reader names it: `01234 1B2C (1260 secrets)`, with its second guess if any.
+/// A job as a reader names it: `01234 1B2C (1260 secrets)`, with what follows if any.
 pub(super) fn describe(e: &JobEntry) -> String {
-    let then = match &e.task {
-        Task::Part => String::new(),
-        Task::Piece { guess, feedback } => format!(" then {guess} {feedback}"),
-        Task::Guess { guess, below } => format!(" then {guess} below {below}"),
-    };
-    format!("{} {}{then} ({} secrets)", e.guess, e.feedback, e.size)
+    format!(
+        "{} {}{} ({} secrets)",
+        e.guess,
+        e.feedback,
+        e.then(),
+        e.size
+    )
+}
+
+impl JobEntry {
+    /// What the job does below its part, as a reader names it: empty for a whole part, else
+    /// ` then 01356 1B0C then 24570 0B1C,0B2C with 12 to spare` (the way to the position, its
+    /// guess and the feedbacks of the pieces, and the spare if bounded).
+    pub fn then(&self) -> String {
+        let Task::Pieces {
+            path,
+            guess,
+            pieces,
+            spare,
+        } = &self.task
+        else {
+            return String::new();
+        };
+        let mut text = String::new();
+        for s in path {
+            text.push_str(&format!(" then {} {}", s.guess, s.feedback));
+        }
+        let feedbacks: Vec<&str> = pieces.iter().map(|p| p.feedback.as_str()).collect();
+        text.push_str(&format!(" then {guess} {}", feedbacks.join(",")));
+        if let Some(s) = spare {
+            text.push_str(&format!(" with {s} to spare"));
+        }
+        text
+    }
 }

@@ -4,15 +4,15 @@
 use std::time::Instant;
 
 use super::{
-    parse, Column, Job, JobResult, PartOutcome, Split, SplitError, Task, Unreduced, JOB_FORMAT,
-    RESULT_FORMAT,
+    parse, Column, Job, JobResult, PartOutcome, Piece, Split, SplitError, Task, Unreduced,
+    JOB_FORMAT, RESULT_FORMAT,
 };
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::tree::search::{first_optimum, try_root_guess, GuessTrial, PartPlans};
+use crate::tree::search::{first_optimum_below, GuessTrial, PartPlans};
 use crate::tree::{
     DecisionTree, Node, NodeId, Objective, PlanMove, Progress, Search, SearchOptions,
     SearchOutcome, SetPlan,
@@ -72,13 +72,6 @@ impl Job {
         let space = CodeSpace::new(self.rules.clone())?;
         let history = self.history()?;
         let candidates: CodeSet = history.candidates(&space);
-        if candidates.len() != self.entry.size || candidates.is_empty() {
-            return Err(self.bad(format!(
-                "its history leaves {} secrets, the job says {}",
-                candidates.len(),
-                self.entry.size
-            )));
-        }
         let deeper = !matches!(self.entry.task, Task::Part);
         if deeper && (self.objective != Objective::Average || self.max_depth.is_some()) {
             return Err(
@@ -95,26 +88,19 @@ impl Job {
             stop,
         };
         let outcome = match &self.entry.task {
-            Task::Part => self.solve_part(&at, options)?,
-            Task::Piece { .. } => {
-                let plan = first_optimum(&space, &history, &candidates, &options, progress, stop)?;
-                self.solved(&space, plan, None)?
+            Task::Part => {
+                self.check_size(candidates.len(), self.entry.size)?;
+                self.solve_part(&at, options)?
             }
-            Task::Guess { guess, below } => {
-                let guess = self.code(&space, guess)?;
-                match try_root_guess(
-                    &space,
-                    &history,
-                    &candidates,
-                    &options,
-                    guess,
-                    Some(*below),
-                    progress,
-                    stop,
-                )? {
-                    GuessTrial::Below(plan) => self.solved(&space, plan, None)?,
-                    GuessTrial::AtLeast(bound) => PartOutcome::AtLeast { bound },
-                }
+            Task::Pieces {
+                guess,
+                pieces,
+                spare,
+                ..
+            } => {
+                let size = pieces.iter().map(|p| p.size).sum();
+                self.check_size(size, self.entry.size)?;
+                self.solve_pieces(&at, &options, guess, pieces, *spare)?
             }
         };
         Ok(JobResult {
@@ -128,8 +114,75 @@ impl Job {
         })
     }
 
-    /// The history the job's position follows: the first guess and its feedback, then for a
-    /// piece the second guess and its feedback.
+    /// Refuses a position of another size than the job says.
+    fn check_size(&self, found: usize, said: usize) -> Result<(), SplitError> {
+        if found != said || found == 0 {
+            return Err(self.bad(format!(
+                "its history leaves {found} secrets, the job says {said}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The pieces `guess` leaves at the position, one after another, each its first optimum
+    /// below its lower bound plus what is left of `spare`; the first that cannot be ends the
+    /// job with its proven lower bound.
+    fn solve_pieces(
+        &self,
+        at: &Position,
+        options: &SearchOptions,
+        guess: &str,
+        pieces: &[Piece],
+        spare: Option<u64>,
+    ) -> Result<PartOutcome, SplitError> {
+        let length = self.rules.length();
+        let code = self
+            .rules
+            .parse_code(guess)
+            .map_err(|e| self.bad(e.to_string()))?;
+        let mut left = spare;
+        let mut outcomes = Vec::new();
+        for p in pieces {
+            let feedback =
+                Feedback::parse(&p.feedback, length).map_err(|e| self.bad(e.to_string()))?;
+            if feedback.is_win(length) {
+                return Err(self.bad("the winning feedback is not a piece".into()));
+            }
+            let mut history = at.history.clone();
+            history.push(code, feedback);
+            let set = at.space.filter_code(at.candidates, &code, feedback);
+            self.check_size(set.len(), p.size)?;
+            let below = left.map(|s| p.lower.saturating_add(s));
+            match first_optimum_below(
+                at.space,
+                &history,
+                &set,
+                options,
+                below,
+                at.progress,
+                at.stop,
+            )? {
+                GuessTrial::Below(plan) => {
+                    if plan.total < p.lower {
+                        return Err(self.bad(format!(
+                            "piece {} costs {}, below the lower bound {} the job gives it",
+                            p.feedback, plan.total, p.lower
+                        )));
+                    }
+                    left = left.map(|s| s - (plan.total - p.lower));
+                    outcomes.push(self.solved(at.space, plan, None)?);
+                }
+                GuessTrial::AtLeast(bound) => {
+                    outcomes.push(PartOutcome::AtLeast { bound });
+                    break;
+                }
+            }
+        }
+        Ok(PartOutcome::Pieces { pieces: outcomes })
+    }
+
+    /// The history the job's position follows: the first guess and its feedback, then the
+    /// steps of a position below the part.
     fn history(&self) -> Result<History, SplitError> {
         let length = self.rules.length();
         let mut history = History::new();
@@ -140,33 +193,18 @@ impl Job {
             }
             Ok(f)
         };
-        history.push(
+        let code = |text: &str| {
             self.rules
-                .parse_code(&self.entry.guess)
-                .map_err(|e| self.bad(e.to_string()))?,
-            feedback(&self.entry.feedback)?,
-        );
-        if let Task::Piece { guess, feedback: f } = &self.entry.task {
-            history.push(
-                self.rules
-                    .parse_code(guess)
-                    .map_err(|e| self.bad(e.to_string()))?,
-                feedback(f)?,
-            );
+                .parse_code(text)
+                .map_err(|e| self.bad(e.to_string()))
+        };
+        history.push(code(&self.entry.guess)?, feedback(&self.entry.feedback)?);
+        if let Task::Pieces { path, .. } = &self.entry.task {
+            for step in path {
+                history.push(code(&step.guess)?, feedback(&step.feedback)?);
+            }
         }
         Ok(history)
-    }
-
-    /// The index of the code `text` in the job's space.
-    fn code(&self, space: &CodeSpace, text: &str) -> Result<u32, SplitError> {
-        let code = self
-            .rules
-            .parse_code(text)
-            .map_err(|e| self.bad(e.to_string()))?;
-        space
-            .index_of(&code)
-            .map(|i| i as u32)
-            .ok_or_else(|| self.bad(format!("{text} is not a code of the rules")))
     }
 
     fn bad(&self, reason: String) -> SplitError {

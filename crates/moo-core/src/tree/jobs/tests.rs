@@ -323,8 +323,17 @@ fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
     }
     results.truncate(split.jobs.len());
     results.extend(second);
-    let Joined::Found { tree, .. } = split.join(&results).unwrap() else {
-        panic!("both rounds in: the tree");
+    // The later rounds, each written by the join once the one before is in.
+    let tree = loop {
+        match split.join(&results).unwrap() {
+            Joined::Round { round, jobs } => {
+                assert!(round > 2);
+                assert_eq!(jobs[0].entry.index, results.len());
+                results.extend(solve_all(&jobs));
+            }
+            Joined::Found { tree, .. } => break tree,
+            Joined::Impossible { .. } => panic!("every round in: the tree"),
+        }
     };
     let Joined::Found { tree: again, .. } = split.join(&results).unwrap() else {
         panic!("joined again: the same tree");
@@ -339,44 +348,56 @@ fn tampered_deeper_results_are_refused() {
         panic!("round 2");
     };
     results.extend(solve_all(&jobs));
-    // A round 2 result that answers another bound than the join derives.
-    let r2 = split.jobs.len();
+    let first = split.jobs.len();
+    let refused = |edited: &[Option<JobResult>]| {
+        let joined = split.join(edited);
+        assert!(
+            matches!(joined, Err(SplitError::Mismatch { .. })),
+            "{:?}",
+            joined.map(|_| "a join")
+        );
+    };
+    // A round 2 result that answers another spare than the join derives.
     let mut edited = results.clone();
-    let Some(Some(r)) = edited.get_mut(r2) else {
-        panic!("a round 2 result");
+    let bounded = (first..edited.len())
+        .find(|&i| {
+            matches!(
+                edited[i].as_ref().map(|r| &r.entry.task),
+                Some(Task::Pieces { spare: Some(_), .. })
+            )
+        })
+        .expect("round 2 has bounded pieces");
+    let Some(Some(r)) = edited.get_mut(bounded) else {
+        unreachable!()
     };
-    let Task::Guess { below, .. } = &mut r.entry.task else {
-        panic!("round 2 tries second guesses");
+    let Task::Pieces {
+        spare: Some(spare), ..
+    } = &mut r.entry.task
+    else {
+        unreachable!()
     };
-    *below += 1;
-    assert!(matches!(
-        split.join(&edited),
-        Err(SplitError::Mismatch { .. })
-    ));
+    *spare += 1;
+    refused(&edited);
     // A round 2 result claiming a lower bound under its own bound.
     let mut edited = results.clone();
-    let Some(Some(r)) = edited.get_mut(r2) else {
-        panic!("a round 2 result");
+    let Some(Some(r)) = edited.get_mut(bounded) else {
+        unreachable!()
     };
-    r.outcome = PartOutcome::AtLeast { bound: 0 };
-    assert!(matches!(
-        split.join(&edited),
-        Err(SplitError::Mismatch { .. })
-    ));
+    r.outcome = PartOutcome::Pieces {
+        pieces: vec![PartOutcome::AtLeast { bound: 0 }],
+    };
+    refused(&edited);
     // Pieces that claim no guesses at all, against their own histograms: refused before they
-    // can steer the choice of second guess (whose losers' trees are never replayed).
+    // can steer the choice of guess (whose losers' trees are never replayed).
     let mut edited = results.clone();
     for r in edited.iter_mut().flatten() {
-        if let (Task::Piece { .. }, PartOutcome::Solved { total, .. }) =
-            (&r.entry.task, &mut r.outcome)
-        {
-            *total = 0;
+        if let PartOutcome::Pieces { pieces } = &mut r.outcome {
+            for p in pieces {
+                if let PartOutcome::Solved { total, .. } = p {
+                    *total = 0;
+                }
+            }
         }
     }
-    let joined = split.join(&edited);
-    assert!(
-        matches!(joined, Err(SplitError::Mismatch { .. })),
-        "{:?}",
-        joined.map(|_| "a join")
-    );
+    refused(&edited);
 }

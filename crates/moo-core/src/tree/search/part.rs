@@ -1,7 +1,7 @@
-//! The pieces of a part's search that a split run deeper needs ([`crate::tree::jobs`]): the
-//! guesses the part's root tries, in its order; one of them tried under an upper bound, as the
-//! root tries every guess after its first; and the first optimum of a position, as the search of
-//! the whole game keeps it for a set below its root (no tie-break on the worst case there).
+//! The pieces of a search that a split run deeper needs ([`crate::tree::jobs`]): the guesses a
+//! position's root tries, in its order, with each one's pieces and their proven lower bounds;
+//! and the first optimum of a position below an upper bound, as the search of the whole game
+//! keeps it for a set below its root (no tie-break on the worst case there).
 //!
 //! Only the average objective without a depth limit splits deeper: the worst-case objectives
 //! make their root choose a depth that a part cannot know, which the first-level split handles.
@@ -16,141 +16,122 @@ use super::recursion::Solver;
 use super::solved::{child_limit, depth_cap, FEEDBACKS, INF};
 use super::{history_symmetry, Objective, Progress, SearchError, SearchOptions, SetPlan};
 use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-/// What trying one guess at a position's root under an upper bound proved.
+/// What solving a position under an upper bound proved.
 #[derive(Debug, Clone)]
 pub(crate) enum GuessTrial {
-    /// The guess's subtree, whose total is below the bound.
+    /// The position's first optimal subtree, whose total is below the bound.
     Below(SetPlan),
-    /// A proven lower bound on the total of any tree with this guess at the root: the upper
-    /// bound or more.
+    /// A proven lower bound on the total of any tree of the position: the upper bound or more.
     AtLeast(u64),
 }
 
-/// The guesses the search of `candidates` (the position `history` leaves) tries at its root,
-/// in the order it tries them, each with its proven one-guess lower bound on the position's
-/// total; guesses that split the set as an earlier one does are left out, as the search leaves
-/// them out (they cost the same, and the earlier wins ties).
-pub(crate) fn root_guesses(
-    space: &CodeSpace,
-    history: &History,
-    candidates_left: &CodeSet,
-    options: &SearchOptions,
-) -> Result<Vec<(u32, u64)>, SearchError> {
-    let cap = deeper_cap(space, options)?;
-    let progress = Progress::new();
-    let stop = Stop::never();
-    let search = Solver::new(space, options.guesses, &progress, &stop, 0, None, 0);
-    let sym = history_symmetry(space, history);
-    let set = candidates_left.as_slice();
-    let mut cands =
-        root_candidates(&search, set, &sym, cap, &stop).expect("a search that never stops");
-    cands.sort_unstable_by_key(Candidate::order);
-    let mut dedup = SplitDedup::new(set, search.bounds.slots, search.bounds.win);
-    Ok(cands
-        .into_iter()
-        .filter(|c| dedup.is_new_split(search.bounds.row(c.guess)))
-        .map(|c| (c.guess, u64::from(c.bound)))
-        .collect())
+/// The root of a position a split goes into, as its search sees it before it searches any
+/// part: the guesses it tries, in its order, and for one of them each piece's proven lower
+/// bound. The join of a split reads it to decide which pieces are worth a job and what bound
+/// each may use.
+pub(crate) struct PositionRoot<'a> {
+    space: &'a CodeSpace,
+    set: &'a [u32],
+    sym: Symmetry,
+    cap: u8,
+    search: Solver<'a>,
+    /// The guesses tried, in the search's order, those splitting the set as an earlier one does
+    /// left out.
+    cands: Vec<Candidate>,
 }
 
-/// Tries `guess` at the root of the position `history` leaves, as the search of that position
-/// tries a guess: with no bound its parts are solved at once on every thread, under a bound
-/// each part's bound is sharpened first and the parts are solved largest first within what the
-/// others leave, so a losing guess fails early. Returns [`SearchError::Stopped`] soon after
-/// `stop` fires.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn try_root_guess(
+impl<'a> PositionRoot<'a> {
+    /// The root of `candidates` (the position `history` leaves).
+    pub(crate) fn new(
+        space: &'a CodeSpace,
+        history: &History,
+        candidates_left: &'a CodeSet,
+        options: &SearchOptions,
+        progress: &'a Progress,
+        stop: &'a Stop,
+    ) -> Result<PositionRoot<'a>, SearchError> {
+        let cap = deeper_cap(space, options)?;
+        let search = Solver::new(space, options.guesses, progress, stop, 0, None, 0);
+        let sym = history_symmetry(space, history);
+        let set = candidates_left.as_slice();
+        let mut cands =
+            root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
+        cands.sort_unstable_by_key(Candidate::order);
+        let mut dedup = SplitDedup::new(set, search.bounds.slots, search.bounds.win);
+        cands.retain(|c| dedup.is_new_split(search.bounds.row(c.guess)));
+        Ok(PositionRoot {
+            space,
+            set,
+            sym,
+            cap,
+            search,
+            cands,
+        })
+    }
+
+    /// The guesses the search tries, in its order, each with its one-guess lower bound on the
+    /// position's total.
+    pub(crate) fn guesses(&self) -> Vec<(u32, u64)> {
+        self.cands
+            .iter()
+            .map(|c| (c.guess, u64::from(c.bound)))
+            .collect()
+    }
+
+    /// `guess`'s lower bound on the position's total, sharpened as the search sharpens it before
+    /// it searches a part (closed forms, then each part's one-guess lookahead), and each
+    /// non-winning piece's own bound within it, in feedback order. `None` for a guess the search
+    /// does not try here.
+    pub(crate) fn pieces(&self, guess: u32) -> Option<(u64, Vec<(Feedback, u64)>)> {
+        let c = self.cands.iter().find(|c| c.guess == guess)?;
+        let parts = self.search.bounds.parts(self.set, c.guess);
+        let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
+        let child_sym = self.sym.after(self.space.code(guess as usize).symbols());
+        let child_depth = child_limit(self.cap);
+        let mut bounds = PartBounds::new(&self.search.bounds, &parts, child_depth, c.bound, INF);
+        // Without a limit no sharpening can fail.
+        let _ = self
+            .search
+            .sharpen_by_closed_forms(&parts, child_depth, &mut bounds)
+            .and_then(|_| {
+                self.search
+                    .sharpen_by_lookahead(&parts, &child_sym, child_depth, &mut bounds)
+            });
+        let mut pieces: Vec<(Feedback, u64)> = parts
+            .iter()
+            .zip(&bounds.bounds)
+            .map(|(p, &b)| {
+                (
+                    self.space.score(guess as usize, p[0] as usize),
+                    u64::from(b),
+                )
+            })
+            .collect();
+        let length = self.space.length();
+        pieces.sort_by_key(|(f, _)| f.index(length));
+        Some((u64::from(bounds.total), pieces))
+    }
+}
+
+/// The first optimal plan of the position `history` leaves, if its total is below `below`
+/// (every plan is, without a bound), as the search of the whole game keeps it for a set below
+/// its root; else a proven lower bound of `below` or more. Returns [`SearchError::Stopped`]
+/// soon after `stop` fires.
+pub(crate) fn first_optimum_below(
     space: &CodeSpace,
     history: &History,
     candidates_left: &CodeSet,
     options: &SearchOptions,
-    guess: u32,
     below: Option<u64>,
     progress: &Progress,
     stop: &Stop,
 ) -> Result<GuessTrial, SearchError> {
-    let cap = deeper_cap(space, options)?;
-    let sym = history_symmetry(space, history);
-    let set = candidates_left.as_slice();
-    let search = Solver::for_options(space, options, progress, stop, set.len(), None);
-    let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
-    let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
-    let Some(&c) = cands.iter().find(|c| c.guess == guess) else {
-        // Not a guess the search would try here: it cannot fit the depth.
-        return Ok(GuessTrial::AtLeast(u64::from(INF)));
-    };
-    if c.bound >= limit {
-        return Ok(GuessTrial::AtLeast(u64::from(c.bound)));
-    }
-    let tried = search.try_guess(set, &sym, c, limit, cap, limit == INF);
-    if search.state.halted() {
-        return Err(SearchError::Stopped);
-    }
-    match tried {
-        Ok(sol) => Ok(GuessTrial::Below(
-            build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
-        )),
-        Err(at_least) => Ok(GuessTrial::AtLeast(u64::from(at_least.max(limit)))),
-    }
-}
-
-/// A lower bound on the total of the position `history` leaves with `guess` at its root, from
-/// its parts' closed forms and one-guess lookaheads (what the search tries before it searches
-/// any part), proven only up to `limit`: once the bound reaches the limit it may stop there.
-/// Cheap: no part is searched.
-pub(crate) fn root_guess_bound(
-    space: &CodeSpace,
-    history: &History,
-    candidates_left: &CodeSet,
-    options: &SearchOptions,
-    guess: u32,
-    limit: u64,
-) -> Result<u64, SearchError> {
-    let cap = deeper_cap(space, options)?;
-    let progress = Progress::new();
-    let stop = Stop::never();
-    let sym = history_symmetry(space, history);
-    let set = candidates_left.as_slice();
-    let search = Solver::for_options(space, options, &progress, &stop, set.len(), None);
-    let limit = u32::try_from(limit).unwrap_or(INF);
-    let cands = root_candidates(&search, set, &sym, cap, &stop).expect("a search that never stops");
-    let Some(&c) = cands.iter().find(|c| c.guess == guess) else {
-        return Ok(u64::from(INF));
-    };
-    if c.bound >= limit {
-        return Ok(u64::from(c.bound));
-    }
-    let parts = search.bounds.parts(set, c.guess);
-    let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
-    let child_sym = sym.after(space.code(guess as usize).symbols());
-    let child_depth = child_limit(cap);
-    let mut bounds = PartBounds::new(&search.bounds, &parts, child_depth, c.bound, limit);
-    let sharpened = search
-        .sharpen_by_closed_forms(&parts, child_depth, &mut bounds)
-        .and_then(|_| search.sharpen_by_lookahead(&parts, &child_sym, child_depth, &mut bounds));
-    Ok(u64::from(match sharpened {
-        Ok(()) => bounds.total,
-        Err(at_least) => at_least,
-    }))
-}
-
-/// The first optimal plan of the position `history` leaves, as the search of the whole game
-/// keeps it for a set below its root: the earliest guess in the search's order that reaches the
-/// least total, with no tie-break on the worst case. Returns [`SearchError::Stopped`] soon after
-/// `stop` fires.
-pub(crate) fn first_optimum(
-    space: &CodeSpace,
-    history: &History,
-    candidates_left: &CodeSet,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-) -> Result<SetPlan, SearchError> {
     if candidates_left.is_empty() {
         return Err(SearchError::NoCandidates);
     }
@@ -158,10 +139,13 @@ pub(crate) fn first_optimum(
     let sym = history_symmetry(space, history);
     let set = candidates_left.as_slice();
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
-    let sol = search
-        .solve_root(set, &sym, INF, cap)?
-        .expect("without a depth limit every set has a tree");
-    Ok(build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan())
+    let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
+    match search.solve_root(set, &sym, limit, cap)? {
+        Some(sol) => Ok(GuessTrial::Below(
+            build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
+        )),
+        None => Ok(GuessTrial::AtLeast(u64::from(limit))),
+    }
 }
 
 /// The depth limit of a deeper split's search, which only the average objective without a

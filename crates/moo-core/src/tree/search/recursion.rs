@@ -223,20 +223,25 @@ impl<'a> Solver<'a> {
     ) -> Result<Solved, u32> {
         let mut dedup = SplitDedup::new(set, self.bounds.slots, self.bounds.win);
         cands.sort_unstable_by_key(Candidate::order);
+        // With no limit yet, the first guess's parts are independent: solve them in parallel
+        // to get a bound for the others.
+        let best = AtomicU64::new(pack(limit, 0));
+        let first = (limit == INF).then(|| self.try_guess(set, sym, cands[0], INF, depth, true));
+        if let Some(Ok(sol)) = first {
+            best.store(pack(sol.total, 0), Ordering::Relaxed);
+            // The guesses whose bound reaches its total cannot beat it (they come later in the
+            // order), so their splits need not be told apart: labelling every split cost a
+            // sixteenth of Mastermind 5x6.
+            cands.truncate(cands.partition_point(|c| c.bound < sol.total).max(1));
+        }
         let cands: Vec<Candidate> = cands
             .into_iter()
             .filter(|c| dedup.is_new_split(self.bounds.row(c.guess)))
             .collect();
         let mut rest = &cands[..];
-        // With no limit yet, the first guess's parts are independent: solve them in parallel
-        // to get a bound for the others.
-        let best = AtomicU64::new(pack(limit, 0));
         let mut sols: Vec<Result<Solved, u32>> = vec![Err(INF); cands.len()];
-        if limit == INF {
-            sols[0] = self.try_guess(set, sym, cands[0], INF, depth, true);
-            if let Ok(sol) = sols[0] {
-                best.store(pack(sol.total, 0), Ordering::Relaxed);
-            }
+        if let Some(first) = first {
+            sols[0] = first;
             rest = &cands[1..];
         }
         let offset = cands.len() - rest.len();

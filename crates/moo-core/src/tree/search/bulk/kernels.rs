@@ -406,15 +406,24 @@ pub(super) fn count_held<const F: usize>(
     counts[..F].copy_from_slice(&held);
 }
 
-/// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member.
+/// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member; every
+/// feedback index is below `below` (at most 32).
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vbmi",
     "x86_64+avx512f+avx512bw",
     "x86_64+avx2"
 ))]
-pub(super) fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+pub(super) fn or_block(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    below: u8,
+    bits: &mut [u32; BLOCK],
+) {
+    // The plain loop sets whatever bits occur; only the planes need the bound.
+    let _ = below;
     multiversion::target::match_target! {
-        "x86_64+avx512f+avx512bw+avx512vbmi" => or_planes_vbmi(rows, start, width, bits),
+        "x86_64+avx512f+avx512bw+avx512vbmi" => or_planes_vbmi(rows, start, width, below, bits),
         _ => or_block_plain(rows, start, width, bits),
     }
 }
@@ -451,12 +460,57 @@ pub(super) fn bit_table<const N: usize, const LANE: usize>(plane: usize) -> [u8;
 /// ([`PADDING_INDEX`]) looks up zero.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) fn or_planes_vbmi(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+pub(super) fn or_planes_vbmi(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    below: u8,
+    bits: &mut [u32; BLOCK],
+) {
+    // Only the planes that can hold a feedback: Mastermind's five positions have 20 feedbacks,
+    // three planes, and a fourth was a quarter more work per member for nothing.
+    match usize::from(below).div_ceil(8) {
+        0 | 1 => or_planes_of::<1>(rows, start, width, bits),
+        2 => or_planes_of::<2>(rows, start, width, bits),
+        3 => or_planes_of::<3>(rows, start, width, bits),
+        _ => or_planes_of::<4>(rows, start, width, bits),
+    }
+}
+
+/// The tables of [`or_planes_vbmi`], one per plane, made once: made at every call, from the
+/// bytes up, they took about as long as the members of a small set.
+const PLANE_TABLES: [[u8; BLOCK]; 4] = [
+    plane_table(0),
+    plane_table(1),
+    plane_table(2),
+    plane_table(3),
+];
+
+/// [`bit_table`] of `plane` for 64-byte lookups, at compile time.
+const fn plane_table(plane: usize) -> [u8; BLOCK] {
+    let mut table = [0u8; BLOCK];
+    let mut b = 0;
+    while b < 8 {
+        table[8 * plane + b] = 1 << b;
+        b += 1;
+    }
+    table
+}
+
+/// [`or_planes_vbmi`] with `P` planes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn or_planes_of<const P: usize>(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    bits: &mut [u32; BLOCK],
+) {
     use std::arch::x86_64::{
         __m512i, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_setzero_si512,
     };
-    let tables: [__m512i; 4] = std::array::from_fn(|plane| vector512(&bit_table::<64, 64>(plane)));
-    let mut planes = [_mm512_setzero_si512(); 4];
+    let tables: [__m512i; P] = std::array::from_fn(|plane| vector512(&PLANE_TABLES[plane]));
+    let mut planes = [_mm512_setzero_si512(); P];
     let mut tail = Aligned([u8::MAX; BLOCK]);
     for row in rows {
         let member = vector512(block(row, start, width, &mut tail.0));
@@ -464,9 +518,13 @@ pub(super) fn or_planes_vbmi(rows: &[&[u8]], start: usize, width: usize, bits: &
             *plane = _mm512_or_si512(*plane, _mm512_permutexvar_epi8(member, *table));
         }
     }
-    let planes: [[u8; BLOCK]; 4] = planes.map(bytemuck::cast);
+    let planes: [[u8; BLOCK]; P] = planes.map(bytemuck::cast);
     for (j, b) in bits.iter_mut().enumerate() {
-        *b |= u32::from_le_bytes([planes[0][j], planes[1][j], planes[2][j], planes[3][j]]);
+        let mut bytes = [0u8; 4];
+        for (byte, plane) in bytes.iter_mut().zip(&planes) {
+            *byte = plane[j];
+        }
+        *b |= u32::from_le_bytes(bytes);
     }
 }
 

@@ -269,6 +269,7 @@ impl Splitter {
         out.resize(guesses, 0);
         let win = u32::from(self.feedbacks[self.win]);
         let nibbles = self.feedbacks.iter().all(|&f| f < 16);
+        let below = self.feedbacks.iter().max().map_or(0, |&f| f + 1);
         let mut start = 0;
         while start < guesses {
             let width = (guesses - start).min(BLOCK);
@@ -285,7 +286,7 @@ impl Splitter {
                 score_nibbles(&low.0, &high.0, win as u8, scores);
             } else {
                 let mut bits = Aligned([0u32; BLOCK]);
-                or_block(rows, start, width, &mut bits.0);
+                or_block(rows, start, width, below, &mut bits.0);
                 score_block(&bits.0, win, scores);
             }
             if width < BLOCK {

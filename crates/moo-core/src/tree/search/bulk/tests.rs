@@ -115,7 +115,7 @@ fn bits_passes_match_a_plain_loop() {
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
         for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
             let mut bits = [0u32; BLOCK];
-            or_block(&rows, start, width, &mut bits);
+            or_block(&rows, start, width, f, &mut bits);
             let mut plain = [0u32; BLOCK];
             or_block_plain(&rows, start, width, &mut plain);
             for j in 0..width {
