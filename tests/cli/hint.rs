@@ -72,6 +72,34 @@ fn off_the_shipped_tree_the_hint_is_still_proven_optimal() {
     assert!(out.contains("Proven optimal: "), "{out}");
 }
 
+/// Issue 32: with no leading zero, an opening with a 0 in it (no image of the optimal tree's
+/// 1234) is answered from the tree shipped for 1023, at once and proven, with the exact
+/// search's own figures (which it could not reach within the default second).
+#[test]
+fn with_no_leading_zero_an_opening_with_a_zero_is_answered_from_its_shipped_tree() {
+    let args = ["hint", "--length", "4", "--no-leading-zero", "1023=0B2C"];
+    let (code, out, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Best next guess: 2451 (optimal, from the shipped tree)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Proven optimal: 4507 guesses in total for the 1050 codes left"),
+        "{out}"
+    );
+    let mut json = args.to_vec();
+    json.push("--json");
+    let (code, out, err) = run(&json, "");
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let advice = &v["advice"];
+    assert_eq!(advice["method"], "tree", "{advice}");
+    assert_eq!(advice["proven_optimal"], true);
+    assert_eq!(advice["total_guesses"], 4507);
+    assert_eq!(v["remaining"], 1050);
+}
+
 /// An exact search cut short by the time limit says so and names the flag that gives it more
 /// time (the CLI matches the advisor's reason, not its words). 0123 played twice for 0B0C is
 /// off the shipped tree, and 360 codes take longer than a millisecond to search.

@@ -135,6 +135,53 @@ fn bad_flags_are_usage_errors() {
             .assert()
             .code(2);
     }
+    // A first guess that breaks the rules is refused before any search, saying why.
+    for (guess, why) in [
+        ("0123", "starts with '0', which may not lead"),
+        ("1123", "repeats '1'"),
+        ("123", "has 3 symbols, but codes have 4"),
+    ] {
+        moo()
+            .args(["tree", "build", "-o", "never.json", "--no-leading-zero"])
+            .args(["--first-guess", guess])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("invalid --first-guess"))
+            .stderr(predicate::str::contains(why));
+    }
+}
+
+/// `--first-guess` writes the best tree opening with that guess: the optimal tree itself for
+/// its own opening, a dearer one for an opening with a 0 where the optimum opens without.
+#[test]
+fn a_forced_first_guess_opens_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = ["--length", "3", "--symbols", "012345", "--no-leading-zero"];
+    let build = |first: Option<&str>, file: &str| {
+        let mut cmd = moo();
+        cmd.args(["tree", "build", "--json", "-o"])
+            .arg(dir.path().join(file))
+            .args(rules);
+        if let Some(guess) = first {
+            cmd.args(["--first-guess", guess]);
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        let stats: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let tree = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        (stats["total"].as_u64().unwrap(), tree)
+    };
+    let (optimum, free) = build(None, "free.json");
+    let root: serde_json::Value = serde_json::from_str(&free).unwrap();
+    let opening = root["root"]["guess"].as_str().unwrap().to_string();
+    assert_eq!(build(Some(&opening), "same.json"), (optimum, free.clone()));
+    let zero = if opening.contains('0') { "123" } else { "102" };
+    let (total, tree) = build(Some(zero), "zero.json");
+    assert!(
+        total > optimum,
+        "{total} after {zero}, {optimum} after {opening}"
+    );
+    let root: serde_json::Value = serde_json::from_str(&tree).unwrap();
+    assert_eq!(root["root"]["guess"], zero);
 }
 
 /// The exact search needs the score table: too little memory for it is a clear usage error that

@@ -694,7 +694,7 @@ mod tests {
     #[test]
     fn the_shipped_tree_totals_its_secrets_guesses() {
         let space = CodeSpace::new(Rules::bulls()).unwrap();
-        let totals = crate::strategy::shipped_totals(&space, GuessPool::All).unwrap();
+        let totals = crate::strategy::shipped_totals(&space, GuessPool::All, 0).unwrap();
         assert_eq!(totals[0], TANAKA.total);
         // Each node's total is its codes plus its children's totals, so no node costs less
         // than one guess per code.

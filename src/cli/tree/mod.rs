@@ -128,17 +128,17 @@ struct BuildArgs {
     #[arg(long, value_name = "FILE")]
     progress_log: Option<PathBuf>,
 
-    /// Only trees that open with CODE: the best of those (every later guess as optimal as
-    /// ever), which costs more than the optimal tree unless CODE is an optimal opening. The
-    /// advisor ships one for 1023 with --no-leading-zero, so every opening gets proven moves.
-    #[arg(long, value_name = "CODE", help_heading = "Search")]
-    first_guess: Option<String>,
-
     #[command(flatten)]
     rules: RuleArgs,
 
     #[command(flatten)]
     table: TableArgs,
+
+    /// Only trees that open with CODE: the best of those (every later guess as optimal as
+    /// ever), which costs more than the optimal tree unless CODE is an optimal opening. The
+    /// advisor ships one for 1023 with --no-leading-zero, so every opening gets proven moves.
+    #[arg(long, value_name = "CODE", help_heading = "Search")]
+    first_guess: Option<String>,
 
     #[command(flatten)]
     search: SearchArgs,

@@ -285,17 +285,22 @@ impl Advisor {
             });
         }
         let rules = space.rules();
-        if let (Some(tree), Some(totals)) = (
-            strategy::shipped(rules, guesses),
-            strategy::shipped_totals(space, guesses),
-        ) {
-            if let Ok((code, node)) =
-                TreeStrategy::new(OPTIMAL, tree, space).and_then(|t| t.locate(history))
-            {
+        // The shipped optimal tree plays every history its images play; the trees after it
+        // (optimal only given their opening) play the openings it does not. Below its root
+        // every subtree of such a tree is optimal for its own codes, so its totals are proven
+        // optima of the positions too; what the opening itself cost is the review's business.
+        let mut trees = strategy::shipped_trees(rules, guesses).into_iter();
+        if let Some(first) = trees.next() {
+            let located = TreeStrategy::new(OPTIMAL, first, space)
+                .and_then(|t| t.with_others(trees))
+                .and_then(|t| t.locate(history));
+            if let Ok(at) = located {
+                let totals = strategy::shipped_totals(space, guesses, at.tree)
+                    .expect("every shipped tree has totals");
                 return Ok(Proven {
-                    guess: index_of(space, &code),
+                    guess: index_of(space, &at.guess),
                     method: Method::Tree,
-                    total: Some(totals[node.index()]),
+                    total: Some(totals[at.node.index()]),
                 });
             }
         }
@@ -539,6 +544,41 @@ mod tests {
         // The same position again: instant, from the cache, even with no time at all.
         let again = advise(&advisor, &space, &h, &Stop::at(Instant::now()));
         assert_eq!((again.method, again.guess), (Method::Cached, first.guess));
+    }
+
+    /// Issue 32: with no leading zero, an opening with a 0 (no image of the optimal tree's 1234)
+    /// is answered at once from the tree shipped for 1023, with the exact search's own figures
+    /// (2451, 4507 guesses for the 1050 codes left); the empty position still gets the optimal
+    /// tree's 1234 and its 23283.
+    #[test]
+    fn with_no_leading_zero_an_opening_with_a_zero_is_answered_from_the_1023_tree() {
+        let rules = Rules::new(4, "0123456789", false, true).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let advisor = Advisor::new();
+        let no_time = Stop::at(Instant::now());
+        let start = advise(&advisor, &space, &History::new(), &no_time);
+        assert_eq!(
+            (start.method, start.guess.as_str(), start.total_guesses),
+            (Method::Tree, "1234", Some(23283))
+        );
+        for opening in ["1023", "3201", "9870"] {
+            let h = history(&rules, &[(opening, 0, 2)]);
+            let a = advise(&advisor, &space, &h, &no_time);
+            assert_eq!(a.method, Method::Tree, "{opening}: {a:?}");
+            assert!(a.proven_optimal && a.note.is_none());
+            assert_eq!(
+                (a.remaining, a.total_guesses),
+                (1050, Some(4507)),
+                "{opening}"
+            );
+        }
+        let a = advise(
+            &advisor,
+            &space,
+            &history(&rules, &[("1023", 0, 2)]),
+            &no_time,
+        );
+        assert_eq!(a.guess, "2451");
     }
 
     #[test]

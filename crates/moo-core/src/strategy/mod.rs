@@ -30,7 +30,8 @@ pub use random::Random;
 pub use registry::{by_name, describe, info_of, list, names, playable, Cost, StrategyInfo};
 pub use simple::Simple;
 pub use tree::{
-    shipped, shipped_totals, TreeStrategy, FAILURE_MEMORY, ON_DEMAND_MAX_CODES, ON_DEMAND_TIME,
+    shipped, shipped_totals, shipped_trees, Located, TreeStrategy, FAILURE_MEMORY,
+    ON_DEMAND_MAX_CODES, ON_DEMAND_TIME,
 };
 
 pub use crate::pool::GuessPool;

@@ -239,3 +239,23 @@ fn bulls_no_leading_zero_shipped_tree_is_what_the_search_writes() {
          `moo tree build --no-leading-zero -o crates/moo-core/trees/bulls-4x10-no-leading-average.json`"
     );
 }
+
+/// The same rules with the first guess forced to 1023, the opening (up to symmetry) of every
+/// code with a 0 in it: the best tree opening so proves 23343 (7 at worst; 60 more than the
+/// optimum, which opens 1234) and is the second tree the advisor ships, byte for byte.
+#[test]
+#[ignore = "exact search, about 30 s of CPU in release; run with --ignored"]
+fn bulls_no_leading_zero_1023_tree_is_what_the_search_writes() {
+    let rules = Rules::new(4, "0123456789", false, true).unwrap();
+    let opening = rules.parse_code("1023").unwrap();
+    let space = CodeSpace::new(rules).unwrap();
+    let options = SearchOptions::new(Objective::Average).with_first_guess(Some(opening));
+    let (tree, stats) = found(&space, &options);
+    assert_eq!((stats.secrets, stats.total, stats.max), (4536, 23343, 7));
+    assert_eq!(
+        tree.to_json(false),
+        include_str!("../../../trees/bulls-4x10-no-leading-1023-average.json"),
+        "the shipped tree is not what the search writes: rebuild it with `moo tree build \
+         --no-leading-zero --first-guess 1023 -o crates/moo-core/trees/bulls-4x10-no-leading-1023-average.json`"
+    );
+}
