@@ -122,7 +122,7 @@ pub fn shipped(rules: &Rules, guesses: GuessPool) -> Option<Arc<DecisionTree>> {
 }
 
 /// Every shipped tree for `rules` and `guesses`: the optimal one first, then those optimal only
-/// among trees with their opening (see [`SHIPPED`]). Empty if none ships.
+/// among trees with their opening (the trees under `crates/moo-core/trees/`). Empty if none ships.
 pub fn shipped_trees(rules: &Rules, guesses: GuessPool) -> Vec<Arc<DecisionTree>> {
     shipped_indexes(rules, guesses)
         .into_iter()
