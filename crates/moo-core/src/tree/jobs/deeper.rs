@@ -330,17 +330,7 @@ impl<'a> Deeper<'a> {
             return Ok(None);
         }
         if values.iter().any(|v| matches!(v, Some(Value::AtLeast(_)))) {
-            // Ruled out: what it is proven to cost at least.
-            let at_least = n + values
-                .iter()
-                .zip(&lowers)
-                .map(|(v, &(_, lower))| match v {
-                    Some(Value::Tree { total, .. }) => *total,
-                    Some(Value::AtLeast(b)) => *b,
-                    None => lower,
-                })
-                .sum::<u64>();
-            return Ok(Some(Value::AtLeast(at_least)));
+            return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
         }
         self.assemble(node, guess, &parts, values).map(Some)
     }
@@ -502,4 +492,18 @@ pub(super) fn histogram_total(histogram: &[u64]) -> u64 {
         .enumerate()
         .map(|(k, &c)| (k as u64 + 1) * c)
         .sum()
+}
+
+/// What a guess ruled out at a position of `n` secrets is proven to cost at least: each piece's
+/// total, proven bound, or (not yet known) lower bound.
+fn ruled_out<F>(n: u64, values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
+    n + values
+        .iter()
+        .zip(lowers)
+        .map(|(v, (_, lower))| match v {
+            Some(Value::Tree { total, .. }) => *total,
+            Some(Value::AtLeast(b)) => *b,
+            None => *lower,
+        })
+        .sum::<u64>()
 }

@@ -479,22 +479,17 @@ pub(super) fn or_planes_vbmi(
 
 /// The tables of [`or_planes_vbmi`], one per plane, made once: made at every call, from the
 /// bytes up, they took about as long as the members of a small set.
-const PLANE_TABLES: [[u8; BLOCK]; 4] = [
-    plane_table(0),
-    plane_table(1),
-    plane_table(2),
-    plane_table(3),
-];
+const PLANE_TABLES: [[u8; BLOCK]; 4] = plane_tables();
 
-/// [`bit_table`] of `plane` for 64-byte lookups, at compile time.
-const fn plane_table(plane: usize) -> [u8; BLOCK] {
-    let mut table = [0u8; BLOCK];
-    let mut b = 0;
-    while b < 8 {
-        table[8 * plane + b] = 1 << b;
-        b += 1;
+/// [`bit_table`] of every plane for 64-byte lookups, at compile time.
+const fn plane_tables() -> [[u8; BLOCK]; 4] {
+    let mut tables = [[0u8; BLOCK]; 4];
+    let mut f = 0;
+    while f < 32 {
+        tables[f / 8][f] = 1 << (f % 8);
+        f += 1;
     }
-    table
+    tables
 }
 
 /// [`or_planes_vbmi`] with `P` planes.
