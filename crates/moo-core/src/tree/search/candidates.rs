@@ -124,11 +124,7 @@ fn bulk_candidates(
     bounds.with_bulk_bounds(set, child_depth, |each, splits| {
         spare::with(&spare::MARKS, |below| {
             let least = mark_below(each, limit, below);
-            if let Orbits::Marked(canonical) = orbits {
-                for (b, c) in below.iter_mut().zip(canonical.iter()) {
-                    *b &= c;
-                }
-            }
+            orbits.mask(below);
             out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
             for g in marked(below) {
                 // Marked orbits are already masked out of `below`.
@@ -180,11 +176,7 @@ fn sparse_candidates(
         .with_part_scores(set, |scores| {
             spare::with(&spare::MARKS, |marks| {
                 let rest = mark_above(scores, level, marks);
-                if let Orbits::Marked(canonical) = orbits {
-                    for (m, c) in marks.iter_mut().zip(canonical.iter()) {
-                        *m &= c;
-                    }
-                }
+                orbits.mask(marks);
                 let count: usize = marks.iter().map(|w| w.count_ones() as usize).sum();
                 if count * SPARSE_SHARE > bounds.n_codes {
                     return None;

@@ -32,6 +32,16 @@ impl Orbits<'_> {
             Orbits::Check(sym) => sym.is_canonical(space.code(g).symbols()),
         }
     }
+
+    /// Clears from `marks`, one bit per code, the guesses marked orbits leave out. The other
+    /// kinds keep every mark: `All` tries every guess, and `Check` is asked guess by guess.
+    pub(super) fn mask(&self, marks: &mut [u64]) {
+        if let Orbits::Marked(canonical) = self {
+            for (m, c) in marks.iter_mut().zip(canonical.iter()) {
+                *m &= c;
+            }
+        }
+    }
 }
 
 /// Which guesses are canonical ([`Symmetry::is_canonical`]) once the only symmetries left
