@@ -446,11 +446,17 @@ pub(super) fn or_block_plain(rows: &[&[u8]], start: usize, width: usize, bits: &
 /// The byte-lookup table of the passes that note feedbacks in planes of bits: in every `LANE`
 /// bytes of an `N`-byte vector (the lookup does not cross lanes), index `f` maps to bit
 /// `f - 8 * plane` when that is below 8, and to 0 otherwise.
-pub(super) fn bit_table<const N: usize, const LANE: usize>(plane: usize) -> [u8; N] {
-    std::array::from_fn(|i| match (i % LANE).checked_sub(8 * plane) {
-        Some(b) if b < 8 => 1 << b,
-        _ => 0,
-    })
+pub(super) const fn bit_table<const N: usize, const LANE: usize>(plane: usize) -> [u8; N] {
+    let mut table = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        let f = i % LANE;
+        if f >= 8 * plane && f < 8 * plane + 8 {
+            table[i] = 1 << (f - 8 * plane);
+        }
+        i += 1;
+    }
+    table
 }
 
 /// [`or_block`] on AVX-512 with VBMI, for feedback indexes below 32 (all that fit the bits).
@@ -479,18 +485,12 @@ pub(super) fn or_planes_vbmi(
 
 /// The tables of [`or_planes_vbmi`], one per plane, made once: made at every call, from the
 /// bytes up, they took about as long as the members of a small set.
-const PLANE_TABLES: [[u8; BLOCK]; 4] = plane_tables();
-
-/// [`bit_table`] of every plane for 64-byte lookups, at compile time.
-const fn plane_tables() -> [[u8; BLOCK]; 4] {
-    let mut tables = [[0u8; BLOCK]; 4];
-    let mut f = 0;
-    while f < 32 {
-        tables[f / 8][f] = 1 << (f % 8);
-        f += 1;
-    }
-    tables
-}
+const PLANE_TABLES: [[u8; BLOCK]; 4] = [
+    bit_table::<BLOCK, BLOCK>(0),
+    bit_table::<BLOCK, BLOCK>(1),
+    bit_table::<BLOCK, BLOCK>(2),
+    bit_table::<BLOCK, BLOCK>(3),
+];
 
 /// [`or_planes_vbmi`] with `P` planes.
 #[cfg(target_arch = "x86_64")]
