@@ -179,6 +179,18 @@ pub enum Task {
         /// it, and the first that cannot be ends the job with a proven lower bound instead.
         spare: Option<u64>,
     },
+    /// A run of the guesses a position below a part split deeper tries after its first ones:
+    /// the cheapest subtree of the position whose root plays one of them, if below `below`
+    /// (the earliest among equals), as [`PartOutcome::Solved`]; else
+    /// [`PartOutcome::AtLeast`]. Most such guesses are refuted at once, so one job holds many.
+    Guesses {
+        /// The guesses and feedbacks after the first that lead to the position.
+        path: Vec<Step>,
+        /// The guesses, in the position's search order.
+        guesses: Vec<String>,
+        /// The total to stay below: the best of the position's first guesses, or its own bound.
+        below: u64,
+    },
 }
 
 /// One guess and its feedback on the way from a part to a position below it.

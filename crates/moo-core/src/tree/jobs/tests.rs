@@ -344,10 +344,9 @@ fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
 #[test]
 fn tampered_deeper_results_are_refused() {
     let (split, mut results) = deeper_round_one();
-    let Joined::Round { jobs, .. } = split.join(&results).unwrap() else {
-        panic!("round 2");
-    };
-    results.extend(solve_all(&jobs));
+    while let Joined::Round { jobs, .. } = split.join(&results).unwrap() {
+        results.extend(solve_all(&jobs));
+    }
     let first = split.jobs.len();
     let refused = |edited: &[Option<JobResult>]| {
         let joined = split.join(edited);
@@ -357,7 +356,7 @@ fn tampered_deeper_results_are_refused() {
             joined.map(|_| "a join")
         );
     };
-    // A round 2 result that answers another spare than the join derives.
+    // A later round's result that answers another spare than the join derives.
     let mut edited = results.clone();
     let bounded = (first..edited.len())
         .find(|&i| {
@@ -366,7 +365,7 @@ fn tampered_deeper_results_are_refused() {
                 Some(Task::Pieces { spare: Some(_), .. })
             )
         })
-        .expect("round 2 has bounded pieces");
+        .expect("a later round has bounded pieces");
     let Some(Some(r)) = edited.get_mut(bounded) else {
         unreachable!()
     };
@@ -378,7 +377,7 @@ fn tampered_deeper_results_are_refused() {
     };
     *spare += 1;
     refused(&edited);
-    // A round 2 result claiming a lower bound under its own bound.
+    // A later round's result claiming a lower bound under its own bound.
     let mut edited = results.clone();
     let Some(Some(r)) = edited.get_mut(bounded) else {
         unreachable!()
@@ -387,6 +386,53 @@ fn tampered_deeper_results_are_refused() {
         pieces: vec![PartOutcome::AtLeast { bound: 0 }],
     };
     refused(&edited);
+    // A run of later guesses: another bound than the join derives, a tree at its bound, a
+    // lower bound under it, a tree opening with a guess it did not try.
+    let run = |r: &JobResult| matches!(r.entry.task, Task::Guesses { .. });
+    let solved_run = (first..results.len())
+        .find(|&i| {
+            results[i]
+                .as_ref()
+                .is_some_and(|r| run(r) && matches!(r.outcome, PartOutcome::Solved { .. }))
+        })
+        .expect("a run of later guesses finds a tree");
+    let edit = |change: &dyn Fn(&mut JobResult)| {
+        let mut edited = results.clone();
+        if let Some(Some(r)) = edited.get_mut(solved_run) {
+            change(r);
+        }
+        refused(&edited);
+    };
+    edit(&|r| {
+        if let Task::Guesses { below, .. } = &mut r.entry.task {
+            *below += 1;
+        }
+    });
+    edit(&|r| {
+        let Task::Guesses { below, .. } = r.entry.task else {
+            unreachable!()
+        };
+        r.outcome = PartOutcome::AtLeast { bound: below - 1 };
+    });
+    edit(&|r| {
+        let Task::Guesses { below, .. } = r.entry.task else {
+            unreachable!()
+        };
+        if let PartOutcome::Solved {
+            total, histogram, ..
+        } = &mut r.outcome
+        {
+            // The same total as the histogram, at the bound.
+            histogram[0] += below - *total;
+            *total = below;
+        }
+    });
+    edit(&|r| {
+        if let Task::Guesses { guesses, .. } = &mut r.entry.task {
+            let first = guesses[0].clone();
+            guesses.retain(|g| *g != first);
+        }
+    });
     // Pieces that claim no guesses at all, against their own histograms: refused before they
     // can steer the choice of guess (whose losers' trees are never replayed).
     let mut edited = results.clone();
