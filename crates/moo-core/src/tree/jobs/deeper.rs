@@ -3,18 +3,24 @@
 //!
 //! Which parts: the cost of a part's search grows much faster than its size, so a part's share
 //! of the run is estimated as its size squared over the sum of every part's, and a part above
-//! the share asked for goes deeper; below it, a piece the search solves without a bound whose
-//! size squared exceeds the same threshold ([`Split::heavy`](super::Split::heavy)) is split
-//! again. Pieces under a bound are not: they cost much less for their size, and split, a
-//! losing guess would fail in many jobs where it fails early in one. A position split so is settled as its search
-//! settles it: the guesses it tries, in its order, the cheapest winning (the earliest among
-//! equals). The first [`FIRST_SECONDS`] are tried under the position's own bound (none for a
-//! part); the best of them bounds the rest, and a later guess whose lower bound (closed forms
-//! and one-guess lookaheads of its pieces, as the search sharpens it before it searches) is
-//! not below that bound is never tried. A guess tried under a bound `B` at a position of `n`
-//! secrets whose pieces' lower bounds sum to `L` leaves `B - n - L` to share among its pieces:
-//! a piece that cannot be solved below its own lower bound plus that spare proves the guess
-//! costs `B` or more, which is all the position needs to know of it.
+//! the share asked for goes deeper; below it, a piece whose size squared exceeds the same
+//! threshold ([`Split::heavy`](super::Split::heavy)) is a position of its own, one level down
+//! ([`DEEPEST`]). A position split so is settled as its search settles it: the guesses it
+//! tries, in its order, the cheapest winning (the earliest among equals). The first
+//! [`FIRST_SECONDS`] are tried under the position's own bound (none for a part); the best of
+//! them bounds the rest, and a later guess whose lower bound (closed forms and one-guess
+//! lookaheads of its pieces, as the search sharpens it before it searches) is not below that
+//! bound is never tried.
+//!
+//! A guess tried under a bound `B` at a position of `n` secrets whose pieces' lower bounds sum
+//! to `L` leaves `B - n - L` to share among its pieces: a piece that cannot be solved below its
+//! own lower bound plus that spare proves the guess costs `B` or more, which is all the
+//! position needs to know of it. Its light pieces are jobs first, the smallest first in each,
+//! and a heavy piece waits for them: it is a position bounded by what they left of the spare,
+//! searched only if they left any. A part's later guesses are tried one by one so, since one
+//! can cost as much as a large piece; a position below a part tries its later guesses in runs,
+//! many to a job ([`Task::Guesses`]), since most of them are refuted at once and one job with
+//! one cache refutes them much faster than one job each.
 //!
 //! Everything here is derived from the manifest and the results so far: each join derives the
 //! jobs again in the same order, numbers those not written before after them (the next
@@ -622,4 +628,30 @@ fn ruled_out<F>(n: u64, values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
             None => *lower,
         })
         .sum::<u64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs;
+
+    #[test]
+    fn runs_cover_the_later_guesses_in_order_by_weight() {
+        // Lower bounds rising towards the bound of 100: the first guesses weigh the most.
+        let later: Vec<(u32, u64)> = (0..40).map(|g| (g, 60 + u64::from(g))).collect();
+        for count in [1, 2, 5, 40, 100] {
+            let cut = runs(&later, 100, count);
+            assert!(
+                cut.len() <= count && !cut.is_empty(),
+                "{count}: {}",
+                cut.len()
+            );
+            let joined: Vec<(u32, u64)> = cut.concat();
+            assert_eq!(joined, later, "every guess once, in order");
+            if count == 5 {
+                let lens: Vec<usize> = cut.iter().map(|r| r.len()).collect();
+                assert!(lens[0] < lens[4], "{lens:?}");
+            }
+        }
+        assert!(runs(&[], 100, 3).is_empty());
+    }
 }

@@ -20,11 +20,13 @@
 //! large is split again the same way, in rounds that keep the single search's pruning. At a
 //! position split so, the pieces of the first three guesses its search tries are solved first
 //! (one job per large piece, small ones together), under the position's bound if it has one;
-//! the best of them bounds the position, and the join then writes the pieces of every other
-//! guess whose lower bound is below that, each piece with the bound the other pieces' lower
-//! bounds leave it, so that a piece proving it cannot beat its bound rules its guess out. The
-//! join settles each position on the cheapest guess (the earliest in the search's order among
-//! equals) once its pieces are in, and writes the next round while some are missing.
+//! the best of them bounds the position, and the join then writes every other guess whose
+//! lower bound is below that: at a part, as the guess's pieces, each with the bound the other
+//! pieces' lower bounds leave it, so that a piece proving it cannot beat its bound rules its
+//! guess out; below a part, as runs of many guesses each, searched as the position's search
+//! tries them. The join settles each position on the cheapest guess (the earliest in the
+//! search's order among equals) once its jobs are in, and writes the next round while some are
+//! missing.
 //!
 //! Every file of one split carries the split's fingerprint, a hash of what was split and of the
 //! list of jobs, so a result of another split (other rules, options, or another version of the
