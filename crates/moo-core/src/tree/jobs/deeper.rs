@@ -78,7 +78,14 @@ const DEEPEST: usize = 2;
 /// How many runs of later guesses a position below a part is cut into per
 /// [`Split::heavy`](super::Split::heavy) of its size squared: most of its later guesses are
 /// refuted at once, but the first few in its order cost a search each.
-const RUNS_PER_HEAVY: u64 = 4;
+const RUNS_PER_HEAVY: u64 = 12;
+
+/// The fewest guesses a run holds (when the position has that many): a job costs a process's
+/// start, and a run of guesses refuted at once costs little more.
+const RUN_LEAST: usize = 50;
+
+/// [`Deeper::piece`]: how many pieces at the most of one job fit in a set split again.
+const PIECE_OF_HEAVY: u64 = 4;
 
 /// What a position (or one guess at it) was proven to cost.
 #[derive(Debug, Clone)]
@@ -240,7 +247,7 @@ impl<'a> Deeper<'a> {
                 }
             }
         } else {
-            for run in runs(&later, bound, self.runs(node.set.len())) {
+            for run in runs(&later, bound, self.runs(node.set.len(), later.len())) {
                 match self.run(node, run, bound)? {
                     Some(v) => tried.push(v),
                     None => waiting = true,
@@ -297,7 +304,7 @@ impl<'a> Deeper<'a> {
         let mut waiting = false;
         let (mut light, mut heavy): (Vec<usize>, Vec<usize>) = (0..parts.len()).partition(|&i| {
             let n = parts[i].1.len();
-            node.path.len() + 1 >= DEEPEST || n <= 1 || (n as u64).pow(2) <= self.heavy
+            node.path.len() + 1 >= DEEPEST || n <= 1 || (n as u64).pow(2) <= self.piece()
         });
         debug_assert!(parts.iter().zip(&lowers).all(|((f, _), (lf, _))| f == lf));
         // The smallest pieces first: each one solved spends some of the spare, so the largest,
@@ -307,7 +314,7 @@ impl<'a> Deeper<'a> {
         let mut bundle_cost = 0u64;
         for i in light {
             let cost = (parts[i].1.len() as u64).pow(2);
-            if !bundle.is_empty() && bundle_cost + cost > self.heavy {
+            if !bundle.is_empty() && bundle_cost + cost > self.piece() {
                 waiting |=
                     !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
                 bundle.clear();
@@ -327,29 +334,30 @@ impl<'a> Deeper<'a> {
         if values.iter().any(|v| matches!(v, Some(Value::AtLeast(_)))) {
             return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
         }
-        let spent: u64 = values
-            .iter()
-            .zip(&lowers)
-            .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
-            .sum();
-        let left = spare.map(|s| s.saturating_sub(spent));
         heavy.sort_by_key(|&i| parts[i].1.len());
         for i in heavy {
+            // Under a bound, one heavy piece after another, the smallest first, each bounded by
+            // what the pieces before it left; without one, all at once.
+            let spent: u64 = values
+                .iter()
+                .zip(&lowers)
+                .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
+                .sum();
+            let below = spare.map(|s| lowers[i].1 + s.saturating_sub(spent));
             let (f, set) = &parts[i];
-            let below = left.map(|l| lowers[i].1 + l);
             let child = node.child(rules, self.space, guess, *f, set.clone(), below);
             match self.node(&child)? {
                 Some(v) => values[i] = Some(v),
+                None if spare.is_some() => return Ok(None),
                 None => waiting = true,
+            }
+            if matches!(values[i], Some(Value::AtLeast(_))) {
+                return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
             }
         }
         if waiting {
             return Ok(None);
         }
-        if values.iter().any(|v| matches!(v, Some(Value::AtLeast(_)))) {
-            return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
-        }
-        // Heavy pieces each had the whole spare left: together they may still exceed it.
         let total = ruled_out(n, &values, &lowers);
         if budget.is_some_and(|b| total >= b) {
             return Ok(Some(Value::AtLeast(total)));
@@ -357,10 +365,20 @@ impl<'a> Deeper<'a> {
         self.assemble(node, guess, &parts, values).map(Some)
     }
 
-    /// How many runs the later guesses of a position of `n` secrets below a part are cut into.
-    fn runs(&self, n: usize) -> usize {
+    /// How many runs the later guesses of a position of `n` secrets below a part are cut into:
+    /// [`RUNS_PER_HEAVY`] per [`Split::heavy`](super::Split::heavy) of its size squared, but
+    /// no fewer than [`RUN_LEAST`] guesses to a run.
+    fn runs(&self, n: usize, later: usize) -> usize {
         let weight = (n as u64).pow(2).saturating_mul(RUNS_PER_HEAVY);
-        weight.div_ceil(self.heavy.max(1)).max(1) as usize
+        let by_size = weight.div_ceil(self.heavy.max(1)) as usize;
+        by_size.min(later.div_ceil(RUN_LEAST)).max(1)
+    }
+
+    /// The most a piece solved by a job, or the pieces of one job together, may hold of size
+    /// squared: a quarter of [`Split::heavy`](super::Split::heavy), since a piece's search can
+    /// cost as much as a whole part's of twice its size.
+    fn piece(&self) -> u64 {
+        self.heavy / PIECE_OF_HEAVY
     }
 
     /// The value of a run of a position's later guesses below `below`, or `None` while its job
@@ -585,11 +603,11 @@ fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
 }
 
 /// `later` (a position's later guesses with their lower bounds, in its order) cut into at most
-/// `count` runs in that order, of about equal weight: a guess weighs the gap between its lower
-/// bound and `bound`, since the nearer its lower bound is to the bound, the sooner the search
-/// refutes it.
+/// `count` runs in that order, of about equal weight: a guess weighs the square of the gap
+/// between its lower bound and `bound`, since the nearer its lower bound is to the bound, the
+/// sooner the search refutes it (the first guesses in the order are the costly ones).
 fn runs(later: &[(u32, u64)], bound: u64, count: usize) -> Vec<&[(u32, u64)]> {
-    let weight = |&(_, lower): &(u32, u64)| bound.saturating_sub(lower).max(1) as f64;
+    let weight = |&(_, lower): &(u32, u64)| (bound.saturating_sub(lower).max(1) as f64).powi(2);
     let whole: f64 = later.iter().map(weight).sum();
     let count = count.clamp(1, later.len().max(1));
     let mut out = Vec::new();
