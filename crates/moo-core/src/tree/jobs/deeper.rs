@@ -311,21 +311,16 @@ impl<'a> Deeper<'a> {
         // where the time is, are searched under the tightest bound, or not at all.
         light.sort_by_key(|&i| parts[i].1.len());
         let mut bundle: Vec<usize> = Vec::new();
-        let mut bundle_cost = 0u64;
         for i in light {
-            let cost = (parts[i].1.len() as u64).pow(2);
-            if !bundle.is_empty() && bundle_cost + cost > self.piece() {
+            let cost = |i: &usize| (parts[*i].1.len() as u64).pow(2);
+            if bundle.iter().map(cost).sum::<u64>() + cost(&i) > self.piece() {
                 waiting |=
                     !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
                 bundle.clear();
-                bundle_cost = 0;
             }
             bundle.push(i);
-            bundle_cost += cost;
         }
-        if !bundle.is_empty() {
-            waiting |= !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
-        }
+        waiting |= !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
         // Under a bound, a heavy piece waits for the light ones: what they spend of the spare
         // bounds it, and when they spend it all, it is never searched.
         if spare.is_some() && waiting {
@@ -411,8 +406,8 @@ impl<'a> Deeper<'a> {
         read_run(result, below).map(Some)
     }
 
-    /// One job's pieces (`which` of `parts`): their values from its result into `values`, or
-    /// `false` when it has none yet.
+    /// One job's pieces (`which` of `parts`, none for no job): their values from its result
+    /// into `values`, or `false` when it has none yet.
     #[allow(clippy::too_many_arguments)]
     fn bundle(
         &mut self,
@@ -424,6 +419,9 @@ impl<'a> Deeper<'a> {
         spare: Option<u64>,
         values: &mut [Option<Value>],
     ) -> Result<bool, SplitError> {
+        if which.is_empty() {
+            return Ok(true);
+        }
         let rules = self.space.rules();
         let pieces: Vec<Piece> = which
             .iter()

@@ -341,21 +341,30 @@ fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
     assert_eq!(tree, again);
 }
 
-#[test]
-fn tampered_deeper_results_are_refused() {
+/// Every round of Bulls and Cows 3 of 0-9 with every part deeper, solved, and its split.
+fn deeper_all_rounds() -> (Split, Vec<Option<JobResult>>) {
     let (split, mut results) = deeper_round_one();
     while let Joined::Round { jobs, .. } = split.join(&results).unwrap() {
         results.extend(solve_all(&jobs));
     }
+    (split, results)
+}
+
+/// Checks that the join refuses `edited` results as not what it derives or asked.
+fn refused(split: &Split, edited: &[Option<JobResult>]) {
+    let joined = split.join(edited);
+    assert!(
+        matches!(joined, Err(SplitError::Mismatch { .. })),
+        "{:?}",
+        joined.map(|_| "a join")
+    );
+}
+
+#[test]
+fn tampered_deeper_results_are_refused() {
+    let (split, results) = deeper_all_rounds();
     let first = split.jobs.len();
-    let refused = |edited: &[Option<JobResult>]| {
-        let joined = split.join(edited);
-        assert!(
-            matches!(joined, Err(SplitError::Mismatch { .. })),
-            "{:?}",
-            joined.map(|_| "a join")
-        );
-    };
+    let refused = |edited: &[Option<JobResult>]| refused(&split, edited);
     // A later round's result that answers another spare than the join derives.
     let mut edited = results.clone();
     let bounded = (first..edited.len())
@@ -386,8 +395,28 @@ fn tampered_deeper_results_are_refused() {
         pieces: vec![PartOutcome::AtLeast { bound: 0 }],
     };
     refused(&edited);
-    // A run of later guesses: another bound than the join derives, a tree at its bound, a
-    // lower bound under it, a tree opening with a guess it did not try.
+    // Pieces that claim no guesses at all, against their own histograms: refused before they
+    // can steer the choice of guess (whose losers' trees are never replayed).
+    let mut edited = results.clone();
+    for r in edited.iter_mut().flatten() {
+        if let PartOutcome::Pieces { pieces } = &mut r.outcome {
+            for p in pieces {
+                if let PartOutcome::Solved { total, .. } = p {
+                    *total = 0;
+                }
+            }
+        }
+    }
+    refused(&edited);
+}
+
+#[test]
+fn tampered_runs_of_later_guesses_are_refused() {
+    let (split, results) = deeper_all_rounds();
+    let first = split.jobs.len();
+    let refused = |edited: &[Option<JobResult>]| refused(&split, edited);
+    // Another bound than the join derives, a lower bound under it, a tree at its bound, other
+    // guesses than it derives.
     let run = |r: &JobResult| matches!(r.entry.task, Task::Guesses { .. });
     let solved_run = (first..results.len())
         .find(|&i| {
@@ -433,17 +462,4 @@ fn tampered_deeper_results_are_refused() {
             guesses.retain(|g| *g != first);
         }
     });
-    // Pieces that claim no guesses at all, against their own histograms: refused before they
-    // can steer the choice of guess (whose losers' trees are never replayed).
-    let mut edited = results.clone();
-    for r in edited.iter_mut().flatten() {
-        if let PartOutcome::Pieces { pieces } = &mut r.outcome {
-            for p in pieces {
-                if let PartOutcome::Solved { total, .. } = p {
-                    *total = 0;
-                }
-            }
-        }
-    }
-    refused(&edited);
 }
