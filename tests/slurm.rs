@@ -103,8 +103,8 @@ fn fenced_blocks(text: &str) -> Vec<String> {
     blocks
 }
 
-/// Bulls and Cows 3 of 0-9 (a few rounds of jobs, seconds in all; `--share 5` keeps it to about
-/// fifty tasks, each a process Slurm starts, with positions below the parts split too): split,
+/// Bulls and Cows 3 of 0-9 (nine rounds of jobs, seconds in all; `--share 5` keeps it to about
+/// 120 tasks, each a process Slurm starts, with positions below the parts split too): split,
 /// every round as an array job through the driver script, and the same file as `tree build`
 /// writes.
 #[test]

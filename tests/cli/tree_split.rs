@@ -384,7 +384,7 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
             break;
         }
         rounds += 1;
-        assert!(rounds < 10, "{}", String::from_utf8_lossy(&joined));
+        assert!(rounds < 30, "{}", String::from_utf8_lossy(&joined));
     }
     assert!(rounds > 2, "positions below the parts take more rounds");
     assert_eq!(status(&dir), "");

@@ -82,7 +82,7 @@ const RUNS_PER_HEAVY: u64 = 12;
 
 /// The fewest guesses a run holds (when the position has that many): a job costs a process's
 /// start, and a run of guesses refuted at once costs little more.
-const RUN_LEAST: usize = 50;
+const RUN_LEAST: usize = 200;
 
 /// [`Deeper::piece`]: how many pieces at the most of one job fit in a set split again.
 const PIECE_OF_HEAVY: u64 = 4;
