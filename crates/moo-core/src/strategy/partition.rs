@@ -231,6 +231,8 @@ pub struct Choice {
     /// How many candidates each guess was scored against (none when only one guess was worth
     /// scoring).
     pub secrets_scored: usize,
+    /// Whether the guess is the arena's opening book's ([`Book`]), chosen offline.
+    pub book: bool,
 }
 
 /// What a choice found, before its statistics.
@@ -240,6 +242,7 @@ struct Found {
     sampled: bool,
     guesses_scored: usize,
     secrets_scored: usize,
+    book: bool,
 }
 
 /// The one-step-lookahead strategy that picks the guess whose partition of the candidates scores
@@ -408,6 +411,7 @@ impl PartitionStrategy {
             sampled: found.sampled,
             guesses_scored: found.guesses_scored,
             secrets_scored: found.secrets_scored,
+            book: found.book,
         })
     }
 
@@ -423,6 +427,7 @@ impl PartitionStrategy {
                     sampled: false,
                     guesses_scored: 1,
                     secrets_scored: n,
+                    book: false,
                 })
             }
             _ => {}
@@ -433,6 +438,7 @@ impl PartitionStrategy {
                 sampled: false,
                 guesses_scored: 1,
                 secrets_scored: 0,
+                book: true,
             });
         }
         let space = knowledge.space;
@@ -480,6 +486,7 @@ impl PartitionStrategy {
                 sampled: false,
                 guesses_scored: 1,
                 secrets_scored: 0,
+                book: false,
             });
         }
         let scorer = Scorer::new(self.score, space, &secrets, &guesses.member);
@@ -501,6 +508,7 @@ impl PartitionStrategy {
             sampled: !full,
             guesses_scored: scored,
             secrets_scored: secrets.len(),
+            book: false,
         })
     }
 }
@@ -580,6 +588,7 @@ impl PartitionStrategy {
             sampled: !full,
             guesses_scored: sampled.len() + climbed,
             secrets_scored: scorer.secrets.len(),
+            book: false,
         })
     }
 
