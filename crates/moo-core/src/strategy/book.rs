@@ -147,6 +147,11 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
         .expect("a space has codes");
     let first_code = space.code(first);
     let classes = classes(space, &first_code);
+    progress(&format!(
+        "first guess {}, {} classes of second guesses",
+        rules.format_code(&first_code),
+        classes.len()
+    ));
     let mut opening = Opening {
         first: rules.format_code(&first_code),
         ..Opening::default()
