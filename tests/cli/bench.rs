@@ -406,7 +406,8 @@ fn the_arena_bench_refuses_bad_input() {
     }
 }
 
-/// `--build-book` writes the opening book the crate ships: length 5, the cheapest, exactly.
+/// `--build-book` writes an opening book for the lengths asked (length 5, the cheapest; the
+/// shipped length 10 is compared with a fresh build by moo-core's own test).
 #[test]
 fn the_arena_bench_builds_the_shipped_opening_book() {
     let dir = tempfile::tempdir().unwrap();
@@ -420,9 +421,11 @@ fn the_arena_bench_builds_the_shipped_opening_book() {
             "length 5: 19 second and 0 third guesses",
         ));
     let built: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let shipped: Value =
-        serde_json::from_str(include_str!("../../crates/moo-core/books/arena.json")).unwrap();
-    assert_eq!(built["lengths"]["5"], shipped["lengths"]["5"]);
+    assert_eq!(built["lengths"]["5"]["first"], "10234");
+    assert_eq!(
+        built["lengths"]["5"]["second"].as_object().unwrap().len(),
+        19
+    );
     assert_eq!(built["lengths"].as_object().unwrap().len(), 1);
     for (args, message) in [
         (

@@ -601,14 +601,14 @@ mod tests {
     /// follows it, and chooses as before once it leaves it.
     #[test]
     fn on_the_arenas_big_games_the_advisor_follows_the_opening_book() {
-        let rules = Rules::new(7, "0123456789", false, true).unwrap();
+        let rules = Rules::new(10, "0123456789", false, true).unwrap();
         let space = CodeSpace::new(rules.clone()).unwrap();
-        let opening = &strategy::Book::shipped().lengths[&7];
+        let opening = &strategy::Book::shipped().lengths[&10];
         let advisor = Advisor::new();
         let start = advise(&advisor, &space, &History::new(), &Stop::never());
         assert_eq!(start.guess, opening.first);
         let (f1, second) = opening.second.iter().next_back().unwrap();
-        let f1 = Feedback::parse(f1, 7).unwrap();
+        let f1 = Feedback::parse(f1, 10).unwrap();
         let on = history(&rules, &[(&opening.first, f1.bulls, f1.cows)]);
         let a = advise(&advisor, &space, &on, &Stop::never());
         assert_eq!((a.method, &a.guess), (Method::Heuristic, second));
@@ -616,7 +616,7 @@ mod tests {
             a.explanation.contains("entropy, from the opening book"),
             "{a:?}"
         );
-        let off = history(&rules, &[("9876543", f1.bulls, f1.cows)]);
+        let off = history(&rules, &[("9876543210", f1.bulls, f1.cows)]);
         let a = advise(&advisor, &space, &off, &Stop::never());
         assert_eq!(a.method, Method::Heuristic);
         assert!(!a.explanation.contains("opening book"), "{a:?}");
