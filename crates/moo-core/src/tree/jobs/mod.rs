@@ -65,11 +65,11 @@ use crate::rules::Rules;
 use crate::space::SpaceError;
 
 /// The `format` of a split's manifest.
-pub const SPLIT_FORMAT: &str = "moo-tree-split/3";
+pub const SPLIT_FORMAT: &str = "moo-tree-split/4";
 /// The `format` of a job file.
-pub const JOB_FORMAT: &str = "moo-tree-job/3";
+pub const JOB_FORMAT: &str = "moo-tree-job/4";
 /// The `format` of a job's result file.
-pub const RESULT_FORMAT: &str = "moo-tree-result/3";
+pub const RESULT_FORMAT: &str = "moo-tree-result/4";
 
 /// Why a split, a job or a join cannot go on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
