@@ -464,6 +464,9 @@ struct Solver<'a> {
     used: Vec<u64>,
     stamp: u64,
     query: Vec<u16>,
+    /// Each query's answer entropy beside what every available piece could give (tests only).
+    #[cfg(test)]
+    trace: Option<Vec<ceiling::Step>>,
 }
 
 impl<'a> Solver<'a> {
@@ -506,6 +509,8 @@ impl<'a> Solver<'a> {
             used: Vec::new(),
             stamp: 0,
             query: vec![0; n],
+            #[cfg(test)]
+            trace: None,
         }
     }
 
@@ -993,6 +998,11 @@ impl<'a> Solver<'a> {
                 return false;
             }
             assert!(self.oracle.queries() < limit, "the query limit was reached");
+            #[cfg(test)]
+            if let Some(mut trace) = self.trace.take() {
+                trace.push(ceiling::Step::observe(self, &draft));
+                self.trace = Some(trace);
+            }
             for &(node, sym) in &draft.pieces {
                 let (lo, hi) = (self.nodes[node].lo, self.nodes[node].hi);
                 self.query[lo..hi].fill(sym);
@@ -1624,6 +1634,9 @@ impl Join<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod ceiling;
 
 #[cfg(test)]
 mod tests {
