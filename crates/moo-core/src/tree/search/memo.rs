@@ -172,9 +172,10 @@ fn fold(key: u64) -> u32 {
 /// A one-bit-per-hash filter small enough to stay in cache answers most misses first, without
 /// the lock. A bit set by another thread an instant too late only costs a recomputation.
 ///
-/// The cache holds at most [`MEMO_BUDGET`] bytes. When it is full it makes room by forgetting
-/// its smallest sets, and from then on admits only sets at least that large: a small set is
-/// quick to search again, while the large ones hold hours of work. A search that outgrows the
+/// The cache holds at most the bytes it is given ([`super::DEFAULT_CACHE_BYTES`] by default;
+/// without a cap, a search of 5 symbols of 0-7 passed 4 GB after 15 minutes). When it is full it
+/// makes room by forgetting its smallest sets, and from then on admits only sets at least that
+/// large: a small set is quick to search again, while the large ones hold hours of work. A search that outgrows the
 /// budget so goes on remembering what matters most (slower, still exact) instead of outgrowing
 /// the machine, or of forgetting everything new.
 pub(super) struct Memo {
@@ -197,10 +198,6 @@ pub(super) struct Memo {
 /// Sizes are counted separately up to this one, above which a set is never forgotten to make
 /// room (no game searched so far comes close to needing it).
 const SIZES: usize = 64;
-
-/// The most memory the cache takes. Bulls and Cows 4x10 needs about 0.12 GB; without a cap, a
-/// search of 5 symbols of 0-7 passed 4 GB after 15 minutes.
-pub(super) const MEMO_BUDGET: u64 = 3 << 30;
 
 impl Memo {
     /// An empty cache for a space of `codes` codes, growing to at most `budget` bytes.
