@@ -103,8 +103,10 @@ fn fenced_blocks(text: &str) -> Vec<String> {
     blocks
 }
 
-/// Bulls and Cows 3 of 0-9 (two rounds of jobs, seconds in all): split, every round as an array
-/// job through the driver script, and the same file as `tree build` writes.
+/// Bulls and Cows 3 of 0-9 (nine rounds of jobs, seconds in all; `--share 5` keeps it to about
+/// 120 tasks, each a process Slurm starts, with positions below the parts split too): split,
+/// every round as an array job through the driver script, and the same file as `tree build`
+/// writes.
 #[test]
 fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
     let Some(cluster) = Cluster::start_or_skip() else {
@@ -118,7 +120,7 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
     let jobs = work.join("jobs");
 
     let split = run(Command::new(&moo)
-        .args(["tree", "split", "--json", "--out"])
+        .args(["tree", "split", "--share", "5", "--json", "--out"])
         .arg(&jobs)
         .args(game));
     let split: serde_json::Value = serde_json::from_slice(&split.stdout).unwrap();
@@ -153,8 +155,9 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
         .lines()
         .filter(|l| l.starts_with("Submitted batch job"))
         .count();
-    assert_eq!(rounds, 2, "one array job per round\n{}", cluster.logs());
-    // Slurm ran every task of both rounds: each wrote its own output file.
+    // Round 1, the later guesses of the parts, then the positions below them.
+    assert!(rounds > 2, "one array job per round\n{}", cluster.logs());
+    // Slurm ran every task of every round: each wrote its own output file.
     let count = fs::read_dir(&jobs)
         .unwrap()
         .flatten()

@@ -406,6 +406,44 @@ fn the_arena_bench_refuses_bad_input() {
     }
 }
 
+/// `--build-book` writes an opening book for the lengths asked (length 5, the cheapest; the
+/// shipped length 10 is compared with a fresh build by moo-core's own test).
+#[test]
+fn the_arena_bench_builds_the_shipped_opening_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("book.json");
+    moo()
+        .args(["bench", "arena", "--lengths", "5", "--build-book"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "length 5: 19 second and 0 third guesses",
+        ));
+    let built: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(built["lengths"]["5"]["first"], "10234");
+    assert_eq!(
+        built["lengths"]["5"]["second"].as_object().unwrap().len(),
+        19
+    );
+    assert_eq!(built["lengths"].as_object().unwrap().len(), 1);
+    for (args, message) in [
+        (
+            &["--lengths", "1-4"][..],
+            "the opening book covers lengths 5 to 10",
+        ),
+        (&["--seed", "3"], "cannot be used with"),
+    ] {
+        moo()
+            .args(["bench", "arena", "--build-book"])
+            .arg(&path)
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}
+
 /// The benches that were flags of `moo bench` are subcommands: an old command line fails
 /// naming the new command, before clap complains about the flags that follow.
 #[test]

@@ -13,16 +13,19 @@
 
 use std::io::Write;
 use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use comfy_table::{presets, CellAlignment, Table};
 use moo_core::eval::{sample_secrets, GuessTimes};
+use moo_core::strategy::{build_opening, Book};
 use moo_core::{CodeSpace, History, Rules};
 use serde::Serialize;
 
 use super::advisor::emit;
 use crate::cli::advice::{AdviceArgs, Guesser};
+use crate::cli::output::write_file;
 use crate::cli::progress::ProgressLine;
 use crate::cli::{TableArgs, UsageError};
 
@@ -42,7 +45,8 @@ pub const DEFAULT_SECRETS: usize = 1000;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   moo bench arena --secrets 200 --seed 1         the score over lengths 1 to 10
-  moo bench arena --lengths 6 --secrets 50 --json")]
+  moo bench arena --lengths 6 --secrets 50 --json
+  moo bench arena --build-book crates/moo-core/books/arena.json   rebuild the opening book")]
 pub struct Args {
     /// The lengths to play, one (such as 7) or a range (such as 1-3) [default: 1-10, the
     /// arena's; fewer give a partial score].
@@ -67,10 +71,28 @@ pub struct Args {
     /// Print the results as JSON on stdout instead of a table.
     #[arg(long)]
     json: bool,
+
+    /// Instead of playing, compute the opening book the advisor follows on these rules and write
+    /// it to FILE as JSON: by default length 10, the file shipped as
+    /// crates/moo-core/books/arena.json (about 10 s); --lengths builds any of 5 to 10 (minutes).
+    /// Deterministic.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["secrets", "seed", "time_limit", "json"])]
+    build_book: Option<PathBuf>,
 }
+
+/// The lengths the opening book can cover: below them the advisor's exact search or shipped tree
+/// plays, and the heuristic's choices are cheap.
+pub const BOOK_LENGTHS: RangeInclusive<usize> = 5..=10;
+
+/// The lengths the shipped book holds: the only one where it measured better than the in-game
+/// choice (see `moo_core::strategy::Book`).
+const SHIPPED_BOOK_LENGTHS: RangeInclusive<usize> = 10..=10;
 
 /// Runs `moo bench arena`.
 pub fn command(args: Args) -> anyhow::Result<()> {
+    if let Some(path) = &args.build_book {
+        return build_book(args.lengths.unwrap_or(SHIPPED_BOOK_LENGTHS), path);
+    }
     run(&Plan {
         lengths: args.lengths.unwrap_or(LENGTHS),
         secrets: args.secrets,
@@ -79,6 +101,36 @@ pub fn command(args: Args) -> anyhow::Result<()> {
         table: args.table,
         json: args.json,
     })
+}
+
+/// Computes the opening book of `lengths` (within [`BOOK_LENGTHS`]) and writes it to `path`.
+fn build_book(lengths: RangeInclusive<usize>, path: &Path) -> anyhow::Result<()> {
+    let lengths: Vec<usize> = lengths.filter(|l| BOOK_LENGTHS.contains(l)).collect();
+    if lengths.is_empty() {
+        return Err(UsageError(format!(
+            "the opening book covers lengths {} to {}: give --lengths within them",
+            BOOK_LENGTHS.start(),
+            BOOK_LENGTHS.end()
+        ))
+        .into());
+    }
+    let mut book = Book::default();
+    for length in lengths {
+        let start = Instant::now();
+        let space = CodeSpace::new(rules(length)?)
+            .with_context(|| format!("cannot set up the codes of length {length}"))?;
+        let opening = build_opening(&space, |line| eprintln!("length {length}: {line}"));
+        eprintln!(
+            "length {length}: {} second and {} third guesses in {:.1} s",
+            opening.second.len(),
+            opening.third.len(),
+            start.elapsed().as_secs_f64()
+        );
+        book.lengths.insert(length, opening);
+    }
+    let mut json = serde_json::to_string_pretty(&book).context("cannot write the book as JSON")?;
+    json.push('\n');
+    write_file(path, json.as_bytes())
 }
 
 /// How many hidden games of `length` the arena plays: one of length 1, five of each other.

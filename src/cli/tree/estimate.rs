@@ -74,10 +74,10 @@ pub fn print(estimate: &Estimate) -> Result<()> {
         .collect();
     outln!("sampled   {}", each.join(", "))?;
     outln!(
-        "estimate  {:.0} CPU s in all ({:.0} s round 1, {:.0} s round 2; a job of n secrets ~ {:.2} + {:.3e} * n^{:.2} s; the largest job {:.1} s)",
+        "estimate  {:.0} CPU s in all ({:.0} s round 1, {:.0} s the later rounds; a job of n secrets ~ {:.2} + {:.3e} * n^{:.2} s; the largest job {:.1} s)",
         estimate.total,
         estimate.round_one,
-        estimate.round_two,
+        estimate.later_rounds,
         estimate.start,
         estimate.scale,
         estimate.exponent,

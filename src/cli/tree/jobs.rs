@@ -5,8 +5,8 @@
 //! `NNNN.job.json` per subproblem and, once run, its `NNNN.result.json` beside it. Files are
 //! numbered so a batch system's task index names its job (`moo tree job DIR --index N`), and
 //! every file is written whole or not at all, so a job killed midway leaves no result and is
-//! simply run again. A split whose large parts go deeper has a second round: `join` writes its
-//! jobs, numbered after the first round's, and `status` names the jobs still to run.
+//! simply run again. A split whose large parts go deeper has later rounds: `join` writes each
+//! round's jobs, numbered after the rounds before, and `status` names the jobs still to run.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -40,7 +40,7 @@ pub struct SplitArgs {
     #[arg(long)]
     json: bool,
 
-    /// Split a part at its second guess when estimated above PERCENT of the run
+    /// Split a part or a large piece at its next guess when estimated above PERCENT of the run
     #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = parse_percent)]
     share: f64,
 
@@ -120,7 +120,7 @@ struct SplitReport<'a> {
     dir: String,
     fingerprint: &'a str,
     first_guesses: &'a [String],
-    /// How many parts went deeper (their second round comes from `join`).
+    /// How many parts went deeper (their later rounds come from `join`).
     deeper: usize,
     jobs: &'a [JobEntry],
     #[serde(skip_serializing_if = "Option::is_none")]

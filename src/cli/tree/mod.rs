@@ -59,8 +59,8 @@ enum TreeCommand {
     #[command(after_help = "Examples:
   moo tree split --out jobs                           Bulls and Cows: large parts go deeper
   moo tree split --share 100 --out jobs               the first level only: 13 jobs in jobs/
-Then run every job (any order, any machine sharing the directory) and join, twice when the
-join writes a second round:
+Then run every job (any order, any machine sharing the directory) and join; while the join
+writes another round, run that round's jobs (`moo tree status jobs` names them) and join again:
   ls jobs/*.job.json | xargs -P 2 -n 1 moo tree job --threads 1
   moo tree join jobs -o bulls.json")]
     Split(jobs::SplitArgs),

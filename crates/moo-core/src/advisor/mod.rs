@@ -130,6 +130,8 @@ struct Pick {
     strategy: String,
     total: Option<u64>,
     sampled: bool,
+    /// Whether the guess is the arena's opening book's.
+    book: bool,
     note: Option<Unproven>,
     /// How the guess splits the candidates, when the chooser already worked it out.
     stats: Option<PartitionStats>,
@@ -237,17 +239,28 @@ impl Advisor {
                     strategy: OPTIMAL.to_string(),
                     total: p.total,
                     sampled: false,
+                    book: false,
                     note: None,
                     stats: None,
                 }
             }
             Err(note) => note,
         };
-        let (guess, sampled, stats) =
+        let (guess, sampled, book, stats) =
             match fallback(options.guesses, options.seed).choose(knowledge, stop) {
-                Some(choice) => (choice.guess, choice.sampled, Some(choice.stats)),
+                Some(choice) => (
+                    choice.guess,
+                    choice.sampled,
+                    choice.book,
+                    Some(choice.stats),
+                ),
                 // Stopped before a single guess was scored: a code still possible is a fair move.
-                None => (candidates.first().expect("checked non-empty"), false, None),
+                None => (
+                    candidates.first().expect("checked non-empty"),
+                    false,
+                    false,
+                    None,
+                ),
             };
         Pick {
             guess,
@@ -255,6 +268,7 @@ impl Advisor {
             strategy: FALLBACK.name().to_string(),
             total: None,
             sampled,
+            book,
             note: Some(note),
             stats,
         }
@@ -390,6 +404,7 @@ fn named(
         strategy: strategy.name().to_string(),
         total: None,
         sampled: false,
+        book: false,
         note: None,
         stats: None,
     };
@@ -445,6 +460,7 @@ fn report(space: &CodeSpace, candidates: &CodeSet, pick: Pick, start: Instant) -
         Method::Tree => "optimal, from the shipped tree".to_string(),
         Method::Cached => "optimal, from an earlier exact search".to_string(),
         Method::Exact => "optimal, by an exact search".to_string(),
+        Method::Heuristic if pick.book => format!("{}, from the opening book", pick.strategy),
         Method::Heuristic if pick.sampled => format!("{}, on samples", pick.strategy),
         Method::Heuristic | Method::Named => pick.strategy.clone(),
     };
@@ -579,6 +595,31 @@ mod tests {
             &no_time,
         );
         assert_eq!(a.guess, "2451");
+    }
+
+    /// Issue 32: on the arena's big games the advisor plays the opening book while the game
+    /// follows it, and chooses as before once it leaves it.
+    #[test]
+    fn on_the_arenas_big_games_the_advisor_follows_the_opening_book() {
+        let rules = Rules::new(10, "0123456789", false, true).unwrap();
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let opening = &strategy::Book::shipped().lengths[&10];
+        let advisor = Advisor::new();
+        let start = advise(&advisor, &space, &History::new(), &Stop::never());
+        assert_eq!(start.guess, opening.first);
+        let (f1, second) = opening.second.iter().next_back().unwrap();
+        let f1 = Feedback::parse(f1, 10).unwrap();
+        let on = history(&rules, &[(&opening.first, f1.bulls, f1.cows)]);
+        let a = advise(&advisor, &space, &on, &Stop::never());
+        assert_eq!((a.method, &a.guess), (Method::Heuristic, second));
+        assert!(
+            a.explanation.contains("entropy, from the opening book"),
+            "{a:?}"
+        );
+        let off = history(&rules, &[("9876543210", f1.bulls, f1.cows)]);
+        let a = advise(&advisor, &space, &off, &Stop::never());
+        assert_eq!(a.method, Method::Heuristic);
+        assert!(!a.explanation.contains("opening book"), "{a:?}");
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! share lies below them: which codes may be guessed ([`GuessPool`]) and the symmetry reductions
 //! (the crate's `symmetry` module).
 
+mod book;
 mod cows;
 mod enumerate;
 mod lookahead;
@@ -21,6 +22,9 @@ mod sample;
 mod simple;
 mod tree;
 
+pub use book::{
+    build_opening, classes, is_arena, Book, Opening, BOOK_SEED, THIRD_BUDGET, THIRD_MIN_CANDIDATES,
+};
 pub use cows::Cows;
 pub use enumerate::Enumerate;
 pub use partition::{

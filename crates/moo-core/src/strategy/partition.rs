@@ -48,6 +48,7 @@ use rayon::prelude::*;
 
 // A ranked guess orders by the tie-break: score, then candidates first, then the first code in
 // alphabet order.
+use super::book::Book;
 use super::lookahead;
 use super::refine::{self, Ranked};
 use super::sample::{self, exact_pool, is_member, sample_of, sample_pool, Guesses};
@@ -230,6 +231,8 @@ pub struct Choice {
     /// How many candidates each guess was scored against (none when only one guess was worth
     /// scoring).
     pub secrets_scored: usize,
+    /// Whether the guess is the arena's opening book's ([`Book`]), chosen offline.
+    pub book: bool,
 }
 
 /// What a choice found, before its statistics.
@@ -239,6 +242,7 @@ struct Found {
     sampled: bool,
     guesses_scored: usize,
     secrets_scored: usize,
+    book: bool,
 }
 
 /// The one-step-lookahead strategy that picks the guess whose partition of the candidates scores
@@ -248,6 +252,8 @@ pub struct PartitionStrategy {
     score: PartitionScore,
     pool: GuessPool,
     sampling: Sampling,
+    /// Whether entropy follows the arena's opening book ([`Book`]) where it applies.
+    book: bool,
 }
 
 /// Above this many (guess, candidate) pairs, a choice is scored by all cores.
@@ -290,7 +296,44 @@ impl PartitionStrategy {
             score,
             pool,
             sampling: Sampling::default(),
+            book: true,
         }
+    }
+
+    /// The same strategy choosing every move itself, even where the arena's opening book
+    /// ([`Book`]) has one: what builds the book.
+    pub fn without_book(self) -> PartitionStrategy {
+        PartitionStrategy {
+            book: false,
+            ..self
+        }
+    }
+
+    /// The opening book's move for the position, when this strategy follows the book (entropy
+    /// over every code, on the arena's rules) and the history is one of the book's paths.
+    fn book_move(&self, knowledge: &Knowledge<'_>) -> Option<usize> {
+        if !self.book || self.score != PartitionScore::Entropy || self.pool != GuessPool::All {
+            return None;
+        }
+        let code = Book::shipped().next(knowledge.space.rules(), knowledge.history)?;
+        knowledge.space.index_of(&code)
+    }
+
+    /// The best of `guesses` (code indexes) scored against every candidate, ranked as a choice
+    /// in a game ranks them (entropy with its candidate bonus, then candidates, then the first
+    /// index); `None` when there are none. Nothing is sampled, whatever the budget: the book's
+    /// exact choices.
+    pub(super) fn best_of(&self, knowledge: &Knowledge<'_>, guesses: &[u32]) -> Option<u32> {
+        let member = sample::membership(knowledge.space.len(), knowledge.candidates);
+        let scorer = Scorer::new(
+            self.score,
+            knowledge.space,
+            knowledge.candidates.as_slice(),
+            &member,
+        );
+        let (ranked, _) =
+            self.score_all(&scorer, guesses, knowledge.candidates.len(), &Stop::never());
+        ranked.into_iter().min().map(|r| r.2)
     }
 
     /// The same strategy with another work budget and seed.
@@ -368,6 +411,7 @@ impl PartitionStrategy {
             sampled: found.sampled,
             guesses_scored: found.guesses_scored,
             secrets_scored: found.secrets_scored,
+            book: found.book,
         })
     }
 
@@ -383,9 +427,19 @@ impl PartitionStrategy {
                     sampled: false,
                     guesses_scored: 1,
                     secrets_scored: n,
+                    book: false,
                 })
             }
             _ => {}
+        }
+        if let Some(guess) = self.book_move(knowledge) {
+            return Some(Found {
+                guess,
+                sampled: false,
+                guesses_scored: 1,
+                secrets_scored: 0,
+                book: true,
+            });
         }
         let space = knowledge.space;
         let budget = self.sampling.max_pairs.max(1);
@@ -432,6 +486,7 @@ impl PartitionStrategy {
                 sampled: false,
                 guesses_scored: 1,
                 secrets_scored: 0,
+                book: false,
             });
         }
         let scorer = Scorer::new(self.score, space, &secrets, &guesses.member);
@@ -453,6 +508,7 @@ impl PartitionStrategy {
             sampled: !full,
             guesses_scored: scored,
             secrets_scored: secrets.len(),
+            book: false,
         })
     }
 }
@@ -532,6 +588,7 @@ impl PartitionStrategy {
             sampled: !full,
             guesses_scored: sampled.len() + climbed,
             secrets_scored: scorer.secrets.len(),
+            book: false,
         })
     }
 

@@ -3,18 +3,24 @@
 //!
 //! Which parts: the cost of a part's search grows much faster than its size, so a part's share
 //! of the run is estimated as its size squared over the sum of every part's, and a part above
-//! the share asked for goes deeper; below it, a piece the search solves without a bound whose
-//! size squared exceeds the same threshold ([`Split::heavy`](super::Split::heavy)) is split
-//! again. Pieces under a bound are not: they cost much less for their size, and split, a
-//! losing guess would fail in many jobs where it fails early in one. A position split so is settled as its search
-//! settles it: the guesses it tries, in its order, the cheapest winning (the earliest among
-//! equals). The first [`FIRST_SECONDS`] are tried under the position's own bound (none for a
-//! part); the best of them bounds the rest, and a later guess whose lower bound (closed forms
-//! and one-guess lookaheads of its pieces, as the search sharpens it before it searches) is
-//! not below that bound is never tried. A guess tried under a bound `B` at a position of `n`
-//! secrets whose pieces' lower bounds sum to `L` leaves `B - n - L` to share among its pieces:
-//! a piece that cannot be solved below its own lower bound plus that spare proves the guess
-//! costs `B` or more, which is all the position needs to know of it.
+//! the share asked for goes deeper; below it, a piece whose size squared exceeds the same
+//! threshold ([`Split::heavy`](super::Split::heavy)) is a position of its own, one level down
+//! ([`DEEPEST`]). A position split so is settled as its search settles it: the guesses it
+//! tries, in its order, the cheapest winning (the earliest among equals). The first
+//! [`FIRST_SECONDS`] are tried under the position's own bound (none for a part); the best of
+//! them bounds the rest, and a later guess whose lower bound (closed forms and one-guess
+//! lookaheads of its pieces, as the search sharpens it before it searches) is not below that
+//! bound is never tried.
+//!
+//! A guess tried under a bound `B` at a position of `n` secrets whose pieces' lower bounds sum
+//! to `L` leaves `B - n - L` to share among its pieces: a piece that cannot be solved below its
+//! own lower bound plus that spare proves the guess costs `B` or more, which is all the
+//! position needs to know of it. Its light pieces are jobs first, the smallest first in each,
+//! and a heavy piece waits for them: it is a position bounded by what they left of the spare,
+//! searched only if they left any. A part's later guesses are tried one by one so, since one
+//! can cost as much as a large piece; a position below a part tries its later guesses in runs,
+//! many to a job ([`Task::Guesses`]), since most of them are refuted at once and one job with
+//! one cache refutes them much faster than one job each.
 //!
 //! Everything here is derived from the manifest and the results so far: each join derives the
 //! jobs again in the same order, numbers those not written before after them (the next
@@ -63,23 +69,23 @@ pub(super) fn pieces(space: &CodeSpace, set: &CodeSet, second: u32) -> Vec<(Feed
 /// guess is tried under the best of them.
 pub(super) const FIRST_SECONDS: usize = 3;
 
-/// How many guesses below a part a position split deeper may be: 1 splits only the parts.
-/// Deeper positions are derived and joined alike (the unit tests split every one, with
-/// `DEEPEST_IN_TESTS`), but on Bulls and Cows 5 of 0-7 the three positions of 462 secrets
-/// under `0B3C` left 1900 to 3600 later guesses each whose lower bound is below the best, one
-/// job each: 8913 of round 2's 8996 jobs. They want jobs of many guesses, not yet written.
-#[cfg(not(test))]
-const DEEPEST: usize = 1;
-#[cfg(test)]
-const DEEPEST: usize = DEEPEST_IN_TESTS;
-/// `DEEPEST` in the unit tests: the parts and the pieces under them.
-#[cfg(test)]
-const DEEPEST_IN_TESTS: usize = 2;
+/// How many guesses below a part a position split deeper may be: 2 splits the parts and the
+/// heavy pieces under them. A position below a part tries its later guesses in runs
+/// ([`Task::Guesses`]), so its pieces never go deeper: at that depth, on Bulls and Cows 5 of
+/// 0-7, they hold at most a few hundred secrets.
+const DEEPEST: usize = 2;
 
-/// How many times [`Split::heavy`](super::Split::heavy) of size squared the pieces of one job
-/// under a bound may hold in all: on Bulls and Cows 4 of 0-9 a bounded job of the pieces of
-/// one guess is mostly the process's start (0.1 s of CPU), so fewer and larger ones cost less.
-const BOUNDED_BUNDLE: u64 = 4;
+/// How many runs of later guesses a position below a part is cut into per
+/// [`Split::heavy`](super::Split::heavy) of its size squared: most of its later guesses are
+/// refuted at once, but the first few in its order cost a search each.
+const RUNS_PER_HEAVY: u64 = 12;
+
+/// The fewest guesses a run holds (when the position has that many): a job costs a process's
+/// start, and a run of guesses refuted at once costs little more.
+const RUN_LEAST: usize = 200;
+
+/// [`Deeper::piece`]: how many pieces at the most of one job fit in a set split again.
+const PIECE_OF_HEAVY: u64 = 4;
 
 /// What a position (or one guess at it) was proven to cost.
 #[derive(Debug, Clone)]
@@ -226,13 +232,26 @@ impl<'a> Deeper<'a> {
             return Ok(None);
         }
         let bound = tried.iter().filter_map(Value::total).fold(limit, u64::min);
-        for &(g, lower) in guesses.iter().skip(FIRST_SECONDS) {
-            if lower >= bound {
-                continue;
+        let later: Vec<(u32, u64)> = guesses
+            .iter()
+            .skip(FIRST_SECONDS)
+            .copied()
+            .filter(|&(_, lower)| lower < bound)
+            .collect();
+        if node.path.is_empty() {
+            // A part's later guess can cost as much as a large piece: its pieces are jobs.
+            for &(g, _) in &later {
+                match self.guess(node, &root, g, Some(bound))? {
+                    Some(v) => tried.push(v),
+                    None => waiting = true,
+                }
             }
-            match self.guess(node, &root, g, Some(bound))? {
-                Some(v) => tried.push(v),
-                None => waiting = true,
+        } else {
+            for run in runs(&later, bound, self.runs(node.set.len(), later.len())) {
+                match self.run(node, run, bound)? {
+                    Some(v) => tried.push(v),
+                    None => waiting = true,
+                }
             }
         }
         if waiting {
@@ -283,60 +302,112 @@ impl<'a> Deeper<'a> {
         let parts = pieces(self.space, &node.set, guess);
         let mut values: Vec<Option<Value>> = vec![None; parts.len()];
         let mut waiting = false;
-        // Small pieces go together, largest first, so that a losing guess fails early.
-        let mut light: Vec<usize> = Vec::new();
-        for (i, ((f, set), &(lf, _))) in parts.iter().zip(&lowers).enumerate() {
-            debug_assert_eq!(*f, lf, "the pieces and their bounds in one order");
-            // Only an unbounded position goes deeper: a bounded piece is cheap for its size,
-            // and split, a losing guess would fail in many jobs instead of one.
-            if spare.is_none()
-                && node.path.len() + 1 < DEEPEST
-                && set.len() > 1
-                && (set.len() as u64).pow(2) > self.heavy
-            {
-                let child = node.child(rules, self.space, guess, *f, set.clone(), None);
-                match self.node(&child)? {
-                    Some(v) => values[i] = Some(v),
-                    None => waiting = true,
-                }
-            } else {
-                light.push(i);
-            }
-        }
-        light.sort_by_key(|&i| std::cmp::Reverse(parts[i].1.len()));
-        // Bounded pieces are cheap for their size and each job costs a process's start, so a
-        // bounded job holds more of them.
-        let capacity = match spare {
-            Some(_) => self.heavy.saturating_mul(BOUNDED_BUNDLE),
-            None => self.heavy,
-        };
+        let (mut light, mut heavy): (Vec<usize>, Vec<usize>) = (0..parts.len()).partition(|&i| {
+            let n = parts[i].1.len();
+            node.path.len() + 1 >= DEEPEST || n <= 1 || (n as u64).pow(2) <= self.piece()
+        });
+        debug_assert!(parts.iter().zip(&lowers).all(|((f, _), (lf, _))| f == lf));
+        // The smallest pieces first: each one solved spends some of the spare, so the largest,
+        // where the time is, are searched under the tightest bound, or not at all.
+        light.sort_by_key(|&i| parts[i].1.len());
         let mut bundle: Vec<usize> = Vec::new();
-        let mut bundle_cost = 0u64;
         for i in light {
-            let cost = (parts[i].1.len() as u64).pow(2);
-            if !bundle.is_empty() && bundle_cost + cost > capacity {
+            let cost = |i: &usize| (parts[*i].1.len() as u64).pow(2);
+            if bundle.iter().map(cost).sum::<u64>() + cost(&i) > self.piece() {
                 waiting |=
                     !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
                 bundle.clear();
-                bundle_cost = 0;
             }
             bundle.push(i);
-            bundle_cost += cost;
         }
-        if !bundle.is_empty() {
-            waiting |= !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
-        }
-        if waiting {
+        waiting |= !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
+        // Under a bound, a heavy piece waits for the light ones: what they spend of the spare
+        // bounds it, and when they spend it all, it is never searched.
+        if spare.is_some() && waiting {
             return Ok(None);
         }
         if values.iter().any(|v| matches!(v, Some(Value::AtLeast(_)))) {
             return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
         }
+        heavy.sort_by_key(|&i| parts[i].1.len());
+        for i in heavy {
+            // Under a bound, one heavy piece after another, the smallest first, each bounded by
+            // what the pieces before it left; without one, all at once.
+            let spent: u64 = values
+                .iter()
+                .zip(&lowers)
+                .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
+                .sum();
+            let below = spare.map(|s| lowers[i].1 + s.saturating_sub(spent));
+            let (f, set) = &parts[i];
+            let child = node.child(rules, self.space, guess, *f, set.clone(), below);
+            match self.node(&child)? {
+                Some(v) => values[i] = Some(v),
+                None if spare.is_some() => return Ok(None),
+                None => waiting = true,
+            }
+            if matches!(values[i], Some(Value::AtLeast(_))) {
+                return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
+            }
+        }
+        if waiting {
+            return Ok(None);
+        }
+        let total = ruled_out(n, &values, &lowers);
+        if budget.is_some_and(|b| total >= b) {
+            return Ok(Some(Value::AtLeast(total)));
+        }
         self.assemble(node, guess, &parts, values).map(Some)
     }
 
-    /// One job's pieces (`which` of `parts`): their values from its result into `values`, or
-    /// `false` when it has none yet.
+    /// How many runs the later guesses of a position of `n` secrets below a part are cut into:
+    /// [`RUNS_PER_HEAVY`] per [`Split::heavy`](super::Split::heavy) of its size squared, but
+    /// no fewer than [`RUN_LEAST`] guesses to a run.
+    fn runs(&self, n: usize, later: usize) -> usize {
+        let weight = (n as u64).pow(2).saturating_mul(RUNS_PER_HEAVY);
+        let by_size = weight.div_ceil(self.heavy.max(1)) as usize;
+        by_size.min(later.div_ceil(RUN_LEAST)).max(1)
+    }
+
+    /// The most a piece solved by a job, or the pieces of one job together, may hold of size
+    /// squared: a quarter of [`Split::heavy`](super::Split::heavy), since a piece's search can
+    /// cost as much as a whole part's of twice its size.
+    fn piece(&self) -> u64 {
+        self.heavy / PIECE_OF_HEAVY
+    }
+
+    /// The value of a run of a position's later guesses below `below`, or `None` while its job
+    /// has no result (the job is added to [`Deeper::wanted`]).
+    fn run(
+        &mut self,
+        node: &Position,
+        run: &[(u32, u64)],
+        below: u64,
+    ) -> Result<Option<Value>, SplitError> {
+        let rules = self.space.rules();
+        let entry = JobEntry {
+            index: 0,
+            guess: node.part.0.clone(),
+            feedback: node.part.1.clone(),
+            size: node.set.len(),
+            task: Task::Guesses {
+                path: node.path.clone(),
+                guesses: run
+                    .iter()
+                    .map(|&(g, _)| rules.format_code(&self.space.code(g as usize)))
+                    .collect(),
+                below,
+            },
+        };
+        let Some(&result) = self.done.get(&key(&entry)) else {
+            self.wanted.push(entry);
+            return Ok(None);
+        };
+        read_run(result, below).map(Some)
+    }
+
+    /// One job's pieces (`which` of `parts`, none for no job): their values from its result
+    /// into `values`, or `false` when it has none yet.
     #[allow(clippy::too_many_arguments)]
     fn bundle(
         &mut self,
@@ -348,6 +419,9 @@ impl<'a> Deeper<'a> {
         spare: Option<u64>,
         values: &mut [Option<Value>],
     ) -> Result<bool, SplitError> {
+        if which.is_empty() {
+            return Ok(true);
+        }
         let rules = self.space.rules();
         let pieces: Vec<Piece> = which
             .iter()
@@ -485,6 +559,70 @@ fn read_pieces(r: &JobResult) -> Result<Vec<Value>, SplitError> {
     Ok(values)
 }
 
+/// The value a [`Task::Guesses`] result gives its position, checked against what the job
+/// asked: a tree whose total is what its histogram adds up to, below `below`, rooted at one of
+/// the job's guesses; or a lower bound at or above `below`.
+fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
+    let bad = |reason: &str| SplitError::Mismatch {
+        index: r.entry.index,
+        reason: reason.to_string(),
+    };
+    let Task::Guesses { guesses, .. } = &r.entry.task else {
+        return Err(bad("it answers another kind of job"));
+    };
+    match &r.outcome {
+        PartOutcome::Solved {
+            total,
+            histogram,
+            tree,
+            ..
+        } => {
+            if *total != histogram_total(histogram) {
+                return Err(bad("its total is not what its histogram adds up to"));
+            }
+            if *total >= below {
+                return Err(bad("it claims a tree at or above its bound"));
+            }
+            let root = tree.rules().format_code(&tree.root().guess);
+            if !guesses.contains(&root) {
+                return Err(bad("its tree opens with a guess the job did not try"));
+            }
+            Ok(Value::Tree {
+                total: *total,
+                histogram: histogram.clone(),
+                tree: tree.clone(),
+                index: r.entry.index,
+            })
+        }
+        PartOutcome::AtLeast { bound } if *bound >= below => Ok(Value::AtLeast(*bound)),
+        PartOutcome::AtLeast { .. } => Err(bad("it claims a lower bound below its bound")),
+        _ => Err(bad("it answers another kind of job")),
+    }
+}
+
+/// `later` (a position's later guesses with their lower bounds, in its order) cut into at most
+/// `count` runs in that order, of about equal weight: a guess weighs the square of the gap
+/// between its lower bound and `bound`, since the nearer its lower bound is to the bound, the
+/// sooner the search refutes it (the first guesses in the order are the costly ones).
+fn runs(later: &[(u32, u64)], bound: u64, count: usize) -> Vec<&[(u32, u64)]> {
+    let weight = |&(_, lower): &(u32, u64)| (bound.saturating_sub(lower).max(1) as f64).powi(2);
+    let whole: f64 = later.iter().map(weight).sum();
+    let count = count.clamp(1, later.len().max(1));
+    let mut out = Vec::new();
+    let (mut start, mut sum) = (0, 0.0);
+    for (i, g) in later.iter().enumerate() {
+        sum += weight(g);
+        if out.len() + 1 < count && sum * count as f64 >= whole * (out.len() + 1) as f64 {
+            out.push(&later[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < later.len() {
+        out.push(&later[start..]);
+    }
+    out
+}
+
 /// Guesses summed over the secrets of `histogram[k - 1]` secrets needing `k` guesses each.
 pub(super) fn histogram_total(histogram: &[u64]) -> u64 {
     histogram
@@ -506,4 +644,30 @@ fn ruled_out<F>(n: u64, values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
             None => *lower,
         })
         .sum::<u64>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs;
+
+    #[test]
+    fn runs_cover_the_later_guesses_in_order_by_weight() {
+        // Lower bounds rising towards the bound of 100: the first guesses weigh the most.
+        let later: Vec<(u32, u64)> = (0..40).map(|g| (g, 60 + u64::from(g))).collect();
+        for count in [1, 2, 5, 40, 100] {
+            let cut = runs(&later, 100, count);
+            assert!(
+                cut.len() <= count && !cut.is_empty(),
+                "{count}: {}",
+                cut.len()
+            );
+            let joined: Vec<(u32, u64)> = cut.concat();
+            assert_eq!(joined, later, "every guess once, in order");
+            if count == 5 {
+                let lens: Vec<usize> = cut.iter().map(|r| r.len()).collect();
+                assert!(lens[0] < lens[4], "{lens:?}");
+            }
+        }
+        assert!(runs(&[], 100, 3).is_empty());
+    }
 }

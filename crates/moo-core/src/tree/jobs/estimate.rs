@@ -5,17 +5,18 @@
 //! size. Most jobs are small and most of the time is in the few large ones, so a handful of
 //! round 1's jobs are taken at evenly spaced steps of their cumulative estimated cost (size
 //! squared), the smallest sample gives the fixed start, and the others the power and its scale
-//! by least squares on logarithms; every job of round 1 is then predicted from its size. Round 2 cannot be sampled before round 1 is in (its
-//! jobs need round 1's bound), so each part split deeper adds [`ROUND_TWO_RATIO`] times its round
-//! 1 pieces' predicted cost.
+//! by least squares on logarithms; every job of round 1 is then predicted from its size. The
+//! later rounds cannot be sampled before round 1 is in (their jobs need its bounds), so they are
+//! predicted as [`LATER_ROUNDS_RATIO`] times round 1's pieces' predicted cost: the later guesses
+//! of a position refuted, in proportion to what its first guesses cost to solve.
 
 use serde::Serialize;
 
 use super::{Split, Task};
 
-/// Round 2's cost for a part split deeper, relative to its round 1 pieces' cost. Measured on
-/// Bulls and Cows 4 of 0-9 (see the book's splitting chapter), not on the game it predicts.
-pub const ROUND_TWO_RATIO: f64 = 0.5;
+/// The later rounds' cost relative to round 1's pieces' cost. Measured on Bulls and Cows 4 of
+/// 0-9 (see the book's splitting chapter), not on the game it predicts.
+pub const LATER_ROUNDS_RATIO: f64 = 3.9;
 
 /// One sampled job and its measured cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -42,8 +43,8 @@ pub struct Estimate {
     pub scale: f64,
     /// Round 1's predicted CPU time, in seconds.
     pub round_one: f64,
-    /// Round 2's predicted CPU time, in seconds.
-    pub round_two: f64,
+    /// The later rounds' predicted CPU time, in seconds.
+    pub later_rounds: f64,
     /// The whole run's predicted CPU time, in seconds.
     pub total: f64,
     /// The largest predicted job of round 1, in seconds.
@@ -98,7 +99,7 @@ impl Split {
         let (exponent, scale) = fit(&searches);
         let predict = |size: usize| start + scale * (size.max(1) as f64).powf(exponent);
         let round_one: f64 = self.jobs.iter().map(|e| predict(e.size)).sum();
-        let round_two = ROUND_TWO_RATIO
+        let later_rounds = LATER_ROUNDS_RATIO
             * self
                 .jobs
                 .iter()
@@ -116,8 +117,8 @@ impl Split {
             exponent,
             scale,
             round_one,
-            round_two,
-            total: round_one + round_two,
+            later_rounds,
+            total: round_one + later_rounds,
             largest,
         }
     }

@@ -20,11 +20,13 @@
 //! large is split again the same way, in rounds that keep the single search's pruning. At a
 //! position split so, the pieces of the first three guesses its search tries are solved first
 //! (one job per large piece, small ones together), under the position's bound if it has one;
-//! the best of them bounds the position, and the join then writes the pieces of every other
-//! guess whose lower bound is below that, each piece with the bound the other pieces' lower
-//! bounds leave it, so that a piece proving it cannot beat its bound rules its guess out. The
-//! join settles each position on the cheapest guess (the earliest in the search's order among
-//! equals) once its pieces are in, and writes the next round while some are missing.
+//! the best of them bounds the position, and the join then writes every other guess whose
+//! lower bound is below that: at a part, as the guess's pieces, each with the bound the other
+//! pieces' lower bounds leave it, so that a piece proving it cannot beat its bound rules its
+//! guess out; below a part, as runs of many guesses each, searched as the position's search
+//! tries them. The join settles each position on the cheapest guess (the earliest in the
+//! search's order among equals) once its jobs are in, and writes the next round while some are
+//! missing.
 //!
 //! Every file of one split carries the split's fingerprint, a hash of what was split and of the
 //! list of jobs, so a result of another split (other rules, options, or another version of the
@@ -178,6 +180,18 @@ pub enum Task {
         /// solved only below its lower bound plus what is left of `s` after the pieces before
         /// it, and the first that cannot be ends the job with a proven lower bound instead.
         spare: Option<u64>,
+    },
+    /// A run of the guesses a position below a part split deeper tries after its first ones:
+    /// the cheapest subtree of the position whose root plays one of them, if below `below`
+    /// (the earliest among equals), as [`PartOutcome::Solved`]; else
+    /// [`PartOutcome::AtLeast`]. Most such guesses are refuted at once, so one job holds many.
+    Guesses {
+        /// The guesses and feedbacks after the first that lead to the position.
+        path: Vec<Step>,
+        /// The guesses, in the position's search order.
+        guesses: Vec<String>,
+        /// The total to stay below: the best of the position's first guesses, or its own bound.
+        below: u64,
     },
 }
 

@@ -254,25 +254,39 @@ pub(super) fn describe(e: &JobEntry) -> String {
 impl JobEntry {
     /// What the job does below its part, as a reader names it: empty for a whole part, else
     /// ` then 01356 1B0C then 24570 0B1C,0B2C with 12 to spare` (the way to the position, its
-    /// guess and the feedbacks of the pieces, and the spare if bounded).
+    /// guess and the feedbacks of the pieces, and the spare if bounded), or ` then 01356 1B0C,
+    /// 40 guesses 02345..34567 below 1234` (a run of the position's guesses and its bound).
     pub fn then(&self) -> String {
-        let Task::Pieces {
-            path,
-            guess,
-            pieces,
-            spare,
-        } = &self.task
-        else {
+        let (Task::Pieces { path, .. } | Task::Guesses { path, .. }) = &self.task else {
             return String::new();
         };
         let mut text = String::new();
         for s in path {
             text.push_str(&format!(" then {} {}", s.guess, s.feedback));
         }
-        let feedbacks: Vec<&str> = pieces.iter().map(|p| p.feedback.as_str()).collect();
-        text.push_str(&format!(" then {guess} {}", feedbacks.join(",")));
-        if let Some(s) = spare {
-            text.push_str(&format!(" with {s} to spare"));
+        match &self.task {
+            Task::Pieces {
+                guess,
+                pieces,
+                spare,
+                ..
+            } => {
+                let feedbacks: Vec<&str> = pieces.iter().map(|p| p.feedback.as_str()).collect();
+                text.push_str(&format!(" then {guess} {}", feedbacks.join(",")));
+                if let Some(s) = spare {
+                    text.push_str(&format!(" with {s} to spare"));
+                }
+            }
+            Task::Guesses { guesses, below, .. } => {
+                let (first, last) = (guesses.first(), guesses.last());
+                text.push_str(&format!(
+                    ", {} guesses {}..{} below {below}",
+                    guesses.len(),
+                    first.map_or("", String::as_str),
+                    last.map_or("", String::as_str)
+                ));
+            }
+            Task::Part => {}
         }
         text
     }

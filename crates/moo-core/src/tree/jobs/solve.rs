@@ -12,7 +12,7 @@ use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::tree::search::{first_optimum_below, GuessTrial, PartPlans};
+use crate::tree::search::{best_guess_below, first_optimum_below, GuessTrial, PartPlans};
 use crate::tree::{
     DecisionTree, Node, NodeId, Objective, PlanMove, Progress, Search, SearchOptions,
     SearchOutcome, SetPlan,
@@ -102,6 +102,10 @@ impl Job {
                 self.check_size(size, self.entry.size)?;
                 self.solve_pieces(&at, &options, guess, pieces, *spare)?
             }
+            Task::Guesses { guesses, below, .. } => {
+                self.check_size(candidates.len(), self.entry.size)?;
+                self.solve_guesses(&at, &options, guesses, *below)?
+            }
         };
         Ok(JobResult {
             format: RESULT_FORMAT.to_string(),
@@ -181,6 +185,45 @@ impl Job {
         Ok(PartOutcome::Pieces { pieces: outcomes })
     }
 
+    /// The cheapest subtree of the position whose root plays one of `guesses`, if below
+    /// `below`, else the proven lower bound `below`.
+    fn solve_guesses(
+        &self,
+        at: &Position,
+        options: &SearchOptions,
+        guesses: &[String],
+        below: u64,
+    ) -> Result<PartOutcome, SplitError> {
+        let indexes = guesses
+            .iter()
+            .map(|g| {
+                let code = self
+                    .rules
+                    .parse_code(g)
+                    .map_err(|e| self.bad(e.to_string()))?;
+                at.space
+                    .index_of(&code)
+                    .map(|i| i as u32)
+                    .ok_or_else(|| self.bad(format!("its guess {g} is not a code of the game")))
+            })
+            .collect::<Result<Vec<u32>, SplitError>>()?;
+        let trial = best_guess_below(
+            at.space,
+            at.history,
+            at.candidates,
+            options,
+            &indexes,
+            below,
+            at.progress,
+            at.stop,
+        )?
+        .ok_or_else(|| self.bad("one of its guesses is not one the search tries there".into()))?;
+        match trial {
+            GuessTrial::Below(plan) => self.solved(at.space, plan, None),
+            GuessTrial::AtLeast(bound) => Ok(PartOutcome::AtLeast { bound }),
+        }
+    }
+
     /// The history the job's position follows: the first guess and its feedback, then the
     /// steps of a position below the part.
     fn history(&self) -> Result<History, SplitError> {
@@ -199,7 +242,7 @@ impl Job {
                 .map_err(|e| self.bad(e.to_string()))
         };
         history.push(code(&self.entry.guess)?, feedback(&self.entry.feedback)?);
-        if let Task::Pieces { path, .. } = &self.entry.task {
+        if let Task::Pieces { path, .. } | Task::Guesses { path, .. } = &self.entry.task {
             for step in path {
                 history.push(code(&step.guess)?, feedback(&step.feedback)?);
             }

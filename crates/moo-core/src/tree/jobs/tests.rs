@@ -341,23 +341,31 @@ fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
     assert_eq!(tree, again);
 }
 
+/// Every round of Bulls and Cows 3 of 0-9 with every part deeper, solved, and its split.
+fn deeper_all_rounds() -> (Split, Vec<Option<JobResult>>) {
+    let (split, mut results) = deeper_round_one();
+    while let Joined::Round { jobs, .. } = split.join(&results).unwrap() {
+        results.extend(solve_all(&jobs));
+    }
+    (split, results)
+}
+
+/// Checks that the join refuses `edited` results as not what it derives or asked.
+fn refused(split: &Split, edited: &[Option<JobResult>]) {
+    let joined = split.join(edited);
+    assert!(
+        matches!(joined, Err(SplitError::Mismatch { .. })),
+        "{:?}",
+        joined.map(|_| "a join")
+    );
+}
+
 #[test]
 fn tampered_deeper_results_are_refused() {
-    let (split, mut results) = deeper_round_one();
-    let Joined::Round { jobs, .. } = split.join(&results).unwrap() else {
-        panic!("round 2");
-    };
-    results.extend(solve_all(&jobs));
+    let (split, results) = deeper_all_rounds();
     let first = split.jobs.len();
-    let refused = |edited: &[Option<JobResult>]| {
-        let joined = split.join(edited);
-        assert!(
-            matches!(joined, Err(SplitError::Mismatch { .. })),
-            "{:?}",
-            joined.map(|_| "a join")
-        );
-    };
-    // A round 2 result that answers another spare than the join derives.
+    let refused = |edited: &[Option<JobResult>]| refused(&split, edited);
+    // A later round's result that answers another spare than the join derives.
     let mut edited = results.clone();
     let bounded = (first..edited.len())
         .find(|&i| {
@@ -366,7 +374,7 @@ fn tampered_deeper_results_are_refused() {
                 Some(Task::Pieces { spare: Some(_), .. })
             )
         })
-        .expect("round 2 has bounded pieces");
+        .expect("a later round has bounded pieces");
     let Some(Some(r)) = edited.get_mut(bounded) else {
         unreachable!()
     };
@@ -378,7 +386,7 @@ fn tampered_deeper_results_are_refused() {
     };
     *spare += 1;
     refused(&edited);
-    // A round 2 result claiming a lower bound under its own bound.
+    // A later round's result claiming a lower bound under its own bound.
     let mut edited = results.clone();
     let Some(Some(r)) = edited.get_mut(bounded) else {
         unreachable!()
@@ -400,4 +408,58 @@ fn tampered_deeper_results_are_refused() {
         }
     }
     refused(&edited);
+}
+
+#[test]
+fn tampered_runs_of_later_guesses_are_refused() {
+    let (split, results) = deeper_all_rounds();
+    let first = split.jobs.len();
+    let refused = |edited: &[Option<JobResult>]| refused(&split, edited);
+    // Another bound than the join derives, a lower bound under it, a tree at its bound, other
+    // guesses than it derives.
+    let run = |r: &JobResult| matches!(r.entry.task, Task::Guesses { .. });
+    let solved_run = (first..results.len())
+        .find(|&i| {
+            results[i]
+                .as_ref()
+                .is_some_and(|r| run(r) && matches!(r.outcome, PartOutcome::Solved { .. }))
+        })
+        .expect("a run of later guesses finds a tree");
+    let edit = |change: &dyn Fn(&mut JobResult)| {
+        let mut edited = results.clone();
+        if let Some(Some(r)) = edited.get_mut(solved_run) {
+            change(r);
+        }
+        refused(&edited);
+    };
+    edit(&|r| {
+        if let Task::Guesses { below, .. } = &mut r.entry.task {
+            *below += 1;
+        }
+    });
+    edit(&|r| {
+        let Task::Guesses { below, .. } = r.entry.task else {
+            unreachable!()
+        };
+        r.outcome = PartOutcome::AtLeast { bound: below - 1 };
+    });
+    edit(&|r| {
+        let Task::Guesses { below, .. } = r.entry.task else {
+            unreachable!()
+        };
+        if let PartOutcome::Solved {
+            total, histogram, ..
+        } = &mut r.outcome
+        {
+            // The same total as the histogram, at the bound.
+            histogram[0] += below - *total;
+            *total = below;
+        }
+    });
+    edit(&|r| {
+        if let Task::Guesses { guesses, .. } = &mut r.entry.task {
+            let first = guesses[0].clone();
+            guesses.retain(|g| *g != first);
+        }
+    });
 }

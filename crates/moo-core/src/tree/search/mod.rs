@@ -66,7 +66,7 @@ mod state;
 mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError};
-pub(crate) use self::part::{first_optimum_below, GuessTrial, PositionRoot};
+pub(crate) use self::part::{best_guess_below, first_optimum_below, GuessTrial, PositionRoot};
 pub use self::progress::Progress;
 
 use self::drivers::{history_symmetry, part_columns, search_from};

@@ -13,7 +13,7 @@ use super::candidates::{candidates, Candidate};
 use super::dedup::SplitDedup;
 use super::plan::build_plan;
 use super::recursion::Solver;
-use super::solved::{child_limit, depth_cap, FEEDBACKS, INF};
+use super::solved::{child_limit, depth_cap, Solved, FEEDBACKS, INF};
 use super::{history_symmetry, Objective, Progress, SearchError, SearchOptions, SetPlan};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
@@ -145,6 +145,57 @@ pub(crate) fn first_optimum_below(
             build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
         )),
         None => Ok(GuessTrial::AtLeast(u64::from(limit))),
+    }
+}
+
+/// The cheapest subtree of the position `history` leaves among those whose root plays one of
+/// `guesses` (in the position's search order), if below `below`: the earliest of them among
+/// equals, each later guess tried only below the best so far, as the search of the position
+/// tries them. One solver, so one cache, serves every guess: a run of guesses is one job of a
+/// split. `None` when a guess is not one the search tries there. Returns
+/// [`SearchError::Stopped`] soon after `stop` fires.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn best_guess_below(
+    space: &CodeSpace,
+    history: &History,
+    candidates_left: &CodeSet,
+    options: &SearchOptions,
+    guesses: &[u32],
+    below: u64,
+    progress: &Progress,
+    stop: &Stop,
+) -> Result<Option<GuessTrial>, SearchError> {
+    if candidates_left.is_empty() {
+        return Err(SearchError::NoCandidates);
+    }
+    let cap = deeper_cap(space, options)?;
+    let sym = history_symmetry(space, history);
+    let set = candidates_left.as_slice();
+    let search = Solver::for_options(space, options, progress, stop, set.len(), None);
+    let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
+    let limit = u32::try_from(below).unwrap_or(INF);
+    let mut best: Option<Solved> = None;
+    for &g in guesses {
+        let Some(&c) = cands.iter().find(|c| c.guess == g) else {
+            return Ok(None);
+        };
+        // A later guess wins only if cheaper: the earlier keeps a tie.
+        let limit_here = best.as_ref().map_or(limit, |b| b.total);
+        if c.bound >= limit_here {
+            continue;
+        }
+        if let Ok(sol) = search.try_guess(set, &sym, c, limit_here, cap, false) {
+            best = Some(sol);
+        }
+        if search.state.halted() {
+            return Err(SearchError::Stopped);
+        }
+    }
+    match best {
+        Some(sol) => Ok(Some(GuessTrial::Below(
+            build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
+        ))),
+        None => Ok(Some(GuessTrial::AtLeast(u64::from(limit)))),
     }
 }
 

@@ -1,0 +1,521 @@
+//! The arena's opening book: the entropy heuristic's first moves on the big games of CodinGame's
+//! "Bulls and Cows 2" rules (distinct digits 0-9, no leading zero, lengths 5 to 10), chosen offline
+//! against every code left rather than on samples, and shipped.
+//!
+//! In a game the heuristic samples because it must answer within milliseconds; its heaviest choice
+//! is the second guess, where a million codes are left and the sampled choice with its climbs
+//! costs ten million scored pairs. Offline there is time to score every guess that matters against
+//! every code: after the first guess the game's symmetries that fix it (permuting the places whose
+//! digits may move, with their digits, and renaming digits it lacks; never moving the lead or the
+//! zero) leave only a few hundred to a few thousand classes of second guesses, one code of each
+//! class is scored exactly, and the best by the in-game rank (entropy with the bonus of a guess that
+//! may win) is the book's. Where the candidates after two guesses are still many, the third guess
+//! is the in-game choice with a budget a game could not afford ([`THIRD_BUDGET`]).
+//!
+//! The book is followed only while the game's history is one of its paths, move for move; any
+//! other guess, or an answer it has no entry for, leaves it, and the heuristic plays as it always
+//! did. Every entry is the same for every seed, so a seed still decides the whole game.
+//!
+//! The shipped book holds length 10 only. Built for every length 5 to 10, it played length 10
+//! better on three draws of secrets (seeds 1 and 2, and 1000 secrets of seed 1) and lengths 5 to 8
+//! within noise, but length 9 worse on all four (by 0.06 to 0.15 guesses), so the lengths where
+//! it showed no gain keep the in-game choice (docs/src/strategies.md, "The opening book").
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use hashbrown::HashMap;
+use serde::{Deserialize, Serialize};
+
+use super::{GuessPool, Knowledge, PartitionScore, PartitionStrategy, Sampling};
+use crate::code::Code;
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
+use crate::history::History;
+use crate::rules::Rules;
+use crate::space::CodeSpace;
+
+/// The digits of the arena's codes.
+const ARENA_SYMBOLS: &str = "0123456789";
+
+/// The book as shipped, written by `moo bench arena --build-book` (see [`build_opening`]).
+const SHIPPED: &str = include_str!("../../books/arena.json");
+
+/// The fewest candidates after two guesses for which the book holds a third: below it the
+/// in-game choice is a full scan or close to one, fast and as good.
+pub const THIRD_MIN_CANDIDATES: usize = 4096;
+
+/// The pair budget of the third guesses the book holds: sixteen times a game's
+/// ([`Sampling::DEFAULT_MAX_PAIRS`]), so each samples sixteen times as many codes.
+pub const THIRD_BUDGET: u64 = 16 * Sampling::DEFAULT_MAX_PAIRS;
+
+/// The seed of the book's sampled third guesses: not the bench's seeds (0 and 1), so that the book
+/// is tuned to no benchmark's draw.
+pub const BOOK_SEED: u64 = 0x600d_b00c;
+
+/// An opening book: for each length it covers, the moves of the first turns.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Book {
+    /// The opening of each length, by length.
+    pub lengths: BTreeMap<usize, Opening>,
+}
+
+/// The first moves of one length: the first guess, the second for every first answer, and the
+/// third for the pairs of answers that leave many codes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Opening {
+    /// The first guess.
+    pub first: String,
+    /// The second guess after each answer to the first (`"2B1C"`); answers that leave one or two
+    /// codes are left out, since the heuristic guesses one of them at once.
+    pub second: BTreeMap<String, String>,
+    /// The third guess after each pair of answers (`"2B1C 0B3C"`) that leaves at least
+    /// [`THIRD_MIN_CANDIDATES`] codes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub third: BTreeMap<String, String>,
+}
+
+impl Book {
+    /// The book shipped with the crate, read once.
+    ///
+    /// # Panics
+    /// If the shipped file is not a book (a test reads it).
+    pub fn shipped() -> &'static Book {
+        static BOOK: OnceLock<Book> = OnceLock::new();
+        BOOK.get_or_init(|| serde_json::from_str(SHIPPED).expect("the shipped book is valid JSON"))
+    }
+
+    /// The book's move for `history` under `rules`, while the history is one of its paths.
+    pub fn next(&self, rules: &Rules, history: &History) -> Option<Code> {
+        if !is_arena(rules) {
+            return None;
+        }
+        self.lengths.get(&rules.length())?.next(rules, history)
+    }
+}
+
+impl Opening {
+    /// The book's move after `history`, or `None` when the history left the book (a guess other
+    /// than the book's, or an answer the book has no entry for) or is past its depth.
+    pub fn next(&self, rules: &Rules, history: &History) -> Option<Code> {
+        let turns = history.turns();
+        let played = |at: usize, book: &str| rules.format_code(&turns[at].guess) == book;
+        let text = match turns.len() {
+            0 => &self.first,
+            1 if played(0, &self.first) => self.second.get(&turns[0].feedback.to_string())?,
+            2 if played(0, &self.first) => {
+                let second = self.second.get(&turns[0].feedback.to_string())?;
+                if !played(1, second) {
+                    return None;
+                }
+                self.third
+                    .get(&path_key(turns[0].feedback, turns[1].feedback))?
+            }
+            _ => return None,
+        };
+        rules.parse_code(text).ok()
+    }
+}
+
+/// The key of a third guess: the two answers, space-separated.
+fn path_key(first: Feedback, second: Feedback) -> String {
+    format!("{first} {second}")
+}
+
+/// Whether `rules` are the arena's at some length: distinct digits 0-9, no leading zero.
+pub fn is_arena(rules: &Rules) -> bool {
+    !rules.repeats() && rules.no_leading() && rules.symbols() == ARENA_SYMBOLS
+}
+
+/// The heuristic the book stands in for, without the book: what it plays off the book, and what
+/// chooses the book's first guess.
+fn in_game() -> PartitionStrategy {
+    PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All).without_book()
+}
+
+/// Computes the opening of `space`'s length (arena rules): the heuristic's own first guess, the
+/// exact best second guess for every answer, and the third guesses ([`Opening::third`]).
+/// `progress` hears each move as it is decided. Deterministic: the same rules give the same
+/// opening on any machine and any number of threads.
+pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Opening {
+    let rules = space.rules();
+    let empty = History::new();
+    let all = space.all();
+    let first = in_game()
+        .best(&Knowledge {
+            space,
+            history: &empty,
+            candidates: &all,
+        })
+        .expect("a space has codes");
+    let first_code = space.code(first);
+    let classes = classes(space, &first_code);
+    progress(&format!(
+        "first guess {}, {} classes of second guesses",
+        rules.format_code(&first_code),
+        classes.len()
+    ));
+    let mut opening = Opening {
+        first: rules.format_code(&first_code),
+        ..Opening::default()
+    };
+    for (f1, part) in space.partition(first, &all) {
+        if f1.is_win(space.length()) || part.len() <= 2 {
+            continue;
+        }
+        let mut history = History::new();
+        history.push(first_code, f1);
+        let knowledge = Knowledge {
+            space,
+            history: &history,
+            candidates: &part,
+        };
+        let second = in_game()
+            .best_of(&knowledge, &classes)
+            .expect("there are candidates");
+        let second_code = space.code(second as usize);
+        opening
+            .second
+            .insert(f1.to_string(), rules.format_code(&second_code));
+        progress(&format!(
+            "{} {f1} ({} codes): {}",
+            opening.first,
+            part.len(),
+            rules.format_code(&second_code)
+        ));
+        for (f2, rest) in space.partition(second as usize, &part) {
+            if rest.len() < THIRD_MIN_CANDIDATES {
+                continue;
+            }
+            let third = third_guess(space, &history, second_code, f2, &rest);
+            let key = path_key(f1, f2);
+            progress(&format!("  {key} ({} codes): {third}", rest.len()));
+            opening.third.insert(key, third);
+        }
+    }
+    opening
+}
+
+/// The in-game choice after two turns, at the book's larger budget and its own seed.
+fn third_guess(
+    space: &CodeSpace,
+    history: &History,
+    second: Code,
+    f2: Feedback,
+    rest: &CodeSet,
+) -> String {
+    let mut history = history.clone();
+    history.push(second, f2);
+    let strategy = in_game().with_sampling(Sampling::new(THIRD_BUDGET, BOOK_SEED));
+    let guess = strategy
+        .best(&Knowledge {
+            space,
+            history: &history,
+            candidates: rest,
+        })
+        .expect("there are candidates");
+    space.rules().format_code(&space.code(guess))
+}
+
+/// One code (the first in index order) of each class of codes equal up to the symmetries of the
+/// game that fix `first`: those split the codes left after any answer to `first` alike, so the
+/// best second guess is among them.
+///
+/// A code relates to the first guess as a map of places: place `p` points to place `q` when the
+/// code holds at `p` the digit the first guess holds at `q`, and to its digit when the first guess
+/// lacks it. Every place points somewhere and is pointed to at most once, so the map is a set of
+/// cycles and of chains ending at a digit the first guess lacks. A symmetry fixing the first guess
+/// permutes places along with their digits and renames the digits it lacks, keeping the lead place
+/// and the digit 0 (no leading zero); so two codes are equivalent exactly when their maps have the
+/// same cycles and chains, with the lead place, the place of the first guess's 0 and the digit 0
+/// (when the first guess lacks it) at the same spots.
+pub fn classes(space: &CodeSpace, first: &Code) -> Vec<u32> {
+    let mut seen: HashMap<Vec<u16>, u32> = HashMap::new();
+    for (i, code) in space.codes().iter().enumerate() {
+        seen.entry(class_key(first.symbols(), code.symbols()))
+            .or_insert(i as u32);
+    }
+    let mut reps: Vec<u32> = seen.into_values().collect();
+    reps.sort_unstable();
+    reps
+}
+
+/// Marks of a place in a class key: the lead place, the place of the first guess's 0.
+const LEAD: u16 = 1;
+const ZERO_PLACE: u16 = 2;
+
+/// The class of `code` under the symmetries fixing `first` ([`classes`]): its cycles and chains,
+/// each described by kind, length and where the marked places sit, sorted.
+fn class_key(first: &[u8], code: &[u8]) -> Vec<u16> {
+    let length = first.len();
+    let mut place_of = [u8::MAX; 64];
+    for (q, &s) in first.iter().enumerate() {
+        place_of[usize::from(s)] = q as u8;
+    }
+    // next[p]: the place p points to, or u8::MAX when it points to a digit `first` lacks.
+    let next: Vec<u8> = code.iter().map(|&s| place_of[usize::from(s)]).collect();
+    let mut pointed = [false; 64];
+    for &q in next.iter().filter(|&&q| q != u8::MAX) {
+        pointed[usize::from(q)] = true;
+    }
+    let mark = |p: usize| -> u16 {
+        let mut m = 0;
+        if p == 0 {
+            m |= LEAD;
+        }
+        if first[p] == 0 {
+            m |= ZERO_PLACE;
+        }
+        m
+    };
+    let mut done = vec![false; length];
+    let mut parts: Vec<Vec<u16>> = Vec::new();
+    // Chains start at places nothing points to and end at a digit `first` lacks.
+    for start in (0..length).filter(|&p| !pointed[p]) {
+        let mut part = vec![0u16];
+        let mut p = start;
+        loop {
+            done[p] = true;
+            part.push(mark(p));
+            match next[p] {
+                u8::MAX => {
+                    // The digit 0 is fixed by the rules, every other lacking digit is not.
+                    part[0] = if code[p] == 0 { 1 } else { 2 };
+                    break;
+                }
+                q => p = usize::from(q),
+            }
+        }
+        parts.push(part);
+    }
+    // What is left are cycles: start each at its first marked place, if any.
+    for start in 0..length {
+        if done[start] {
+            continue;
+        }
+        let mut members = vec![start];
+        let mut p = usize::from(next[start]);
+        while p != start {
+            members.push(p);
+            p = usize::from(next[p]);
+        }
+        let at = members.iter().position(|&p| mark(p) != 0).unwrap_or(0);
+        members.rotate_left(at);
+        let mut part = vec![3u16];
+        for &p in &members {
+            done[p] = true;
+            part.push(mark(p));
+        }
+        parts.push(part);
+    }
+    parts.sort_unstable();
+    let mut key = Vec::with_capacity(2 * length + parts.len());
+    for part in parts {
+        key.push(part.len() as u16);
+        key.extend(part);
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::Strategy;
+
+    fn arena(length: usize) -> Rules {
+        Rules::new(length, ARENA_SYMBOLS, false, true).unwrap()
+    }
+
+    fn history(rules: &Rules, turns: &[(&str, Feedback)]) -> History {
+        let mut h = History::new();
+        for &(g, f) in turns {
+            h.push(rules.parse_code(g).unwrap(), f);
+        }
+        h
+    }
+
+    #[test]
+    fn every_shipped_move_is_a_legal_code_of_its_length() {
+        let book = Book::shipped();
+        assert_eq!(book.lengths.keys().copied().collect::<Vec<_>>(), [10]);
+        for (&length, opening) in &book.lengths {
+            let rules = arena(length);
+            let moves = std::iter::once(&opening.first)
+                .chain(opening.second.values())
+                .chain(opening.third.values());
+            for text in moves {
+                let code = rules.parse_code(text).unwrap();
+                rules.check_code(&code).unwrap();
+                assert!(code.is_distinct() && code.symbols()[0] != 0, "{text}");
+            }
+            for key in opening.second.keys() {
+                Feedback::parse(key, length).unwrap();
+            }
+            for key in opening.third.keys() {
+                let (a, b) = key.split_once(' ').unwrap();
+                assert!(opening.second.contains_key(a), "{length}: {key}");
+                Feedback::parse(b, length).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_book_is_followed_only_along_its_paths() {
+        let book = Book::shipped();
+        let rules = arena(10);
+        let opening = &book.lengths[&10];
+        let first = opening.first.as_str();
+        let start = book.next(&rules, &History::new()).unwrap();
+        assert_eq!(rules.format_code(&start), first);
+        let (f1, second) = opening.second.iter().next().unwrap();
+        let f1 = Feedback::parse(f1, 10).unwrap();
+        let on = history(&rules, &[(first, f1)]);
+        assert_eq!(rules.format_code(&book.next(&rules, &on).unwrap()), *second);
+        // Another first guess leaves the book.
+        let other = history(&rules, &[("9876543210", f1)]);
+        assert_eq!(book.next(&rules, &other), None);
+        // An answer with no entry (a win leaves nothing to guess) leaves it too.
+        let won = history(&rules, &[(first, Feedback::win(10))]);
+        assert_eq!(book.next(&rules, &won), None);
+        // A second guess other than the book's leaves it, whatever the answer.
+        let off = history(&rules, &[(first, f1), ("9876543210", Feedback::new(2, 8))]);
+        assert_eq!(book.next(&rules, &off), None);
+        // Other rules than the arena's never use it.
+        let repeats = Rules::new(10, ARENA_SYMBOLS, true, true).unwrap();
+        assert_eq!(book.next(&repeats, &History::new()), None);
+        let leading = Rules::new(10, ARENA_SYMBOLS, false, false).unwrap();
+        assert_eq!(book.next(&leading, &History::new()), None);
+    }
+
+    #[test]
+    fn the_third_guess_follows_both_answers() {
+        let book = Book::shipped();
+        let (length, opening) = book
+            .lengths
+            .iter()
+            .find(|(_, o)| !o.third.is_empty())
+            .expect("some length has third guesses");
+        let rules = arena(*length);
+        let (key, third) = opening.third.iter().next().unwrap();
+        let (a, b) = key.split_once(' ').unwrap();
+        let (f1, f2) = (
+            Feedback::parse(a, *length).unwrap(),
+            Feedback::parse(b, *length).unwrap(),
+        );
+        let h = history(&rules, &[(&opening.first, f1), (&opening.second[a], f2)]);
+        assert_eq!(rules.format_code(&book.next(&rules, &h).unwrap()), *third);
+        let mut past = h.clone();
+        past.push(rules.parse_code(third).unwrap(), Feedback::new(0, 1));
+        assert_eq!(book.next(&rules, &past), None);
+    }
+
+    #[test]
+    fn classes_cover_every_code_once_up_to_the_symmetries() {
+        // Length 5: the first guess 10234 keeps the lead and the 0's place, so the other three
+        // places move with their digits and 5-9 rename freely. Two codes of a class split every
+        // answer's codes alike, so their partition sizes must agree on each part of the first.
+        let space = CodeSpace::new(arena(5)).unwrap();
+        let first = space.rules().parse_code("10234").unwrap();
+        let reps = classes(&space, &first);
+        let parts = space.partition(space.index_of(&first).unwrap(), &space.all());
+        let profile = |g: usize| -> Vec<Vec<u32>> {
+            parts
+                .iter()
+                .map(|(_, p)| {
+                    let mut counts = [0u32; 256];
+                    space.partition_counts(g, p, &mut counts);
+                    let mut c = counts.to_vec();
+                    c.sort_unstable();
+                    c
+                })
+                .collect()
+        };
+        // The image of a code under one symmetry (places 2 and 3 swapped with their digits 2
+        // and 3; digits 5 and 9 swapped) is in its class.
+        let image = |s: &[u8]| -> Code {
+            let swap = |d: u8| match d {
+                2 => 3,
+                3 => 2,
+                5 => 9,
+                9 => 5,
+                d => d,
+            };
+            let mut out = [s[0], s[1], s[3], s[2], s[4]];
+            out.iter_mut().for_each(|d| *d = swap(*d));
+            Code::from_symbols(&out)
+        };
+        for g in (0..space.len()).step_by(97) {
+            let code = space.code(g);
+            let twin = image(code.symbols());
+            assert_eq!(
+                class_key(first.symbols(), code.symbols()),
+                class_key(first.symbols(), twin.symbols())
+            );
+            assert_eq!(profile(g), profile(space.index_of(&twin).unwrap()));
+        }
+        // Classes differ: representatives are pairwise in different classes, and few.
+        let keys: hashbrown::HashSet<Vec<u16>> = reps
+            .iter()
+            .map(|&r| class_key(first.symbols(), space.code(r as usize).symbols()))
+            .collect();
+        assert_eq!(keys.len(), reps.len());
+        assert!(reps.len() < space.len() / 10, "{}", reps.len());
+    }
+
+    /// The shipped opening is what the build writes (about 8 CPU s in a release build).
+    #[test]
+    fn the_shipped_opening_is_what_the_build_writes() {
+        let space = CodeSpace::new(arena(10)).unwrap();
+        let built = build_opening(&space, |_| {});
+        assert_eq!(&built, &Book::shipped().lengths[&10]);
+    }
+
+    /// Every length the build covers gets a legal opening; length 6 is the cheapest with third
+    /// guesses (about a second).
+    #[test]
+    fn the_build_covers_the_lengths_it_does_not_ship() {
+        let rules = arena(6);
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let built = build_opening(&space, |_| {});
+        assert!(!built.second.is_empty() && !built.third.is_empty());
+        let first = rules.parse_code(&built.first).unwrap();
+        for (answer, text) in &built.second {
+            let code = rules.parse_code(text).unwrap();
+            rules.check_code(&code).unwrap();
+            let f1 = Feedback::parse(answer, 6).unwrap();
+            let left = space.filter_code(&space.all(), &first, f1);
+            assert!(left.len() >= 3, "{answer}: {}", left.len());
+        }
+    }
+
+    #[test]
+    fn the_entropy_strategy_plays_the_book_and_leaves_it_as_before() {
+        let rules = arena(10);
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let opening = &Book::shipped().lengths[&10];
+        let mut strategy = PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All);
+        let first = rules.parse_code(&opening.first).unwrap();
+        for (f1, part) in space
+            .partition_code(&first, &space.all())
+            .into_iter()
+            .take(4)
+        {
+            let h = history(&rules, &[(&opening.first, f1)]);
+            let knowledge = Knowledge {
+                space: &space,
+                history: &h,
+                candidates: &part,
+            };
+            let guess = strategy.next_guess(&knowledge).unwrap();
+            match opening.second.get(&f1.to_string()) {
+                Some(book) => assert_eq!(rules.format_code(&guess), *book),
+                None => assert_eq!(
+                    Some(guess),
+                    in_game().best(&knowledge).map(|g| space.code(g))
+                ),
+            }
+        }
+    }
+}
