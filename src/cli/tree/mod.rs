@@ -93,8 +93,8 @@ writes another round, run that round's jobs (`moo tree status jobs` names them) 
 #[derive(Debug, ClapArgs)]
 struct BuildArgs {
     /// The most memory the search's cache may take, e.g. 1GiB. A full cache forgets its
-    /// smallest candidate sets to make room, so a smaller one costs time, never exactness
-    /// [default: 3 GiB].
+    /// smallest candidate sets to make room, so less costs time, never exactness
+    /// [default: 640 MiB].
     #[arg(long, value_name = "SIZE", value_parser = crate::cli::parse_size, help_heading = "Memory")]
     cache_memory: Option<u64>,
 

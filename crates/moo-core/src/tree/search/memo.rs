@@ -46,23 +46,69 @@ const _: () = assert!(std::mem::size_of::<Slot>() == 20);
 
 /// A part of the cache: slots in an open-addressing table that keeps the hash beside each slot
 /// (most probes end there, without touching the set), and every set's members packed one after
-/// another in an arena, as `u16` (spaces with a score table have at most [`TABLE_LIMIT_CODES`](crate::space::TABLE_LIMIT_CODES) codes).
+/// another in an [`Arena`], as `u16` (spaces with a score table have at most [`TABLE_LIMIT_CODES`](crate::space::TABLE_LIMIT_CODES) codes).
 #[derive(Default)]
 struct Shard {
     slots: HashTable<Slot>,
-    arena: Vec<u16>,
+    arena: Arena,
     /// The heap bytes counted for this shard in [`Memo::bytes`].
     counted: u64,
 }
 
+/// How many members an [`Arena`] block holds, as a power of two: 1 MiB, which `moo` has the
+/// allocator map straight from the system and give back when freed, and more than a set can
+/// have (a space with a score table has at most 65536 codes), so every set fits one block.
+const BLOCK_BITS: u32 = 19;
+const BLOCK: usize = 1 << BLOCK_BITS;
+
+/// The members of a shard's sets, one after another in blocks of [`BLOCK`] that never move. One
+/// vector growing by doubling counted up to twice what it held against the budget (over a third
+/// more on Mastermind 5x6), so a full cache forgot sets it had room for. Only the first block
+/// grows, so a small search takes little. A set starts at `block << BLOCK_BITS | offset` and
+/// never spans two blocks.
+#[derive(Default)]
+struct Arena {
+    blocks: Vec<Vec<u16>>,
+}
+
+impl Arena {
+    /// The `len` members stored at `start`.
+    #[inline]
+    fn get(&self, start: u32, len: usize) -> &[u16] {
+        let offset = start as usize & (BLOCK - 1);
+        &self.blocks[(start >> BLOCK_BITS) as usize][offset..offset + len]
+    }
+
+    /// Stores `set` and returns where it starts.
+    fn push(&mut self, set: impl ExactSizeIterator<Item = u16>) -> u32 {
+        let len = set.len();
+        debug_assert!(len <= BLOCK);
+        if self.blocks.last().is_none_or(|b| b.len() + len > BLOCK) {
+            // Later blocks take their full size at once; the first grows with its use.
+            let capacity = if self.blocks.is_empty() { 0 } else { BLOCK };
+            self.blocks.push(Vec::with_capacity(capacity));
+        }
+        let index = self.blocks.len() - 1;
+        let block = &mut self.blocks[index];
+        let offset = block.len();
+        block.extend(set);
+        u32::try_from(index << BLOCK_BITS | offset).expect("a shard holds under 8 GB of sets")
+    }
+
+    /// The heap bytes the blocks take.
+    fn bytes(&self) -> usize {
+        self.blocks.iter().map(|b| b.capacity() * 2).sum()
+    }
+}
+
 impl Slot {
     /// Whether this slot is for `set` under `depth`; `hash` is their folded key.
-    fn is(&self, hash: u32, set: &[u32], depth: u8, arena: &[u16]) -> bool {
-        let start = self.start as usize;
+    fn is(&self, hash: u32, set: &[u32], depth: u8, arena: &Arena) -> bool {
         self.hash == hash
             && self.depth == depth
             && self.len as usize == set.len()
-            && arena[start..start + set.len()]
+            && arena
+                .get(self.start, set.len())
                 .iter()
                 .zip(set)
                 .all(|(&a, &b)| u32::from(a) == b)
@@ -126,9 +172,10 @@ fn fold(key: u64) -> u32 {
 /// A one-bit-per-hash filter small enough to stay in cache answers most misses first, without
 /// the lock. A bit set by another thread an instant too late only costs a recomputation.
 ///
-/// The cache holds at most [`MEMO_BUDGET`] bytes. When it is full it makes room by forgetting
-/// its smallest sets, and from then on admits only sets at least that large: a small set is
-/// quick to search again, while the large ones hold hours of work. A search that outgrows the
+/// The cache holds at most the bytes it is given ([`super::DEFAULT_CACHE_BYTES`] by default;
+/// without a cap, a search of 5 symbols of 0-7 passed 4 GB after 15 minutes). When it is full it
+/// makes room by forgetting its smallest sets, and from then on admits only sets at least that
+/// large: a small set is quick to search again, while the large ones hold hours of work. A search that outgrows the
 /// budget so goes on remembering what matters most (slower, still exact) instead of outgrowing
 /// the machine, or of forgetting everything new.
 pub(super) struct Memo {
@@ -151,10 +198,6 @@ pub(super) struct Memo {
 /// Sizes are counted separately up to this one, above which a set is never forgotten to make
 /// room (no game searched so far comes close to needing it).
 const SIZES: usize = 64;
-
-/// The most memory the cache takes. Bulls and Cows 4x10 needs about 0.12 GB; without a cap, a
-/// search of 5 symbols of 0-7 passed 4 GB after 15 minutes.
-pub(super) const MEMO_BUDGET: u64 = 3 << 30;
 
 impl Memo {
     /// An empty cache for a space of `codes` codes, growing to at most `budget` bytes.
@@ -285,8 +328,7 @@ impl Memo {
             return false;
         }
         self.by_size[Memo::size_class(set.len())].fetch_add(cost, Ordering::Relaxed);
-        let start = shard.arena.len() as u32;
-        shard.arena.extend(
+        let start = shard.arena.push(
             set.iter()
                 .map(|&x| u16::try_from(x).expect("codes fit 16 bits")),
         );
@@ -323,8 +365,8 @@ impl Shard {
     /// Brings this shard's part of `bytes` up to date with what its table and arena hold.
     fn recount(&mut self, bytes: &AtomicU64) {
         // A table slot also takes one control byte.
-        let now = (self.slots.capacity() * (std::mem::size_of::<Slot>() + 1)
-            + self.arena.capacity() * 2) as u64;
+        let now =
+            (self.slots.capacity() * (std::mem::size_of::<Slot>() + 1) + self.arena.bytes()) as u64;
         // Most puts grow neither: no need to touch the counter every thread shares.
         if now == self.counted {
             return;
@@ -340,18 +382,16 @@ impl Shard {
     /// Forgets every set of fewer than `size` codes, and the arena space they took.
     fn forget_below(&mut self, size: usize) {
         let mut slots = HashTable::with_capacity(self.slots.len());
-        let mut arena = Vec::new();
+        let mut arena = Arena::default();
         for slot in self.slots.drain().filter(|s| s.len as usize >= size) {
-            let start = slot.start as usize;
+            let members = self.arena.get(slot.start, slot.len as usize);
             let moved = Slot {
-                start: arena.len() as u32,
+                start: arena.push(members.iter().copied()),
                 ..slot
             };
-            arena.extend_from_slice(&self.arena[start..start + slot.len as usize]);
             slots.insert_unique(spread(moved.hash), moved, |s: &Slot| spread(s.hash));
         }
         slots.shrink_to_fit(|s| spread(s.hash));
-        arena.shrink_to_fit();
         self.slots = slots;
         self.arena = arena;
     }

@@ -70,7 +70,6 @@ pub(crate) use self::part::{best_guess_below, first_optimum_below, GuessTrial, P
 pub use self::progress::Progress;
 
 use self::drivers::{history_symmetry, part_columns, search_from};
-use self::memo::MEMO_BUDGET;
 use self::plan::Plan;
 use super::{DecisionTree, TreeStats};
 use crate::code::Code;
@@ -227,9 +226,11 @@ impl SearchOptions {
     }
 }
 
-/// The search cache's size when the options name none: 3 GiB, counted as allocated. Bulls and
-/// Cows 4x10 needs about 0.12 GB; 5 symbols of 0-7 fill it.
-pub const DEFAULT_CACHE_BYTES: u64 = MEMO_BUDGET;
+/// The search cache's size when the options name none: 640 MiB, counted as allocated, which
+/// keeps Mastermind 5x6 under 1 GB in all with the score tables. The games up to Mastermind 4x9
+/// need less; larger ones forget their smallest sets when it is full, which costs time, never
+/// exactness (measured in the book's `docs/src/performance.md`).
+pub const DEFAULT_CACHE_BYTES: u64 = 640 << 20;
 
 /// The refusal of a space without a table: more memory helps only within the table's cap.
 fn too_large(size: usize, limit: usize) -> String {
