@@ -528,15 +528,10 @@ fn read_pieces(r: &JobResult) -> Result<Vec<Value>, SplitError> {
                 tree,
                 ..
             } => {
-                if *total != histogram_total(histogram) {
-                    return Err(bad("its total is not what its histogram adds up to"));
-                }
                 if *total < p.lower {
                     return Err(bad("a piece claims less than its proven lower bound"));
                 }
-                if limit.is_some_and(|l| *total >= l) {
-                    return Err(bad("it claims a tree at or above its bound"));
-                }
+                check_tree(*total, histogram, limit).map_err(bad)?;
                 left = left.map(|s| s - (total - p.lower));
                 values.push(Value::Tree {
                     total: *total,
@@ -577,12 +572,7 @@ fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
             tree,
             ..
         } => {
-            if *total != histogram_total(histogram) {
-                return Err(bad("its total is not what its histogram adds up to"));
-            }
-            if *total >= below {
-                return Err(bad("it claims a tree at or above its bound"));
-            }
+            check_tree(*total, histogram, Some(below)).map_err(bad)?;
             let root = tree.rules().format_code(&tree.root().guess);
             if !guesses.contains(&root) {
                 return Err(bad("its tree opens with a guess the job did not try"));
@@ -598,6 +588,18 @@ fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
         PartOutcome::AtLeast { .. } => Err(bad("it claims a lower bound below its bound")),
         _ => Err(bad("it answers another kind of job")),
     }
+}
+
+/// Why a result's tree cannot be what it claims, if it cannot: a total other than what its
+/// histogram adds up to, or not below the job's bound `below`.
+fn check_tree(total: u64, histogram: &[u64], below: Option<u64>) -> Result<(), &'static str> {
+    if total != histogram_total(histogram) {
+        return Err("its total is not what its histogram adds up to");
+    }
+    if below.is_some_and(|b| total >= b) {
+        return Err("it claims a tree at or above its bound");
+    }
+    Ok(())
 }
 
 /// `later` (a position's later guesses with their lower bounds, in its order) cut into at most
