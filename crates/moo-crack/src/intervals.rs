@@ -123,13 +123,7 @@ fn solve(rules: &LongRules, oracle: &mut Oracle, options: &IntervalOptions) -> O
         return Some(LongCode(vec![found]));
     }
     let mut solver = Solver::new(oracle, n, k, options.cap.max(MIN_CAP));
-    if rules.repeats() {
-        let (counts, split) = solver.opening();
-        solver.seed_root(&counts, Some(&split));
-    } else {
-        let counts = crate::exact::count_distinct(solver.oracle, n, k);
-        solver.seed_root(&counts, None);
-    }
+    solver.open(rules.repeats());
     if !solver.run() {
         return None;
     }
@@ -595,6 +589,19 @@ impl<'a> Solver<'a> {
     fn count_one(&mut self, s: u16) -> u32 {
         self.query.fill(s);
         self.oracle.ask(&self.query).bulls
+    }
+
+    /// Asks the opening queries and seeds the root with what they tell: every symbol's count and
+    /// its count on the root's left half with repeats (the opening), the counts alone for
+    /// distinct symbols (the earlier exact cracker's counting queries).
+    fn open(&mut self, repeats: bool) {
+        if repeats {
+            let (counts, split) = self.opening();
+            self.seed_root(&counts, Some(&split));
+        } else {
+            let counts = crate::exact::count_distinct(self.oracle, self.n, self.k);
+            self.seed_root(&counts, None);
+        }
     }
 
     /// Records the root's counts (and, after the opening, its split) and creates the unknowns.

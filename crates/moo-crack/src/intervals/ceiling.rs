@@ -133,13 +133,7 @@ fn estimate(rules: &LongRules, seed: u64) -> Estimate {
     let mut oracle = Oracle::new(&secret, k);
     let mut solver = Solver::new(&mut oracle, n, k, DEFAULT_CAP);
     solver.trace = Some(Vec::new());
-    if rules.repeats() {
-        let (counts, split) = solver.opening();
-        solver.seed_root(&counts, Some(&split));
-    } else {
-        let counts = crate::exact::count_distinct(solver.oracle, n, k);
-        solver.seed_root(&counts, None);
-    }
+    solver.open(rules.repeats());
     assert!(solver.run(), "seed {seed} stalled");
     assert_eq!(solver.result, secret.0, "seed {seed}");
     let trace = solver.trace.take().expect("traced");
