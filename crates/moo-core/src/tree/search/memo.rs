@@ -175,9 +175,9 @@ fn fold(key: u64) -> u32 {
 /// The cache holds at most the bytes it is given ([`super::DEFAULT_CACHE_BYTES`] by default;
 /// without a cap, a search of 5 symbols of 0-7 passed 4 GB after 15 minutes). When it is full it
 /// makes room by forgetting its smallest sets, and from then on admits only sets at least that
-/// large: a small set is quick to search again, while the large ones hold hours of work. A search that outgrows the
-/// budget so goes on remembering what matters most (slower, still exact) instead of outgrowing
-/// the machine, or of forgetting everything new.
+/// large: a small set is quick to search again, while the large ones hold hours of work. A
+/// search that outgrows the budget so goes on remembering what matters most (slower, still
+/// exact) instead of outgrowing the machine, or of forgetting everything new.
 pub(super) struct Memo {
     shards: Vec<Mutex<Shard>>,
     filter: Vec<AtomicU64>,
