@@ -255,18 +255,23 @@ impl<'a> Bounds<'a> {
     }
 
     /// Calls `f` with every guess's part score on `set`
-    /// ([`super::bulk::Splitter::part_scores`]), when every code may be guessed and
-    /// feedbacks fit 32 bits.
-    pub(super) fn with_part_scores<R>(&self, set: &[u32], f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+    /// ([`super::bulk::Splitter::part_scores`]) and the members' score rows the pass read
+    /// ([`Bounds::bulk_rows`]), when every code may be guessed and feedbacks fit 32 bits.
+    pub(super) fn with_part_scores<R>(
+        &self,
+        set: &[u32],
+        f: impl FnOnce(&[u8], &[&[u8]]) -> R,
+    ) -> Option<R> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
         let rows = self.bulk_rows(set)?;
         Some(spare::with(&spare::SCORES, |scores| {
             splitter.part_scores(&rows, self.n_codes, scores);
-            f(scores)
+            f(scores, &rows)
         }))
     }
 
-    /// The smallest one-guess bound on `set` below `cap` (else `cap`), over every guess.
+    /// The smallest one-guess bound below `cap` (else `cap`), over every guess, on the set whose
+    /// members' score rows are `rows` and part scores `score` ([`Bounds::with_part_scores`]).
     ///
     /// A part of `c` costs at least `2c - 1`, so a guess making `p` parts (the winning one
     /// included) costs at least `3n - p - member`. Guesses are taken most parts first, each
@@ -274,19 +279,19 @@ impl<'a> Bounds<'a> {
     /// where counting every guess would cost a full pass.
     pub(super) fn min_bound_by_parts(
         &self,
-        set: &[u32],
+        rows: &[&[u8]],
         score: &[u8],
         child_depth: u8,
         cap: u32,
     ) -> u32 {
-        let n = set.len() as u32;
+        let n = rows.len() as u32;
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
         // limit that a part might exceed still needs the parts counted.
         let exact = n <= 1 + self.level.branches() as u32
             && !self.level.weighted()
-            && (child_depth == UNLIMITED || self.level.levels(set.len()) <= child_depth);
+            && (child_depth == UNLIMITED || self.level.levels(rows.len()) <= child_depth);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         spare::with(&spare::MARKS, |marks| {
             for level in (1..=top).rev() {
@@ -299,9 +304,9 @@ impl<'a> Bounds<'a> {
                 }
                 mark_equal(score, level as u8, marks);
                 for g in marked(marks) {
-                    let split = self.split_bound(g as u32, set, &mut counts, best, child_depth);
+                    let split = self.split_bound_by_rows(g, rows, &mut counts, best, child_depth);
                     if let Some((bound, _)) =
-                        split.and_then(|split| self.bound_of_split(set.len(), split, child_depth))
+                        split.and_then(|split| self.bound_of_split(rows.len(), split, child_depth))
                     {
                         best = best.min(bound);
                     }
@@ -324,17 +329,52 @@ impl<'a> Bounds<'a> {
         child_depth: u8,
     ) -> Option<Split> {
         let row = self.row(g);
+        self.split_of(
+            set.len(),
+            |i| row[set[i] as usize],
+            counts,
+            limit,
+            child_depth,
+        )
+    }
+
+    /// [`Bounds::split_bound`] read from the score rows of the set's members (`rows`, as
+    /// [`Bounds::bulk_rows`] gives them) at column `g`: after a bulk pass over those rows they are
+    /// in the core's cache, where guess `g`'s own row is a cold line of memory per member.
+    #[inline]
+    pub(super) fn split_bound_by_rows(
+        &self,
+        g: usize,
+        rows: &[&[u8]],
+        counts: &mut [u32],
+        limit: u32,
+        child_depth: u8,
+    ) -> Option<Split> {
+        self.split_of(rows.len(), |i| rows[i][g], counts, limit, child_depth)
+    }
+
+    /// The split of a set of `n` whose `i`th member scores `feedback(i)` against the guess,
+    /// as [`Bounds::split_bound`] returns it.
+    #[inline(always)]
+    fn split_of(
+        &self,
+        n: usize,
+        feedback: impl Fn(usize) -> u8,
+        counts: &mut [u32],
+        limit: u32,
+        child_depth: u8,
+    ) -> Option<Split> {
         let step = &self.level.table(child_depth).step;
         // Sum of lb[part size] kept incrementally: adding a member to a part of c raises its
         // bound by step[c]. The bound only grows as members are added, so stop as soon as it
         // reaches the limit (the winning part, at most one member, can take back what a part
         // of one costs).
         let give_up = limit
-            .saturating_sub(set.len() as u32)
+            .saturating_sub(n as u32)
             .saturating_add(self.level.total(1, child_depth));
         let (mut sum, mut parts, mut largest, mut seen) = (0u32, 0u32, 0u32, 0usize);
-        for &s in set {
-            let f = usize::from(row[s as usize]);
+        for i in 0..n {
+            let f = usize::from(feedback(i));
             let c = counts[f];
             counts[f] = c + 1;
             sum += step[c as usize];
@@ -346,10 +386,10 @@ impl<'a> Bounds<'a> {
             }
         }
         let member = counts[self.win] > 0;
-        for &s in &set[..seen] {
-            counts[usize::from(row[s as usize])] = 0;
+        for i in 0..seen {
+            counts[usize::from(feedback(i))] = 0;
         }
-        (seen == set.len()).then_some(Split {
+        (seen == n).then_some(Split {
             sum,
             parts,
             largest,
@@ -430,8 +470,8 @@ impl<'a> Bounds<'a> {
             // The parts floor ignores the last-level weight, so under it the floor seldom
             // reaches the best bound and nearly every guess would be counted one by one.
             .then(|| {
-                self.with_part_scores(set, |score| {
-                    self.min_bound_by_parts(set, score, child_depth, cap)
+                self.with_part_scores(set, |score, rows| {
+                    self.min_bound_by_parts(rows, score, child_depth, cap)
                 })
             })
             .flatten()

@@ -173,7 +173,7 @@ fn sparse_candidates(
     // `3n - s < limit`.
     let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
     bounds
-        .with_part_scores(set, |scores| {
+        .with_part_scores(set, |scores, rows| {
             spare::with(&spare::MARKS, |marks| {
                 let rest = mark_above(scores, level, marks);
                 orbits.mask(marks);
@@ -195,7 +195,7 @@ fn sparse_candidates(
                         }
                     }
                     let Some((bound, member)) = bounds
-                        .split_bound(g as u32, set, &mut counts, INF, child_depth)
+                        .split_bound_by_rows(g, rows, &mut counts, INF, child_depth)
                         .and_then(|split| bounds.bound_of_split(set.len(), split, child_depth))
                     else {
                         continue;
