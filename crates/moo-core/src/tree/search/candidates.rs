@@ -215,3 +215,78 @@ fn sparse_candidates(
         })
         .flatten()
 }
+
+/// A guess worth trying at a node searched one guess after another, ordered as
+/// [`Candidate::order`]: `floor` when its bound is only the parts floor, which its exact bound
+/// can raise but never lower, so a floor in the order is a place the guess cannot come before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Pending {
+    /// [`Candidate::key`].
+    pub(super) key: u64,
+    /// Whether the bound in `key` is the parts floor rather than the one-guess bound.
+    pub(super) floor: bool,
+}
+
+/// The guesses worth trying at a node with a limit, each with its parts floor `3n - p - member`
+/// ([`sparse_candidates`]) for a bound, and the least floor of those left out ([`INF`] if
+/// none): for a search that wants them in order and stops after a few, the exact bound of a
+/// guess is worth counting only when its floor comes first ([`Bounds::split_bound_by_rows`]).
+/// The same guesses as [`candidates`] keeps, and no others, once each floor is raised to its
+/// exact bound. `None` when the parts floor does not apply ([`sparse_candidates`]), or when
+/// only members are worth trying.
+pub(super) fn floor_candidates(
+    bounds: &Bounds,
+    set: &[u32],
+    orbits: &Orbits,
+    limit: u32,
+    depth: u8,
+) -> Option<(Vec<Pending>, u32)> {
+    if bounds.level.weighted() || bounds.pool != GuessPool::All {
+        return None;
+    }
+    let n = set.len() as u32;
+    if bounds.outside(set.len(), depth) >= limit {
+        return None;
+    }
+    let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
+    bounds.with_part_scores(set, |scores, _| {
+        spare::with(&spare::MARKS, |marks| {
+            let rest = mark_above(scores, level, marks);
+            orbits.mask(marks);
+            let left_out = if rest > 0 {
+                3 * n - u32::from(rest)
+            } else {
+                INF
+            };
+            let mut out = Vec::new();
+            let pending = |g: usize, member: bool| Pending {
+                key: Candidate {
+                    guess: g as u32,
+                    bound: 3 * n - u32::from(scores[g]),
+                    member,
+                }
+                .key(),
+                floor: true,
+            };
+            // The members first, their marks cleared, so the rest are the other codes.
+            for &s in set {
+                let (word, bit) = (s as usize / 64, 1u64 << (s % 64));
+                if marks[word] & bit != 0 {
+                    marks[word] &= !bit;
+                    if orbits.tries(bounds.space, s as usize) {
+                        out.push(pending(s as usize, true));
+                    }
+                }
+            }
+            for g in marked(marks) {
+                if let Orbits::Check(_) = orbits {
+                    if !orbits.tries(bounds.space, g) {
+                        continue;
+                    }
+                }
+                out.push(pending(g, false));
+            }
+            (out, left_out)
+        })
+    })
+}

@@ -6,11 +6,14 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use rayon::prelude::*;
-use smallvec::SmallVec;
+use smallvec::{smallvec, SmallVec};
 
 use super::bounds::{Bounds, ClosedForm, PartBounds};
-use super::candidates::{candidates, Candidate};
+use super::candidates::{candidates, floor_candidates, Candidate, Pending};
 use super::dedup::SplitDedup;
 use super::memo::Entry;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
@@ -187,6 +190,14 @@ impl<'a> Solver<'a> {
         bound: u32,
     ) -> Result<Solved, u32> {
         let orbits = self.bounds.orbits(sym);
+        if set.len() < PARALLEL_MIN && limit < INF {
+            if let Some((pending, left_out)) =
+                floor_candidates(&self.bounds, set, &orbits, limit, depth)
+            {
+                let (best, least) = self.search_in_floor_order(set, sym, pending, limit, depth);
+                return best.ok_or(left_out.min(least).max(bound));
+            }
+        }
         let (cands, left_out) =
             candidates(&self.bounds, set, &orbits, limit, depth, self.state.stop).unwrap_or_else(
                 || {
@@ -320,6 +331,71 @@ impl<'a> Solver<'a> {
             }
             let parallel = limit == INF && best.is_none();
             match self.try_guess(set, sym, c, limit, depth, parallel) {
+                Ok(sol) => {
+                    limit = sol.total;
+                    best = Some(sol);
+                }
+                Err(at_least) => least = least.min(at_least),
+            }
+        }
+        (best, least)
+    }
+
+    /// [`Solver::search_sequential`] of guesses `pending` bounded by their parts floors
+    /// ([`floor_candidates`]): a guess's exact bound is counted when its floor comes first in
+    /// the order, and the guess is tried when its exact bound does, so the guesses are tried in
+    /// the order and under the limits [`Solver::search_sequential`] would try them, and only
+    /// the few counted that the loop reaches. The least bound the others proved is that of the
+    /// first exact bound to reach the limit.
+    fn search_in_floor_order(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        pending: Vec<Pending>,
+        limit: u32,
+        depth: u8,
+    ) -> (Option<Solved>, u32) {
+        let mut best: Option<Solved> = None;
+        let mut least = INF;
+        let mut limit = limit;
+        let child_depth = child_limit(depth);
+        let rows = self
+            .bounds
+            .bulk_rows(set)
+            .expect("floor candidates come only from the bulk rows");
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.bounds.slots];
+        let mut heap: BinaryHeap<Reverse<Pending>> = pending.into_iter().map(Reverse).collect();
+        while let Some(Reverse(next)) = heap.pop() {
+            let mut c = Candidate::from_key(next.key);
+            if c.bound >= limit {
+                // A floor at the limit bounds its guess too, and every guess after it.
+                least = least.min(c.bound);
+                break;
+            }
+            if next.floor {
+                let Some((bound, _)) = self
+                    .bounds
+                    .split_bound_by_rows(c.guess as usize, &rows, &mut counts, INF, child_depth)
+                    .and_then(|split| self.bounds.bound_of_split(set.len(), split, child_depth))
+                else {
+                    continue;
+                };
+                c.bound = bound;
+                let exact = Pending {
+                    key: c.key(),
+                    floor: false,
+                };
+                // Still first in the order unless its bound rose past the next one.
+                if heap.peek().is_some_and(|Reverse(p)| *p < exact) {
+                    heap.push(Reverse(exact));
+                    continue;
+                }
+                if c.bound >= limit {
+                    least = least.min(c.bound);
+                    break;
+                }
+            }
+            match self.try_guess(set, sym, c, limit, depth, false) {
                 Ok(sol) => {
                     limit = sol.total;
                     best = Some(sol);
