@@ -30,8 +30,9 @@ impl<'s> SplitDedup<'s> {
         }
     }
 
-    /// Whether the split by score row `row` is new; remembers it.
-    pub(super) fn is_new_split(&mut self, row: &[u8]) -> bool {
+    /// Whether the split by a guess whose feedback against member `s` is `feedback(s)` is new;
+    /// remembers it.
+    pub(super) fn is_new_split(&mut self, feedback: impl Fn(u32) -> u8) -> bool {
         // Parts are labelled in order of first appearance, so equal splits get equal labels.
         let n = self.set.len();
         let start = self.labels.len();
@@ -40,7 +41,7 @@ impl<'s> SplitDedup<'s> {
         let mut next = 1u8;
         let mut h = 0u64;
         for &s in self.set {
-            let f = usize::from(row[s as usize]);
+            let f = usize::from(feedback(s));
             if self.remap[f] == u8::MAX {
                 self.remap[f] = next;
                 next += 1;

@@ -64,7 +64,7 @@ impl<'a> PositionRoot<'a> {
             root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
         cands.sort_unstable_by_key(Candidate::order);
         let mut dedup = SplitDedup::new(set, search.bounds.slots, search.bounds.win);
-        cands.retain(|c| dedup.is_new_split(search.bounds.row(c.guess)));
+        cands.retain(|c| dedup.is_new_split(|s| search.bounds.feedback(s, c.guess)));
         Ok(PositionRoot {
             space,
             set,

@@ -247,7 +247,7 @@ impl<'a> Solver<'a> {
         }
         let cands: Vec<Candidate> = cands
             .into_iter()
-            .filter(|c| dedup.is_new_split(self.bounds.row(c.guess)))
+            .filter(|c| dedup.is_new_split(|s| self.bounds.feedback(s, c.guess)))
             .collect();
         let mut rest = &cands[..];
         let mut sols: Vec<Result<Solved, u32>> = vec![Err(INF); cands.len()];
