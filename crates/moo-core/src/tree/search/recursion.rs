@@ -528,7 +528,8 @@ impl<'a> Solver<'a> {
 
     /// Third sharpening: each part's own one-guess lookahead, for the parts nothing else
     /// bounded, which costs one scan per part but rejects most losing guesses before any part is
-    /// searched in depth.
+    /// searched in depth. Smallest part first: its scan is the cheapest, and a small part's best
+    /// guess misses more feedbacks, so its bound rises furthest above the level bound.
     pub(super) fn sharpen_by_lookahead(
         &self,
         parts: &[&[u32]],
@@ -539,7 +540,7 @@ impl<'a> Solver<'a> {
         if parts.len() < 2 {
             return Ok(());
         }
-        for (i, p) in parts.iter().enumerate() {
+        for (i, p) in parts.iter().enumerate().rev() {
             if bounds.known[i] {
                 continue;
             }
