@@ -591,7 +591,7 @@ mod tests {
         assert!(reps.len() < space.len() / 10, "{}", reps.len());
     }
 
-    /// The shipped openings are what the build writes (about 20 CPU s in a release build).
+    /// The shipped openings are what the build writes (about 12 CPU s in a release build).
     #[test]
     fn the_shipped_openings_are_what_the_build_writes() {
         for length in [9, 10] {
