@@ -452,3 +452,79 @@ fn bound_brackets_the_optimum() {
         .code(2)
         .stderr(predicate::str::contains("--output"));
 }
+
+/// `moo tree bound --lower --checkpoint`: what a `tree build --checkpoint` run proved counts.
+/// On Bulls and Cows (26274) the build writes down every part of 40 codes or more, and
+/// `--exact-below 39` solves the others, so the bound is the optimum with every part exact,
+/// where without the file it is below it. The file is only read; a missing, foreign or
+/// mismatched file is an error that names it, and the flag needs `--lower`.
+#[test]
+fn a_checkpoint_lifts_the_lower_bound_to_the_optimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("c.checkpoint");
+    let tree = dir.path().join("t.json");
+    moo()
+        .args(["tree", "build", "--threads=2", "--checkpoint"])
+        .arg(&checkpoint)
+        .arg("-o")
+        .arg(&tree)
+        .assert()
+        .success();
+    let written = std::fs::read(&checkpoint).unwrap();
+    let lower = |extra: &[&str], file: Option<&std::path::Path>| {
+        let mut cmd = moo();
+        cmd.args([
+            "tree",
+            "bound",
+            "--lower",
+            "--exact-below",
+            "39",
+            "--threads=2",
+        ])
+        .args(extra);
+        if let Some(file) = file {
+            cmd.arg("--checkpoint").arg(file);
+        }
+        cmd.assert()
+    };
+    let json = |out: &[u8]| -> serde_json::Value { serde_json::from_slice(out).unwrap() };
+    let plain = json(&lower(&["--json"], None).success().get_output().stdout);
+    assert!(plain["lower_bound"].as_u64().unwrap() < 26274, "{plain}");
+    let lifted = json(
+        &lower(&["--json"], Some(&checkpoint))
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(lifted["lower_bound"], 26274, "{lifted}");
+    let parts = lifted["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 13);
+    assert!(parts.iter().all(|p| p["exact"] == true), "{lifted}");
+    assert!(lifted["checkpoint_sets"].as_u64().unwrap() > 13);
+    assert_eq!(std::fs::read(&checkpoint).unwrap(), written);
+    lower(&[], Some(&checkpoint))
+        .success()
+        .stdout(predicate::str::contains("13 of 13 at their optimum"))
+        .stdout(predicate::str::contains("1440 codes: exactly"));
+    let missing = dir.path().join("none.checkpoint");
+    lower(&[], Some(&missing))
+        .code(1)
+        .stderr(predicate::str::contains("none.checkpoint"));
+    assert!(!missing.exists());
+    lower(&[], Some(&tree))
+        .code(1)
+        .stderr(predicate::str::contains("is not a moo checkpoint"));
+    lower(&["--symbols", "012345678"], Some(&checkpoint))
+        .code(1)
+        .stderr(predicate::str::contains("belongs to another search"));
+    let upper = dir.path().join("upper.json");
+    moo()
+        .args(["tree", "bound", "-o"])
+        .arg(&upper)
+        .arg("--checkpoint")
+        .arg(&checkpoint)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs --lower"));
+    assert!(!upper.exists());
+}

@@ -21,7 +21,9 @@
 //!   by the one after (`r` non-winning feedbacks), `r^2` after that, ... (depth 0);
 //! * the same argument one guess deeper, `min over g' of (|P| + sum LB(parts of g'))` over every
 //!   guess `g'` (depth 1: the exact search's own set bound), and so on for larger depths;
-//! * the exact optimum of `P` when it has at most `exact_below` codes.
+//! * the exact optimum of `P` when it has at most `exact_below` codes, or when a run of the exact
+//!   search settled it and wrote it to its checkpoint ([`lower_bound_from`]; a set that run only
+//!   bounded counts at least that bound).
 //!
 //! Each is a lower bound of the optimum of its set, so the result is a proven bound. At depth
 //! `d >= 1` guesses are taken in the order of their depth-0 bound, and the loop stops at the first
@@ -43,8 +45,8 @@ use crate::stop::Stop;
 use crate::strategy::{Knowledge, PartitionScore, PartitionStrategy};
 use crate::symmetry::Symmetry;
 use crate::tree::{
-    DecisionTree, Node, NodeId, Search, SearchError, SearchOptions, SearchOutcome, SetPlan,
-    TreeStats,
+    DecisionTree, Node, NodeId, ProvenSets, Search, SearchError, SearchOptions, SearchOutcome,
+    SetPlan, TreeStats,
 };
 
 /// How [`upper_bound`] and [`lower_bound`] work.
@@ -140,9 +142,21 @@ struct Ctx<'a> {
     search: SearchOptions,
     stop: &'a Stop,
     progress: &'a BoundProgress,
+    /// What a checkpoint of the exact search proved about sets (empty unless given).
+    known: &'a ProvenSets,
 }
 
 impl Ctx<'_> {
+    /// The checkpoint's best lower bound of `set`, and whether it is its optimum.
+    fn proven(&self, set: &CodeSet) -> Option<(u64, bool)> {
+        if self.known.is_empty() {
+            return None;
+        }
+        self.known
+            .bound(set.as_slice())
+            .map(|(bound, exact)| (u64::from(bound), exact))
+    }
+
     /// The optimal plan of a position, from the exact search.
     fn exact(&self, history: &History, set: &CodeSet) -> Result<SetPlan, BoundError> {
         let found = Search::after(self.space, history, set)
@@ -172,12 +186,14 @@ pub fn upper_bound(
     stop: &Stop,
     progress: &BoundProgress,
 ) -> Result<UpperBound, BoundError> {
+    let known = ProvenSets::default();
     let ctx = Ctx {
         space,
         options,
         search: SearchOptions::default(),
         stop,
         progress,
+        known: &known,
     };
     let sub = build(&ctx, &History::new(), space.all())?;
     let total = sub.total;
@@ -311,6 +327,21 @@ pub struct LowerBound {
     /// For each class of first guesses, a representative and the bound of every strategy that
     /// opens with it, smallest first.
     pub openings: Vec<(Code, u64)>,
+    /// The first opening's parts (the non-winning feedbacks of its partition), in feedback order.
+    pub parts: Vec<PartBound>,
+}
+
+/// One part of an opening's partition in a [`LowerBound`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartBound {
+    /// The feedback to the first guess that leaves the part.
+    pub feedback: Feedback,
+    /// How many codes it holds.
+    pub codes: usize,
+    /// A lower bound on its optimal total (counting from the second guess).
+    pub bound: u64,
+    /// Whether the bound is the part's optimum: solved exactly, or settled in the checkpoint.
+    pub exact: bool,
 }
 
 /// The lower bound described in the [module docs](self), at `options.depth` guesses of
@@ -321,27 +352,76 @@ pub fn lower_bound(
     stop: &Stop,
     progress: &BoundProgress,
 ) -> Result<LowerBound, BoundError> {
+    lower_bound_from(space, options, &ProvenSets::default(), stop, progress)
+}
+
+/// [`lower_bound`], counting every set that `known` (a checkpoint of the exact search of the
+/// same game, [`ProvenSets::read`]) settled at its optimum and every set it bounded at least at
+/// that bound: so a long exact run, while it goes on or after it was stopped, tightens the
+/// bound by the parts it has proven.
+pub fn lower_bound_from(
+    space: &CodeSpace,
+    options: &BoundOptions,
+    known: &ProvenSets,
+    stop: &Stop,
+    progress: &BoundProgress,
+) -> Result<LowerBound, BoundError> {
     let ctx = Ctx {
         space,
         options,
         search: SearchOptions::default(),
         stop,
         progress,
+        known,
     };
     let levels = Levels::new(space);
     let firsts = Search::whole(space).first_guesses(None)?;
-    let history = History::new();
-    let all = space.all();
     let mut openings = firsts
         .into_iter()
         .map(|g| {
-            let bound = guess_bound(&ctx, &levels, &history, &all, g, options.depth, u64::MAX)?;
-            Ok((space.code(g as usize), bound))
+            let parts = opening_parts(&ctx, &levels, g)?;
+            let bound = space.len() as u64 + parts.iter().map(|p| p.bound).sum::<u64>();
+            Ok((space.code(g as usize), bound, parts))
         })
         .collect::<Result<Vec<_>, BoundError>>()?;
-    openings.sort_by_key(|&(_, b)| b);
-    let total = openings.first().map_or(0, |&(_, b)| b);
-    Ok(LowerBound { total, openings })
+    openings.sort_by_key(|&(_, b, _)| b);
+    let total = openings.first().map_or(0, |&(_, b, _)| b);
+    let parts = openings
+        .first_mut()
+        .map(|(_, _, parts)| std::mem::take(parts))
+        .unwrap_or_default();
+    let openings = openings.into_iter().map(|(code, b, _)| (code, b)).collect();
+    Ok(LowerBound {
+        total,
+        openings,
+        parts,
+    })
+}
+
+/// The bound of every non-winning part of the first guess `g`, each in full (no cap).
+fn opening_parts(ctx: &Ctx<'_>, levels: &Levels, g: u32) -> Result<Vec<PartBound>, BoundError> {
+    let space = ctx.space;
+    let guess = space.code(g as usize);
+    let length = space.length();
+    space
+        .partition(g as usize, &space.all())
+        .into_iter()
+        .filter(|(f, _)| !f.is_win(length))
+        .map(|(feedback, part)| {
+            let mut history = History::new();
+            history.push(guess, feedback);
+            let depth = ctx.options.depth;
+            let bound = set_bound(ctx, levels, &history, &part, depth, u64::MAX)?;
+            let exact = part.len() <= 2.max(ctx.options.exact_below)
+                || ctx.proven(&part).is_some_and(|(_, exact)| exact);
+            Ok(PartBound {
+                feedback,
+                codes: part.len(),
+                bound,
+                exact,
+            })
+        })
+        .collect()
 }
 
 /// The level-filling bounds of one game: `total[n]` is the least total of any set of `n`.
@@ -377,9 +457,26 @@ impl Levels {
 }
 
 /// A lower bound on the optimal total of `set` (the candidates `history` leaves) with `depth`
-/// guesses of lookahead; `cap` is a value the caller is content with: a bound that reaches it
-/// may stop there.
+/// guesses of lookahead, or what the checkpoint proved if that is more; `cap` is a value the
+/// caller is content with: a bound that reaches it may stop there.
 fn set_bound(
+    ctx: &Ctx<'_>,
+    levels: &Levels,
+    history: &History,
+    set: &CodeSet,
+    depth: u32,
+    cap: u64,
+) -> Result<u64, BoundError> {
+    let proven = match ctx.proven(set) {
+        Some((bound, exact)) if exact || bound >= cap => return Ok(bound),
+        Some((bound, _)) => bound,
+        None => 0,
+    };
+    Ok(looked_ahead(ctx, levels, history, set, depth, cap)?.max(proven))
+}
+
+/// [`set_bound`] from the levels, the exact search and the lookahead alone.
+fn looked_ahead(
     ctx: &Ctx<'_>,
     levels: &Levels,
     history: &History,
@@ -512,6 +609,84 @@ mod tests {
         }
         // Deep enough, the bound is close: 5612 of 5625 at depth 2.
         assert!(lower(&space(4, "123456"), &options(2, 0)) >= 5600);
+    }
+
+    /// A checkpoint of the exact search settles parts: with the parts of the one opening of
+    /// Bulls and Cows 3 of 0-5 written down, the lower bound is the optimum, where without it
+    /// it is below; a set bounded but not solved counts at its bound; the file is only read.
+    #[test]
+    fn a_checkpoint_lifts_the_lower_bound_to_what_it_settled() {
+        use crate::tree::{Checkpoint, SearchOutcome};
+        let space = CodeSpace::new(Rules::new(3, "012345", false, false).unwrap()).unwrap();
+        let path = std::env::temp_dir().join(format!("moo-bound-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let search = SearchOptions::default();
+        let checkpoint = Checkpoint::open(&path, &space, &search)
+            .unwrap()
+            .with_min_set(3);
+        let Ok(SearchOutcome::Found(optimal)) = Search::whole(&space).checkpoint(&checkpoint).run()
+        else {
+            panic!("no tree")
+        };
+        drop(checkpoint);
+        let written = std::fs::read(&path).unwrap();
+        let known = ProvenSets::read(&path, &space).unwrap();
+        assert!(!known.is_empty());
+        assert_eq!(std::fs::read(&path).unwrap(), written);
+        let run = |known: &ProvenSets| {
+            let options = options(1, 0);
+            lower_bound_from(
+                &space,
+                &options,
+                known,
+                &Stop::never(),
+                &BoundProgress::default(),
+            )
+            .unwrap()
+        };
+        let plain = run(&ProvenSets::default());
+        let lifted = run(&known);
+        assert!(plain.total < optimal.stats.total, "{}", plain.total);
+        assert_eq!(lifted.total, optimal.stats.total);
+        // Parts of 3 codes or fewer are settled by closed forms, not written down.
+        let mut written_down = lifted.parts.iter().filter(|p| p.codes > 3);
+        assert!(written_down.all(|p| p.exact), "{:?}", lifted.parts);
+        assert!(plain.parts.iter().any(|p| !p.exact));
+        assert_eq!(
+            lifted.parts.iter().map(|p| p.codes).sum::<usize>() + 1,
+            space.len()
+        );
+        // A part's bound alone (no solution) still counts: keep only the bounds of the
+        // largest part, raised above its level-filling bound by hand.
+        let text = String::from_utf8(written).unwrap();
+        let largest = lifted.parts.iter().max_by_key(|p| p.codes).unwrap();
+        let first = space.index_of(&lifted.openings[0].0).unwrap();
+        let (_, members) = space
+            .partition(first, &space.all())
+            .into_iter()
+            .find(|(f, _)| *f == largest.feedback)
+            .unwrap();
+        let members: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+        let header = text.lines().next().unwrap();
+        let body = format!("0 255 {} - - - {}", largest.bound, members.join(","));
+        let sum = crate::text::fnv1a(&body);
+        std::fs::write(&path, format!("{header}\n{body} {sum:016x}\n")).unwrap();
+        let bounded = run(&ProvenSets::read(&path, &space).unwrap());
+        let part = bounded
+            .parts
+            .iter()
+            .find(|p| p.feedback == largest.feedback)
+            .unwrap();
+        assert_eq!((part.bound, part.exact), (largest.bound, false));
+        // Another search's file is refused, and a missing one is not created.
+        let other = SearchOptions::default().with_max_depth(Some(9));
+        std::fs::remove_file(&path).unwrap();
+        drop(Checkpoint::open(&path, &space, &other).unwrap());
+        let err = ProvenSets::read(&path, &space).unwrap_err();
+        assert!(err.to_string().contains("another search"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+        assert!(ProvenSets::read(&path, &space).is_err());
+        assert!(!path.exists());
     }
 
     /// A tree with every position solved exactly is the optimum; a heuristic one replays and is

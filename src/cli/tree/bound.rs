@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, ValueEnum};
 use moo_core::bound::{
-    lower_bound, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
+    lower_bound_from, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
 };
 use moo_core::strategy::PartitionScore;
-use moo_core::tree::SearchError;
+use moo_core::tree::{ProvenSets, SearchError};
 use moo_core::{CodeSpace, Stop};
 use serde::Serialize;
 
@@ -85,6 +85,12 @@ pub struct BoundArgs {
     #[arg(long, value_name = "D", default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=4))]
     depth: u32,
 
+    /// With --lower: count what a `moo tree build --checkpoint FILE` run of the same game has
+    /// proven so far (the sets it settled at their optimum, the ones it bounded at that bound),
+    /// so a long exact run, running or stopped, tightens the bound; the file is only read.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+
     /// Worker threads, at most 4 per core [default: one per core].
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
@@ -114,13 +120,30 @@ enum BoundReport<'a> {
     Lower {
         lower_bound: u64,
         openings: Vec<(String, u64)>,
+        parts: Vec<PartReport>,
+        checkpoint_sets: usize,
         exact_sets: u64,
         seconds: f64,
     },
 }
 
+/// One part of the best opening in `moo tree bound --lower --json`.
+#[derive(Serialize)]
+struct PartReport {
+    feedback: String,
+    codes: usize,
+    bound: u64,
+    exact: bool,
+}
+
 /// Runs `moo tree bound`.
 pub fn bound(args: BoundArgs) -> Result<()> {
+    if args.checkpoint.is_some() && !args.lower {
+        return Err(UsageError(
+            "--checkpoint counts what an exact run proved below the optimum, so it needs --lower (an upper bound is a strategy's tree: drop --checkpoint, or add --lower)".into(),
+        )
+        .into());
+    }
     let rules = args.rules.rules()?;
     let written = exit_on_interrupt()?;
     let space = CodeSpace::with_options(rules, &args.table.for_exact_search())?;
@@ -130,6 +153,10 @@ pub fn bound(args: BoundArgs) -> Result<()> {
     options.top = args.top as usize;
     options.top_levels = args.top_levels;
     options.depth = args.depth;
+    let known = match &args.checkpoint {
+        Some(path) => ProvenSets::read(path, &space)?,
+        None => ProvenSets::default(),
+    };
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         pool = pool.num_threads(n);
@@ -144,7 +171,7 @@ pub fn bound(args: BoundArgs) -> Result<()> {
         scope.spawn(|| show_progress(&progress, &done));
         pool.install(|| {
             if args.lower {
-                lower_bound(&space, &options, &stop, &progress).map(Found::Lower)
+                lower_bound_from(&space, &options, &known, &stop, &progress).map(Found::Lower)
             } else {
                 upper_bound(&space, &options, &stop, &progress).map(Found::Upper)
             }
@@ -160,7 +187,9 @@ pub fn bound(args: BoundArgs) -> Result<()> {
     let exact_sets = progress.sets.load(std::sync::atomic::Ordering::Relaxed);
     match found {
         Found::Upper(upper) => report_upper(&args, &upper, exact_sets, seconds, &written),
-        Found::Lower(lower) => report_lower(&args, &space, &lower, exact_sets, seconds),
+        Found::Lower(lower) => {
+            report_lower(&args, &space, &lower, known.len(), exact_sets, seconds)
+        }
     }
 }
 
@@ -209,6 +238,7 @@ fn report_lower(
     args: &BoundArgs,
     space: &CodeSpace,
     lower: &LowerBound,
+    checkpoint_sets: usize,
     exact_sets: u64,
     seconds: f64,
 ) -> Result<()> {
@@ -218,10 +248,22 @@ fn report_lower(
         .iter()
         .map(|(code, b)| (rules.format_code(code), *b))
         .collect();
+    let parts: Vec<PartReport> = lower
+        .parts
+        .iter()
+        .map(|p| PartReport {
+            feedback: p.feedback.to_string(),
+            codes: p.codes,
+            bound: p.bound,
+            exact: p.exact,
+        })
+        .collect();
     if args.json {
         let report = BoundReport::Lower {
             lower_bound: lower.total,
             openings,
+            parts,
+            checkpoint_sets,
             exact_sets,
             seconds,
         };
@@ -235,6 +277,25 @@ fn report_lower(
     )?;
     for (code, b) in &openings {
         outln!("  opening {code}: at least {b}")?;
+    }
+    if let Some((first, _)) = openings.first() {
+        let settled = parts.iter().filter(|p| p.exact).count();
+        outln!(
+            "parts of {first} ({settled} of {} at their optimum), guesses after the first:",
+            parts.len()
+        )?;
+        for p in &parts {
+            let how = if p.exact { "exactly" } else { "at least" };
+            outln!(
+                "  {:>6} {:>6} codes: {how} {}",
+                p.feedback,
+                p.codes,
+                p.bound
+            )?;
+        }
+    }
+    if args.checkpoint.is_some() {
+        outln!("the checkpoint proves something about {checkpoint_sets} sets")?;
     }
     outln!("proven in {seconds:.2} s ({exact_sets} sets bounded)")
 }

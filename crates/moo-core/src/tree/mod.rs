@@ -24,8 +24,9 @@ pub use jobs::{
     Unreduced, DEFAULT_SHARE, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
 };
 pub use search::{
-    Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, Search, SearchError,
-    SearchOptions, SearchOutcome, SetPlan, Subgame, WholeGame, CLASSES_AFTER, DEFAULT_CACHE_BYTES,
+    Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, ProvenSets, Search,
+    SearchError, SearchOptions, SearchOutcome, SetPlan, Subgame, WholeGame, CLASSES_AFTER,
+    DEFAULT_CACHE_BYTES,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::memo::{Entry, Memo};
-use super::solved::{Solved, NO_GUESS};
+use super::solved::{Solved, NO_GUESS, UNLIMITED};
 use super::SearchOptions;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
@@ -247,6 +247,78 @@ impl Checkpoint {
                 }
             }
         }
+    }
+}
+
+/// What a checkpoint proves about the sets it names, read without writing to it: every set's
+/// best proven lower bound, which is its optimal total when the set was solved.
+///
+/// A lower bound on a game's optimum ([`crate::bound::lower_bound_from`]) may count a part at its
+/// proven optimum, or a failed search's bound, where a run of `moo tree build --checkpoint` has
+/// settled it. Only facts that hold for every strategy are kept: those of a search of the average
+/// objective over every guess with no depth limit (the file's header says so, or it is refused),
+/// proven without a depth limit.
+#[derive(Debug, Clone, Default)]
+pub struct ProvenSets {
+    bounds: std::collections::HashMap<Box<[u32]>, (u32, bool)>,
+}
+
+impl ProvenSets {
+    /// Reads the facts of the checkpoint at `path`, written by the search of `space` under the
+    /// default options. The file is only read, never created or changed.
+    pub fn read(path: &Path, space: &CodeSpace) -> Result<ProvenSets, CheckpointError> {
+        let wanted = header(space, &SearchOptions::default());
+        if !path.exists() {
+            return Err(CheckpointError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such file: name the --checkpoint file of a tree build",
+                ),
+            });
+        }
+        let text = read_text(path)?;
+        let mut lines = text.split_inclusive('\n');
+        let first = lines.next().unwrap_or("");
+        let found = first.trim_end();
+        if !found.starts_with(MAGIC) {
+            return Err(not_a_checkpoint(path, found));
+        }
+        if found != wanted {
+            return Err(CheckpointError::OtherSearch {
+                path: path.to_path_buf(),
+                found: found.to_string(),
+                wanted,
+            });
+        }
+        let (records, _) = read_facts(path, lines, space)?;
+        let mut bounds = std::collections::HashMap::new();
+        for r in records
+            .into_iter()
+            .filter(|r| r.tag == 0 && r.depth == UNLIMITED)
+        {
+            let known = bounds.entry(r.set.into_boxed_slice()).or_insert((0, false));
+            if r.entry.bound > known.0 || (r.entry.bound == known.0 && r.entry.exact.is_some()) {
+                *known = (r.entry.bound, r.entry.exact.is_some());
+            }
+        }
+        Ok(ProvenSets { bounds })
+    }
+
+    /// How many sets the file proves something about.
+    pub fn len(&self) -> usize {
+        self.bounds.len()
+    }
+
+    /// Whether it proves nothing.
+    pub fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// The best proven lower bound on the optimal total of the set of these code indices
+    /// (ascending), and whether it is the set's optimum.
+    pub fn bound(&self, members: &[u32]) -> Option<(u32, bool)> {
+        self.bounds.get(members).copied()
     }
 }
 

@@ -65,7 +65,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-pub use self::checkpoint::{Checkpoint, CheckpointError};
+pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets};
 pub(crate) use self::part::{best_guess_below, first_optimum_below, GuessTrial, PositionRoot};
 pub use self::progress::Progress;
 
