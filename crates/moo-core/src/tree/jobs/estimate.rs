@@ -535,7 +535,10 @@ mod tests {
         let sum: f64 = e.parts.iter().map(|p| p.seconds).sum();
         assert!((e.total - e.whole - sum).abs() < 1e-9);
         assert!((e.took - 2.3).abs() < 1e-9);
-        assert!(e.largest >= 0.6 - 1e-9, "the start and the largest driven job");
+        assert!(
+            e.largest >= 0.6 - 1e-9,
+            "the start and the largest driven job"
+        );
     }
 
     #[test]
