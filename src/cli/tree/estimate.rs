@@ -175,10 +175,17 @@ pub fn print(estimate: &Estimate) -> Result<()> {
             estimate.deep_exponent
         )?;
     }
+    let deeper = if estimate.parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "{} s the parts split deeper, ",
+            secs(estimate.total - estimate.whole)
+        )
+    };
     outln!(
-        "estimate  {} CPU s in all: {} s the parts split deeper, {} s the whole parts (a job of n secrets ~ {} + {:.3e} * n^{:.2} s); the largest job {} s; the estimate took {} CPU s",
+        "estimate  {} CPU s in all: {deeper}{} s the whole parts (a job of n secrets ~ {} + {:.3e} * n^{:.2} s); the largest job {} s; the estimate took {} CPU s",
         secs(estimate.total),
-        secs(estimate.total - estimate.whole),
         secs(estimate.whole),
         secs(estimate.start),
         estimate.scale,
