@@ -403,11 +403,12 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
 }
 
 #[test]
-fn split_estimate_predicts_from_sampled_jobs() {
+fn split_estimate_predicts_from_sampled_jobs_and_driven_parts() {
     let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
     let out = moo()
         .args(["tree", "split", "--estimate", "--json", "--out"])
-        .arg(tmp.path())
+        .arg(&dir)
         .args(GAME)
         .assert()
         .success()
@@ -418,11 +419,66 @@ fn split_estimate_predicts_from_sampled_jobs() {
     let estimate = &value["estimate"];
     let sampled = estimate["sampled"].as_array().unwrap();
     assert!(sampled.len() >= 2, "{estimate}");
-    assert!(estimate["total"].as_f64().unwrap() > 0.0, "{estimate}");
-    // The sampled jobs' results are kept, so the run does not repeat them.
-    for s in sampled {
-        let index = s["index"].as_u64().unwrap();
-        assert!(tmp.path().join(format!("{index:04}.result.json")).is_file());
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    assert!(f(&estimate["total"]) > 0.0, "{estimate}");
+    // The largest and the smallest deep parts driven through their rounds, every deep part
+    // predicted, and the total their sum with the whole parts'.
+    let deeper = value["deeper"].as_u64().unwrap() as usize;
+    let driven = estimate["driven"].as_array().unwrap();
+    assert_eq!(driven.len(), deeper.min(2), "{estimate}");
+    for p in driven {
+        let jobs = p["jobs"].as_u64().unwrap();
+        assert_eq!(
+            jobs,
+            p["pieces"].as_u64().unwrap() + p["runs"].as_u64().unwrap()
+        );
+        assert!(jobs > 0, "{p}");
+        assert!(
+            p["tried_guesses"].as_u64() <= p["later_guesses"].as_u64(),
+            "{p}"
+        );
     }
-    assert!(!status(tmp.path()).is_empty());
+    let parts = estimate["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), deeper);
+    let sum: f64 = parts.iter().map(|p| f(&p["seconds"])).sum();
+    assert!((f(&estimate["whole"]) + sum - f(&estimate["total"])).abs() < 1e-9);
+    // The sampled jobs' results are kept, so the run does not repeat them, and the rounds
+    // after them give the single run's tree.
+    let pending = || match status(&dir) {
+        r if r.is_empty() => Vec::new(),
+        r => indexes(&r),
+    };
+    let left = pending();
+    for s in sampled {
+        let index = s["index"].as_u64().unwrap() as usize;
+        assert!(dir.join(format!("{index:04}.result.json")).is_file());
+        assert!(!left.contains(&index), "job {index} is still to run");
+    }
+    let joined_file = tmp.path().join("joined.json");
+    for _ in 0..30 {
+        for i in pending() {
+            run_job(&dir, i);
+        }
+        moo()
+            .args(["tree", "join", "-o"])
+            .arg(&joined_file)
+            .arg(&dir)
+            .assert()
+            .success();
+        if joined_file.exists() {
+            break;
+        }
+    }
+    let single_file = tmp.path().join("single.json");
+    moo()
+        .args(["tree", "build", "--threads", "2", "-o"])
+        .arg(&single_file)
+        .args(GAME)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&joined_file).unwrap(),
+        std::fs::read_to_string(&single_file).unwrap(),
+        "the same tree, node for node"
+    );
 }

@@ -769,6 +769,27 @@ impl CodeSpace {
         if set.len() < PARALLEL_CODES {
             return set.filter(|s| self.score_index(g, s) == want);
         }
+        let keep = |chunk: &[u32], kept: &mut Vec<u32>| {
+            let mut buffer = [0u8; BLOCK];
+            for block in chunk.chunks(BLOCK) {
+                self.feedbacks(g, block, &mut buffer);
+                kept.extend(
+                    block
+                        .iter()
+                        .zip(buffer)
+                        .filter(|&(_, f)| f == want)
+                        .map(|(&s, _)| s),
+                );
+            }
+        };
+        if rayon::current_num_threads() == 1 {
+            // One worker (the arena's one core): one pass into one vector, whose pages are
+            // touched only where written, with no parts to grow and join.
+            let mut kept = Vec::with_capacity(set.len());
+            keep(set.as_slice(), &mut kept);
+            kept.shrink_to_fit();
+            return CodeSet::from_sorted(kept);
+        }
         // Order-preserving parallel filter: each chunk keeps its members in order, and the
         // chunks are joined in order.
         let parts: Vec<Vec<u32>> = set
@@ -776,17 +797,7 @@ impl CodeSpace {
             .par_chunks(PARALLEL_CODES)
             .map(|chunk| {
                 let mut kept = Vec::new();
-                let mut buffer = [0u8; BLOCK];
-                for block in chunk.chunks(BLOCK) {
-                    self.feedbacks(g, block, &mut buffer);
-                    kept.extend(
-                        block
-                            .iter()
-                            .zip(buffer)
-                            .filter(|&(_, f)| f == want)
-                            .map(|(&s, _)| s),
-                    );
-                }
+                keep(chunk, &mut kept);
                 kept
             })
             .collect();

@@ -44,7 +44,8 @@ pub struct SplitArgs {
     #[arg(long, value_name = "PERCENT", default_value_t = 2.0, value_parser = parse_percent)]
     share: f64,
 
-    /// Also run a sample of the jobs here and predict the CPU time of the whole run from them
+    /// Also run a sample of the jobs here, and the largest and smallest parts split deeper
+    /// through all their rounds, and predict the CPU time of the whole run from them
     #[arg(long)]
     estimate: bool,
 

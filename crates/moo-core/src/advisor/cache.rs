@@ -38,6 +38,9 @@ pub(crate) struct PlanCache {
 struct Inner {
     map: HashMap<Key, Planned>,
     bytes: usize,
+    /// The most candidates of any set in the map: a longer set is not looked up, since a key
+    /// costs a copy of the set (13 MB for 9 digits after no guess, several ms).
+    longest: usize,
 }
 
 impl PlanCache {
@@ -53,6 +56,9 @@ impl PlanCache {
     }
 
     pub fn get(&self, rules: &Rules, guesses: GuessPool, set: &CodeSet) -> Option<Planned> {
+        if set.len() > self.lock().longest {
+            return None;
+        }
         let key = Key {
             rules: rules.clone(),
             guesses,
@@ -87,9 +93,11 @@ impl PlanCache {
         if inner.bytes + cost > self.budget {
             inner.map.clear();
             inner.bytes = 0;
+            inner.longest = 0;
         }
         for (key, planned) in entries {
             let bytes = entry_bytes(&key);
+            inner.longest = inner.longest.max(key.set.len());
             if inner.map.insert(key, planned).is_none() {
                 inner.bytes += bytes;
             }
@@ -137,6 +145,9 @@ mod tests {
             })
         );
         assert_eq!(cache.get(&rules, GuessPool::Consistent, &set), None);
+        // A set longer than any cached one is not looked up, and not found.
+        let long = CodeSet::from_sorted(vec![1, 101, 201]);
+        assert_eq!(cache.get(&rules, GuessPool::All, &long), None);
         // Three entries of about 136 bytes each: the next plan does not fit beside them.
         for k in 1..10 {
             cache.insert_all(&rules, GuessPool::All, plan(k * 10));

@@ -14,17 +14,22 @@
 //!
 //! The book is followed only while the game's history is one of its paths, move for move; any
 //! other guess, or an answer it has no entry for, leaves it, and the heuristic plays as it always
-//! did. Every entry is the same for every seed, so a seed still decides the whole game.
+//! did. Its moves depend on the game's seed at most, so a seed still decides the whole game.
 //!
-//! The shipped book holds length 10 only. Built for every length 5 to 10, it played length 10
-//! better on three draws of secrets (seeds 1 and 2, and 1000 secrets of seed 1) and lengths 5 to 8
-//! within noise, but length 9 worse on all four (by 0.06 to 0.15 guesses), so the lengths where
-//! it showed no gain keep the in-game choice (docs/src/strategies.md, "The opening book").
+//! The shipped book holds lengths 9 and 10 ([`OpeningPlan`]). Built for every length 5 to 10, the
+//! exact opening played length 10 better on three draws of secrets (seeds 1 and 2, and 1000
+//! secrets of seed 1) and lengths 5 to 8 within noise, but length 9 worse on all four (by 0.06 to
+//! 0.15 guesses), and so did the game's own choice at sixteen times its budget (seeds 2 and 3).
+//! So length 9's book holds the game's own second guesses, for each of [`SEEDS`] seeds: a game
+//! with a seed below it plays exactly the moves it played without the book, and is spared its
+//! heaviest choice, which held the time per guess at the arena's limit; lengths 5 to 8 keep the
+//! in-game choice (docs/src/strategies.md, "The opening book").
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use hashbrown::HashMap;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{GuessPool, Knowledge, PartitionScore, PartitionStrategy, Sampling};
@@ -49,6 +54,51 @@ pub const THIRD_MIN_CANDIDATES: usize = 4096;
 /// ([`Sampling::DEFAULT_MAX_PAIRS`]), so each samples sixteen times as many codes.
 pub const THIRD_BUDGET: u64 = 16 * Sampling::DEFAULT_MAX_PAIRS;
 
+/// The seeds whose second guesses a seeded opening holds ([`Opening::seeded`]): a game with seed
+/// `s` plays the move of seed `s % SEEDS`, so seeds below it play exactly the game's own moves.
+pub const SEEDS: u64 = 16;
+
+/// How an opening's second guesses are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SecondGuess {
+    /// The best by the in-game rank of one code of every class of guesses ([`classes`]), each
+    /// scored against every code the first answer left ([`Opening::second`]).
+    Exact,
+    /// The game's own choice, for each of [`SEEDS`] seeds ([`Opening::seeded`]).
+    Seeded,
+}
+
+/// How the opening of one length is built: what measured at least as strong as the game's own
+/// choice there (docs/src/strategies.md, "The opening book").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OpeningPlan {
+    /// How the second guesses are chosen.
+    pub second: SecondGuess,
+    /// Whether the opening holds third guesses ([`Opening::third`]).
+    pub third: bool,
+}
+
+impl OpeningPlan {
+    /// The plan of `length`'s opening. At length 9 every other choice of second guesses played
+    /// worse than the game's own (the exact ones, the game's at sixteen times its budget), so
+    /// its book holds the game's own, precomputed to spare a game its heaviest choice; every
+    /// other length gets the exact opening with third guesses.
+    pub fn of(length: usize) -> OpeningPlan {
+        match length {
+            9 => OpeningPlan {
+                second: SecondGuess::Seeded,
+                third: false,
+            },
+            _ => OpeningPlan {
+                second: SecondGuess::Exact,
+                third: true,
+            },
+        }
+    }
+}
+
 /// The seed of the book's sampled third guesses: not the bench's seeds (0 and 1), so that the book
 /// is tuned to no benchmark's draw.
 pub const BOOK_SEED: u64 = 0x600d_b00c;
@@ -70,7 +120,13 @@ pub struct Opening {
     pub first: String,
     /// The second guess after each answer to the first (`"2B1C"`); answers that leave one or two
     /// codes are left out, since the heuristic guesses one of them at once.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub second: BTreeMap<String, String>,
+    /// Where the second guesses are the game's own ([`SecondGuess::Seeded`]): after each answer
+    /// to the first guess (as in [`Opening::second`]), the choice of the heuristic at its default
+    /// budget with each seed 0 to [`SEEDS`] - 1, in order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub seeded: BTreeMap<String, Vec<String>>,
     /// The third guess after each pair of answers (`"2B1C 0B3C"`) that leaves at least
     /// [`THIRD_MIN_CANDIDATES`] codes.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -88,25 +144,31 @@ impl Book {
     }
 
     /// The book's move for `history` under `rules`, while the history is one of its paths.
-    pub fn next(&self, rules: &Rules, history: &History) -> Option<Code> {
+    /// `seed` is the seed of the game's sampling when its budget is the default
+    /// ([`Sampling::DEFAULT_MAX_PAIRS`]), for the seeded moves ([`Opening::seeded`]): at another
+    /// budget the game would choose otherwise, so `None` leaves them to it.
+    pub fn next(&self, rules: &Rules, history: &History, seed: Option<u64>) -> Option<Code> {
         if !is_arena(rules) {
             return None;
         }
-        self.lengths.get(&rules.length())?.next(rules, history)
+        self.lengths
+            .get(&rules.length())?
+            .next(rules, history, seed)
     }
 }
 
 impl Opening {
-    /// The book's move after `history`, or `None` when the history left the book (a guess other
-    /// than the book's, or an answer the book has no entry for) or is past its depth.
-    pub fn next(&self, rules: &Rules, history: &History) -> Option<Code> {
+    /// The book's move after `history` for a game with `seed` ([`Book::next`]), or `None` when
+    /// the history left the book (a guess other than the book's, or an answer the book has no
+    /// entry for) or is past its depth.
+    pub fn next(&self, rules: &Rules, history: &History, seed: Option<u64>) -> Option<Code> {
         let turns = history.turns();
         let played = |at: usize, book: &str| rules.format_code(&turns[at].guess) == book;
         let text = match turns.len() {
             0 => &self.first,
-            1 if played(0, &self.first) => self.second.get(&turns[0].feedback.to_string())?,
+            1 if played(0, &self.first) => self.second_after(turns[0].feedback, seed)?,
             2 if played(0, &self.first) => {
-                let second = self.second.get(&turns[0].feedback.to_string())?;
+                let second = self.second_after(turns[0].feedback, seed)?;
                 if !played(1, second) {
                     return None;
                 }
@@ -116,6 +178,17 @@ impl Opening {
             _ => return None,
         };
         rules.parse_code(text).ok()
+    }
+
+    /// The second guess after the first answer `answer`, for a game with `seed`.
+    fn second_after(&self, answer: Feedback, seed: Option<u64>) -> Option<&String> {
+        let key = answer.to_string();
+        if let Some(second) = self.second.get(&key) {
+            return Some(second);
+        }
+        let moves = self.seeded.get(&key)?;
+        let at = seed? % moves.len() as u64;
+        moves.get(usize::try_from(at).ok()?)
     }
 }
 
@@ -135,12 +208,14 @@ fn in_game() -> PartitionStrategy {
     PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All).without_book()
 }
 
-/// Computes the opening of `space`'s length (arena rules): the heuristic's own first guess, the
-/// exact best second guess for every answer, and the third guesses ([`Opening::third`]).
+/// Computes the opening of `space`'s length (arena rules) as its [`OpeningPlan`] says: the
+/// heuristic's own first guess, a second guess for every answer, and the third guesses
+/// ([`Opening::third`]) where the plan holds them.
 /// `progress` hears each move as it is decided. Deterministic: the same rules give the same
 /// opening on any machine and any number of threads.
 pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Opening {
     let rules = space.rules();
+    let plan = OpeningPlan::of(space.length());
     let empty = History::new();
     let all = space.all();
     let first = in_game()
@@ -151,12 +226,23 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
         })
         .expect("a space has codes");
     let first_code = space.code(first);
-    let classes = classes(space, &first_code);
-    progress(&format!(
-        "first guess {}, {} classes of second guesses",
-        rules.format_code(&first_code),
-        classes.len()
-    ));
+    // Only the exact choice scores one guess of every class.
+    let classes = match plan.second {
+        SecondGuess::Exact => classes(space, &first_code),
+        SecondGuess::Seeded => Vec::new(),
+    };
+    progress(&match plan.second {
+        SecondGuess::Exact => format!(
+            "first guess {}, {} classes of second guesses",
+            rules.format_code(&first_code),
+            classes.len()
+        ),
+        SecondGuess::Seeded => format!(
+            "first guess {}, the game's own second guesses for seeds 0 to {}",
+            rules.format_code(&first_code),
+            SEEDS - 1
+        ),
+    });
     let mut opening = Opening {
         first: rules.format_code(&first_code),
         ..Opening::default()
@@ -172,10 +258,28 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
             history: &history,
             candidates: &part,
         };
-        let second = in_game()
-            .best_of(&knowledge, &classes)
-            .expect("there are candidates");
-        let second_code = space.code(second as usize);
+        let second = match plan.second {
+            SecondGuess::Exact => in_game()
+                .best_of(&knowledge, &classes)
+                .expect("there are candidates") as usize,
+            SecondGuess::Seeded => {
+                let moves = seeded_guesses(&knowledge);
+                let texts: Vec<String> = moves
+                    .iter()
+                    .map(|&g| rules.format_code(&space.code(g)))
+                    .collect();
+                progress(&format!(
+                    "{} {f1} ({} codes): {}",
+                    opening.first,
+                    part.len(),
+                    texts.join(" ")
+                ));
+                opening.seeded.insert(f1.to_string(), texts);
+                // No third guesses follow seeded ones (the plan has none).
+                continue;
+            }
+        };
+        let second_code = space.code(second);
         opening
             .second
             .insert(f1.to_string(), rules.format_code(&second_code));
@@ -185,8 +289,8 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
             part.len(),
             rules.format_code(&second_code)
         ));
-        for (f2, rest) in space.partition(second as usize, &part) {
-            if rest.len() < THIRD_MIN_CANDIDATES {
+        for (f2, rest) in space.partition(second, &part) {
+            if !plan.third || rest.len() < THIRD_MIN_CANDIDATES {
                 continue;
             }
             let third = third_guess(space, &history, second_code, f2, &rest);
@@ -196,6 +300,19 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
         }
     }
     opening
+}
+
+/// The game's own choice in `knowledge` for each seed 0 to [`SEEDS`] - 1, in order.
+fn seeded_guesses(knowledge: &Knowledge<'_>) -> Vec<usize> {
+    (0..SEEDS)
+        .into_par_iter()
+        .map(|seed| {
+            in_game()
+                .with_sampling(Sampling::new(Sampling::DEFAULT_MAX_PAIRS, seed))
+                .best(knowledge)
+                .expect("there are candidates")
+        })
+        .collect()
 }
 
 /// The in-game choice after two turns, at the book's larger budget and its own seed.
@@ -339,19 +456,23 @@ mod tests {
     #[test]
     fn every_shipped_move_is_a_legal_code_of_its_length() {
         let book = Book::shipped();
-        assert_eq!(book.lengths.keys().copied().collect::<Vec<_>>(), [10]);
+        assert_eq!(book.lengths.keys().copied().collect::<Vec<_>>(), [9, 10]);
         for (&length, opening) in &book.lengths {
             let rules = arena(length);
             let moves = std::iter::once(&opening.first)
                 .chain(opening.second.values())
+                .chain(opening.seeded.values().flatten())
                 .chain(opening.third.values());
             for text in moves {
                 let code = rules.parse_code(text).unwrap();
                 rules.check_code(&code).unwrap();
                 assert!(code.is_distinct() && code.symbols()[0] != 0, "{text}");
             }
-            for key in opening.second.keys() {
+            for key in opening.second.keys().chain(opening.seeded.keys()) {
                 Feedback::parse(key, length).unwrap();
+            }
+            for moves in opening.seeded.values() {
+                assert_eq!(moves.len() as u64, SEEDS, "{length}");
             }
             for key in opening.third.keys() {
                 let (a, b) = key.split_once(' ').unwrap();
@@ -367,26 +488,29 @@ mod tests {
         let rules = arena(10);
         let opening = &book.lengths[&10];
         let first = opening.first.as_str();
-        let start = book.next(&rules, &History::new()).unwrap();
+        let start = book.next(&rules, &History::new(), Some(1)).unwrap();
         assert_eq!(rules.format_code(&start), first);
         let (f1, second) = opening.second.iter().next().unwrap();
         let f1 = Feedback::parse(f1, 10).unwrap();
         let on = history(&rules, &[(first, f1)]);
-        assert_eq!(rules.format_code(&book.next(&rules, &on).unwrap()), *second);
+        assert_eq!(
+            rules.format_code(&book.next(&rules, &on, Some(1)).unwrap()),
+            *second
+        );
         // Another first guess leaves the book.
         let other = history(&rules, &[("9876543210", f1)]);
-        assert_eq!(book.next(&rules, &other), None);
+        assert_eq!(book.next(&rules, &other, Some(1)), None);
         // An answer with no entry (a win leaves nothing to guess) leaves it too.
         let won = history(&rules, &[(first, Feedback::win(10))]);
-        assert_eq!(book.next(&rules, &won), None);
+        assert_eq!(book.next(&rules, &won, Some(1)), None);
         // A second guess other than the book's leaves it, whatever the answer.
         let off = history(&rules, &[(first, f1), ("9876543210", Feedback::new(2, 8))]);
-        assert_eq!(book.next(&rules, &off), None);
+        assert_eq!(book.next(&rules, &off, Some(1)), None);
         // Other rules than the arena's never use it.
         let repeats = Rules::new(10, ARENA_SYMBOLS, true, true).unwrap();
-        assert_eq!(book.next(&repeats, &History::new()), None);
+        assert_eq!(book.next(&repeats, &History::new(), Some(1)), None);
         let leading = Rules::new(10, ARENA_SYMBOLS, false, false).unwrap();
-        assert_eq!(book.next(&leading, &History::new()), None);
+        assert_eq!(book.next(&leading, &History::new(), Some(1)), None);
     }
 
     #[test]
@@ -405,10 +529,13 @@ mod tests {
             Feedback::parse(b, *length).unwrap(),
         );
         let h = history(&rules, &[(&opening.first, f1), (&opening.second[a], f2)]);
-        assert_eq!(rules.format_code(&book.next(&rules, &h).unwrap()), *third);
+        assert_eq!(
+            rules.format_code(&book.next(&rules, &h, Some(1)).unwrap()),
+            *third
+        );
         let mut past = h.clone();
         past.push(rules.parse_code(third).unwrap(), Feedback::new(0, 1));
-        assert_eq!(book.next(&rules, &past), None);
+        assert_eq!(book.next(&rules, &past, Some(1)), None);
     }
 
     #[test]
@@ -464,12 +591,73 @@ mod tests {
         assert!(reps.len() < space.len() / 10, "{}", reps.len());
     }
 
-    /// The shipped opening is what the build writes (about 8 CPU s in a release build).
+    /// The shipped openings are what the build writes (about 12 CPU s in a release build).
     #[test]
-    fn the_shipped_opening_is_what_the_build_writes() {
-        let space = CodeSpace::new(arena(10)).unwrap();
-        let built = build_opening(&space, |_| {});
-        assert_eq!(&built, &Book::shipped().lengths[&10]);
+    fn the_shipped_openings_are_what_the_build_writes() {
+        for length in [9, 10] {
+            let space = CodeSpace::new(arena(length)).unwrap();
+            let built = build_opening(&space, |_| {});
+            assert_eq!(&built, &Book::shipped().lengths[&length], "{length}");
+        }
+    }
+
+    /// Length 9's second guesses are the game's own: with a seed below [`SEEDS`] the strategy
+    /// with the book plays the move the strategy without it chooses, and with another seed the
+    /// move of the seed modulo [`SEEDS`]; at another budget than the default it chooses itself.
+    #[test]
+    fn seeded_second_guesses_are_the_games_own() {
+        let rules = arena(9);
+        let space = CodeSpace::new(rules.clone()).unwrap();
+        let opening = &Book::shipped().lengths[&9];
+        assert!(opening.second.is_empty() && opening.third.is_empty());
+        let first = rules.parse_code(&opening.first).unwrap();
+        let secret = rules.parse_code("564738291").unwrap();
+        let f1 = first.score(&secret);
+        let part = space.filter_code(&space.all(), &first, f1);
+        let h = history(&rules, &[(&opening.first, f1)]);
+        let knowledge = Knowledge {
+            space: &space,
+            history: &h,
+            candidates: &part,
+        };
+        let moves = &opening.seeded[&f1.to_string()];
+        let with_book = |seed: u64, pairs: u64| {
+            let mut s = PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All)
+                .with_sampling(Sampling::new(pairs, seed));
+            rules.format_code(&s.next_guess(&knowledge).unwrap())
+        };
+        let own = |seed: u64| {
+            let s = in_game().with_sampling(Sampling::new(Sampling::DEFAULT_MAX_PAIRS, seed));
+            rules.format_code(&space.code(s.best(&knowledge).unwrap()))
+        };
+        let default = Sampling::DEFAULT_MAX_PAIRS;
+        for seed in [0, 3] {
+            assert_eq!(with_book(seed, default), own(seed), "seed {seed}");
+            assert_eq!(with_book(seed, default), moves[seed as usize]);
+        }
+        assert_eq!(with_book(SEEDS + 5, default), moves[5]);
+        assert_ne!(
+            moves
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            1,
+            "the seeds chose alike"
+        );
+        let small = default / 4;
+        let s = in_game().with_sampling(Sampling::new(small, 1));
+        assert_eq!(
+            with_book(1, small),
+            rules.format_code(&space.code(s.best(&knowledge).unwrap()))
+        );
+        // The book leaves the game where its history leaves the book.
+        let off = history(&rules, &[("987654321", f1)]);
+        assert_eq!(Book::shipped().next(&rules, &off, Some(1)), None);
+        let past = history(
+            &rules,
+            &[(&opening.first, f1), (&moves[1], Feedback::new(1, 1))],
+        );
+        assert_eq!(Book::shipped().next(&rules, &past, Some(1)), None);
     }
 
     /// Every length the build covers gets a legal opening; length 6 is the cheapest with third

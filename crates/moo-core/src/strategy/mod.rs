@@ -23,7 +23,8 @@ mod simple;
 mod tree;
 
 pub use book::{
-    build_opening, classes, is_arena, Book, Opening, BOOK_SEED, THIRD_BUDGET, THIRD_MIN_CANDIDATES,
+    build_opening, classes, is_arena, Book, Opening, OpeningPlan, SecondGuess, BOOK_SEED,
+    THIRD_BUDGET, THIRD_MIN_CANDIDATES,
 };
 pub use cows::Cows;
 pub use enumerate::Enumerate;

@@ -315,7 +315,10 @@ impl PartitionStrategy {
         if !self.book || self.score != PartitionScore::Entropy || self.pool != GuessPool::All {
             return None;
         }
-        let code = Book::shipped().next(knowledge.space.rules(), knowledge.history)?;
+        // The seeded moves are the game's own at the default budget only.
+        let seed =
+            (self.sampling.max_pairs == Sampling::DEFAULT_MAX_PAIRS).then_some(self.sampling.seed);
+        let code = Book::shipped().next(knowledge.space.rules(), knowledge.history, seed)?;
         knowledge.space.index_of(&code)
     }
 

@@ -79,6 +79,14 @@ impl Guesses<'_> {
 
 /// The candidate set as a bitmap ([`is_member`]).
 pub(super) fn membership(n: usize, set: &CodeSet) -> Vec<u64> {
+    if set.len() == n {
+        // Every code (the opening): no need to visit millions of members to know it.
+        let mut bits = vec![u64::MAX; n.div_ceil(64)];
+        if !n.is_multiple_of(64) {
+            *bits.last_mut().expect("n > 0") = (1 << (n % 64)) - 1;
+        }
+        return bits;
+    }
     let mut bits = vec![0u64; n.div_ceil(64)];
     for &i in set.as_slice() {
         bits[i as usize / 64] |= 1 << (i % 64);
@@ -307,4 +315,26 @@ fn signature(code: &Code, turns: &[(Code, u64)], absent: u64) -> u64 {
     let features = &mut features[..symbols.len()];
     features.sort_unstable();
     features.iter().fold(0, |h, &f| mix(h ^ f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_membership_of_every_code_is_every_bit_up_to_the_last() {
+        for n in [1, 63, 64, 65, 200] {
+            let all = CodeSet::from_sorted((0..n as u32).collect());
+            let bits = membership(n, &all);
+            let visited = {
+                let mut bits = vec![0u64; n.div_ceil(64)];
+                for &i in all.as_slice() {
+                    bits[i as usize / 64] |= 1 << (i % 64);
+                }
+                bits
+            };
+            assert_eq!(bits, visited, "{n}");
+        }
+        assert!(membership(0, &CodeSet::from_sorted(Vec::new())).is_empty());
+    }
 }

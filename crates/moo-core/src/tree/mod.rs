@@ -19,9 +19,9 @@ mod jobs;
 mod search;
 
 pub use jobs::{
-    array_range, Column, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Piece,
-    SampledJob, Split, SplitError, SplitOptions, Step, Task, Unreduced, DEFAULT_SHARE, JOB_FORMAT,
-    RESULT_FORMAT, SPLIT_FORMAT,
+    array_range, Column, DeepPart, DrivenPart, Estimate, Job, JobEntry, JobResult, Joined,
+    PartEstimate, PartOutcome, Piece, SampledJob, Split, SplitError, SplitOptions, Step, Task,
+    Unreduced, DEFAULT_SHARE, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
 };
 pub use search::{
     Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, ProvenSets, Search,

@@ -26,6 +26,7 @@
 //! jobs again in the same order, numbers those not written before after them (the next
 //! round), and refuses a result that answers anything else.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::join::graft;
@@ -180,7 +181,13 @@ pub(super) struct Deeper<'a> {
     done: HashMap<String, &'a JobResult>,
     /// The jobs found wanting a result, in the order found, numbered from 0.
     pub(super) wanted: Vec<JobEntry>,
+    /// Answers a job at once instead of wanting it (an estimate drives a part so, in one
+    /// process): every position is then derived once, not once per round.
+    answer: Option<Box<Answer<'a>>>,
 }
+
+/// What answers a job at once: its result, as `moo tree job` would write it.
+pub(super) type Answer<'a> = dyn FnMut(&JobEntry) -> Result<JobResult, SplitError> + 'a;
 
 /// What identifies a job of a later round, its number aside.
 pub(super) fn key(e: &JobEntry) -> String {
@@ -200,6 +207,28 @@ impl<'a> Deeper<'a> {
             heavy,
             done,
             wanted: Vec::new(),
+            answer: None,
+        }
+    }
+
+    /// The same, answering every job at once by `answer`.
+    pub(super) fn answering(mut self, answer: Box<Answer<'a>>) -> Deeper<'a> {
+        self.answer = Some(answer);
+        self
+    }
+
+    /// `entry`'s result: a job's done, or answered at once; `None` (and `entry` wanted) while
+    /// it has none.
+    fn result(&mut self, entry: JobEntry) -> Result<Option<Cow<'a, JobResult>>, SplitError> {
+        if let Some(&r) = self.done.get(&key(&entry)) {
+            return Ok(Some(Cow::Borrowed(r)));
+        }
+        match &mut self.answer {
+            Some(answer) => answer(&entry).map(|r| Some(Cow::Owned(r))),
+            None => {
+                self.wanted.push(entry);
+                Ok(None)
+            }
         }
     }
 
@@ -399,11 +428,10 @@ impl<'a> Deeper<'a> {
                 below,
             },
         };
-        let Some(&result) = self.done.get(&key(&entry)) else {
-            self.wanted.push(entry);
+        let Some(result) = self.result(entry)? else {
             return Ok(None);
         };
-        read_run(result, below).map(Some)
+        read_run(&result, below).map(Some)
     }
 
     /// One job's pieces (`which` of `parts`, none for no job): their values from its result
@@ -443,11 +471,10 @@ impl<'a> Deeper<'a> {
                 spare,
             },
         };
-        let Some(&result) = self.done.get(&key(&entry)) else {
-            self.wanted.push(entry);
+        let Some(result) = self.result(entry)? else {
             return Ok(false);
         };
-        for (&i, v) in which.iter().zip(read_pieces(result)?) {
+        for (&i, v) in which.iter().zip(read_pieces(&result)?) {
             values[i] = Some(v);
         }
         Ok(true)
@@ -606,7 +633,7 @@ fn check_tree(total: u64, histogram: &[u64], below: Option<u64>) -> Result<(), &
 /// `count` runs in that order, of about equal weight: a guess weighs the square of the gap
 /// between its lower bound and `bound`, since the nearer its lower bound is to the bound, the
 /// sooner the search refutes it (the first guesses in the order are the costly ones).
-fn runs(later: &[(u32, u64)], bound: u64, count: usize) -> Vec<&[(u32, u64)]> {
+pub(super) fn runs(later: &[(u32, u64)], bound: u64, count: usize) -> Vec<&[(u32, u64)]> {
     let weight = |&(_, lower): &(u32, u64)| (bound.saturating_sub(lower).max(1) as f64).powi(2);
     let whole: f64 = later.iter().map(weight).sum();
     let count = count.clamp(1, later.len().max(1));
@@ -646,30 +673,4 @@ fn ruled_out<F>(n: u64, values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
             None => *lower,
         })
         .sum::<u64>()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::runs;
-
-    #[test]
-    fn runs_cover_the_later_guesses_in_order_by_weight() {
-        // Lower bounds rising towards the bound of 100: the first guesses weigh the most.
-        let later: Vec<(u32, u64)> = (0..40).map(|g| (g, 60 + u64::from(g))).collect();
-        for count in [1, 2, 5, 40, 100] {
-            let cut = runs(&later, 100, count);
-            assert!(
-                cut.len() <= count && !cut.is_empty(),
-                "{count}: {}",
-                cut.len()
-            );
-            let joined: Vec<(u32, u64)> = cut.concat();
-            assert_eq!(joined, later, "every guess once, in order");
-            if count == 5 {
-                let lens: Vec<usize> = cut.iter().map(|r| r.len()).collect();
-                assert!(lens[0] < lens[4], "{lens:?}");
-            }
-        }
-        assert!(runs(&[], 100, 3).is_empty());
-    }
 }

@@ -1,22 +1,49 @@
-//! What a whole split run will cost, predicted from a few of its jobs run first.
+//! What a whole split run will cost, predicted from a few of its jobs and from parts driven
+//! through all their rounds here.
 //!
-//! The jobs of one split differ mostly by the size of the position they search: each costs a
-//! fixed start (the process, the score table) and a search whose cost grows as a power of that
-//! size. Most jobs are small and most of the time is in the few large ones, so a handful of
-//! round 1's jobs are taken at evenly spaced steps of their cumulative estimated cost (size
+//! Round 1's jobs differ mostly by the size of the position they search: each costs a fixed
+//! start (the process, the score table) and a search whose cost grows as a power of that size.
+//! A handful of them are taken at evenly spaced steps of their cumulative estimated cost (size
 //! squared), the smallest sample gives the fixed start, and the others the power and its scale
-//! by least squares on logarithms; every job of round 1 is then predicted from its size. The
-//! later rounds cannot be sampled before round 1 is in (their jobs need its bounds), so they are
-//! predicted as [`LATER_ROUNDS_RATIO`] times round 1's pieces' predicted cost: the later guesses
-//! of a position refuted, in proportion to what its first guesses cost to solve.
+//! by least squares on logarithms; every whole part is predicted from its size so.
+//!
+//! A part split deeper cannot be predicted from round 1: its later rounds depend on the bounds
+//! round 1 proves, and on one game they cost 4 times its round 1, on another 50 times, mostly in
+//! the runs of later guesses at a few positions whose bound is tight. So the largest and the
+//! smallest parts split deeper are *driven*: every job of every round derived as the join
+//! derives it, in this process, each answered at once. Pieces are solved whole (their values
+//! make the bounds the later rounds use). A run of later guesses, where the time goes, is tried
+//! on one guess in [`RUN_STRIDE`] only, spread evenly over the run, and its search time scaled
+//! up by the guesses left out and down by [`SHARED_CACHE`]; its result stands for the run's
+//! (a tree below the bound if a sampled guess finds one, else the bound), so the derivation
+//! goes on as the run would. The other deep parts are predicted from the driven ones by a power
+//! of their size.
+
+use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{Split, Task};
+use super::deeper::{Deeper, Position};
+use super::join::first_part;
+use super::{JobEntry, JobResult, Split, SplitError, Task};
+use crate::space::CodeSpace;
+use crate::stop::Stop;
+use crate::tree::Progress;
 
-/// The later rounds' cost relative to round 1's pieces' cost. Measured on Bulls and Cows 4 of
-/// 0-9 (see the book's splitting chapter), not on the game it predicts.
-pub const LATER_ROUNDS_RATIO: f64 = 3.9;
+/// A driven part tries one guess in this many of each run of later guesses, the middle one of
+/// each stretch of this many (at least one guess a run).
+pub const RUN_STRIDE: usize = 32;
+
+/// How much more a run's guesses cost each when only one in [`RUN_STRIDE`] is tried than when
+/// the whole run is: a run's guesses share one cache, whose sets and bounds a sparse sample
+/// shares less. Measured by trying every run of one position both ways: 1.9 to 2.2 at the
+/// costliest positions of Bulls and Cows 5 of 0-7 and 4 of 0-9, 1.0 to 1.3 at cheap ones (the
+/// book's splitting chapter).
+pub const SHARED_CACHE: f64 = 2.0;
+
+/// The powers of size a fit may find: a search costs more on a larger set, and no part of the
+/// games measured grew faster than the cube.
+const POWERS: std::ops::RangeInclusive<f64> = 1.0..=4.0;
 
 /// One sampled job and its measured cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,26 +56,100 @@ pub struct SampledJob {
     pub cpu_seconds: f64,
 }
 
+/// A part split deeper, driven through all its rounds in this process.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct DrivenPart {
+    /// The first guess, as text.
+    pub guess: String,
+    /// The feedback to it.
+    pub feedback: String,
+    /// How many secrets the part holds.
+    pub size: usize,
+    /// The jobs of every round the part needs.
+    pub jobs: usize,
+    /// How many of them solve pieces, each solved here.
+    pub pieces: usize,
+    /// The pieces' search time, measured, in CPU seconds (no job's start).
+    pub pieces_seconds: f64,
+    /// How many jobs are runs of later guesses.
+    pub runs: usize,
+    /// The later guesses in those runs.
+    pub later_guesses: usize,
+    /// How many of them were tried.
+    pub tried_guesses: usize,
+    /// The runs' search time, scaled up from the guesses tried, in CPU seconds (no job's start).
+    pub runs_seconds: f64,
+    /// The costliest job's predicted search, in CPU seconds (no start).
+    pub largest: f64,
+    /// The CPU time driving the part took here (derivation included), in seconds.
+    pub took: f64,
+}
+
+impl DrivenPart {
+    /// The part's predicted CPU time in all: each job's start, and the searches.
+    pub fn cost(&self, start: f64) -> f64 {
+        self.jobs as f64 * start + self.pieces_seconds + self.runs_seconds
+    }
+}
+
+/// One part split deeper and its predicted CPU time.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartEstimate {
+    /// The first guess, as text.
+    pub guess: String,
+    /// The feedback to it.
+    pub feedback: String,
+    /// How many secrets the part holds.
+    pub size: usize,
+    /// Its predicted CPU time, every round, in seconds.
+    pub seconds: f64,
+    /// Whether it was driven (else predicted from its size).
+    pub driven: bool,
+}
+
 /// The predicted CPU time of a whole split run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Estimate {
-    /// The jobs sampled.
+    /// Round 1's jobs sampled.
     pub sampled: Vec<SampledJob>,
-    /// The fixed start of a job, in CPU seconds (the smallest sample's).
+    /// The fixed start of a job, in CPU seconds: the first sample's, the smallest job run as a
+    /// process of its own.
     pub start: f64,
-    /// A job of `n` secrets is predicted to take `start + scale * n^exponent` CPU seconds.
+    /// A job of round 1 of `n` secrets is predicted to take `start + scale * n^exponent` CPU
+    /// seconds.
     pub exponent: f64,
     /// See [`Estimate::exponent`].
     pub scale: f64,
-    /// Round 1's predicted CPU time, in seconds.
+    /// The parts driven through all their rounds.
+    pub driven: Vec<DrivenPart>,
+    /// A part split deeper of `n` secrets is predicted to take `deep_scale * n^deep_exponent`
+    /// CPU seconds in all, fitted to the driven parts (the square through one).
+    pub deep_exponent: f64,
+    /// See [`Estimate::deep_exponent`].
+    pub deep_scale: f64,
+    /// Every part split deeper, predicted.
+    pub parts: Vec<PartEstimate>,
+    /// The whole parts' predicted CPU time (round 1's jobs that are not pieces), in seconds.
+    pub whole: f64,
+    /// Round 1's predicted CPU time by the size fit, in seconds.
     pub round_one: f64,
-    /// The later rounds' predicted CPU time, in seconds.
-    pub later_rounds: f64,
     /// The whole run's predicted CPU time, in seconds.
     pub total: f64,
-    /// The largest predicted job of round 1, in seconds.
+    /// The largest predicted job, in seconds.
     pub largest: f64,
+    /// The CPU time the estimate took: the sampled jobs and the driven parts, in seconds.
+    pub took: f64,
+}
+
+/// What driving a part has counted so far.
+#[derive(Default)]
+struct Tally {
+    part: Option<DrivenPart>,
+    /// The search setup of each position whose runs were tried (its root's guesses and their
+    /// bounds), by its path: every run there pays it once, whatever it tries.
+    setups: HashMap<String, f64>,
 }
 
 impl Split {
@@ -80,64 +181,240 @@ impl Split {
         picked
     }
 
-    /// The whole run's CPU time predicted from `sampled` jobs (at least two of different sizes
-    /// for a power; with fewer, cost is taken as proportional to size squared).
-    pub fn estimate(&self, sampled: Vec<SampledJob>) -> Estimate {
-        let start = sampled
+    /// Which parts split deeper (indexes into [`Split::deeper`]) an estimate drives: the
+    /// largest, where most of the time goes, and the smallest, the cheapest to drive, which
+    /// with it gives the power of size the others are predicted by.
+    pub fn drive_sample(&self) -> Vec<usize> {
+        let mut by_size: Vec<(usize, usize)> = self
+            .deeper
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.size, i))
+            .collect();
+        by_size.sort_unstable();
+        let mut picked: Vec<usize> = by_size.last().map(|&(_, i)| i).into_iter().collect();
+        if let Some(&(_, i)) = by_size.first() {
+            if !picked.contains(&i) {
+                picked.push(i);
+            }
+        }
+        picked
+    }
+
+    /// Drives the part split deeper `which` (an index into [`Split::deeper`]) through every
+    /// round here, timing each job by `clock` (CPU seconds of this process): its pieces solved
+    /// whole, its runs of later guesses on one guess in [`RUN_STRIDE`] (see the module docs).
+    /// Runs on the current rayon pool; returns [`crate::tree::SearchError::Stopped`] soon
+    /// after `stop` fires.
+    pub fn drive(
+        &self,
+        which: usize,
+        clock: &dyn Fn() -> f64,
+        stop: &Stop,
+    ) -> Result<DrivenPart, SplitError> {
+        let d = self
+            .deeper
+            .get(which)
+            .ok_or_else(|| SplitError::Malformed {
+                kind: "split manifest",
+                reason: format!(
+                    "it has {} parts split deeper, not {which}",
+                    self.deeper.len()
+                ),
+            })?;
+        let begun = clock();
+        let space = CodeSpace::new(self.rules.clone())?;
+        let part = first_part(self, &space, d)?;
+        let mut tally = Tally {
+            part: Some(DrivenPart {
+                guess: d.guess.clone(),
+                feedback: d.feedback.clone(),
+                size: d.size,
+                jobs: 0,
+                pieces: 0,
+                pieces_seconds: 0.0,
+                runs: 0,
+                later_guesses: 0,
+                tried_guesses: 0,
+                runs_seconds: 0.0,
+                largest: 0.0,
+                took: 0.0,
+            }),
+            setups: HashMap::new(),
+        };
+        {
+            let answer = |entry: &JobEntry| self.answer(&space, entry, clock, stop, &mut tally);
+            let mut deeper = Deeper::new(&space, self.options(), self.heavy, HashMap::new())
+                .answering(Box::new(answer));
+            deeper.node(&Position::part(&space, &part))?;
+        }
+        let mut driven = tally.part.take().unwrap_or_else(|| unreachable!());
+        driven.took = clock() - begun;
+        Ok(driven)
+    }
+
+    /// One job of a driven part answered at once, and counted in `tally`.
+    fn answer(
+        &self,
+        space: &CodeSpace,
+        entry: &JobEntry,
+        clock: &dyn Fn() -> f64,
+        stop: &Stop,
+        tally: &mut Tally,
+    ) -> Result<JobResult, SplitError> {
+        let timed = |job: &super::Job| -> Result<(JobResult, f64), SplitError> {
+            let before = clock();
+            let result = job.solve_in(space, &Progress::new(), stop)?;
+            Ok((result, (clock() - before).max(0.0)))
+        };
+        let Task::Guesses { path, guesses, .. } = &entry.task else {
+            let (result, seconds) = timed(&self.job(entry.clone()))?;
+            let part = tally.part.as_mut().unwrap_or_else(|| unreachable!());
+            part.jobs += 1;
+            part.pieces += 1;
+            part.pieces_seconds += seconds;
+            part.largest = part.largest.max(seconds);
+            return Ok(result);
+        };
+        let with = |guesses: Vec<String>| {
+            let mut e = entry.clone();
+            if let Task::Guesses { guesses: g, .. } = &mut e.task {
+                *g = guesses;
+            }
+            self.job(e)
+        };
+        let position = serde_json::to_string(path).unwrap_or_default();
+        let setup = match tally.setups.get(&position) {
+            Some(&s) => s,
+            None => {
+                let (_, s) = timed(&with(Vec::new()))?;
+                tally.setups.insert(position, s);
+                s
+            }
+        };
+        let tried = stride(guesses, RUN_STRIDE);
+        let count = tried.len();
+        let (mut result, seconds) = timed(&with(tried))?;
+        let search = (seconds - setup).max(0.0);
+        let scaled = setup + search * guesses.len() as f64 / count.max(1) as f64 / SHARED_CACHE;
+        let part = tally.part.as_mut().unwrap_or_else(|| unreachable!());
+        part.jobs += 1;
+        part.runs += 1;
+        part.later_guesses += guesses.len();
+        part.tried_guesses += count;
+        part.runs_seconds += scaled;
+        part.largest = part.largest.max(scaled);
+        // The sample's answer stands for the run's: a tree below the bound rooted at one of
+        // its guesses, or the bound.
+        result.entry = entry.clone();
+        Ok(result)
+    }
+
+    /// The whole run's CPU time predicted from `sampled` jobs of round 1, the first of them the
+    /// smallest run as its own process ([`Estimate::start`]; the others want two sizes for a
+    /// power, else cost is taken as proportional to size squared), and the `driven` parts.
+    pub fn estimate(&self, sampled: Vec<SampledJob>, driven: Vec<DrivenPart>) -> Estimate {
+        let start = sampled.first().map_or(0.0, |s| s.cpu_seconds);
+        // What every sample costs besides its search, to tell the search apart: the first
+        // sample's start holds a process's too, which the others, run here, do not pay.
+        let floor = sampled
             .iter()
             .map(|s| s.cpu_seconds)
             .fold(f64::INFINITY, f64::min);
-        let start = if start.is_finite() { start } else { 0.0 };
-        let searches: Vec<SampledJob> = sampled
+        let searches: Vec<(usize, f64)> = sampled
             .iter()
-            .filter(|s| s.cpu_seconds > start)
-            .map(|s| SampledJob {
-                cpu_seconds: s.cpu_seconds - start,
-                ..s.clone()
-            })
+            .skip(1)
+            .filter(|s| s.cpu_seconds > floor)
+            .map(|s| (s.size, s.cpu_seconds - floor))
             .collect();
         let (exponent, scale) = fit(&searches);
         let predict = |size: usize| start + scale * (size.max(1) as f64).powf(exponent);
         let round_one: f64 = self.jobs.iter().map(|e| predict(e.size)).sum();
-        let later_rounds = LATER_ROUNDS_RATIO
-            * self
-                .jobs
-                .iter()
-                .filter(|e| matches!(e.task, Task::Pieces { .. }))
-                .map(|e| predict(e.size))
-                .sum::<f64>();
+        let whole: f64 = self
+            .jobs
+            .iter()
+            .filter(|e| e.task == Task::Part)
+            .map(|e| predict(e.size))
+            .sum();
+        let points: Vec<(usize, f64)> = driven.iter().map(|p| (p.size, p.cost(start))).collect();
+        let (deep_exponent, deep_scale) = fit(&points);
+        let parts: Vec<PartEstimate> = self
+            .deeper
+            .iter()
+            .map(|d| {
+                let found = driven
+                    .iter()
+                    .find(|p| p.guess == d.guess && p.feedback == d.feedback);
+                PartEstimate {
+                    guess: d.guess.clone(),
+                    feedback: d.feedback.clone(),
+                    size: d.size,
+                    seconds: found.map_or_else(
+                        || deep_scale * (d.size.max(1) as f64).powf(deep_exponent),
+                        |p| p.cost(start),
+                    ),
+                    driven: found.is_some(),
+                }
+            })
+            .collect();
         let largest = self
             .jobs
             .iter()
+            .filter(|e| e.task == Task::Part)
             .map(|e| predict(e.size))
+            .chain(driven.iter().map(|p| start + p.largest))
             .fold(0.0, f64::max);
+        let took = sampled.iter().map(|s| s.cpu_seconds).sum::<f64>()
+            + driven.iter().map(|p| p.took).sum::<f64>();
         Estimate {
             sampled,
             start,
             exponent,
             scale,
+            driven,
+            deep_exponent,
+            deep_scale,
+            total: whole + parts.iter().map(|p| p.seconds).sum::<f64>(),
+            parts,
+            whole,
             round_one,
-            later_rounds,
-            total: round_one + later_rounds,
             largest,
+            took,
         }
     }
 }
 
-/// `(exponent, scale)` of `cost = scale * size^exponent`, by least squares on logarithms.
-fn fit(sampled: &[SampledJob]) -> (f64, f64) {
-    let points: Vec<(f64, f64)> = sampled
+/// One of each `step` of `guesses`, the middle of each stretch of `step` (and at least one).
+fn stride(guesses: &[String], step: usize) -> Vec<String> {
+    let step = step.max(1);
+    let mut picked: Vec<String> = guesses
         .iter()
-        .filter(|s| s.cpu_seconds > 0.0)
-        .map(|s| ((s.size.max(1) as f64).ln(), s.cpu_seconds.ln()))
+        .skip(step / 2)
+        .step_by(step)
+        .cloned()
+        .collect();
+    if picked.is_empty() {
+        picked.extend(guesses.get(guesses.len() / 2).cloned());
+    }
+    picked
+}
+
+/// `(exponent, scale)` of `cost = scale * size^exponent` through `(size, cost)` points, by
+/// least squares on logarithms; the square through their mean with one size only, or when the
+/// power found is outside [`POWERS`] (timings of a few milliseconds are mostly noise).
+fn fit(points: &[(usize, f64)]) -> (f64, f64) {
+    let points: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|&&(_, cost)| cost > 0.0)
+        .map(|&(size, cost)| ((size.max(1) as f64).ln(), cost.ln()))
         .collect();
     let n = points.len() as f64;
     let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
     let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
     let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
     let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
-    if points.len() < 2 || sxx < 1e-9 {
-        // One size only: the square, through the mean.
+    let exponent = sxy / sxx;
+    if points.len() < 2 || sxx < 1e-9 || !POWERS.contains(&exponent) {
         let exponent = 2.0;
         let scale = if points.is_empty() {
             0.0
@@ -146,27 +423,148 @@ fn fit(sampled: &[SampledJob]) -> (f64, f64) {
         };
         return (exponent, scale);
     }
-    let exponent = sxy / sxx;
     (exponent, (mean_y - exponent * mean_x).exp())
 }
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use super::*;
+    use crate::rules::Rules;
+    use crate::tree::SearchOptions;
+
+    /// 3 of 0-9 split as `moo tree split` splits it by default: four parts deeper.
+    fn split() -> Split {
+        let space = CodeSpace::new(Rules::new(3, "0123456789", false, false).unwrap()).unwrap();
+        let options = SearchOptions::new(crate::tree::Objective::Average);
+        Split::plan(&space, &options, &super::super::SplitOptions::default())
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn a_driven_part_counts_every_job_it_derives_and_times_each_once() {
+        let split = split();
+        assert!(split.deeper.len() >= 2, "{:?}", split.deeper);
+        let sizes: Vec<usize> = split.deeper.iter().map(|d| d.size).collect();
+        let picked = split.drive_sample();
+        let (largest, smallest) = (sizes.iter().max(), sizes.iter().min());
+        assert_eq!(Some(&sizes[picked[0]]), largest);
+        assert_eq!(Some(&sizes[picked[1]]), smallest);
+        // A clock that ticks once a reading: every job measures one second, and a run's search
+        // none beyond its position's setup.
+        let ticks = Cell::new(0.0);
+        let clock = || {
+            ticks.set(ticks.get() + 1.0);
+            ticks.get()
+        };
+        let d = &split.deeper[picked[0]];
+        let driven = split.drive(picked[0], &clock, &Stop::never()).unwrap();
+        assert_eq!(
+            (driven.size, &driven.guess, &driven.feedback),
+            (d.size, &d.guess, &d.feedback)
+        );
+        assert_eq!(driven.jobs, driven.pieces + driven.runs);
+        assert_eq!(driven.pieces_seconds, driven.pieces as f64);
+        assert_eq!(driven.runs_seconds, driven.runs as f64);
+        assert!(
+            driven.runs > 0 && driven.tried_guesses <= driven.later_guesses,
+            "{driven:?}"
+        );
+        // Round 1's jobs of the part are among those it derives.
+        let first = split
+            .jobs
+            .iter()
+            .filter(|e| e.guess == d.guess && e.feedback == d.feedback)
+            .count();
+        assert!(first > 0 && driven.pieces >= first, "{first} {driven:?}");
+        assert!(split
+            .drive(split.deeper.len(), &clock, &Stop::never())
+            .is_err());
+    }
+
+    #[test]
+    fn deep_parts_scale_from_the_driven_ones_by_a_power_of_size() {
+        let split = split();
+        let picked = split.drive_sample();
+        let part = |which: usize, jobs: usize, seconds: f64| {
+            let d = &split.deeper[which];
+            DrivenPart {
+                guess: d.guess.clone(),
+                feedback: d.feedback.clone(),
+                size: d.size,
+                jobs,
+                pieces: jobs,
+                pieces_seconds: seconds,
+                runs: 0,
+                later_guesses: 0,
+                tried_guesses: 0,
+                runs_seconds: 0.0,
+                largest: 0.5,
+                took: 1.0,
+            }
+        };
+        let driven = vec![part(picked[0], 10, 99.0), part(picked[1], 2, 0.8)];
+        let sampled = vec![
+            SampledJob {
+                index: 0,
+                size: 1,
+                cpu_seconds: 0.1,
+            },
+            SampledJob {
+                index: 1,
+                size: 10,
+                cpu_seconds: 0.2,
+            },
+        ];
+        let e = split.estimate(sampled, driven);
+        assert_eq!(e.start, 0.1);
+        let by_size = |size: usize| e.deep_scale * (size as f64).powf(e.deep_exponent);
+        for p in &e.parts {
+            let d = e.driven.iter().find(|d| d.feedback == p.feedback);
+            assert_eq!(p.driven, d.is_some());
+            match d {
+                // Each job's start and the searches.
+                Some(d) if d.jobs == 10 => assert!((p.seconds - 100.0).abs() < 1e-9),
+                Some(_) => assert!((p.seconds - 1.0).abs() < 1e-9),
+                None => assert!((p.seconds - by_size(p.size)).abs() < 1e-9),
+            }
+            assert!((p.seconds - by_size(p.size)).abs() < 1e-6 * p.seconds);
+        }
+        let sum: f64 = e.parts.iter().map(|p| p.seconds).sum();
+        assert!((e.total - e.whole - sum).abs() < 1e-9);
+        assert!((e.took - 2.3).abs() < 1e-9);
+        assert!(
+            e.largest >= 0.6 - 1e-9,
+            "the start and the largest driven job"
+        );
+    }
 
     #[test]
     fn a_power_law_is_recovered() {
-        let sampled: Vec<SampledJob> = [10usize, 100, 1000]
+        let points: Vec<(usize, f64)> = [10usize, 100, 1000]
             .iter()
-            .enumerate()
-            .map(|(index, &size)| SampledJob {
-                index,
-                size,
-                cpu_seconds: 0.001 * (size as f64).powf(1.5),
-            })
+            .map(|&size| (size, 0.001 * (size as f64).powf(1.5)))
             .collect();
-        let (exponent, scale) = fit(&sampled);
+        let (exponent, scale) = fit(&points);
         assert!((exponent - 1.5).abs() < 1e-9, "{exponent}");
         assert!((scale - 0.001).abs() < 1e-9, "{scale}");
+        // One size, or costs that fall as sizes grow (noise): the square through them.
+        for points in [&[(10, 3.0)][..], &[(5, 12.0), (20, 0.75)]] {
+            let (exponent, scale) = fit(points);
+            assert_eq!(exponent, 2.0);
+            assert!((scale * 100.0 - 3.0).abs() < 1e-9, "{scale}");
+        }
+    }
+
+    #[test]
+    fn a_stride_spreads_over_the_run() {
+        let guesses: Vec<String> = (0..100).map(|g| g.to_string()).collect();
+        assert_eq!(stride(&guesses, 32), ["16", "48", "80"]);
+        assert_eq!(stride(&guesses[..10], 32), ["5"]);
+        assert_eq!(stride(&guesses[..1], 32), ["0"]);
+        assert!(stride(&[], 32).is_empty());
+        assert_eq!(stride(&guesses[..3], 1), ["0", "1", "2"]);
     }
 }

@@ -459,7 +459,11 @@ fn check_columns(r: &JobResult, columns: &[Column]) -> Result<u32, SplitError> {
 }
 
 /// The first-level part a deep part names.
-fn first_part(split: &Split, space: &CodeSpace, d: &DeepPart) -> Result<FirstPart, SplitError> {
+pub(super) fn first_part(
+    split: &Split,
+    space: &CodeSpace,
+    d: &DeepPart,
+) -> Result<FirstPart, SplitError> {
     let bad = |reason: String| SplitError::Malformed {
         kind: "split manifest",
         reason,

@@ -57,7 +57,9 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::estimate::{Estimate, SampledJob};
+pub use self::estimate::{
+    DrivenPart, Estimate, PartEstimate, SampledJob, RUN_STRIDE, SHARED_CACHE,
+};
 pub use self::plan::{SplitOptions, DEFAULT_SHARE};
 use super::{DecisionTree, Objective, SearchError, TreeError, TreeStats};
 use crate::pool::GuessPool;

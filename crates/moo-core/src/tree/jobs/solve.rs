@@ -69,9 +69,19 @@ impl Job {
     /// guess's subtree below its bound. Runs on the current rayon pool; returns
     /// [`crate::tree::SearchError::Stopped`] soon after `stop` fires.
     pub fn solve(&self, progress: &Progress, stop: &Stop) -> Result<JobResult, SplitError> {
-        let space = CodeSpace::new(self.rules.clone())?;
+        self.solve_in(&CodeSpace::new(self.rules.clone())?, progress, stop)
+    }
+
+    /// [`Job::solve`] in `space`, the code space of the job's rules, built once for many jobs
+    /// run in one process.
+    pub(super) fn solve_in(
+        &self,
+        space: &CodeSpace,
+        progress: &Progress,
+        stop: &Stop,
+    ) -> Result<JobResult, SplitError> {
         let history = self.history()?;
-        let candidates: CodeSet = history.candidates(&space);
+        let candidates: CodeSet = history.candidates(space);
         let deeper = !matches!(self.entry.task, Task::Part);
         if deeper && (self.objective != Objective::Average || self.max_depth.is_some()) {
             return Err(
@@ -81,7 +91,7 @@ impl Job {
         let start = Instant::now();
         let options = SearchOptions::new(self.objective).with_guesses(self.guesses);
         let at = Position {
-            space: &space,
+            space,
             history: &history,
             candidates: &candidates,
             progress,

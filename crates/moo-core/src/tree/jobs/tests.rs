@@ -463,3 +463,24 @@ fn tampered_runs_of_later_guesses_are_refused() {
         }
     });
 }
+
+#[test]
+fn runs_cover_the_later_guesses_in_order_by_weight() {
+    // Lower bounds rising towards the bound of 100: the first guesses weigh the most.
+    let later: Vec<(u32, u64)> = (0..40).map(|g| (g, 60 + u64::from(g))).collect();
+    for count in [1, 2, 5, 40, 100] {
+        let cut = super::deeper::runs(&later, 100, count);
+        assert!(
+            cut.len() <= count && !cut.is_empty(),
+            "{count}: {}",
+            cut.len()
+        );
+        let joined: Vec<(u32, u64)> = cut.concat();
+        assert_eq!(joined, later, "every guess once, in order");
+        if count == 5 {
+            let lens: Vec<usize> = cut.iter().map(|r| r.len()).collect();
+            assert!(lens[0] < lens[4], "{lens:?}");
+        }
+    }
+    assert!(super::deeper::runs(&[], 100, 3).is_empty());
+}
