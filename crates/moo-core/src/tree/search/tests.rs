@@ -143,3 +143,63 @@ fn largest_within_matches_the_level_test() {
         }
     }
 }
+
+/// The guesses [`super::candidates::floor_candidates`] keeps, each floor raised to its exact
+/// bound, are those [`super::candidates::candidates`] keeps below the limit, with the same
+/// bounds: so the search in floor order tries the same guesses in the same order. And no floor
+/// is above its guess's exact bound.
+#[test]
+fn floors_raised_are_the_candidates() {
+    use super::candidates::{candidates, floor_candidates, Candidate};
+    for rules in [
+        Rules::new(4, "123456", true, false).unwrap(),
+        Rules::new(3, "012345", false, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules).unwrap();
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let bounds = &search.bounds;
+        let mut compared = 0;
+        for (set, sym) in sets(&space) {
+            let orbits = bounds.orbits(&sym);
+            let n = set.len() as u32;
+            for depth in [UNLIMITED, 4, 3] {
+                for limit in [2 * n + 2, 2 * n + n / 2, 3 * n - 4, 3 * n] {
+                    let Some((pending, _)) = floor_candidates(bounds, &set, &orbits, limit, depth)
+                    else {
+                        continue;
+                    };
+                    let child_depth = super::solved::child_limit(depth);
+                    let mut counts = vec![0u32; bounds.slots];
+                    let mut raised: Vec<u64> = pending
+                        .iter()
+                        .filter_map(|p| {
+                            let floor = Candidate::from_key(p.key);
+                            let (bound, member) = bounds
+                                .split_bound(floor.guess, &set, &mut counts, INF, child_depth)
+                                .and_then(|s| bounds.bound_of_split(set.len(), s, child_depth))?;
+                            assert!(floor.bound <= bound, "floor above the bound");
+                            assert_eq!(floor.member, member);
+                            (bound < limit).then(|| {
+                                Candidate {
+                                    guess: floor.guess,
+                                    bound,
+                                    member,
+                                }
+                                .key()
+                            })
+                        })
+                        .collect();
+                    let (cands, _) = candidates(bounds, &set, &orbits, limit, depth, &stop)
+                        .expect("never stopped");
+                    let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
+                    raised.sort_unstable();
+                    keys.sort_unstable();
+                    assert_eq!(raised, keys, "{} codes, limit {limit}, depth {depth}", n);
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 20, "only {compared} sets compared");
+    }
+}
