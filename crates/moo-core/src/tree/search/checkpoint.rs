@@ -279,18 +279,7 @@ impl ProvenSets {
         }
         let text = read_text(path)?;
         let mut lines = text.split_inclusive('\n');
-        let first = lines.next().unwrap_or("");
-        let found = first.trim_end();
-        if !found.starts_with(MAGIC) {
-            return Err(not_a_checkpoint(path, found));
-        }
-        if found != wanted {
-            return Err(CheckpointError::OtherSearch {
-                path: path.to_path_buf(),
-                found: found.to_string(),
-                wanted,
-            });
-        }
+        check_header(path, lines.next().unwrap_or(""), &wanted)?;
         let (records, _) = read_facts(path, lines, space)?;
         let mut bounds = std::collections::HashMap::new();
         for r in records
@@ -354,21 +343,25 @@ fn is_fresh(
             }
             Ok(true)
         }
-        Some(first) => {
-            let found = first.trim_end();
-            if !found.starts_with(MAGIC) {
-                return Err(not_a_checkpoint(path, found));
-            }
-            if found != wanted {
-                return Err(CheckpointError::OtherSearch {
-                    path: path.to_path_buf(),
-                    found: found.to_string(),
-                    wanted: wanted.to_string(),
-                });
-            }
-            Ok(false)
-        }
+        Some(first) => check_header(path, first, wanted).map(|()| false),
     }
+}
+
+/// Whether the whole first line `first` is the header of the search `wanted`: an error if it is
+/// no checkpoint's or another search's.
+fn check_header(path: &Path, first: &str, wanted: &str) -> Result<(), CheckpointError> {
+    let found = first.trim_end();
+    if !found.starts_with(MAGIC) {
+        return Err(not_a_checkpoint(path, found));
+    }
+    if found != wanted {
+        return Err(CheckpointError::OtherSearch {
+            path: path.to_path_buf(),
+            found: found.to_string(),
+            wanted: wanted.to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// The facts of the lines after the header, each checked against the game, and how many
