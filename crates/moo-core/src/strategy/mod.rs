@@ -23,7 +23,7 @@ mod simple;
 mod tree;
 
 pub use book::{
-    build_opening, classes, is_arena, Book, Opening, OpeningPlan, SecondGuess, BOOK_SEED,
+    build_opening, classes, is_arena, Book, Opening, OpeningPlan, SecondGuess, BOOK_SEED, SEEDS,
     THIRD_BUDGET, THIRD_MIN_CANDIDATES,
 };
 pub use cows::Cows;
