@@ -75,6 +75,15 @@ pub enum CheckpointError {
         /// The total of the tree built from them, played out.
         replayed: String,
     },
+    /// A file read for a lower bound ([`ProvenSets::read`]) is no checkpoint of this game's
+    /// search under the default options.
+    #[error("{path} cannot bound this game: {why}; name the --checkpoint file of a `moo tree build` of the same game, without --objective, --max-depth or --guesses")]
+    NotThisGame {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        why: String,
+    },
     /// The file was written by a search of other rules or options.
     #[error("checkpoint {path} belongs to another search ({found}), not this one ({wanted}): use another file, or delete it to start over")]
     OtherSearch {
@@ -279,7 +288,23 @@ impl ProvenSets {
         }
         let text = read_text(path)?;
         let mut lines = text.split_inclusive('\n');
-        check_header(path, lines.next().unwrap_or(""), &wanted)?;
+        // The messages of a resumed search tell how to start afresh, which is no advice here.
+        check_header(path, lines.next().unwrap_or(""), &wanted).map_err(|e| match e {
+            CheckpointError::NotACheckpoint { path, why } => CheckpointError::NotThisGame {
+                path,
+                why: format!("it is not a moo checkpoint ({why})"),
+            },
+            CheckpointError::OtherSearch {
+                path,
+                found,
+                wanted,
+                ..
+            } => CheckpointError::NotThisGame {
+                path,
+                why: format!("it belongs to another search ({found}), not this one ({wanted})"),
+            },
+            e => e,
+        })?;
         let (records, _) = read_facts(path, lines, space)?;
         let mut bounds = std::collections::HashMap::new();
         for r in records
