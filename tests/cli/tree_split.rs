@@ -43,6 +43,22 @@ fn run_job(dir: &Path, index: usize) {
         .success();
 }
 
+/// Builds `GAME` in one run, in `tmp`, and checks that `joined` is its tree, node for node.
+fn assert_is_the_single_runs_tree(tmp: &Path, joined: &Path) {
+    let single_file = tmp.join("single.json");
+    moo()
+        .args(["tree", "build", "--threads", "2", "-o"])
+        .arg(&single_file)
+        .args(GAME)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(joined).unwrap(),
+        std::fs::read_to_string(&single_file).unwrap(),
+        "the same tree, node for node"
+    );
+}
+
 fn json(out: &[u8]) -> serde_json::Value {
     serde_json::from_slice(out).unwrap()
 }
@@ -388,18 +404,7 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
     }
     assert!(rounds > 2, "positions below the parts take more rounds");
     assert_eq!(status(&dir), "");
-    let single_file = tmp.path().join("single.json");
-    moo()
-        .args(["tree", "build", "--threads", "2", "-o"])
-        .arg(&single_file)
-        .args(GAME)
-        .assert()
-        .success();
-    assert_eq!(
-        std::fs::read_to_string(&joined_file).unwrap(),
-        std::fs::read_to_string(&single_file).unwrap(),
-        "the same tree, node for node"
-    );
+    assert_is_the_single_runs_tree(tmp.path(), &joined_file);
 }
 
 #[test]
@@ -469,16 +474,5 @@ fn split_estimate_predicts_from_sampled_jobs_and_driven_parts() {
             break;
         }
     }
-    let single_file = tmp.path().join("single.json");
-    moo()
-        .args(["tree", "build", "--threads", "2", "-o"])
-        .arg(&single_file)
-        .args(GAME)
-        .assert()
-        .success();
-    assert_eq!(
-        std::fs::read_to_string(&joined_file).unwrap(),
-        std::fs::read_to_string(&single_file).unwrap(),
-        "the same tree, node for node"
-    );
+    assert_is_the_single_runs_tree(tmp.path(), &joined_file);
 }
