@@ -260,6 +260,20 @@ pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
     rest
 }
 
+/// The highest of `scores`, and the highest of those at most `level` (0 if none).
+///
+/// [`super::candidates::FloorOrder`] takes the guesses one score at a time from the highest
+/// down, and the highest score it leaves out gives the least parts floor of those it skips.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn highest(scores: &[u8], level: u8) -> (u8, u8) {
+    let (mut top, mut rest) = (0u8, 0u8);
+    for &s in scores {
+        top = top.max(s);
+        rest = rest.max(if s > level { 0 } else { s });
+    }
+    (top, rest)
+}
+
 impl Splitter {
     /// A splitter for a game whose occurring feedback indexes are `feedbacks` (winning one
     /// `win` among them) and whose level-filling bound gives a part of `c` the total `lb[c]`.
