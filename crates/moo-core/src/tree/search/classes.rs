@@ -40,7 +40,12 @@ pub(super) struct Classes {
     names: Vec<u8>,
     /// Symbols that keep their name (the barred leading symbol).
     fixed: u64,
+    /// 1 when the first position stays first (a symbol is barred from it), else 0.
+    lead: usize,
 }
+
+/// A member's symbols in the position order of one relabelling.
+type Moved = [u8; MAX_PERMUTED_LENGTH];
 
 /// Sets smaller than this are searched again rather than named: a small set's search costs
 /// about as much as naming it, and it is rarely met again under another labelling (measured in
@@ -83,6 +88,7 @@ impl Classes {
                 .filter(|&s| fixed & (1 << s) == 0)
                 .collect(),
             fixed,
+            lead: usize::from(barred),
         })
     }
 
@@ -94,20 +100,7 @@ impl Classes {
     /// The name of `set`'s class: the least image of the set found ([`Classes::key`]), or
     /// `None` when it cannot be named.
     pub(super) fn name(&self, bounds: &Bounds, set: &[u32]) -> Option<Vec<u32>> {
-        // Each member's feedback counts over the set: a relabelling keeps them, so only the
-        // members with the least counts need to be tried as anchors.
-        let mut counts = vec![0u16; bounds.slots];
-        let spread: Vec<u64> = set
-            .iter()
-            .map(|&a| {
-                let row = bounds.row(a);
-                counts.fill(0);
-                for &s in set {
-                    counts[usize::from(row[s as usize])] += 1;
-                }
-                counts.iter().fold(0, |h, &c| hash_combine(h, u64::from(c)))
-            })
-            .collect();
+        let spread = spread(bounds, set);
         let mut key = Vec::with_capacity(set.len());
         self.key(bounds.space, set, &spread, &mut key);
         (!key.is_empty()).then_some(key)
@@ -131,13 +124,24 @@ impl Classes {
         let mut best: Vec<Image> = Vec::new();
         let mut images: Vec<Image> = Vec::with_capacity(set.len());
         let mut done = vec![false; set.len()];
+        let mut moved: Vec<Moved> = Vec::with_capacity(set.len());
         for &(anchor, order) in &tries {
-            let name = self.relabelling(codes, set, spread, (anchor, order), to_name, &mut done);
-            images.clear();
-            images.extend(set.iter().map(|&c| {
+            // The members with their positions in `order`, read over and over below.
+            moved.clear();
+            moved.extend(set.iter().map(|&c| {
                 let code = codes[c as usize].symbols();
-                order.iter().fold(0, |image, &p| {
-                    image << 4 | Image::from(name[usize::from(code[usize::from(p)])])
+                let mut m = [0u8; MAX_PERMUTED_LENGTH];
+                for (to, &p) in m.iter_mut().zip(order) {
+                    *to = code[usize::from(p)];
+                }
+                m
+            }));
+            let name = self.relabelling(&moved, spread, (anchor, order), to_name, &mut done);
+            let l = self.length;
+            images.clear();
+            images.extend(moved.iter().map(|m| {
+                m[..l].iter().fold(0, |image, &s| {
+                    image << 4 | Image::from(name[usize::from(s)])
                 })
             }));
             images.sort_unstable();
@@ -179,18 +183,14 @@ impl Classes {
                     column[i] += u64::from(x == y);
                 }
             }
-            let rank = |o: &[u8; MAX_PERMUTED_LENGTH]| -> [u64; MAX_PERMUTED_LENGTH] {
-                let mut r = [0u64; MAX_PERMUTED_LENGTH];
-                for i in 0..l {
-                    r[i] = column[usize::from(o[i])];
-                }
-                r
-            };
-            let top = self.orders.iter().map(rank).max()?;
+            // The column counts in the best order allowed: largest first, after the first
+            // position when that one stays first. The orders to try list them so.
+            let mut top = column;
+            top[self.lead..l].sort_unstable_by(|x, y| y.cmp(x));
             tries.extend(
                 self.orders
                     .iter()
-                    .filter(|o| rank(o) == top)
+                    .filter(|o| (0..l).all(|i| column[usize::from(o[i])] == top[i]))
                     .map(|o| (a, &o[..l])),
             );
             if tries.len() * set.len() > WORK {
@@ -203,16 +203,17 @@ impl Classes {
     /// The names the symbols take under one relabelling to try: the fixed symbols keep theirs,
     /// the anchor's take the first names in `order`, then, member by member, the one whose
     /// image is smallest gives its unnamed symbols the next names, until `to_name` are named.
-    /// `done` is scratch space of one flag per member.
+    /// `moved` holds the members' symbols in `order`; `done` is scratch space of one flag per
+    /// member.
     fn relabelling(
         &self,
-        codes: &[Code],
-        set: &[u32],
+        moved: &[Moved],
         spread: &[u64],
         (anchor, order): (&[u8], &[u8]),
         to_name: usize,
         done: &mut [bool],
     ) -> [u8; 16] {
+        let l = self.length;
         let mut name = [NONE; 16];
         for (s, n) in name.iter_mut().enumerate() {
             if self.fixed & (1 << s) != 0 {
@@ -220,23 +221,26 @@ impl Classes {
             }
         }
         let mut named = 0;
-        self.give(order, anchor, &mut name, &mut named);
+        let mut anchor_moved = [0u8; MAX_PERMUTED_LENGTH];
+        for (to, &p) in anchor_moved.iter_mut().zip(order) {
+            *to = anchor[usize::from(p)];
+        }
+        self.give(&anchor_moved[..l], &mut name, &mut named);
         done.fill(false);
         while named < to_name {
             // The member whose image is smallest when its unnamed symbols take the next
             // names in order: the next smallest image of the set under this anchor.
             let mut pick: Option<(Image, u64, usize)> = None;
-            for (j, &c) in set.iter().enumerate() {
+            for (j, m) in moved.iter().enumerate() {
                 if done[j] {
                     continue;
                 }
-                let code = codes[c as usize].symbols();
                 let mut fresh = name;
                 let mut next = named;
                 let mut unnamed = false;
                 let mut image: Image = 0;
-                for &p in order {
-                    let s = usize::from(code[usize::from(p)]);
+                for &s in &m[..l] {
+                    let s = usize::from(s);
                     if fresh[s] == NONE {
                         unnamed = true;
                         fresh[s] = self.names[next];
@@ -254,26 +258,53 @@ impl Classes {
             }
             let Some((_, _, j)) = pick else { break };
             done[j] = true;
-            self.give(
-                order,
-                codes[set[j] as usize].symbols(),
-                &mut name,
-                &mut named,
-            );
+            self.give(&moved[j][..l], &mut name, &mut named);
         }
         name
     }
 
-    /// Gives the unnamed symbols of `code` the next names, in `order` of positions.
-    fn give(&self, order: &[u8], code: &[u8], name: &mut [u8; 16], named: &mut usize) {
-        for &p in order {
-            let s = usize::from(code[usize::from(p)]);
+    /// Gives the unnamed symbols of `symbols` the next names, in their order.
+    fn give(&self, symbols: &[u8], name: &mut [u8; 16], named: &mut usize) {
+        for &s in symbols {
+            let s = usize::from(s);
             if name[s] == NONE {
                 name[s] = self.names[*named];
                 *named += 1;
             }
         }
     }
+}
+
+/// Each member's feedback counts over `set`, hashed: an invariant of the member under every
+/// symmetry, so only the members with the least need to be tried as anchors.
+///
+/// The hash folds every feedback slot's count in turn, a chain of dependent multiplies per
+/// member that took longer than the counting: four members at a time, the four chains run side
+/// by side, with the same values.
+fn spread(bounds: &Bounds, set: &[u32]) -> Vec<u64> {
+    const LANES: usize = 4;
+    let slots = bounds.slots;
+    let mut counts = vec![[0u16; LANES]; slots];
+    let mut out = Vec::with_capacity(set.len());
+    for chunk in set.chunks(LANES) {
+        // A short last chunk repeats its last member, whose extra hashes are dropped.
+        let rows: [&[u8]; LANES] =
+            std::array::from_fn(|k| bounds.row(chunk[k.min(chunk.len() - 1)]));
+        counts.fill([0; LANES]);
+        for &s in set {
+            for (k, row) in rows.iter().enumerate() {
+                counts[usize::from(row[s as usize])][k] += 1;
+            }
+        }
+        let mut hashes = [0u64; LANES];
+        for c in &counts {
+            for (h, &c) in hashes.iter_mut().zip(c) {
+                *h = hash_combine(*h, u64::from(c));
+            }
+        }
+        out.extend_from_slice(&hashes[..chunk.len()]);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -369,6 +400,32 @@ mod tests {
             .collect();
         all.sort_unstable();
         all
+    }
+
+    /// The invariants the search computes four members at a time are each member's own
+    /// feedback counts hashed, for every length of a last chunk.
+    #[test]
+    fn spreads_are_each_members_hashed_counts() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for space in games() {
+            let bounds = Bounds::new(&space, crate::pool::GuessPool::All, None);
+            for n in [1, 2, 3, 4, 5, 7, 8, 9, 33] {
+                let set = random_set(&space, n, &mut rng);
+                let want: Vec<u64> = set
+                    .iter()
+                    .map(|&a| {
+                        let mut counts = vec![0u16; bounds.slots];
+                        for &s in &set {
+                            counts[usize::from(bounds.row(a)[s as usize])] += 1;
+                        }
+                        counts
+                            .iter()
+                            .fold(0, |h, &c| super::super::memo::hash_combine(h, u64::from(c)))
+                    })
+                    .collect();
+                assert_eq!(super::spread(&bounds, &set), want, "{}", space.rules());
+            }
+        }
     }
 
     #[test]

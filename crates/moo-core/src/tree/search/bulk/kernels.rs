@@ -537,7 +537,12 @@ fn score_planes_of<const P: usize>(rows: &[&[u8]], planes: &Planes, out: &mut [u
             useful,
             _mm512_mask_add_epi8(parts, member, parts, one),
         ));
-        out[start..start + width].copy_from_slice(&scores[..width]);
+        // A full block is one vector store; copying a slice of a length not known at compile
+        // time was a call to memmove per block, 3% of Mastermind 5x6.
+        match out[start..].first_chunk_mut::<BLOCK>() {
+            Some(full) => *full = scores,
+            None => out[start..].copy_from_slice(&scores[..width]),
+        }
         start += width;
     }
 }
