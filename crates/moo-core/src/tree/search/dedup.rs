@@ -1,63 +1,164 @@
 //! Guesses that split a set the same way are the same move: only the first is searched.
+//!
+//! Two splits are the same when every member lands in the same part, the winning part included:
+//! labelling each guess's parts in order of first appearance (the winning one 0) gives equal
+//! splits equal labels. Labelling guess by guess reads each member's score row at the guess's
+//! column, a line of memory per member and guess; so the labels are hashed for all the guesses
+//! at once instead, 64 columns to a line of each row, and labelled one by one only where two
+//! hashes agree, which decides whether the splits do.
 
 use hashbrown::HashTable;
+use smallvec::SmallVec;
 
+use super::bounds::Bounds;
+use super::candidates::Candidate;
 use super::memo::hash_combine;
 
-/// Recognises guesses that split a set exactly as an earlier one did (same parts, same winning
-/// part): they have the same cost, so only the first is searched. Used lazily, as guesses are
-/// reached, because most candidates of a node are cut by the bound before their turn comes.
-pub(super) struct SplitDedup<'s> {
-    set: &'s [u32],
-    win: usize,
-    /// The key hash and arena offset of every split seen.
-    seen: HashTable<(u64, u32)>,
-    /// Every split seen, as part labels per member, one after another.
-    labels: Vec<u8>,
-    remap: Vec<u8>,
+/// A part not labelled yet.
+const NONE: u8 = u8::MAX;
+
+/// Guesses per line of a score row.
+const LINE: usize = 64;
+
+/// Keeps of `cands`, in their order, only the first guess of each split of `set`: the others
+/// split it exactly as an earlier one (same parts, same winning part), so they cost the same.
+pub(super) fn keep_new_splits(bounds: &Bounds, set: &[u32], cands: &mut Vec<Candidate>) {
+    if cands.len() < 2 {
+        return;
+    }
+    let hashes = split_hashes(bounds, set, cands);
+    let mut seen: HashTable<(u64, u32)> = HashTable::with_capacity(cands.len());
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    let new: Vec<bool> = cands
+        .iter()
+        .zip(&hashes)
+        .map(|(c, &h)| {
+            let same = |&(hash, earlier): &(u64, u32)| {
+                hash == h && {
+                    labels(bounds, set, c.guess, &mut mine);
+                    labels(bounds, set, earlier, &mut theirs);
+                    mine == theirs
+                }
+            };
+            if seen.find(h, same).is_some() {
+                return false;
+            }
+            seen.insert_unique(h, (h, c.guess), |&(hash, _)| hash);
+            true
+        })
+        .collect();
+    let mut new = new.into_iter();
+    cands.retain(|_| new.next().unwrap_or(true));
 }
 
-impl<'s> SplitDedup<'s> {
-    /// A deduplicator for the guesses at `set`, in a game of `slots` feedbacks whose winning
-    /// one is `win`.
-    pub(super) fn new(set: &'s [u32], slots: usize, win: usize) -> SplitDedup<'s> {
-        SplitDedup {
-            set,
-            win,
-            seen: HashTable::new(),
-            labels: Vec::new(),
-            remap: vec![u8::MAX; slots],
+/// The labels of guess `g`'s parts of `set`, member by member, into `out`: the winning part is
+/// 0, the others numbered in order of first appearance.
+fn labels(bounds: &Bounds, set: &[u32], g: u32, out: &mut Vec<u8>) {
+    let mut remap: SmallVec<[u8; 64]> = SmallVec::from_elem(NONE, bounds.slots);
+    remap[bounds.win] = 0;
+    let mut next = 1u8;
+    out.clear();
+    out.extend(set.iter().map(|&s| {
+        let f = usize::from(bounds.feedback(s, g));
+        if remap[f] == NONE {
+            remap[f] = next;
+            next += 1;
+        }
+        remap[f]
+    }));
+}
+
+/// The hash of each candidate's [`labels`], in the order of `cands`. The candidates are taken
+/// by lines of 64 guesses: each member's row is read a line at a time, which holds the
+/// feedbacks of all the candidates in it, and their labels are hashed side by side.
+fn split_hashes(bounds: &Bounds, set: &[u32], cands: &[Candidate]) -> Vec<u64> {
+    let rows: Vec<&[u8]> = set.iter().map(|&s| bounds.row(s)).collect();
+    let mut by_guess: Vec<(u32, u32)> = (0..cands.len() as u32)
+        .map(|i| (cands[i as usize].guess, i))
+        .collect();
+    by_guess.sort_unstable();
+    let slots = bounds.slots;
+    let mut out = vec![0u64; cands.len()];
+    let mut remap: Vec<u8> = Vec::new();
+    for line in by_guess.chunk_by(|a, b| a.0 as usize / LINE == b.0 as usize / LINE) {
+        let start = line[0].0 as usize / LINE * LINE;
+        let lanes: SmallVec<[usize; LINE]> =
+            line.iter().map(|&(g, _)| g as usize - start).collect();
+        remap.clear();
+        remap.resize(lanes.len() * slots, NONE);
+        for lane in remap.chunks_exact_mut(slots) {
+            lane[bounds.win] = 0;
+        }
+        let mut next = [1u8; LINE];
+        let mut hashes = [0u64; LINE];
+        for row in &rows {
+            let row = &row[start..(start + LINE).min(row.len())];
+            for (k, (&j, lane)) in lanes.iter().zip(remap.chunks_exact_mut(slots)).enumerate() {
+                let label = &mut lane[usize::from(row[j])];
+                if *label == NONE {
+                    *label = next[k];
+                    next[k] += 1;
+                }
+                hashes[k] = hash_combine(hashes[k], u64::from(*label));
+            }
+        }
+        for (&(_, i), &h) in line.iter().zip(&hashes) {
+            out[i as usize] = h;
         }
     }
+    out
+}
 
-    /// Whether the split by a guess whose feedback against member `s` is `feedback(s)` is new;
-    /// remembers it.
-    pub(super) fn is_new_split(&mut self, feedback: impl Fn(u32) -> u8) -> bool {
-        // Parts are labelled in order of first appearance, so equal splits get equal labels.
-        let n = self.set.len();
-        let start = self.labels.len();
-        self.remap.fill(u8::MAX);
-        self.remap[self.win] = 0;
-        let mut next = 1u8;
-        let mut h = 0u64;
-        for &s in self.set {
-            let f = usize::from(feedback(s));
-            if self.remap[f] == u8::MAX {
-                self.remap[f] = next;
-                next += 1;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::GuessPool;
+    use crate::space::CodeSpace;
+    use crate::Rules;
+
+    /// The guesses kept are the first of each split in the order given, as comparing every
+    /// guess's labels with every earlier one's finds them, on sets where many guesses split
+    /// alike (few members) and where few do.
+    #[test]
+    fn the_first_guess_of_each_split_is_kept() {
+        for rules in [
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(5, "1234", true, false).unwrap(),
+            Rules::new(3, "012345", false, false).unwrap(),
+        ] {
+            let space = CodeSpace::new(rules).unwrap();
+            let bounds = Bounds::new(&space, GuessPool::All, None);
+            let n = space.len() as u32;
+            let mut dropped = 0;
+            for (size, step) in [(3u32, 17u32), (12, 7), (40, 3), (150, 5)] {
+                let mut set: Vec<u32> = (0..size).map(|i| (i * step * 31 + 5) % n).collect();
+                set.sort_unstable();
+                set.dedup();
+                // Every guess, in an order that is not the index order.
+                let mut cands: Vec<Candidate> = (0..n)
+                    .map(|i| Candidate {
+                        guess: (i * 7 + 3) % n,
+                        bound: 0,
+                        member: false,
+                    })
+                    .collect();
+                cands.sort_unstable_by_key(|c| (c.guess * 13) % n);
+                let mut seen: Vec<Vec<u8>> = Vec::new();
+                let mut want = Vec::new();
+                let mut l = Vec::new();
+                for c in &cands {
+                    labels(&bounds, &set, c.guess, &mut l);
+                    if !seen.contains(&l) {
+                        seen.push(l.clone());
+                        want.push(c.guess);
+                    }
+                }
+                keep_new_splits(&bounds, &set, &mut cands);
+                let kept: Vec<u32> = cands.iter().map(|c| c.guess).collect();
+                assert_eq!(kept, want, "{}, a set of {}", space.rules(), set.len());
+                dropped += n as usize - kept.len();
             }
-            self.labels.push(self.remap[f]);
-            h = hash_combine(h, u64::from(self.remap[f]));
+            assert!(dropped > 0, "{}: no two guesses split alike", space.rules());
         }
-        let (seen, new) = self.labels.split_at(start);
-        let same =
-            |&(hash, at): &(u64, u32)| hash == h && seen[at as usize..at as usize + n] == *new;
-        if self.seen.find(h, same).is_some() {
-            self.labels.truncate(start);
-            return false;
-        }
-        self.seen
-            .insert_unique(h, (h, start as u32), |&(hash, _)| hash);
-        true
     }
 }

@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use super::bounds::PartBounds;
 use super::candidates::{candidates, Candidate};
-use super::dedup::SplitDedup;
+use super::dedup::keep_new_splits;
 use super::plan::build_plan;
 use super::recursion::Solver;
 use super::solved::{child_limit, depth_cap, Solved, FEEDBACKS, INF};
@@ -63,8 +63,7 @@ impl<'a> PositionRoot<'a> {
         let mut cands =
             root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
         cands.sort_unstable_by_key(Candidate::order);
-        let mut dedup = SplitDedup::new(set, search.bounds.slots, search.bounds.win);
-        cands.retain(|c| dedup.is_new_split(|s| search.bounds.feedback(s, c.guess)));
+        keep_new_splits(&search.bounds, set, &mut cands);
         Ok(PositionRoot {
             space,
             set,

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::bounds::{Bounds, ClosedForm, PartBounds};
 use super::candidates::{candidates, Candidate, FloorOrder, Next};
-use super::dedup::SplitDedup;
+use super::dedup::keep_new_splits;
 use super::memo::Entry;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
 use super::state::State;
@@ -229,7 +229,6 @@ impl<'a> Solver<'a> {
         limit: u32,
         depth: u8,
     ) -> Result<Solved, u32> {
-        let mut dedup = SplitDedup::new(set, self.bounds.slots, self.bounds.win);
         cands.sort_unstable_by_key(Candidate::order);
         // With no limit yet, the first guess's parts are independent: solve them in parallel
         // to get a bound for the others.
@@ -242,10 +241,7 @@ impl<'a> Solver<'a> {
             // sixteenth of Mastermind 5x6.
             cands.truncate(cands.partition_point(|c| c.bound < sol.total).max(1));
         }
-        let cands: Vec<Candidate> = cands
-            .into_iter()
-            .filter(|c| dedup.is_new_split(|s| self.bounds.feedback(s, c.guess)))
-            .collect();
+        keep_new_splits(&self.bounds, set, &mut cands);
         let mut rest = &cands[..];
         let mut sols: Vec<Result<Solved, u32>> = vec![Err(INF); cands.len()];
         if let Some(first) = first {

@@ -147,7 +147,7 @@ fn part_scores_match_a_plain_loop() {
         let Some(splitter) = Splitter::new(feedbacks.clone(), feedbacks[win], &lb) else {
             panic!("{f} feedbacks make a splitter");
         };
-        let guesses = 3 * BLOCK + 23;
+        let guesses = 9 * BLOCK + 23;
         for members in [1, 2, 5, 36, 37] {
             // Few members from two feedbacks, so that some guesses teach nothing.
             let drawn = if members > 5 { f } else { 2 };
