@@ -188,7 +188,9 @@ fn within(
         }
     }
     let Some(smallest) = split.drive_upward().first().map(|&i| &split.deeper[i]) else {
-        return Ok(split.estimate(sampled, driven).within(budget));
+        let mut estimate = split.estimate(sampled, driven).within(budget);
+        estimate.took = clock() - begun + outside;
+        return Ok(estimate);
     };
     if driven.is_empty() {
         anyhow::bail!(
@@ -199,7 +201,10 @@ fn within(
             smallest.size
         );
     }
-    Ok(split.estimate(sampled, driven).within(budget))
+    let mut estimate = split.estimate(sampled, driven).within(budget);
+    // What the budget paid for, a step stopped and left out included.
+    estimate.took = clock() - begun + outside;
+    Ok(estimate)
 }
 
 /// What the next step, of `size`, is predicted to cost from one before, `(size, CPU seconds)`:

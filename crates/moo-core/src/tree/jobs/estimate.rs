@@ -167,7 +167,8 @@ pub struct Estimate {
     pub budget: Option<f64>,
     /// The largest predicted job, in seconds.
     pub largest: f64,
-    /// The CPU time the estimate took: the sampled jobs and the driven parts, in seconds.
+    /// The CPU time the estimate took: the sampled jobs and the driven parts, in seconds; within
+    /// a budget, all the budget paid for, a step stopped and left out included.
     pub took: f64,
 }
 
