@@ -57,6 +57,7 @@ mod orbits;
 mod part;
 mod plan;
 mod progress;
+mod ranked;
 mod recursion;
 mod root;
 mod solved;
