@@ -21,15 +21,13 @@ use super::spare;
 /// feedbacks are gathered in the set's own order when a lookahead first reaches it.
 const BLOCK: usize = 256;
 
-/// Lookaheads of a set's parts answered the old way before the set ranks its guesses: ranking
-/// costs a pass over every guess of the set itself, which a set whose tries look ahead once
-/// or twice would not earn back.
-const RANK_AFTER: u32 = 2;
-
-/// A searched set's guesses by their score on it, made once enough of its parts have asked.
+/// A searched set's guesses by their score on it, made once its parts' lookaheads have read as
+/// many members' rows as the set has: ranking costs a pass over every guess for each member of
+/// the set, which a set whose tries look ahead once or twice would not earn back.
 pub(super) struct Ranked<'s> {
     set: &'s [u32],
-    asked: AtomicU32,
+    /// The members of the parts looked ahead so far the old way.
+    read: AtomicU32,
     ranking: OnceLock<Option<Ranking>>,
 }
 
@@ -49,7 +47,7 @@ impl<'s> Ranked<'s> {
     pub(super) fn new(set: &'s [u32]) -> Ranked<'s> {
         Ranked {
             set,
-            asked: AtomicU32::new(0),
+            read: AtomicU32::new(0),
             ranking: OnceLock::new(),
         }
     }
@@ -65,7 +63,9 @@ impl<'s> Ranked<'s> {
         child_depth: u8,
         cap: u32,
     ) -> Option<u32> {
-        if self.asked.fetch_add(1, Ordering::Relaxed) < RANK_AFTER {
+        if self.ranking.get().is_none()
+            && self.read.fetch_add(part.len() as u32, Ordering::Relaxed) < self.set.len() as u32
+        {
             return None;
         }
         let ranking = self
