@@ -306,8 +306,27 @@ fn the_arena_bench_weighs_lengths_as_codingame_does() {
         let times = &l["guess_times"];
         assert_eq!(times["guesses"], l["total_guesses"]);
         assert!(times["p99"].as_f64().unwrap() <= times["max"].as_f64().unwrap());
+        let histogram = l["histogram"].as_array().unwrap();
+        let counts: Vec<u64> = histogram.iter().map(|n| n.as_u64().unwrap()).collect();
+        assert_eq!(counts.iter().sum::<u64>(), 5);
+        assert_eq!(counts.len() as u64, l["worst_guesses"].as_u64().unwrap());
+        let guesses: u64 = counts.iter().zip(1..).map(|(n, g)| n * g).sum();
+        assert_eq!(guesses, l["total_guesses"].as_u64().unwrap());
         score += l["weight"].as_f64().unwrap() * average;
     }
+    // One submission's total: its mean is the score, and the chance of the default 290 over
+    // three lengths of at most 6 guesses a game (1 + 10 games) is certainty.
+    let submission = &r["submission"];
+    assert!((submission["mean"].as_f64().unwrap() - r["score"].as_f64().unwrap()).abs() < 1e-9);
+    assert_eq!(submission["against"], 290);
+    assert!((submission["chance_at_most_against"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    let totals: Vec<u64> = submission["quantiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q[1].as_u64().unwrap())
+        .collect();
+    assert!(totals.windows(2).all(|w| w[0] <= w[1]), "{totals:?}");
     assert_eq!(lengths[0]["weight"], 1);
     assert_eq!(lengths[2]["weight"], 5);
     assert!((r["score"].as_f64().unwrap() - score).abs() < 1e-9);
@@ -371,7 +390,11 @@ fn the_arena_bench_prints_a_table_with_the_score_and_the_load() {
         .stdout(predicate::str::contains(
             "(lengths 2 to 3 only: not comparable with the arena's total)",
         ))
-        .stdout(predicate::str::contains("load average (1, 5, 15 min): "));
+        .stdout(predicate::str::contains("load average (1, 5, 15 min): "))
+        // One game a length: every submission draws it again, so the total cannot vary.
+        .stdout(predicate::str::contains(
+            "one submission of these games (sd 0.0):",
+        ));
 }
 
 #[test]
@@ -389,6 +412,10 @@ fn the_arena_bench_refuses_bad_input() {
         (&["arena", "--lengths", "four"], "such as 1-10"),
         (&["arena", "--secrets", "0"], "--secrets must be at least 1"),
         (&["arena", "--time-limit", "0s"], "more than 0"),
+        (
+            &["arena", "--against", "290.5"],
+            "invalid value '290.5' for '--against <SCORE>'",
+        ),
         // The arena fixes the rules and plays the advisor: no flag may say otherwise.
         (
             &["arena", "--length", "4"],

@@ -41,6 +41,14 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_millis(50);
 /// The secrets played per length by default (every one where there are fewer).
 pub const DEFAULT_SECRETS: usize = 1000;
 
+/// The arena leaderboard's first place as docs/src/strategies.md quotes it, the bench's default
+/// `--against`.
+pub const DEFAULT_AGAINST: u64 = 290;
+
+/// The chances at which a submission's total is reported: it is at most the reported total in
+/// this share of submissions.
+const SUBMISSION_QUANTILES: [f64; 5] = [0.01, 0.05, 0.5, 0.95, 0.99];
+
 /// `moo bench arena`'s flags: the arena fixes the rules, so there are none to give.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
@@ -72,11 +80,17 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 
+    /// A total to hold one arena submission against: how often its 46 hidden games would take
+    /// at most this many guesses, if each length's games went as the ones played here (the
+    /// default is the leaderboard's first place).
+    #[arg(long, value_name = "SCORE", default_value_t = DEFAULT_AGAINST)]
+    against: u64,
+
     /// Instead of playing, compute the opening book the advisor follows on these rules and write
     /// it to FILE as JSON: by default lengths 9 and 10, the file shipped as
     /// crates/moo-core/books/arena.json (about 25 s); --lengths builds any of 5 to 10 (minutes).
     /// Deterministic.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["secrets", "seed", "time_limit", "json"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["secrets", "seed", "time_limit", "json", "against"])]
     build_book: Option<PathBuf>,
 }
 
@@ -100,6 +114,7 @@ pub fn command(args: Args) -> anyhow::Result<()> {
         time_limit: args.time_limit.unwrap_or(DEFAULT_TIME_LIMIT),
         table: args.table,
         json: args.json,
+        against: args.against,
     })
 }
 
@@ -191,6 +206,8 @@ pub struct Plan {
     pub table: TableArgs,
     /// Print JSON instead of text.
     pub json: bool,
+    /// The total a submission is held against.
+    pub against: u64,
 }
 
 /// One length, played.
@@ -204,6 +221,10 @@ struct Length {
     total_guesses: u64,
     average_guesses: f64,
     worst_guesses: usize,
+    /// The standard deviation of a game's guesses.
+    sd_guesses: f64,
+    /// How many games took 1, 2, 3, ... guesses (index 0 counts the games won at once).
+    histogram: Vec<usize>,
     /// Games of this length in the arena's 46.
     weight: u32,
     /// The guesses that took longer than the time limit.
@@ -227,6 +248,8 @@ struct Report {
     score: f64,
     /// Whether every length 1 to 10 was played, so the score is comparable with the arena's.
     complete: bool,
+    /// One submission's total over the lengths played, its games drawn as these were.
+    submission: Submission,
     /// /proc/loadavg's 1, 5 and 15 minute load averages at the start and the end.
     load_average_start: Option<[f64; 3]>,
     load_average_end: Option<[f64; 3]>,
@@ -252,6 +275,7 @@ pub fn run(plan: &Plan) -> anyhow::Result<()> {
             .map(|length| play_length(plan, length))
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
+    let submission = Submission::of(&lengths, plan.against);
     let report = Report {
         rules: "distinct digits 0-9, no leading zero",
         time_limit_seconds: plan.time_limit.as_secs_f64(),
@@ -263,12 +287,87 @@ pub fn run(plan: &Plan) -> anyhow::Result<()> {
             .map(|l| f64::from(l.weight) * l.average_guesses)
             .sum(),
         complete: plan.lengths == LENGTHS,
+        submission,
         load_average_start,
         load_average_end: load_average(),
         lengths,
         seconds: start.elapsed().as_secs_f64(),
     };
     emit(plan.json, &report, print_text)
+}
+
+/// The total of one arena submission, if the arena's hidden games of each length went as the
+/// games played here: `weight` games a length, each taking `k` guesses as often as `k` guesses
+/// were taken here. The arena's score is one draw of this total, so a leaderboard's figure is
+/// read against its spread, not only against the expected score.
+#[derive(Debug, Serialize)]
+struct Submission {
+    /// The expected total: the score.
+    mean: f64,
+    /// The standard deviation of the total.
+    sd: f64,
+    /// `(chance, total)`: the total is at most `total` in this `chance` of submissions.
+    quantiles: Vec<(f64, u64)>,
+    /// The total held against ([`Plan::against`]).
+    against: u64,
+    /// How often a submission's total is at most `against`.
+    chance_at_most_against: f64,
+}
+
+impl Submission {
+    fn of(lengths: &[Length], against: u64) -> Submission {
+        // The exact distribution of the sum, by convolution: totals stay below a few hundred.
+        let mut total = vec![1.0];
+        for l in lengths {
+            let games = l.histogram.iter().sum::<usize>() as f64;
+            // Index k: one game of this length takes k guesses.
+            let one: Vec<f64> = std::iter::once(0.0)
+                .chain(l.histogram.iter().map(|&n| n as f64 / games))
+                .collect();
+            for _ in 0..l.weight {
+                total = convolve(&total, &one);
+            }
+        }
+        let mean: f64 = total.iter().enumerate().map(|(t, p)| t as f64 * p).sum();
+        let variance = total
+            .iter()
+            .enumerate()
+            .map(|(t, p)| (t as f64 - mean).powi(2) * p)
+            .sum::<f64>();
+        let at_most = |bound: u64| -> f64 { total.iter().take(bound as usize + 1).sum() };
+        let quantile = |chance: f64| -> u64 {
+            let mut sum = 0.0;
+            // A little slack, so that a chance the sum meets exactly is not lost to rounding.
+            let last = total.len().saturating_sub(1) as u64;
+            (0..=last)
+                .find(|&t| {
+                    sum += total[t as usize];
+                    sum >= chance - 1e-12
+                })
+                .unwrap_or(last)
+        };
+        Submission {
+            mean,
+            sd: variance.sqrt(),
+            quantiles: SUBMISSION_QUANTILES
+                .iter()
+                .map(|&c| (c, quantile(c)))
+                .collect(),
+            against,
+            chance_at_most_against: at_most(against).min(1.0),
+        }
+    }
+}
+
+/// The distribution of the sum of two independent totals, each given by its chance at each value.
+fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut sum = vec![0.0; a.len() + b.len() - 1];
+    for (i, &p) in a.iter().enumerate() {
+        for (j, &q) in b.iter().enumerate() {
+            sum[i + j] += p * q;
+        }
+    }
+    sum
 }
 
 /// Plays the seeded secrets of one length, one game at a time.
@@ -294,14 +393,27 @@ fn play_length(plan: &Plan, length: usize) -> anyhow::Result<Length> {
     bar.finish();
 
     let total: u64 = guesses.iter().map(|&g| g as u64).sum();
+    let average = total as f64 / guesses.len() as f64;
+    let worst = guesses.iter().copied().max().unwrap_or(0);
+    let mut histogram = vec![0; worst];
+    for &g in &guesses {
+        histogram[g - 1] += 1;
+    }
+    let variance = guesses
+        .iter()
+        .map(|&g| (g as f64 - average).powi(2))
+        .sum::<f64>()
+        / guesses.len() as f64;
     let limit = plan.time_limit.as_secs_f64();
     Ok(Length {
         length,
         codes: space.len(),
         games: guesses.len(),
         total_guesses: total,
-        average_guesses: total as f64 / guesses.len() as f64,
-        worst_guesses: guesses.iter().copied().max().unwrap_or(0),
+        average_guesses: average,
+        worst_guesses: worst,
+        sd_guesses: variance.sqrt(),
+        histogram,
         weight: weight(length),
         guesses_over_limit: times.iter().filter(|&&t| t > limit).count(),
         guess_times: GuessTimes::of(times).context("no guess was timed")?,
@@ -405,6 +517,20 @@ fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
         "arena score: {:.2}{scope} = sum of weight x average",
         r.score
     )?;
+    let s = &r.submission;
+    let quantiles: Vec<String> = s
+        .quantiles
+        .iter()
+        .map(|(chance, total)| format!("{total} in {:.0}%", chance * 100.0))
+        .collect();
+    writeln!(
+        out,
+        "one submission of these games (sd {:.1}): a total of at most {} of submissions; at most {} in {:.2}%",
+        s.sd,
+        quantiles.join(", "),
+        s.against,
+        s.chance_at_most_against * 100.0
+    )?;
     let load = |l: &Option<[f64; 3]>| {
         l.map_or("unavailable".to_string(), |[a, b, c]| {
             format!("{a:.2} {b:.2} {c:.2}")
@@ -435,6 +561,43 @@ mod tests {
         assert!(parse_lengths("5-2").unwrap_err().contains("such as 2-5"));
         assert!(parse_lengths("a-3").unwrap_err().contains("such as 1-10"));
         assert!(parse_lengths("").is_err());
+    }
+
+    /// A played length with these games' guesses.
+    fn played(length: usize, histogram: Vec<usize>) -> Length {
+        let games = histogram.iter().sum();
+        Length {
+            length,
+            codes: 0,
+            games,
+            total_guesses: 0,
+            average_guesses: 0.0,
+            worst_guesses: histogram.len(),
+            sd_guesses: 0.0,
+            histogram,
+            weight: weight(length),
+            guesses_over_limit: 0,
+            guess_times: GuessTimes::of(vec![0.0]).unwrap(),
+            setup_seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_submission_is_the_exact_sum_of_its_weighted_games() {
+        // Length 1 always in 3 guesses; length 2's five games each 1 or 2 guesses, evenly:
+        // the total is 3 + 5 + Binomial(5, 1/2).
+        let s = Submission::of(&[played(1, vec![0, 0, 4]), played(2, vec![7, 7])], 9);
+        assert!((s.mean - 10.5).abs() < 1e-12);
+        assert!((s.sd - 1.25f64.sqrt()).abs() < 1e-12);
+        // P(total <= 9) = P(Binomial <= 1) = 6/32.
+        assert!((s.chance_at_most_against - 6.0 / 32.0).abs() < 1e-12);
+        // 1/32 at 8, 6/32 at 9, 16/32 at 10, 26/32 at 11, 31/32 at 12.
+        let totals: Vec<u64> = s.quantiles.iter().map(|&(_, t)| t).collect();
+        assert_eq!(totals, [8, 9, 10, 12, 13]);
+        let sure = Submission::of(&[played(1, vec![0, 0, 4])], 2);
+        assert_eq!(sure.chance_at_most_against, 0.0);
+        assert!(sure.quantiles.iter().all(|&(_, t)| t == 3));
+        assert_eq!(sure.sd, 0.0);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub use jobs::{
     PartEstimate, PartOutcome, Piece, SampledJob, Split, SplitError, SplitOptions, Step, Task,
     Unreduced, DEFAULT_SHARE, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
 };
+#[doc(hidden)]
+pub use search::bench;
 pub use search::{
     Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, ProvenSets, Search,
     SearchError, SearchOptions, SearchOutcome, SetPlan, Subgame, WholeGame, CLASSES_AFTER,

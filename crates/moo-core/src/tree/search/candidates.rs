@@ -2,10 +2,13 @@
 //! tried in: cheapest bound first, so a good total comes early and the loop stops at the first
 //! guess whose bound reaches it.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use smallvec::{smallvec, SmallVec};
 
 use super::bounds::Bounds;
-use super::bulk::{mark_above, mark_below, marked};
+use super::bulk::{highest, mark_above, mark_below, mark_equal, marked};
 use super::orbits::Orbits;
 use super::solved::{child_limit, FEEDBACKS, INF};
 use super::spare;
@@ -216,65 +219,189 @@ fn sparse_candidates(
         .flatten()
 }
 
-/// A guess worth trying at a node searched one guess after another, ordered as
-/// [`Candidate::order`]: `floor` when its bound is only the parts floor, which its exact bound
-/// can raise but never lower, so a floor in the order is a place the guess cannot come before.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct Pending {
-    /// [`Candidate::key`].
-    pub(super) key: u64,
-    /// Whether the bound in `key` is the parts floor rather than the one-guess bound.
-    pub(super) floor: bool,
+/// The guesses worth trying at a node with a limit, taken one at a time in the order of
+/// [`Candidate::order`] by their exact one-guess bounds, for a search that stops after a few:
+/// each guess's parts floor `3n - p - member` ([`sparse_candidates`]) is a place in the order it
+/// cannot come before, since its exact bound can raise it but never lower it, so a guess's exact
+/// bound is counted ([`Bounds::split_bound_by_rows`]) only when its floor comes first, and the
+/// floors themselves are listed one score at a time, from the highest, only as the order
+/// reaches them. The same guesses as [`candidates`] keeps, in the same order, and the loop that
+/// takes them counts few exact bounds beyond those it tries and lists few floors beyond those.
+pub(super) struct FloorOrder<'a> {
+    bounds: &'a Bounds<'a>,
+    set: &'a [u32],
+    orbits: &'a Orbits<'a>,
+    child_depth: u8,
+    /// The members' score rows, read by the part scores and by every exact bound.
+    rows: SmallVec<[&'a [u8]; 64]>,
+    /// Every guess's part score (a spare of [`spare::SCORES`], given back on drop).
+    scores: Vec<u8>,
+    /// The score whose guesses `floors` lists; the scores below `last` are never listed.
+    level: u8,
+    last: u8,
+    /// The guesses of score `level` still to take, in reverse order (the next is the last),
+    /// each with its floor as its bound.
+    floors: Vec<Candidate>,
+    /// The guesses whose exact bound was counted and came after another guess: their keys
+    /// ([`Candidate::key`]), least first.
+    raised: BinaryHeap<Reverse<u64>>,
+    counts: SmallVec<[u32; FEEDBACKS]>,
 }
 
-/// The guesses worth trying at a node with a limit, each with its parts floor `3n - p - member`
-/// ([`sparse_candidates`]) for a bound, and the least floor of those left out ([`INF`] if
-/// none): for a search that wants them in order and stops after a few, the exact bound of a
-/// guess is worth counting only when its floor comes first ([`Bounds::split_bound_by_rows`]).
-/// The same guesses as [`candidates`] keeps, and no others, once each floor is raised to its
-/// exact bound. `None` when the parts floor does not apply ([`sparse_candidates`]), or when
-/// only members are worth trying.
-pub(super) fn floor_candidates(
-    bounds: &Bounds,
-    set: &[u32],
-    orbits: &Orbits,
-    limit: u32,
-    depth: u8,
-) -> Option<(Vec<Pending>, u32)> {
-    if bounds.level.weighted() || bounds.pool != GuessPool::All {
-        return None;
+/// What [`FloorOrder::next`] gives.
+pub(super) enum Next {
+    /// The next guess in the order, with its exact bound, below the limit.
+    Try(Candidate),
+    /// No guess left below the limit: the least bound of those left ([`INF`] if none).
+    Done(u32),
+}
+
+impl<'a> FloorOrder<'a> {
+    /// The guesses of `set` worth trying below `limit` within `depth`, and the least floor of
+    /// those left out ([`INF`] if none). `None` when the parts floor does not apply
+    /// ([`sparse_candidates`]), or when only members are worth trying.
+    pub(super) fn new(
+        bounds: &'a Bounds<'a>,
+        set: &'a [u32],
+        orbits: &'a Orbits<'a>,
+        limit: u32,
+        depth: u8,
+    ) -> Option<(FloorOrder<'a>, u32)> {
+        if bounds.level.weighted() || bounds.pool != GuessPool::All {
+            return None;
+        }
+        let n = set.len() as u32;
+        if bounds.outside(set.len(), depth) >= limit {
+            return None;
+        }
+        // The guesses scoring above `level` have a floor below the limit.
+        let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
+        let mut scores = spare::take(&spare::SCORES);
+        if bounds
+            .with_part_scores(set, |all, _| {
+                scores.clear();
+                scores.extend_from_slice(all);
+            })
+            .is_none()
+        {
+            spare::put(&spare::SCORES, scores);
+            return None;
+        }
+        let rows = bounds.bulk_rows(set)?;
+        let (top, rest) = highest(&scores, level);
+        // A score of 0 is a guess that teaches nothing, never worth its cost.
+        let left_out = if rest > 0 {
+            3 * n - u32::from(rest)
+        } else {
+            INF
+        };
+        let order = FloorOrder {
+            bounds,
+            set,
+            orbits,
+            child_depth: child_limit(depth),
+            rows,
+            scores,
+            // One above the highest score: the first call lists the highest.
+            level: top.saturating_add(1),
+            last: level + 1,
+            floors: Vec::new(),
+            raised: BinaryHeap::new(),
+            counts: smallvec![0; bounds.slots],
+        };
+        Some((order, left_out))
     }
-    let n = set.len() as u32;
-    if bounds.outside(set.len(), depth) >= limit {
-        return None;
-    }
-    let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
-    bounds.with_part_scores(set, |scores, _| {
-        spare::with(&spare::MARKS, |marks| {
-            let rest = mark_above(scores, level, marks);
-            orbits.mask(marks);
-            let left_out = if rest > 0 {
-                3 * n - u32::from(rest)
+
+    /// The next guess in the order if its exact bound is below `limit`, else the least bound
+    /// left, which then bounds every guess not yet taken.
+    pub(super) fn next(&mut self, limit: u32) -> Next {
+        loop {
+            let floor = self.next_floor();
+            let first_raised = self.raised.peek().map(|r| r.0);
+            if let Some(key) = first_raised.filter(|&k| floor.is_none_or(|f| k < f.key())) {
+                self.raised.pop();
+                let c = Candidate::from_key(key);
+                return if c.bound < limit {
+                    Next::Try(c)
+                } else {
+                    Next::Done(c.bound)
+                };
+            }
+            let Some(mut c) = floor else {
+                return Next::Done(INF);
+            };
+            if c.bound >= limit {
+                // A floor at the limit bounds its guess too, and every guess after it.
+                return Next::Done(c.bound);
+            }
+            self.floors.pop();
+            let Some((bound, _)) = self
+                .bounds
+                .split_bound_by_rows(
+                    c.guess as usize,
+                    &self.rows,
+                    &mut self.counts,
+                    INF,
+                    self.child_depth,
+                )
+                .and_then(|split| {
+                    self.bounds
+                        .bound_of_split(self.set.len(), split, self.child_depth)
+                })
+            else {
+                continue;
+            };
+            c.bound = bound;
+            // Still first in the order unless its bound rose past the next guess's.
+            let next_floor = self.next_floor().map(|f| f.key());
+            let next = match (next_floor, self.raised.peek()) {
+                (Some(f), Some(r)) => Some(f.min(r.0)),
+                (f, r) => f.or(r.map(|r| r.0)),
+            };
+            if next.is_some_and(|k| k < c.key()) {
+                self.raised.push(Reverse(c.key()));
+                continue;
+            }
+            return if c.bound < limit {
+                Next::Try(c)
             } else {
-                INF
+                Next::Done(c.bound)
             };
-            let mut out = Vec::new();
-            let pending = |g: usize, member: bool| Pending {
-                key: Candidate {
-                    guess: g as u32,
-                    bound: 3 * n - u32::from(scores[g]),
-                    member,
-                }
-                .key(),
-                floor: true,
-            };
-            // The members first, their marks cleared, so the rest are the other codes.
-            for &s in set {
+        }
+    }
+
+    /// The next guess by its floor, listing the guesses of the next lower score when those of
+    /// this one are all taken; `None` once no score above the last is left.
+    fn next_floor(&mut self) -> Option<Candidate> {
+        while self.floors.is_empty() {
+            if self.level <= self.last {
+                return None;
+            }
+            self.level -= 1;
+            self.list_level();
+        }
+        self.floors.last().copied()
+    }
+
+    /// Lists the guesses scoring `level`, members first, each in index order (the order of
+    /// [`Candidate::order`] among equal floors), into `floors`, reversed.
+    fn list_level(&mut self) {
+        let n = self.set.len() as u32;
+        let bound = 3 * n - u32::from(self.level);
+        let (bounds, orbits, floors) = (self.bounds, self.orbits, &mut self.floors);
+        spare::with(&spare::MARKS, |marks| {
+            mark_equal(&self.scores, self.level, marks);
+            orbits.mask(marks);
+            for &s in self.set {
                 let (word, bit) = (s as usize / 64, 1u64 << (s % 64));
                 if marks[word] & bit != 0 {
                     marks[word] &= !bit;
                     if orbits.tries(bounds.space, s as usize) {
-                        out.push(pending(s as usize, true));
+                        floors.push(Candidate {
+                            guess: s,
+                            bound,
+                            member: true,
+                        });
                     }
                 }
             }
@@ -284,9 +411,19 @@ pub(super) fn floor_candidates(
                         continue;
                     }
                 }
-                out.push(pending(g, false));
+                floors.push(Candidate {
+                    guess: g as u32,
+                    bound,
+                    member: false,
+                });
             }
-            (out, left_out)
-        })
-    })
+        });
+        floors.reverse();
+    }
+}
+
+impl Drop for FloorOrder<'_> {
+    fn drop(&mut self) {
+        spare::put(&spare::SCORES, std::mem::take(&mut self.scores));
+    }
 }

@@ -44,6 +44,8 @@
 //! few milliseconds; a stopped search returns [`SearchError::Stopped`] and its cache, which may
 //! hold unproven results, dies with it.
 
+#[doc(hidden)]
+pub mod bench;
 mod bounds;
 mod bulk;
 mod candidates;

@@ -6,14 +6,11 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use rayon::prelude::*;
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 use super::bounds::{Bounds, ClosedForm, PartBounds};
-use super::candidates::{candidates, floor_candidates, Candidate, Pending};
+use super::candidates::{candidates, Candidate, FloorOrder, Next};
 use super::dedup::SplitDedup;
 use super::memo::Entry;
 use super::ranked::Ranked;
@@ -193,11 +190,11 @@ impl<'a> Solver<'a> {
         let orbits = self.bounds.orbits(sym);
         let ranked = Ranked::new(set);
         if set.len() < PARALLEL_MIN && limit < INF {
-            if let Some((pending, left_out)) =
-                floor_candidates(&self.bounds, set, &orbits, limit, depth)
+            if let Some((order, left_out)) =
+                FloorOrder::new(&self.bounds, set, &orbits, limit, depth)
             {
                 let (best, least) =
-                    self.search_in_floor_order(set, sym, &ranked, pending, limit, depth);
+                    self.search_in_floor_order(set, sym, &ranked, order, limit, depth);
                 return best.ok_or(left_out.min(least).max(bound));
             }
         }
@@ -347,61 +344,31 @@ impl<'a> Solver<'a> {
         (best, least)
     }
 
-    /// [`Solver::search_sequential`] of guesses `pending` bounded by their parts floors
-    /// ([`floor_candidates`]): a guess's exact bound is counted when its floor comes first in
-    /// the order, and the guess is tried when its exact bound does, so the guesses are tried in
-    /// the order and under the limits [`Solver::search_sequential`] would try them, and only
-    /// the few counted that the loop reaches. The least bound the others proved is that of the
-    /// first exact bound to reach the limit.
+    /// [`Solver::search_sequential`] of the guesses `order` takes in the order of their exact
+    /// bounds, counting each only when its parts floor comes first ([`FloorOrder`]): the
+    /// guesses are tried in the order and under the limits [`Solver::search_sequential`] would
+    /// try them, and only the few counted that the loop reaches. The least bound the others
+    /// proved is the first one to reach the limit.
     fn search_in_floor_order(
         &self,
         set: &[u32],
         sym: &Symmetry,
         ranked: &Ranked,
-        pending: Vec<Pending>,
+        mut order: FloorOrder,
         limit: u32,
         depth: u8,
     ) -> (Option<Solved>, u32) {
         let mut best: Option<Solved> = None;
         let mut least = INF;
         let mut limit = limit;
-        let child_depth = child_limit(depth);
-        let rows = self
-            .bounds
-            .bulk_rows(set)
-            .expect("floor candidates come only from the bulk rows");
-        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.bounds.slots];
-        let mut heap: BinaryHeap<Reverse<Pending>> = pending.into_iter().map(Reverse).collect();
-        while let Some(Reverse(next)) = heap.pop() {
-            let mut c = Candidate::from_key(next.key);
-            if c.bound >= limit {
-                // A floor at the limit bounds its guess too, and every guess after it.
-                least = least.min(c.bound);
-                break;
-            }
-            if next.floor {
-                let Some((bound, _)) = self
-                    .bounds
-                    .split_bound_by_rows(c.guess as usize, &rows, &mut counts, INF, child_depth)
-                    .and_then(|split| self.bounds.bound_of_split(set.len(), split, child_depth))
-                else {
-                    continue;
-                };
-                c.bound = bound;
-                let exact = Pending {
-                    key: c.key(),
-                    floor: false,
-                };
-                // Still first in the order unless its bound rose past the next one.
-                if heap.peek().is_some_and(|Reverse(p)| *p < exact) {
-                    heap.push(Reverse(exact));
-                    continue;
-                }
-                if c.bound >= limit {
-                    least = least.min(c.bound);
+        loop {
+            let c = match order.next(limit) {
+                Next::Try(c) => c,
+                Next::Done(bound) => {
+                    least = least.min(bound);
                     break;
                 }
-            }
+            };
             match self.try_guess(set, sym, ranked, c, limit, depth, false) {
                 Ok(sol) => {
                     limit = sol.total;

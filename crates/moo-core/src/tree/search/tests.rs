@@ -144,16 +144,18 @@ fn largest_within_matches_the_level_test() {
     }
 }
 
-/// The guesses [`super::candidates::floor_candidates`] keeps, each floor raised to its exact
-/// bound, are those [`super::candidates::candidates`] keeps below the limit, with the same
-/// bounds: so the search in floor order tries the same guesses in the same order. And no floor
-/// is above its guess's exact bound.
+/// The guesses [`super::candidates::FloorOrder`] gives, under a fixed limit, are those
+/// [`super::candidates::candidates`] keeps below it, with the same bounds and in the order they
+/// are tried in ([`super::candidates::Candidate::order`]), and the bound it stops at is the
+/// least of those left out by the one or by the other: so the search in floor order tries the
+/// same guesses in the same order, and proves as much when it fails.
 #[test]
-fn floors_raised_are_the_candidates() {
-    use super::candidates::{candidates, floor_candidates, Candidate};
+fn the_floor_order_is_the_candidates_order() {
+    use super::candidates::{candidates, Candidate, FloorOrder, Next};
     for rules in [
         Rules::new(4, "123456", true, false).unwrap(),
         Rules::new(3, "012345", false, false).unwrap(),
+        Rules::new(5, "1234", true, false).unwrap(),
     ] {
         let space = CodeSpace::new(rules).unwrap();
         let (progress, stop) = (Progress::new(), Stop::never());
@@ -165,37 +167,28 @@ fn floors_raised_are_the_candidates() {
             let n = set.len() as u32;
             for depth in [UNLIMITED, 4, 3] {
                 for limit in [2 * n + 2, 2 * n + n / 2, 3 * n - 4, 3 * n] {
-                    let Some((pending, _)) = floor_candidates(bounds, &set, &orbits, limit, depth)
+                    let Some((mut order, left_out)) =
+                        FloorOrder::new(bounds, &set, &orbits, limit, depth)
                     else {
                         continue;
                     };
-                    let child_depth = super::solved::child_limit(depth);
-                    let mut counts = vec![0u32; bounds.slots];
-                    let mut raised: Vec<u64> = pending
-                        .iter()
-                        .filter_map(|p| {
-                            let floor = Candidate::from_key(p.key);
-                            let (bound, member) = bounds
-                                .split_bound(floor.guess, &set, &mut counts, INF, child_depth)
-                                .and_then(|s| bounds.bound_of_split(set.len(), s, child_depth))?;
-                            assert!(floor.bound <= bound, "floor above the bound");
-                            assert_eq!(floor.member, member);
-                            (bound < limit).then(|| {
-                                Candidate {
-                                    guess: floor.guess,
-                                    bound,
-                                    member,
-                                }
-                                .key()
-                            })
-                        })
-                        .collect();
-                    let (cands, _) = candidates(bounds, &set, &orbits, limit, depth, &stop)
+                    let mut taken = Vec::new();
+                    let stopped_at = loop {
+                        match order.next(limit) {
+                            Next::Try(c) => taken.push(c.key()),
+                            Next::Done(bound) => break bound,
+                        }
+                    };
+                    let (cands, least) = candidates(bounds, &set, &orbits, limit, depth, &stop)
                         .expect("never stopped");
                     let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
-                    raised.sort_unstable();
                     keys.sort_unstable();
-                    assert_eq!(raised, keys, "{} codes, limit {limit}, depth {depth}", n);
+                    let at = format!("{} codes, limit {limit}, depth {depth}", n);
+                    assert_eq!(taken, keys, "{at}");
+                    assert!(stopped_at >= limit, "{at}");
+                    // Both bound what they leave out from below; the exact bounds the floor
+                    // order counts can only be sharper than the floors the candidates keep.
+                    assert!(left_out.min(stopped_at) >= least.min(limit), "{at}");
                     compared += 1;
                 }
             }

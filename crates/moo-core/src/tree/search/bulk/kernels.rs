@@ -6,7 +6,7 @@
 
 use multiversion::multiversion;
 
-use super::{Aligned, BoundRule, Counters, BLOCK};
+use super::{Aligned, BoundRule, Counters, Planes, BLOCK};
 
 /// [`Splits::bounds`]' pass.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
@@ -339,7 +339,7 @@ count_pairs_512! {
 /// its low six bits, the only ones `vpermb` reads. The VBMI passes take only feedbacks below it,
 /// so padding lanes count nowhere, as in the other passes (and lanes past `width` are never read
 /// back anyway).
-const PADDING_INDEX: u8 = 63;
+pub(super) const PADDING_INDEX: u8 = 63;
 
 /// [`count_nibbles_avx512`] for feedback indexes of up to 62, on AVX-512 with VBMI, whose byte
 /// lookup (`vpermb`) takes a 64-entry table instead of 16: the five-symbol games' 20 feedbacks,
@@ -406,26 +406,11 @@ pub(super) fn count_held<const F: usize>(
     counts[..F].copy_from_slice(&held);
 }
 
-/// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member; every
-/// feedback index is below `below` (at most 32).
-#[multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512vbmi",
-    "x86_64+avx512f+avx512bw",
-    "x86_64+avx2"
-))]
-pub(super) fn or_block(
-    rows: &[&[u8]],
-    start: usize,
-    width: usize,
-    below: u8,
-    bits: &mut [u32; BLOCK],
-) {
-    // The plain loop sets whatever bits occur; only the planes need the bound.
-    let _ = below;
-    multiversion::target::match_target! {
-        "x86_64+avx512f+avx512bw+avx512vbmi" => or_planes_vbmi(rows, start, width, below, bits),
-        _ => or_block_plain(rows, start, width, bits),
-    }
+/// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member (feedback
+/// indexes below 32). On AVX-512 with VBMI the part scores come from [`score_planes`] instead.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+    or_block_plain(rows, start, width, bits);
 }
 
 /// [`or_block`] as plain loops, which the compiler vectorises.
@@ -459,67 +444,101 @@ pub(super) const fn bit_table<const N: usize, const LANE: usize>(plane: usize) -
     table
 }
 
-/// [`or_block`] on AVX-512 with VBMI, for feedback indexes below 32 (all that fit the bits).
-/// Widening every byte to a 32-bit lane to shift takes 13 instructions per member and block; here
-/// the bits are kept as four planes of bytes, bit `f % 8` of plane `f / 8`, and a 64-entry byte
-/// lookup (`vpermb`) gives each plane's byte: 4 lookups and 4 ors, and the padding's index
-/// ([`PADDING_INDEX`]) looks up zero.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) fn or_planes_vbmi(
-    rows: &[&[u8]],
-    start: usize,
-    width: usize,
-    below: u8,
-    bits: &mut [u32; BLOCK],
-) {
-    // Only the planes that can hold a feedback: Mastermind's five positions have 20 feedbacks,
-    // three planes, and a fourth was a quarter more work per member for nothing.
-    match usize::from(below).div_ceil(8) {
-        0 | 1 => or_planes_of::<1>(rows, start, width, bits),
-        2 => or_planes_of::<2>(rows, start, width, bits),
-        3 => or_planes_of::<3>(rows, start, width, bits),
-        _ => or_planes_of::<4>(rows, start, width, bits),
+/// Every guess's part score ([`super::Splitter::part_scores`]) into `out`, on AVX-512 with VBMI;
+/// `false`, with `out` untouched, on a CPU without it.
+#[multiversion(targets("x86_64+avx512f+avx512bw+avx512vbmi"))]
+pub(super) fn score_planes(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool {
+    multiversion::target::match_target! {
+        "x86_64+avx512f+avx512bw+avx512vbmi" => {
+            match planes.tables.len() {
+                1 => score_planes_of::<1>(rows, planes, out),
+                2 => score_planes_of::<2>(rows, planes, out),
+                3 => score_planes_of::<3>(rows, planes, out),
+                _ => score_planes_of::<4>(rows, planes, out),
+            }
+            true
+        }
+        _ => {
+            // The scalar version has no use for them: the caller takes the plain OR pass.
+            let _ = (rows, planes, out);
+            false
+        }
     }
 }
 
-/// The tables of [`or_planes_vbmi`], one per plane, made once: made at every call, from the
-/// bytes up, they took about as long as the members of a small set.
-const PLANE_TABLES: [[u8; BLOCK]; 4] = [
-    bit_table::<BLOCK, BLOCK>(0),
-    bit_table::<BLOCK, BLOCK>(1),
-    bit_table::<BLOCK, BLOCK>(2),
-    bit_table::<BLOCK, BLOCK>(3),
-];
-
-/// [`or_planes_vbmi`] with `P` planes.
+/// [`score_planes`] with `P` planes of bits: bit `k % 8` of plane `k / 8` is the feedback of
+/// rank `k` among those of the game, so that 20 feedbacks take three planes, whatever their
+/// indexes (Mastermind's five positions number them up to 30). A member takes one 64-entry
+/// byte lookup (`vpermb`) and one or per plane for 64 guesses, and a block's scores come
+/// straight from the planes, with byte popcounts and masks, not through a bit set per guess.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-fn or_planes_of<const P: usize>(
-    rows: &[&[u8]],
-    start: usize,
-    width: usize,
-    bits: &mut [u32; BLOCK],
-) {
+fn score_planes_of<const P: usize>(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) {
     use std::arch::x86_64::{
-        __m512i, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_setzero_si512,
+        __m512i, _mm512_add_epi8, _mm512_and_si512, _mm512_cmplt_epu8_mask, _mm512_mask_add_epi8,
+        _mm512_maskz_mov_epi8, _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi8,
+        _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_srli_epi16, _mm512_test_epi8_mask,
     };
-    let tables: [__m512i; P] = std::array::from_fn(|plane| vector512(&PLANE_TABLES[plane]));
-    let mut planes = [_mm512_setzero_si512(); P];
+    let tables: [__m512i; P] = std::array::from_fn(|p| vector512(&planes.tables[p].0));
+    // The bits set in each nibble, for popcounts by two byte lookups.
+    let ones = vector512(&std::array::from_fn::<u8, BLOCK, _>(|i| {
+        (i % 16).count_ones() as u8
+    }));
+    let nibble = _mm512_set1_epi8(0x0f);
+    let (one, two) = (_mm512_set1_epi8(1), _mm512_set1_epi8(2));
+    let win = _mm512_set1_epi8(1 << planes.win_bit);
     let mut tail = Aligned([u8::MAX; BLOCK]);
-    for row in rows {
-        let member = vector512(block(row, start, width, &mut tail.0));
-        for (plane, table) in planes.iter_mut().zip(&tables) {
-            *plane = _mm512_or_si512(*plane, _mm512_permutexvar_epi8(member, *table));
+    let mut start = 0;
+    while start < out.len() {
+        let width = (out.len() - start).min(BLOCK);
+        let mut held = [_mm512_setzero_si512(); P];
+        if width == BLOCK {
+            // Two members at a time: the two lookups of a plane are or-ed into it by one
+            // three-way instruction.
+            let mut pairs = rows.chunks_exact(2);
+            for pair in &mut pairs {
+                let (a, b) = (
+                    vector512(&pair[0][start..start + BLOCK]),
+                    vector512(&pair[1][start..start + BLOCK]),
+                );
+                for (h, t) in held.iter_mut().zip(&tables) {
+                    let both = _mm512_or_si512(
+                        _mm512_permutexvar_epi8(a, *t),
+                        _mm512_permutexvar_epi8(b, *t),
+                    );
+                    *h = _mm512_or_si512(*h, both);
+                }
+            }
+            for row in pairs.remainder() {
+                let m = vector512(&row[start..start + BLOCK]);
+                for (h, t) in held.iter_mut().zip(&tables) {
+                    *h = _mm512_or_si512(*h, _mm512_permutexvar_epi8(m, *t));
+                }
+            }
+        } else {
+            for row in rows {
+                let m = vector512(block(row, start, width, &mut tail.0));
+                for (h, t) in held.iter_mut().zip(&tables) {
+                    *h = _mm512_or_si512(*h, _mm512_permutexvar_epi8(m, *t));
+                }
+            }
         }
-    }
-    let planes: [[u8; BLOCK]; P] = planes.map(bytemuck::cast);
-    for (j, b) in bits.iter_mut().enumerate() {
-        let mut bytes = [0u8; 4];
-        for (byte, plane) in bytes.iter_mut().zip(&planes) {
-            *byte = plane[j];
+        let mut parts = _mm512_setzero_si512();
+        for h in held {
+            let low = _mm512_shuffle_epi8(ones, _mm512_and_si512(h, nibble));
+            let high =
+                _mm512_shuffle_epi8(ones, _mm512_and_si512(_mm512_srli_epi16::<4>(h), nibble));
+            parts = _mm512_add_epi8(parts, _mm512_add_epi8(low, high));
         }
-        *b |= u32::from_le_bytes(bytes);
+        let member = _mm512_test_epi8_mask(held[planes.win_plane], win);
+        // A non-member leaving the set whole teaches nothing: score 0.
+        let useful = member | !_mm512_cmplt_epu8_mask(parts, two);
+        let scores: [u8; BLOCK] = bytemuck::cast(_mm512_maskz_mov_epi8(
+            useful,
+            _mm512_mask_add_epi8(parts, member, parts, one),
+        ));
+        out[start..start + width].copy_from_slice(&scores[..width]);
+        start += width;
     }
 }
 

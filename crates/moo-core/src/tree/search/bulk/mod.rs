@@ -25,6 +25,7 @@ mod kernels;
 
 use self::kernels::{
     bounds_pass, count_block, finish_block, or_block, or_nibbles, score_block, score_nibbles,
+    score_planes, PADDING_INDEX,
 };
 
 /// Guesses per block: one AVX-512 register of byte counters per feedback.
@@ -69,6 +70,39 @@ pub(super) struct Splitter {
     /// The level-filling bound of a part of `c` is the sum of `c - k` over the thresholds `k`
     /// below `c`: every member pays one guess per level it has not been solved by.
     thresholds: Vec<u8>,
+    /// The OR pass's lookup tables by the feedbacks' ranks, when every index fits them.
+    planes: Option<Planes>,
+}
+
+/// The lookup tables of the OR pass in byte planes ([`kernels::score_planes`]): plane `p` maps
+/// a feedback index to bit `k - 8p` of its rank `k` among the game's feedbacks, when that is
+/// below 8, and everything else (the padding of a partial block, [`PADDING_INDEX`]) to 0.
+#[derive(Debug, Clone)]
+pub(super) struct Planes {
+    /// One table per plane: as many as the feedbacks need, 3 for 20.
+    tables: Vec<Aligned<[u8; BLOCK]>>,
+    /// The plane and bit of the winning feedback.
+    win_plane: usize,
+    win_bit: u8,
+}
+
+impl Planes {
+    /// The planes of `feedbacks` (at most 32, each below [`PADDING_INDEX`]) whose `win`th is
+    /// the winning one.
+    fn new(feedbacks: &[u8], win: usize) -> Option<Planes> {
+        if feedbacks.len() > 32 || feedbacks.iter().any(|&f| f >= PADDING_INDEX) {
+            return None;
+        }
+        let mut tables = vec![Aligned([0u8; BLOCK]); feedbacks.len().div_ceil(8)];
+        for (rank, &f) in feedbacks.iter().enumerate() {
+            tables[rank / 8].0[usize::from(f)] = 1 << (rank % 8);
+        }
+        Some(Planes {
+            tables,
+            win_plane: win / 8,
+            win_bit: (win % 8) as u8,
+        })
+    }
 }
 
 /// Per-guess results of one bulk pass, indexed by guess.
@@ -226,6 +260,20 @@ pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
     rest
 }
 
+/// The highest of `scores`, and the highest of those at most `level` (0 if none).
+///
+/// [`super::candidates::FloorOrder`] takes the guesses one score at a time from the highest
+/// down, and the highest score it leaves out gives the least parts floor of those it skips.
+#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+pub(super) fn highest(scores: &[u8], level: u8) -> (u8, u8) {
+    let (mut top, mut rest) = (0u8, 0u8);
+    for &s in scores {
+        top = top.max(s);
+        rest = rest.max(if s > level { 0 } else { s });
+    }
+    (top, rest)
+}
+
 impl Splitter {
     /// A splitter for a game whose occurring feedback indexes are `feedbacks` (winning one
     /// `win` among them) and whose level-filling bound gives a part of `c` the total `lb[c]`.
@@ -247,7 +295,8 @@ impl Splitter {
                 thresholds.push(c as u8);
             }
         }
-        (thresholds.len() <= 8).then_some(Splitter {
+        (thresholds.len() <= 8).then(|| Splitter {
+            planes: Planes::new(&feedbacks, win),
             feedbacks,
             win,
             thresholds,
@@ -269,7 +318,13 @@ impl Splitter {
         out.resize(guesses, 0);
         let win = u32::from(self.feedbacks[self.win]);
         let nibbles = self.feedbacks.iter().all(|&f| f < 16);
-        let below = self.feedbacks.iter().max().map_or(0, |&f| f + 1);
+        if !nibbles {
+            if let Some(planes) = &self.planes {
+                if score_planes(rows, planes, out) {
+                    return;
+                }
+            }
+        }
         let mut start = 0;
         while start < guesses {
             let width = (guesses - start).min(BLOCK);
@@ -286,7 +341,7 @@ impl Splitter {
                 score_nibbles(&low.0, &high.0, win as u8, scores);
             } else {
                 let mut bits = Aligned([0u32; BLOCK]);
-                or_block(rows, start, width, below, &mut bits.0);
+                or_block(rows, start, width, &mut bits.0);
                 score_block(&bits.0, win, scores);
             }
             if width < BLOCK {

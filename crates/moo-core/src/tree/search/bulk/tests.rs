@@ -102,8 +102,8 @@ fn nibble_passes_match_a_plain_loop() {
     }
 }
 
-/// The bits pass, as this CPU runs it (in byte planes on VBMI) and as plain loops, marks
-/// every feedback a plain loop finds, for full and partial blocks.
+/// The bits pass, as this CPU runs it and as plain loops, marks every feedback a plain loop
+/// finds, for full and partial blocks.
 #[test]
 fn bits_passes_match_a_plain_loop() {
     use rand::{Rng, SeedableRng};
@@ -115,13 +115,67 @@ fn bits_passes_match_a_plain_loop() {
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
         for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
             let mut bits = [0u32; BLOCK];
-            or_block(&rows, start, width, f, &mut bits);
+            or_block(&rows, start, width, &mut bits);
             let mut plain = [0u32; BLOCK];
             or_block_plain(&rows, start, width, &mut plain);
             for j in 0..width {
                 let want = rows.iter().fold(0u32, |m, r| m | 1 << r[start + j]);
                 assert_eq!(bits[j], want, "{f} feedbacks, block at {start}, guess {j}");
                 assert_eq!(plain[j], want, "{f} feedbacks, block at {start}, guess {j}");
+            }
+        }
+    }
+}
+
+/// The part scores, as this CPU computes them (in planes of bits by the feedbacks' ranks on
+/// VBMI), are what a plain loop finds: parts plus one for a member, 0 for a guess that teaches
+/// nothing; for feedback indexes spread as the games spread them, the winning one anywhere
+/// among them, an odd and an even number of members, and a partial last block.
+#[test]
+fn part_scores_match_a_plain_loop() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+    let lb: Vec<u32> = (0..=MAX_SET as u32 + 1).map(|c| 2 * c).collect();
+    for (f, spread, win) in [
+        (20usize, 1u8, 19usize),
+        (20, 3, 0),
+        (20, 2, 11),
+        (9, 3, 4),
+        (32, 1, 31),
+    ] {
+        let feedbacks: Vec<u8> = (0..f as u8).map(|i| spread * i + spread - 1).collect();
+        let Some(splitter) = Splitter::new(feedbacks.clone(), feedbacks[win], &lb) else {
+            panic!("{f} feedbacks make a splitter");
+        };
+        let guesses = 3 * BLOCK + 23;
+        for members in [1, 2, 5, 36, 37] {
+            // Few members from two feedbacks, so that some guesses teach nothing.
+            let drawn = if members > 5 { f } else { 2 };
+            let rows: Vec<Vec<u8>> = (0..members)
+                .map(|_| {
+                    (0..guesses)
+                        .map(|_| feedbacks[rng.gen_range(0..drawn)])
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+            let mut scores = Vec::new();
+            splitter.part_scores(&rows, guesses, &mut scores);
+            assert_eq!(scores.len(), guesses);
+            for (j, &score) in scores.iter().enumerate() {
+                let seen = rows.iter().fold(0u64, |m, r| m | 1 << r[j]);
+                let member = seen >> feedbacks[win] & 1;
+                let parts = u64::from(seen.count_ones());
+                let want = if member == 1 || parts >= 2 {
+                    parts + member
+                } else {
+                    0
+                };
+                assert_eq!(
+                    u64::from(score),
+                    want,
+                    "{f} feedbacks, {members} members, guess {j}"
+                );
             }
         }
     }
