@@ -476,3 +476,92 @@ fn split_estimate_predicts_from_sampled_jobs_and_driven_parts() {
     }
     assert_is_the_single_runs_tree(tmp.path(), &joined_file);
 }
+
+#[test]
+fn split_estimate_budget_must_be_a_positive_duration() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (budget, says) in [
+        ("0s", "must be more than 0"),
+        ("soon", "write a CPU time such as 90s"),
+    ] {
+        moo()
+            .args(["tree", "split", "--estimate-budget", budget, "--out"])
+            .arg(tmp.path().join("jobs"))
+            .args(GAME)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+    assert!(!tmp.path().join("jobs").exists(), "nothing written");
+}
+
+#[test]
+fn split_estimate_within_a_budget_drives_the_smallest_part_first_and_gives_a_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    let out = moo()
+        .args([
+            "tree",
+            "split",
+            "--estimate-budget",
+            "20s",
+            "--json",
+            "--out",
+        ])
+        .arg(&dir)
+        .args(GAME)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let value = json(&out);
+    let estimate = &value["estimate"];
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    assert_eq!(f(&estimate["budget"]), 20.0);
+    // Round 1's samples from the smallest up, each at least twice the one before.
+    let sizes: Vec<u64> = estimate["sampled"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["size"].as_u64().unwrap())
+        .collect();
+    assert!(!sizes.is_empty(), "{estimate}");
+    assert!(
+        sizes.windows(2).all(|w| w[1] >= 2 * w[0].max(1)),
+        "{sizes:?}"
+    );
+    // The deep parts driven are the smallest ones, and each part's range holds its estimate.
+    let parts = estimate["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), value["deeper"].as_u64().unwrap() as usize);
+    let driven: Vec<&serde_json::Value> = parts.iter().filter(|p| p["driven"] == true).collect();
+    assert!(!driven.is_empty(), "{estimate}");
+    let smallest = parts.iter().map(|p| p["size"].as_u64()).min().unwrap();
+    assert!(
+        driven.iter().any(|p| p["size"].as_u64() == smallest),
+        "{estimate}"
+    );
+    for p in parts {
+        assert!(
+            f(&p["low"]) <= f(&p["seconds"]) && f(&p["seconds"]) <= f(&p["high"]),
+            "{p}"
+        );
+        if p["driven"] == true {
+            assert_eq!(f(&p["low"]), f(&p["high"]), "{p}");
+        }
+    }
+    // The parts add up, for the estimate and for both ends of its range.
+    for (field, whole_at_most) in [("seconds", "total"), ("low", "low"), ("high", "high")] {
+        let sum: f64 = parts.iter().map(|p| f(&p[field])).sum();
+        assert!(
+            sum <= f(&estimate[whole_at_most]) + 1e-9,
+            "{field} {estimate}"
+        );
+    }
+    let sum: f64 = parts.iter().map(|p| f(&p["seconds"])).sum();
+    assert!((f(&estimate["whole"]) + sum - f(&estimate["total"])).abs() < 1e-9);
+    assert!(f(&estimate["low"]) <= f(&estimate["total"]));
+    assert!(f(&estimate["total"]) <= f(&estimate["high"]));
+    // The estimate's own CPU time stays near its budget (a step stops when it is spent).
+    assert!(f(&estimate["took"]) < 20.0 + 5.0, "{estimate}");
+}

@@ -4,9 +4,16 @@
 
 use std::path::Path;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
 use anyhow::{Context, Result};
-use moo_core::tree::{Estimate, Job, JobResult, Progress, SampledJob, Split};
-use moo_core::Stop;
+use moo_core::tree::{
+    exact_space, DrivenPart, Estimate, Job, JobResult, Progress, SampledJob, SearchError, Split,
+    SplitError,
+};
+use moo_core::{CodeSpace, Stop};
 
 use crate::cli::output::{outln, write_file};
 
@@ -35,8 +42,10 @@ pub fn cpu_seconds() -> Option<f64> {
 
 /// Runs a sample of `split`'s jobs and drives a sample of its deep parts, on one thread as the
 /// jobs are measured, and predicts the whole run; the sampled jobs' results are written beside
-/// their jobs in `dir`, so the run does not repeat them.
-pub fn estimate(split: &Split, jobs: &[Job], dir: &Path) -> Result<Estimate> {
+/// their jobs in `dir`, so the run does not repeat them. Without a `budget` it samples six jobs
+/// and drives the largest and the smallest deep part; within one (CPU seconds of the estimate's
+/// own) it samples and drives from the smallest up while the next is predicted to fit.
+pub fn estimate(split: &Split, jobs: &[Job], dir: &Path, budget: Option<f64>) -> Result<Estimate> {
     if cpu_seconds().is_none() {
         anyhow::bail!("--estimate needs this platform's CPU clock (Linux with glibc)");
     }
@@ -44,48 +53,208 @@ pub fn estimate(split: &Split, jobs: &[Job], dir: &Path) -> Result<Estimate> {
         .num_threads(1)
         .build()
         .context("cannot start the estimate's thread")?;
-    pool.install(|| {
-        let clock = || cpu_seconds().unwrap_or(0.0);
-        let mut sampled = Vec::new();
-        let picked = split.sample(SAMPLES);
-        // The smallest job is the fixed start of every job: run as its own process, as the run
-        // will run it (a process's start is most of a small game's job).
-        if let Some(&index) = picked.first() {
-            sampled.push(SampledJob {
-                index,
-                size: jobs[index].entry.size,
-                cpu_seconds: in_a_process(dir, index)?,
-            });
-        }
-        for &index in picked.iter().skip(1) {
-            let job = &jobs[index];
-            let before = clock();
-            let mut result = job
-                .solve(&Progress::new(), &Stop::never())
-                .with_context(|| format!("sampling job {index}"))?;
-            let seconds = clock() - before;
-            result.cpu_seconds = Some(seconds);
-            write_file(
-                &dir.join(format!("{index:04}.result.json")),
-                result.to_json().as_bytes(),
-            )?;
-            sampled.push(SampledJob {
-                index,
-                size: job.entry.size,
-                cpu_seconds: seconds,
-            });
-        }
-        let mut driven = Vec::new();
-        for which in split.drive_sample() {
-            let d = &split.deeper[which];
-            driven.push(
-                split
-                    .drive(which, &clock, &Stop::never())
-                    .with_context(|| format!("driving part {} {}", d.guess, d.feedback))?,
-            );
-        }
-        Ok(split.estimate(sampled, driven))
+    let space = exact_space(split.rules.clone())?;
+    pool.install(|| match budget {
+        None => everything(split, jobs, dir, &space),
+        Some(budget) => within(split, jobs, dir, &space, budget),
     })
+}
+
+/// This process's CPU clock, in seconds.
+fn clock() -> f64 {
+    cpu_seconds().unwrap_or(0.0)
+}
+
+/// The smallest job, the fixed start of every job: run as its own process, as the run will run
+/// it (a process's start, with its score table, is most of a small game's job).
+fn start(jobs: &[Job], dir: &Path, index: usize) -> Result<SampledJob> {
+    Ok(SampledJob {
+        index,
+        size: jobs[index].entry.size,
+        cpu_seconds: in_a_process(dir, index)?,
+    })
+}
+
+/// Solves job `index` here, its result written beside it, and returns its CPU time, or `None`
+/// when `stop` fired first.
+fn sample(
+    jobs: &[Job],
+    dir: &Path,
+    space: &CodeSpace,
+    index: usize,
+    stop: &Stop,
+) -> Result<Option<SampledJob>> {
+    let job = &jobs[index];
+    let before = clock();
+    let mut result = match job.solve_in(space, &Progress::new(), stop) {
+        Ok(result) => result,
+        Err(SplitError::Search(SearchError::Stopped)) => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("sampling job {index}")),
+    };
+    let seconds = clock() - before;
+    result.cpu_seconds = Some(seconds);
+    write_file(
+        &dir.join(format!("{index:04}.result.json")),
+        result.to_json().as_bytes(),
+    )?;
+    Ok(Some(SampledJob {
+        index,
+        size: job.entry.size,
+        cpu_seconds: seconds,
+    }))
+}
+
+/// Drives deep part `which`, or `None` when `stop` fired first.
+fn drive(
+    split: &Split,
+    space: &CodeSpace,
+    which: usize,
+    stop: &Stop,
+) -> Result<Option<DrivenPart>> {
+    let d = &split.deeper[which];
+    match split.drive(space, which, &clock, stop) {
+        Ok(p) => Ok(Some(p)),
+        Err(SplitError::Search(SearchError::Stopped)) => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("driving part {} {}", d.guess, d.feedback)),
+    }
+}
+
+/// Six of round 1's jobs, and the largest and smallest deep parts, whatever they cost.
+fn everything(split: &Split, jobs: &[Job], dir: &Path, space: &CodeSpace) -> Result<Estimate> {
+    let mut sampled = Vec::new();
+    let picked = split.sample(SAMPLES);
+    if let Some(&index) = picked.first() {
+        sampled.push(start(jobs, dir, index)?);
+    }
+    for &index in picked.iter().skip(1) {
+        sampled.extend(sample(jobs, dir, space, index, &Stop::never())?);
+    }
+    let mut driven = Vec::new();
+    for which in split.drive_sample() {
+        driven.extend(drive(split, space, which, &Stop::never())?);
+    }
+    Ok(split.estimate(sampled, driven))
+}
+
+/// Round 1's jobs and the deep parts from the smallest up ([`Split::sample_upward`],
+/// [`Split::drive_upward`]), each while the CPU time its
+/// predecessors predict for it fits in what is left of `budget` (round 1's jobs in a quarter of
+/// it: the deep parts are most of a large game's run), a part predicted not to fit skipped for
+/// the next; a step that overruns is stopped when the budget is spent and left out.
+fn within(
+    split: &Split,
+    jobs: &[Job],
+    dir: &Path,
+    space: &CodeSpace,
+    budget: f64,
+) -> Result<Estimate> {
+    let begun = clock();
+    let mut outside = 0.0;
+    let mut sampled: Vec<SampledJob> = Vec::new();
+    let order = split.sample_upward();
+    if let Some(&index) = order.first() {
+        let s = start(jobs, dir, index)?;
+        outside += s.cpu_seconds;
+        sampled.push(s);
+    }
+    // The clock reading at which `share` of the budget is spent.
+    let until = |share: f64, outside: f64| begun + share - outside;
+    for &index in order.iter().skip(1) {
+        let size = jobs[index].entry.size;
+        let last = sampled.last().map_or((1, 0.0), |s| (s.size, s.cpu_seconds));
+        if clock() + next_cost(last, size) > until(budget / 4.0, outside) {
+            break;
+        }
+        let limit = CpuLimit::at(until(budget / 4.0, outside));
+        match sample(jobs, dir, space, index, &limit.stop)? {
+            Some(s) => sampled.push(s),
+            None => break,
+        }
+    }
+    let mut driven: Vec<DrivenPart> = Vec::new();
+    for which in split.drive_upward() {
+        let size = split.deeper[which].size;
+        let next = driven
+            .iter()
+            .map(|p| next_cost((p.size, p.took), size))
+            .fold(0.0, f64::max);
+        if clock() + next > until(budget, outside) {
+            continue;
+        }
+        let limit = CpuLimit::at(until(budget, outside));
+        match drive(split, space, which, &limit.stop)? {
+            Some(p) => driven.push(p),
+            None => break,
+        }
+    }
+    let Some(smallest) = split.drive_upward().first().map(|&i| &split.deeper[i]) else {
+        let mut estimate = split.estimate(sampled, driven).within(budget);
+        estimate.took = clock() - begun + outside;
+        return Ok(estimate);
+    };
+    if driven.is_empty() {
+        anyhow::bail!(
+            "the estimate's budget of {} CPU s ran out before the smallest part split deeper ({} {}, {} secrets) was driven through its rounds, so nothing predicts the deep parts: give a larger --estimate-budget",
+            secs(budget),
+            smallest.guess,
+            smallest.feedback,
+            smallest.size
+        );
+    }
+    let mut estimate = split.estimate(sampled, driven).within(budget);
+    // What the budget paid for, a step stopped and left out included.
+    estimate.took = clock() - begun + outside;
+    Ok(estimate)
+}
+
+/// What the next step, of `size`, is predicted to cost from one before, `(size, CPU seconds)`:
+/// the square of the sizes' ratio, the power most of the fits find (a drive is predicted by the
+/// costliest of the drives before it, since one part's drive may cost several times another's
+/// of its size).
+fn next_cost((size0, cost0): (usize, f64), size: usize) -> f64 {
+    cost0 * (size as f64 / size0.max(1) as f64).powi(2)
+}
+
+/// A stop that fires once this process's CPU clock reaches a reading: a thread looks at the
+/// clock every 20 ms, and is ended and joined on drop.
+struct CpuLimit {
+    stop: Stop,
+    done: Arc<AtomicBool>,
+    watcher: Option<std::thread::JoinHandle<()>>,
+}
+
+impl CpuLimit {
+    fn at(reading: f64) -> CpuLimit {
+        let flag = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        let watcher = {
+            let (flag, done) = (flag.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    if clock() >= reading {
+                        flag.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            })
+        };
+        CpuLimit {
+            stop: Stop::never().with_flag(flag),
+            done,
+            watcher: Some(watcher),
+        }
+    }
+}
+
+impl Drop for CpuLimit {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(watcher) = self.watcher.take() {
+            // A watcher only reads a clock and sets a flag: it cannot have panicked on its own.
+            let _ = watcher.join();
+        }
+    }
 }
 
 /// Runs job `index` of `dir` as `moo tree job` does in a process of its own, and returns the
@@ -164,8 +333,18 @@ pub fn print(estimate: &Estimate) -> Result<()> {
             .parts
             .iter()
             .map(|p| {
-                let driven = if p.driven { " (driven)" } else { "" };
-                format!("{} {} s{driven}", p.feedback, secs(p.seconds))
+                if p.driven {
+                    format!("{} ({}) {} s (driven)", p.feedback, p.size, secs(p.seconds))
+                } else {
+                    format!(
+                        "{} ({}) {} s ({} to {})",
+                        p.feedback,
+                        p.size,
+                        secs(p.seconds),
+                        secs(p.low),
+                        secs(p.high)
+                    )
+                }
             })
             .collect();
         outln!(
@@ -192,5 +371,32 @@ pub fn print(estimate: &Estimate) -> Result<()> {
         estimate.exponent,
         secs(estimate.largest),
         secs(estimate.took)
-    )
+    )?;
+    if let Some(budget) = estimate.budget {
+        let driven = estimate.parts.iter().filter(|p| p.driven).count();
+        outln!(
+            "range     {} to {} CPU s ({:.2} to {:.2} CPU hours; {:.2} central): {} of {} parts split deeper driven within the budget of {} CPU s, the others predicted by size, each between the powers through two driven parts",
+            secs(estimate.low),
+            secs(estimate.high),
+            estimate.low / 3600.0,
+            estimate.high / 3600.0,
+            estimate.total / 3600.0,
+            driven,
+            estimate.parts.len(),
+            secs(budget)
+        )?;
+        for nodes in CLUSTERS {
+            let (low, central, high) = estimate.wall(nodes, 2);
+            outln!(
+                "cluster   {nodes} nodes of 2 cores: at least {:.2} wall hours ({:.2} to {:.2}), were the CPU time spread evenly",
+                central / 3600.0,
+                low / 3600.0,
+                high / 3600.0
+            )?;
+        }
+    }
+    Ok(())
 }
+
+/// The cluster sizes an estimate within a budget gives wall times for, in nodes of 2 cores.
+const CLUSTERS: [usize; 2] = [16, 128];

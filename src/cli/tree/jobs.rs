@@ -15,10 +15,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    array_range, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress, Split,
-    SplitOptions, MAX_TREE_FILE,
+    array_range, exact_space, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress,
+    Split, SplitOptions, MAX_TREE_FILE,
 };
-use moo_core::{CodeSpace, Stop, TreeStats};
+use moo_core::{Stop, TreeStats};
 use serde::Serialize;
 
 use super::flags::SearchArgs;
@@ -48,6 +48,13 @@ pub struct SplitArgs {
     /// through all their rounds, and predict the CPU time of the whole run from them
     #[arg(long)]
     estimate: bool,
+
+    /// Estimate (as --estimate) within this much of the estimate's own CPU time, e.g. 90s or
+    /// 20m: round 1's jobs and the parts split deeper are run from the smallest up while the
+    /// next is predicted to fit, and the rest predicted by the power of size through them, as
+    /// a range
+    #[arg(long, value_name = "DURATION", value_parser = parse_budget)]
+    estimate_budget: Option<f64>,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -104,6 +111,16 @@ pub struct JoinArgs {
     /// Print the result as JSON on stdout.
     #[arg(long)]
     json: bool,
+}
+
+/// An estimate's CPU budget, in seconds.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    let d = humantime::parse_duration(text)
+        .map_err(|e| format!("{e}: write a CPU time such as 90s, 20m or 2h"))?;
+    if d.is_zero() {
+        return Err("the estimate's budget must be more than 0, e.g. 90s or 20m".into());
+    }
+    Ok(d.as_secs_f64())
 }
 
 /// A percentage from 0 to 100.
@@ -259,7 +276,7 @@ fn result_name(index: usize) -> String {
 /// Runs `moo tree split`.
 pub fn split(args: SplitArgs) -> Result<()> {
     let rules = args.rules.rules()?;
-    let space = CodeSpace::new(rules)?;
+    let space = exact_space(rules)?;
     let options = args.search.options();
     let how =
         SplitOptions::default().with_share((args.share < 100.0).then_some(args.share / 100.0));
@@ -281,8 +298,13 @@ pub fn split(args: SplitArgs) -> Result<()> {
     write_jobs(&args.out, &jobs)?;
     // The manifest last: a directory with a manifest has every job file.
     write_file(&manifest, split.to_json().as_bytes())?;
-    let estimate = if args.estimate {
-        Some(super::estimate::estimate(&split, &jobs, &args.out)?)
+    let estimate = if args.estimate || args.estimate_budget.is_some() {
+        Some(super::estimate::estimate(
+            &split,
+            &jobs,
+            &args.out,
+            args.estimate_budget,
+        )?)
     } else {
         None
     };

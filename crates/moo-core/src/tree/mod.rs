@@ -19,9 +19,10 @@ mod jobs;
 mod search;
 
 pub use jobs::{
-    array_range, Column, DeepPart, DrivenPart, Estimate, Job, JobEntry, JobResult, Joined,
-    PartEstimate, PartOutcome, Piece, SampledJob, Split, SplitError, SplitOptions, Step, Task,
-    Unreduced, DEFAULT_SHARE, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
+    array_range, exact_space, Column, DeepPart, DrivenPart, Estimate, Job, JobEntry, JobResult,
+    Joined, PartEstimate, PartOutcome, Piece, SampledJob, Split, SplitError, SplitOptions, Step,
+    Task, Unreduced, DEFAULT_SHARE, DRIVE_STEP, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE,
+    SHARED_CACHE, SPLIT_FORMAT,
 };
 #[doc(hidden)]
 pub use search::bench;

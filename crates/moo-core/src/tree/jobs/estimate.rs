@@ -18,6 +18,16 @@
 //! (a tree below the bound if a sampled guess finds one, else the bound), so the derivation
 //! goes on as the run would. The other deep parts are predicted from the driven ones by a power
 //! of their size.
+//!
+//! On a game whose largest part is most of the problem (Mastermind 5x8, Bulls and Cows 5 of
+//! 0-9) no estimate can drive it. Within a CPU budget the caller instead samples round 1's jobs
+//! from the smallest up ([`Split::sample_upward`]) and drives deep parts from the smallest up at
+//! sizes spread apart ([`Split::drive_upward`]) while the next fits; every part not measured is
+//! then predicted by the fit, and also given a range ([`Estimate::low`], [`Estimate::high`]):
+//! the powers 1 to 4 of size from the nearest measured part, widened by how far the measured
+//! ones scatter about the fit. A part's cost depends on more than its size (how tight its bounds
+//! are), so the range is what the measured parts allow, not a guarantee: the book's splitting
+//! chapter gives how it fared where the run's cost is known.
 
 use std::collections::HashMap;
 
@@ -40,6 +50,9 @@ pub const RUN_STRIDE: usize = 32;
 /// costliest positions of Bulls and Cows 5 of 0-7 and 4 of 0-9, 1.0 to 1.3 at cheap ones (the
 /// book's splitting chapter).
 pub const SHARED_CACHE: f64 = 2.0;
+
+/// How much larger each part an estimate within a budget drives is than the one before.
+pub const DRIVE_STEP: f64 = 1.25;
 
 /// The powers of size a fit may find: a search costs more on a larger set, and no part of the
 /// games measured grew faster than the cube.
@@ -104,6 +117,11 @@ pub struct PartEstimate {
     pub size: usize,
     /// Its predicted CPU time, every round, in seconds.
     pub seconds: f64,
+    /// The least of the predictions the driven parts allow, in seconds: the powers of size
+    /// through each two of them (see [`Estimate::low`]); `seconds` for a driven part.
+    pub low: f64,
+    /// The most of them, in seconds.
+    pub high: f64,
     /// Whether it was driven (else predicted from its size).
     pub driven: bool,
 }
@@ -137,10 +155,38 @@ pub struct Estimate {
     pub round_one: f64,
     /// The whole run's predicted CPU time, in seconds.
     pub total: f64,
+    /// The least the whole run's CPU time is predicted at, in seconds: each part predicted by
+    /// size (not driven or sampled) at the least of the powers of size through each two of the
+    /// measured ones (the fit's spread; exponents kept to 1 to 4, through one point those two),
+    /// the measured ones at their measurement.
+    pub low: f64,
+    /// The most, likewise, in seconds.
+    pub high: f64,
+    /// The CPU budget the estimate was given, in seconds (`None`: the largest and smallest parts
+    /// split deeper driven, whatever they cost).
+    pub budget: Option<f64>,
     /// The largest predicted job, in seconds.
     pub largest: f64,
-    /// The CPU time the estimate took: the sampled jobs and the driven parts, in seconds.
+    /// The CPU time the estimate took: the sampled jobs and the driven parts, in seconds; within
+    /// a budget, all the budget paid for, a step stopped and left out included.
     pub took: f64,
+}
+
+impl Estimate {
+    /// The estimate, recording that it was made within `budget` CPU seconds.
+    pub fn within(mut self, budget: f64) -> Estimate {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// The wall seconds the run would take at best on `nodes` machines of `cores` cores each,
+    /// for the low, the central and the high estimate: the CPU time spread evenly over every
+    /// core, which the jobs' rounds (each waits for the one before) and a job larger than the
+    /// rest only lengthen.
+    pub fn wall(&self, nodes: usize, cores: usize) -> (f64, f64, f64) {
+        let cores = (nodes * cores).max(1) as f64;
+        (self.low / cores, self.total / cores, self.high / cores)
+    }
 }
 
 /// What driving a part has counted so far.
@@ -181,6 +227,54 @@ impl Split {
         picked
     }
 
+    /// Round 1's jobs to sample within a budget, in the order to run them: the smallest, then
+    /// each next job of at least twice the size of the one before, so that the sizes a power is
+    /// fitted through spread as far as the budget reaches.
+    pub fn sample_upward(&self) -> Vec<usize> {
+        let mut by_size: Vec<(usize, usize)> =
+            self.jobs.iter().map(|e| (e.size, e.index)).collect();
+        by_size.sort_unstable();
+        let mut picked = Vec::new();
+        let mut last = 0;
+        for (size, index) in by_size {
+            if picked.is_empty() || size >= 2 * last {
+                picked.push(index);
+                last = size.max(1);
+            }
+        }
+        picked
+    }
+
+    /// Every part split deeper (indexes into [`Split::deeper`]) in the order an estimate within
+    /// a budget tries to drive them: the smallest, the cheapest, then each next of at least
+    /// [`DRIVE_STEP`] times the size of the one before, so that the sizes the others are
+    /// predicted from spread as far as the budget reaches (parts of nearly one size tell
+    /// nothing of how cost grows with it), then the others, the smallest first.
+    pub fn drive_upward(&self) -> Vec<usize> {
+        let mut by_size: Vec<(usize, usize)> = self
+            .deeper
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.size, i))
+            .collect();
+        by_size.sort_unstable();
+        let mut picked = Vec::new();
+        let mut last = 0.0;
+        for &(size, i) in &by_size {
+            if picked.is_empty() || size as f64 >= DRIVE_STEP * last {
+                picked.push(i);
+                last = size as f64;
+            }
+        }
+        let rest: Vec<usize> = by_size
+            .iter()
+            .map(|&(_, i)| i)
+            .filter(|i| !picked.contains(i))
+            .collect();
+        picked.extend(rest);
+        picked
+    }
+
     /// Which parts split deeper (indexes into [`Split::deeper`]) an estimate drives: the
     /// largest, where most of the time goes, and the smallest, the cheapest to drive, which
     /// with it gives the power of size the others are predicted by.
@@ -202,12 +296,13 @@ impl Split {
     }
 
     /// Drives the part split deeper `which` (an index into [`Split::deeper`]) through every
-    /// round here, timing each job by `clock` (CPU seconds of this process): its pieces solved
+    /// round here, in `space` (the split's rules' [`super::exact_space`]), timing each job by `clock` (CPU seconds of this process): its pieces solved
     /// whole, its runs of later guesses on one guess in [`RUN_STRIDE`] (see the module docs).
     /// Runs on the current rayon pool; returns [`crate::tree::SearchError::Stopped`] soon
     /// after `stop` fires.
     pub fn drive(
         &self,
+        space: &CodeSpace,
         which: usize,
         clock: &dyn Fn() -> f64,
         stop: &Stop,
@@ -223,8 +318,7 @@ impl Split {
                 ),
             })?;
         let begun = clock();
-        let space = CodeSpace::new(self.rules.clone())?;
-        let part = first_part(self, &space, d)?;
+        let part = first_part(self, space, d)?;
         let mut tally = Tally {
             part: Some(DrivenPart {
                 guess: d.guess.clone(),
@@ -243,10 +337,10 @@ impl Split {
             setups: HashMap::new(),
         };
         {
-            let answer = |entry: &JobEntry| self.answer(&space, entry, clock, stop, &mut tally);
-            let mut deeper = Deeper::new(&space, self.options(), self.heavy, HashMap::new())
+            let answer = |entry: &JobEntry| self.answer(space, entry, clock, stop, &mut tally);
+            let mut deeper = Deeper::new(space, self.options(), self.heavy, HashMap::new())
                 .answering(Box::new(answer));
-            deeper.node(&Position::part(&space, &part))?;
+            deeper.node(&Position::part(space, &part))?;
         }
         let mut driven = tally.part.take().unwrap_or_else(|| unreachable!());
         driven.took = clock() - begun;
@@ -329,13 +423,24 @@ impl Split {
             .collect();
         let (exponent, scale) = fit(&searches);
         let predict = |size: usize| start + scale * (size.max(1) as f64).powf(exponent);
+        // A sampled job's measurement stands for itself; the others span the fit's spread.
+        let range = |e: &JobEntry| match sampled.iter().find(|s| s.index == e.index) {
+            Some(s) => {
+                let central = predict(e.size);
+                (s.cpu_seconds.min(central), s.cpu_seconds.max(central))
+            }
+            None => {
+                let (low, high) = spread(&searches, (exponent, scale), e.size);
+                let central = predict(e.size);
+                ((start + low).min(central), (start + high).max(central))
+            }
+        };
         let round_one: f64 = self.jobs.iter().map(|e| predict(e.size)).sum();
-        let whole: f64 = self
-            .jobs
-            .iter()
-            .filter(|e| e.task == Task::Part)
-            .map(|e| predict(e.size))
-            .sum();
+        let wholes = || self.jobs.iter().filter(|e| e.task == Task::Part);
+        let whole: f64 = wholes().map(|e| predict(e.size)).sum();
+        let (whole_low, whole_high) = wholes()
+            .map(range)
+            .fold((0.0, 0.0), |(l, h), (a, b)| (l + a, h + b));
         let points: Vec<(usize, f64)> = driven.iter().map(|p| (p.size, p.cost(start))).collect();
         let (deep_exponent, deep_scale) = fit(&points);
         let parts: Vec<PartEstimate> = self
@@ -345,22 +450,26 @@ impl Split {
                 let found = driven
                     .iter()
                     .find(|p| p.guess == d.guess && p.feedback == d.feedback);
+                let (seconds, low, high) = match found {
+                    Some(p) => (p.cost(start), p.cost(start), p.cost(start)),
+                    None => {
+                        let central = deep_scale * (d.size.max(1) as f64).powf(deep_exponent);
+                        let (low, high) = spread(&points, (deep_exponent, deep_scale), d.size);
+                        (central, low.min(central), high.max(central))
+                    }
+                };
                 PartEstimate {
                     guess: d.guess.clone(),
                     feedback: d.feedback.clone(),
                     size: d.size,
-                    seconds: found.map_or_else(
-                        || deep_scale * (d.size.max(1) as f64).powf(deep_exponent),
-                        |p| p.cost(start),
-                    ),
+                    seconds,
+                    low,
+                    high,
                     driven: found.is_some(),
                 }
             })
             .collect();
-        let largest = self
-            .jobs
-            .iter()
-            .filter(|e| e.task == Task::Part)
+        let largest = wholes()
             .map(|e| predict(e.size))
             .chain(driven.iter().map(|p| start + p.largest))
             .fold(0.0, f64::max);
@@ -375,6 +484,9 @@ impl Split {
             deep_exponent,
             deep_scale,
             total: whole + parts.iter().map(|p| p.seconds).sum::<f64>(),
+            low: whole_low + parts.iter().map(|p| p.low).sum::<f64>(),
+            high: whole_high + parts.iter().map(|p| p.high).sum::<f64>(),
+            budget: None,
             parts,
             whole,
             round_one,
@@ -397,6 +509,38 @@ fn stride(guesses: &[String], step: usize) -> Vec<String> {
         picked.extend(guesses.get(guesses.len() / 2).cloned());
     }
     picked
+}
+
+/// The least and the most cost at `size` that measured `points` allow: the powers at both ends
+/// of [`POWERS`] through the point nearest in size below it (above it when none is below), each
+/// widened by the points' scatter about their fit `(exponent, scale)`, the largest factor by
+/// which one of them is off it. `(0, 0)` without points.
+fn spread(points: &[(usize, f64)], (exponent, scale): (f64, f64), size: usize) -> (f64, f64) {
+    let log = |n: usize| (n.max(1) as f64).ln();
+    let points: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|&&(_, cost)| cost > 0.0)
+        .map(|&(n, cost)| (log(n), cost.ln()))
+        .collect();
+    let x = log(size);
+    let below = points
+        .iter()
+        .filter(|p| p.0 <= x)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let above = points
+        .iter()
+        .filter(|p| p.0 > x)
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(&(x0, y0)) = below.or(above) else {
+        return (0.0, 0.0);
+    };
+    let scatter = points
+        .iter()
+        .map(|&(px, py)| (py - scale.ln() - exponent * px).abs())
+        .fold(0.0, f64::max);
+    let ends = [*POWERS.start(), *POWERS.end()].map(|e| y0 + e * (x - x0));
+    let (low, high) = (ends[0].min(ends[1]), ends[0].max(ends[1]));
+    ((low - scatter).exp(), (high + scatter).exp())
 }
 
 /// `(exponent, scale)` of `cost = scale * size^exponent` through `(size, cost)` points, by
@@ -460,7 +604,10 @@ mod tests {
             ticks.get()
         };
         let d = &split.deeper[picked[0]];
-        let driven = split.drive(picked[0], &clock, &Stop::never()).unwrap();
+        let space = super::super::exact_space(split.rules.clone()).unwrap();
+        let driven = split
+            .drive(&space, picked[0], &clock, &Stop::never())
+            .unwrap();
         assert_eq!(
             (driven.size, &driven.guess, &driven.feedback),
             (d.size, &d.guess, &d.feedback)
@@ -480,7 +627,7 @@ mod tests {
             .count();
         assert!(first > 0 && driven.pieces >= first, "{first} {driven:?}");
         assert!(split
-            .drive(split.deeper.len(), &clock, &Stop::never())
+            .drive(&space, split.deeper.len(), &clock, &Stop::never())
             .is_err());
     }
 
@@ -556,6 +703,31 @@ mod tests {
             assert_eq!(exponent, 2.0);
             assert!((scale * 100.0 - 3.0).abs() < 1e-9, "{scale}");
         }
+    }
+
+    #[test]
+    fn the_spread_spans_the_powers_one_to_four_from_the_nearest_point_and_the_scatter() {
+        let on = |n: usize| 0.001 * (n as f64).powf(1.5);
+        let points: Vec<(usize, f64)> = [10usize, 100, 1000].iter().map(|&n| (n, on(n))).collect();
+        let exact = fit(&points);
+        // Above the points: from the largest, by the powers 1 and 4, no scatter.
+        let (low, high) = spread(&points, exact, 5000);
+        assert!((low / (on(1000) * 5.0) - 1.0).abs() < 1e-9, "{low}");
+        assert!((high / (on(1000) * 625.0) - 1.0).abs() < 1e-9, "{high}");
+        // Between them: from the one below; below them all: from the smallest, downwards.
+        let (low, high) = spread(&points, exact, 200);
+        assert!((low / (on(100) * 2.0) - 1.0).abs() < 1e-9, "{low}");
+        assert!((high / (on(100) * 16.0) - 1.0).abs() < 1e-9, "{high}");
+        let (low, high) = spread(&points, exact, 5);
+        assert!((low / (on(10) / 16.0) - 1.0).abs() < 1e-9, "{low}");
+        assert!((high / (on(10) / 2.0) - 1.0).abs() < 1e-9, "{high}");
+        // A point twice off the fit widens both ends twice.
+        let (low, high) = spread(&[(10, 2.0)], (1.0, 0.1), 20);
+        assert!(
+            (low - 2.0).abs() < 1e-9 && (high - 64.0).abs() < 1e-9,
+            "{low} {high}"
+        );
+        assert_eq!(spread(&[], (2.0, 1.0), 20), (0.0, 0.0));
     }
 
     #[test]

@@ -23,7 +23,7 @@ impl Split {
     /// that round's jobs instead ([`Joined::Round`]).
     pub fn join(&self, results: &[Option<JobResult>]) -> Result<Joined, SplitError> {
         self.check_round(&self.jobs, results, self.jobs.len())?;
-        let space = CodeSpace::new(self.rules.clone())?;
+        let space = super::exact_space(self.rules.clone())?;
         // Every round so far, each derived from the results of those before it.
         let mut known: Vec<JobEntry> = self.jobs.clone();
         let mut round = 1;

@@ -58,13 +58,20 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use self::estimate::{
-    DrivenPart, Estimate, PartEstimate, SampledJob, RUN_STRIDE, SHARED_CACHE,
+    DrivenPart, Estimate, PartEstimate, SampledJob, DRIVE_STEP, RUN_STRIDE, SHARED_CACHE,
 };
 pub use self::plan::{SplitOptions, DEFAULT_SHARE};
 use super::{DecisionTree, Objective, SearchError, TreeError, TreeStats};
 use crate::pool::GuessPool;
 use crate::rules::Rules;
-use crate::space::SpaceError;
+use crate::space::{CodeSpace, SpaceError, SpaceOptions};
+
+/// The code space a split, a job, a join or an estimate searches in: with the score table
+/// however large, since an exact search cannot run without it (5 pegs of 8 colours take 1.1 GB),
+/// where the default table stops at 11000 codes for the heuristics' sake.
+pub fn exact_space(rules: Rules) -> Result<CodeSpace, SpaceError> {
+    CodeSpace::with_options(rules, &SpaceOptions::default().with_table_bytes(u64::MAX))
+}
 
 /// The `format` of a split's manifest.
 pub const SPLIT_FORMAT: &str = "moo-tree-split/4";

@@ -69,12 +69,12 @@ impl Job {
     /// guess's subtree below its bound. Runs on the current rayon pool; returns
     /// [`crate::tree::SearchError::Stopped`] soon after `stop` fires.
     pub fn solve(&self, progress: &Progress, stop: &Stop) -> Result<JobResult, SplitError> {
-        self.solve_in(&CodeSpace::new(self.rules.clone())?, progress, stop)
+        self.solve_in(&super::exact_space(self.rules.clone())?, progress, stop)
     }
 
     /// [`Job::solve`] in `space`, the code space of the job's rules, built once for many jobs
     /// run in one process.
-    pub(super) fn solve_in(
+    pub fn solve_in(
         &self,
         space: &CodeSpace,
         progress: &Progress,
