@@ -475,9 +475,8 @@ impl<'a> Bounds<'a> {
         // minimum is the same either way.
         if self.pool == GuessPool::Consistent || self.level.outside(n, depth) >= cap {
             min_over(&mut set.iter().copied(), cap)
-        } else if let Some(best) = (n <= self.parts_first_max() && !self.level.weighted())
-            // The parts floor ignores the last-level weight, so under it the floor seldom
-            // reaches the best bound and nearly every guess would be counted one by one.
+        } else if let Some(best) = self
+            .counts_parts_first(n, depth, cap)
             .then(|| {
                 self.with_part_scores(set, |score, rows| {
                     self.min_bound_by_parts(rows, score, child_depth, cap)
@@ -493,6 +492,27 @@ impl<'a> Bounds<'a> {
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
         }
+    }
+
+    /// Whether [`Bounds::lookahead`] of a set of `n` with `depth` guesses left, below `cap`,
+    /// counts parts first ([`Bounds::min_bound_by_parts`] over every guess).
+    pub(super) fn counts_parts_first(&self, n: usize, depth: u8, cap: u32) -> bool {
+        self.pool == GuessPool::All
+            && self.level.outside(n, depth) < cap
+            && n <= self.parts_first_max()
+            // The parts floor ignores the last-level weight, so under it the floor seldom
+            // reaches the best bound and nearly every guess would be counted one by one.
+            && !self.level.weighted()
+            && self.splitter.as_ref().is_some_and(Splitter::has_bits)
+    }
+
+    /// Each of `guesses` guesses' part score on the set whose members' rows are `rows`
+    /// ([`Splitter::part_scores`]), for a game where [`Bounds::counts_parts_first`] can hold.
+    pub(super) fn part_scores(&self, rows: &[&[u8]], guesses: usize, out: &mut Vec<u8>) {
+        self.splitter
+            .as_ref()
+            .expect("parts are counted first only with a splitter")
+            .part_scores(rows, guesses, out);
     }
 
     /// The largest set whose lookahead counts parts first ([`Bounds::min_bound_by_parts`]).

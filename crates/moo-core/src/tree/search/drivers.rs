@@ -13,6 +13,7 @@ use super::checkpoint::Checkpoint;
 use super::levels::LevelBounds;
 use super::plan::{build_plan, Plan};
 use super::progress::Progress;
+use super::ranked::Ranked;
 use super::recursion::Solver;
 use super::solved::{child_limit, depth_cap, weighted_cost_scale, Solved, FEEDBACKS, INF};
 use super::{Objective, SearchError, SearchOptions, SearchOutcome, SetPlan};
@@ -184,8 +185,9 @@ impl<'a> Driver<'a> {
             .filter(|c| c.bound < limit);
         // No candidate: the guess cannot beat the limit or fit the depth.
         let sol = candidate.and_then(|c| {
+            let ranked = Ranked::new(self.root);
             search
-                .try_guess(self.root, self.sym, c, limit, depth, limit == INF)
+                .try_guess(self.root, self.sym, &ranked, c, limit, depth, limit == INF)
                 .ok()
         });
         if search.state.halted() {

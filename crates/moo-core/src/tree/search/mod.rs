@@ -59,6 +59,7 @@ mod orbits;
 mod part;
 mod plan;
 mod progress;
+mod ranked;
 mod recursion;
 mod root;
 mod solved;

@@ -12,6 +12,7 @@ use super::bounds::PartBounds;
 use super::candidates::{candidates, Candidate};
 use super::dedup::keep_new_splits;
 use super::plan::build_plan;
+use super::ranked::Ranked;
 use super::recursion::Solver;
 use super::solved::{child_limit, depth_cap, Solved, FEEDBACKS, INF};
 use super::{history_symmetry, Objective, Progress, SearchError, SearchOptions, SetPlan};
@@ -44,6 +45,8 @@ pub(crate) struct PositionRoot<'a> {
     /// The guesses tried, in the search's order, those splitting the set as an earlier one does
     /// left out.
     cands: Vec<Candidate>,
+    /// The set's guesses ranked for the lookaheads of every guess's pieces.
+    ranked: Ranked<'a>,
 }
 
 impl<'a> PositionRoot<'a> {
@@ -71,6 +74,7 @@ impl<'a> PositionRoot<'a> {
             cap,
             search,
             cands,
+            ranked: Ranked::new(set),
         })
     }
 
@@ -99,8 +103,13 @@ impl<'a> PositionRoot<'a> {
             .search
             .sharpen_by_closed_forms(&parts, child_depth, &mut bounds)
             .and_then(|_| {
-                self.search
-                    .sharpen_by_lookahead(&parts, &child_sym, child_depth, &mut bounds)
+                self.search.sharpen_by_lookahead(
+                    &parts,
+                    &child_sym,
+                    &self.ranked,
+                    child_depth,
+                    &mut bounds,
+                )
             });
         let mut pieces: Vec<(Feedback, u64)> = parts
             .iter()
@@ -173,6 +182,7 @@ pub(crate) fn best_guess_below(
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
     let limit = u32::try_from(below).unwrap_or(INF);
+    let ranked = Ranked::new(set);
     let mut best: Option<Solved> = None;
     for &g in guesses {
         let Some(&c) = cands.iter().find(|c| c.guess == g) else {
@@ -183,7 +193,7 @@ pub(crate) fn best_guess_below(
         if c.bound >= limit_here {
             continue;
         }
-        if let Ok(sol) = search.try_guess(set, &sym, c, limit_here, cap, false) {
+        if let Ok(sol) = search.try_guess(set, &sym, &ranked, c, limit_here, cap, false) {
             best = Some(sol);
         }
         if search.state.halted() {

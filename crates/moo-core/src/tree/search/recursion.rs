@@ -13,6 +13,7 @@ use super::bounds::{Bounds, ClosedForm, PartBounds};
 use super::candidates::{candidates, Candidate, FloorOrder, Next};
 use super::dedup::keep_new_splits;
 use super::memo::Entry;
+use super::ranked::Ranked;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
 use super::state::State;
 use super::{Progress, SearchError, SearchOptions};
@@ -187,11 +188,13 @@ impl<'a> Solver<'a> {
         bound: u32,
     ) -> Result<Solved, u32> {
         let orbits = self.bounds.orbits(sym);
+        let ranked = Ranked::new(set);
         if set.len() < PARALLEL_MIN && limit < INF {
             if let Some((order, left_out)) =
                 FloorOrder::new(&self.bounds, set, &orbits, limit, depth)
             {
-                let (best, least) = self.search_in_floor_order(set, sym, order, limit, depth);
+                let (best, least) =
+                    self.search_in_floor_order(set, sym, &ranked, order, limit, depth);
                 return best.ok_or(left_out.min(least).max(bound));
             }
         }
@@ -210,10 +213,10 @@ impl<'a> Solver<'a> {
             return Err(left_out.min(first_bound).max(bound));
         }
         if set.len() >= PARALLEL_MIN && cands.len() > 1 {
-            self.search_parallel(set, sym, cands, limit, depth)
+            self.search_parallel(set, sym, &ranked, cands, limit, depth)
                 .map_err(|failed| left_out.min(failed).max(bound))
         } else {
-            let (best, least) = self.search_sequential(set, sym, cands, limit, depth);
+            let (best, least) = self.search_sequential(set, sym, &ranked, cands, limit, depth);
             best.ok_or(left_out.min(least).max(bound))
         }
     }
@@ -225,6 +228,7 @@ impl<'a> Solver<'a> {
         &self,
         set: &[u32],
         sym: &Symmetry,
+        ranked: &Ranked,
         mut cands: Vec<Candidate>,
         limit: u32,
         depth: u8,
@@ -233,7 +237,8 @@ impl<'a> Solver<'a> {
         // With no limit yet, the first guess's parts are independent: solve them in parallel
         // to get a bound for the others.
         let best = AtomicU64::new(pack(limit, 0));
-        let first = (limit == INF).then(|| self.try_guess(set, sym, cands[0], INF, depth, true));
+        let first =
+            (limit == INF).then(|| self.try_guess(set, sym, ranked, cands[0], INF, depth, true));
         if let Some(Ok(sol)) = first {
             best.store(pack(sol.total, 0), Ordering::Relaxed);
             // The guesses whose bound reaches its total cannot beat it (they come later in the
@@ -257,7 +262,7 @@ impl<'a> Solver<'a> {
             if c.bound >= limit_here {
                 return Err(c.bound);
             }
-            let sol = self.try_guess(set, sym, c, limit_here, depth, false)?;
+            let sol = self.try_guess(set, sym, ranked, c, limit_here, depth, false)?;
             best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
             Ok(sol)
         };
@@ -296,6 +301,7 @@ impl<'a> Solver<'a> {
         &self,
         set: &[u32],
         sym: &Symmetry,
+        ranked: &Ranked,
         cands: Vec<Candidate>,
         limit: u32,
         depth: u8,
@@ -323,7 +329,7 @@ impl<'a> Solver<'a> {
                 break;
             }
             let parallel = limit == INF && best.is_none();
-            match self.try_guess(set, sym, c, limit, depth, parallel) {
+            match self.try_guess(set, sym, ranked, c, limit, depth, parallel) {
                 Ok(sol) => {
                     limit = sol.total;
                     best = Some(sol);
@@ -343,6 +349,7 @@ impl<'a> Solver<'a> {
         &self,
         set: &[u32],
         sym: &Symmetry,
+        ranked: &Ranked,
         mut order: FloorOrder,
         limit: u32,
         depth: u8,
@@ -358,7 +365,7 @@ impl<'a> Solver<'a> {
                     break;
                 }
             };
-            match self.try_guess(set, sym, c, limit, depth, false) {
+            match self.try_guess(set, sym, ranked, c, limit, depth, false) {
                 Ok(sol) => {
                     limit = sol.total;
                     best = Some(sol);
@@ -373,11 +380,14 @@ impl<'a> Solver<'a> {
     /// bound on it (`limit` or more). With `parallel` and no limit yet, the parts are solved
     /// at once on every thread; otherwise each part's bound is first sharpened with what is
     /// already proven, cheapest proof first, so a guess whose parts are known to be expensive
-    /// fails before any part is searched in depth.
+    /// fails before any part is searched in depth. `ranked` is the set's guesses ranked for
+    /// its parts' lookaheads.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn try_guess(
         &self,
         set: &[u32],
         sym: &Symmetry,
+        ranked: &Ranked,
         c: Candidate,
         limit: u32,
         depth: u8,
@@ -393,7 +403,7 @@ impl<'a> Solver<'a> {
             let mut bounds = PartBounds::new(&self.bounds, &parts, child_depth, c.bound, limit);
             let to_look_up = self.sharpen_by_closed_forms(&parts, child_depth, &mut bounds)?;
             self.sharpen_by_cache(&parts, &to_look_up, child_depth, &mut bounds)?;
-            self.sharpen_by_lookahead(&parts, &child_sym, child_depth, &mut bounds)?;
+            self.sharpen_by_lookahead(&parts, &child_sym, ranked, child_depth, &mut bounds)?;
             self.solve_parts(&parts, &child_sym, child_depth, bounds)?
         };
         if total < limit {
@@ -497,6 +507,7 @@ impl<'a> Solver<'a> {
         &self,
         parts: &[&[u32]],
         child_sym: &Symmetry,
+        ranked: &Ranked,
         child_depth: u8,
         bounds: &mut PartBounds,
     ) -> Result<(), u32> {
@@ -509,7 +520,7 @@ impl<'a> Solver<'a> {
             }
             let b = bounds.bounds[i];
             let cap = bounds.limit - (bounds.total - b);
-            let sharper = self.lookahead_bound(p, child_sym, child_depth, b, cap);
+            let sharper = self.lookahead_bound(p, child_sym, ranked, child_depth, b, cap);
             if sharper > b {
                 bounds.raise(i, sharper)?;
             }
@@ -548,8 +559,17 @@ impl<'a> Solver<'a> {
     /// remembered in the cache. `known` is a bound already proven; the caller has checked that
     /// the cache knows nothing of the set and that it has no closed form. If no guess stays
     /// below `cap`, `cap` itself is the bound returned (and cached), which is all the caller
-    /// needs to reject.
-    fn lookahead_bound(&self, set: &[u32], sym: &Symmetry, depth: u8, known: u32, cap: u32) -> u32 {
+    /// needs to reject. `ranked` holds the guesses of the set `set` is a part of, ranked
+    /// ([`Ranked`]): the same bound, from fewer guesses.
+    fn lookahead_bound(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        ranked: &Ranked,
+        depth: u8,
+        known: u32,
+        cap: u32,
+    ) -> u32 {
         let n = set.len();
         if self.bounds.levels(n) > depth {
             return INF;
@@ -561,7 +581,13 @@ impl<'a> Solver<'a> {
         }
         let best = self
             .bounds
-            .lookahead(set, &self.bounds.orbits(sym), depth, cap);
+            .counts_parts_first(n, depth, cap)
+            .then(|| ranked.min_bound(&self.bounds, set, child_limit(depth), cap))
+            .flatten()
+            .unwrap_or_else(|| {
+                self.bounds
+                    .lookahead(set, &self.bounds.orbits(sym), depth, cap)
+            });
         let bound = best.max(known);
         if self.state.halted() {
             return bound;

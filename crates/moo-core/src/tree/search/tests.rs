@@ -196,3 +196,50 @@ fn the_floor_order_is_the_candidates_order() {
         assert!(compared > 20, "only {compared} sets compared");
     }
 }
+
+/// The lookahead of a part from its set's ranked guesses ([`super::ranked::Ranked`]) is the
+/// lookahead over every guess, under every cap and depth, whichever block of ranks it stops at.
+#[test]
+fn ranked_lookaheads_are_the_full_ones() {
+    use super::ranked::Ranked;
+    use super::solved::child_limit;
+    for rules in [
+        Rules::new(4, "123456", true, false).unwrap(),
+        Rules::new(3, "012345", false, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules).unwrap();
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let bounds = &search.bounds;
+        let mut compared = 0;
+        let mut below_cap = 0;
+        for (set, sym) in sets(&space) {
+            let orbits = bounds.orbits(&sym);
+            let ranked = Ranked::new(&set);
+            for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
+                for part in bounds.parts(&set, g).iter().filter(|p| p.len() > 2) {
+                    let n = part.len() as u32;
+                    for depth in [UNLIMITED, 4, 3] {
+                        for cap in [2 * n, 2 * n + 2, 2 * n + n / 2, 3 * n, INF] {
+                            if !bounds.counts_parts_first(part.len(), depth, cap) {
+                                continue;
+                            }
+                            let full = bounds.lookahead(part, &orbits, depth, cap);
+                            // The first asks are answered the old way, before the set ranks.
+                            let Some(fast) =
+                                ranked.min_bound(bounds, part, child_limit(depth), cap)
+                            else {
+                                continue;
+                            };
+                            assert_eq!(fast, full, "{n} codes, cap {cap}, depth {depth}");
+                            compared += 1;
+                            below_cap += usize::from(full < cap);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 100, "only {compared} parts compared");
+        assert!(below_cap > 20, "only {below_cap} bounds below the cap");
+    }
+}
