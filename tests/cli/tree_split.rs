@@ -407,20 +407,26 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
     assert_is_the_single_runs_tree(tmp.path(), &joined_file);
 }
 
-#[test]
-fn split_estimate_predicts_from_sampled_jobs_and_driven_parts() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("jobs");
+/// Splits `GAME` into `dir` with an estimate (`how`: its flags) and returns the JSON report.
+fn estimate(dir: &Path, how: &[&str]) -> serde_json::Value {
     let out = moo()
-        .args(["tree", "split", "--estimate", "--json", "--out"])
-        .arg(&dir)
+        .args(["tree", "split", "--json", "--out"])
+        .arg(dir)
+        .args(how)
         .args(GAME)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let value = json(&out);
+    json(&out)
+}
+
+#[test]
+fn split_estimate_predicts_from_sampled_jobs_and_driven_parts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    let value = estimate(&dir, &["--estimate"]);
     let estimate = &value["estimate"];
     let sampled = estimate["sampled"].as_array().unwrap();
     assert!(sampled.len() >= 2, "{estimate}");
@@ -498,24 +504,7 @@ fn split_estimate_budget_must_be_a_positive_duration() {
 #[test]
 fn split_estimate_within_a_budget_drives_the_smallest_part_first_and_gives_a_range() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("jobs");
-    let out = moo()
-        .args([
-            "tree",
-            "split",
-            "--estimate-budget",
-            "20s",
-            "--json",
-            "--out",
-        ])
-        .arg(&dir)
-        .args(GAME)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let value = json(&out);
+    let value = estimate(&tmp.path().join("jobs"), &["--estimate-budget", "20s"]);
     let estimate = &value["estimate"];
     let f = |v: &serde_json::Value| v.as_f64().unwrap();
     assert_eq!(f(&estimate["budget"]), 20.0);

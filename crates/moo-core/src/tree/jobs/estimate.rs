@@ -245,12 +245,8 @@ impl Split {
         picked
     }
 
-    /// Every part split deeper (indexes into [`Split::deeper`]) in the order an estimate within
-    /// a budget tries to drive them: the smallest, the cheapest, then each next of at least
-    /// [`DRIVE_STEP`] times the size of the one before, so that the sizes the others are
-    /// predicted from spread as far as the budget reaches (parts of nearly one size tell
-    /// nothing of how cost grows with it), then the others, the smallest first.
-    pub fn drive_upward(&self) -> Vec<usize> {
+    /// Every part split deeper as `(size, index into [`Split::deeper`])`, smallest first.
+    fn deeper_by_size(&self) -> Vec<(usize, usize)> {
         let mut by_size: Vec<(usize, usize)> = self
             .deeper
             .iter()
@@ -258,6 +254,16 @@ impl Split {
             .map(|(i, d)| (d.size, i))
             .collect();
         by_size.sort_unstable();
+        by_size
+    }
+
+    /// Every part split deeper (indexes into [`Split::deeper`]) in the order an estimate within
+    /// a budget tries to drive them: the smallest, the cheapest, then each next of at least
+    /// [`DRIVE_STEP`] times the size of the one before, so that the sizes the others are
+    /// predicted from spread as far as the budget reaches (parts of nearly one size tell
+    /// nothing of how cost grows with it), then the others, the smallest first.
+    pub fn drive_upward(&self) -> Vec<usize> {
+        let by_size = self.deeper_by_size();
         let mut picked = Vec::new();
         let mut last = 0.0;
         for &(size, i) in &by_size {
@@ -279,13 +285,7 @@ impl Split {
     /// largest, where most of the time goes, and the smallest, the cheapest to drive, which
     /// with it gives the power of size the others are predicted by.
     pub fn drive_sample(&self) -> Vec<usize> {
-        let mut by_size: Vec<(usize, usize)> = self
-            .deeper
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (d.size, i))
-            .collect();
-        by_size.sort_unstable();
+        let by_size = self.deeper_by_size();
         let mut picked: Vec<usize> = by_size.last().map(|&(_, i)| i).into_iter().collect();
         if let Some(&(_, i)) = by_size.first() {
             if !picked.contains(&i) {
