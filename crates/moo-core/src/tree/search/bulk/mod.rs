@@ -22,11 +22,10 @@
 use multiversion::multiversion;
 
 mod kernels;
+mod or_pass;
 
-use self::kernels::{
-    bounds_pass, count_block, finish_block, or_block, or_nibbles, score_block, score_nibbles,
-    score_planes, PADDING_INDEX,
-};
+use self::kernels::{bounds_pass, count_block, finish_block, PADDING_INDEX};
+use self::or_pass::{or_block, or_nibbles, score_block, score_nibbles, score_planes};
 
 /// Guesses per block: one AVX-512 register of byte counters per feedback.
 const BLOCK: usize = 64;
@@ -74,7 +73,7 @@ pub(super) struct Splitter {
     planes: Option<Planes>,
 }
 
-/// The lookup tables of the OR pass in byte planes ([`kernels::score_planes`]): plane `p` maps
+/// The lookup tables of the OR pass in byte planes ([`or_pass::score_planes`]): plane `p` maps
 /// a feedback index to bit `k - 8p` of its rank `k` among the game's feedbacks, when that is
 /// below 8, and everything else (the padding of a partial block, [`PADDING_INDEX`]) to 0.
 #[derive(Debug, Clone)]

@@ -1,4 +1,5 @@
 use super::kernels::*;
+use super::or_pass::*;
 use super::*;
 use crate::{CodeSpace, Rules};
 
