@@ -129,13 +129,7 @@ fn bulk_candidates(
             let least = mark_below(each, limit, below);
             orbits.mask(below);
             out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
-            for g in marked(below) {
-                // Marked orbits are already masked out of `below`.
-                if let Orbits::Check(_) = orbits {
-                    if !orbits.tries(bounds.space, g) {
-                        continue;
-                    }
-                }
+            for g in tried(below, orbits, bounds) {
                 out.push(Candidate {
                     guess: g as u32,
                     bound: each[g],
@@ -152,6 +146,19 @@ fn bulk_candidates(
 /// the bulk pass spends on it (Mastermind 4x8 and 5x5 measured alike at 8 to 128, see the
 /// book's `docs/src/performance.md`).
 const SPARSE_SHARE: usize = 32;
+
+/// The guesses marked in `marks` that `orbits` tries, once [`Orbits::mask`] has cleared the
+/// ones marked orbits leave out: only a `Check` is still asked, guess by guess.
+fn tried<'a>(
+    marks: &'a [u64],
+    orbits: &'a Orbits,
+    bounds: &'a Bounds,
+) -> impl Iterator<Item = usize> + 'a {
+    marked(marks).filter(move |&g| match orbits {
+        Orbits::Check(_) => orbits.tries(bounds.space, g),
+        _ => true,
+    })
+}
 
 /// [`bulk_candidates`] when few guesses can beat `limit`: a guess making `p` parts (the winning
 /// one included) costs at least `3n - p - member` (a part of `c` costs at least `2c - 1`), which
@@ -191,12 +198,7 @@ fn sparse_candidates(
                     INF
                 };
                 let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
-                for g in marked(marks) {
-                    if let Orbits::Check(_) = orbits {
-                        if !orbits.tries(bounds.space, g) {
-                            continue;
-                        }
-                    }
+                for g in tried(marks, orbits, bounds) {
                     let Some((bound, member)) = bounds
                         .split_bound_by_rows(g, rows, &mut counts, INF, child_depth)
                         .and_then(|split| bounds.bound_of_split(set.len(), split, child_depth))
@@ -405,12 +407,7 @@ impl<'a> FloorOrder<'a> {
                     }
                 }
             }
-            for g in marked(marks) {
-                if let Orbits::Check(_) = orbits {
-                    if !orbits.tries(bounds.space, g) {
-                        continue;
-                    }
-                }
+            for g in tried(marks, orbits, bounds) {
                 floors.push(Candidate {
                     guess: g as u32,
                     bound,
