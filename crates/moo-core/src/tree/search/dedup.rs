@@ -6,6 +6,12 @@
 //! column, a line of memory per member and guess; so the labels are hashed for all the guesses
 //! at once instead, 64 columns to a line of each row, and labelled one by one only where two
 //! hashes agree, which decides whether the splits do.
+//!
+//! The search labels only the sets where a whole family of guesses must split alike: those
+//! that two symbols miss entirely, where a guess and its copy with one such symbol for the
+//! other are the same move. Elsewhere few guesses repeat a split (Mastermind 5x6's sets of 128
+//! to 255 codes: 0.4% of the candidates labelled), and trying one again costs less than
+//! labelling them all: its parts are answered by the cache.
 
 use hashbrown::HashTable;
 use smallvec::SmallVec;
@@ -19,6 +25,35 @@ const NONE: u8 = u8::MAX;
 
 /// Guesses per line of a score row.
 const LINE: usize = 64;
+
+/// [`keep_new_splits`] when whole families of guesses split `set` alike: when at least two of
+/// the game's symbols are missing from every member. A guess scores the same against every
+/// member with one missing symbol put for another, so its copies are the same move; without
+/// such symbols, repeated splits are few and labelling every candidate costs more than trying
+/// the few again.
+pub(super) fn keep_new_splits_where_likely(
+    bounds: &Bounds,
+    set: &[u32],
+    cands: &mut Vec<Candidate>,
+) {
+    if missing_symbols(bounds, set) >= 2 {
+        keep_new_splits(bounds, set, cands);
+    }
+}
+
+/// How many of the game's symbols no member of `set` holds.
+fn missing_symbols(bounds: &Bounds, set: &[u32]) -> u32 {
+    let codes = bounds.space.codes();
+    let alphabet = bounds.space.rules().alphabet().len() as u32;
+    // An alphabet has at most 64 symbols (`crate::rules::MAX_SYMBOLS`).
+    let present = set.iter().fold(0u64, |held, &c| {
+        codes[c as usize]
+            .symbols()
+            .iter()
+            .fold(held, |held, &s| held | 1 << s)
+    });
+    alphabet - present.count_ones()
+}
 
 /// Keeps of `cands`, in their order, only the first guess of each split of `set`: the others
 /// split it exactly as an earlier one (same parts, same winning part), so they cost the same.
@@ -160,5 +195,46 @@ mod tests {
             }
             assert!(dropped > 0, "{}: no two guesses split alike", space.rules());
         }
+    }
+
+    /// The search labels a set's splits only when two symbols are missing from every member,
+    /// and then keeps what labelling keeps; otherwise it keeps every candidate.
+    #[test]
+    fn splits_are_labelled_where_two_symbols_are_missing() {
+        let space = CodeSpace::new(Rules::new(4, "123456", true, false).unwrap()).unwrap();
+        let bounds = Bounds::new(&space, GuessPool::All, None);
+        let every: Vec<Candidate> = (0..space.len() as u32)
+            .map(|guess| Candidate {
+                guess,
+                bound: 0,
+                member: false,
+            })
+            .collect();
+        let codes = |symbols: &str| -> Vec<u32> {
+            (0..space.len() as u32)
+                .filter(|&c| {
+                    space
+                        .code(c as usize)
+                        .symbols()
+                        .iter()
+                        .all(|&s| symbols.contains(char::from(b'1' + s)))
+                })
+                .collect()
+        };
+        // Codes of 1234 only: 5 and 6 are missing, so guesses with either split alike.
+        let missing_two = codes("1234");
+        assert_eq!(missing_symbols(&bounds, &missing_two), 2);
+        let (mut kept, mut want) = (every.clone(), every.clone());
+        keep_new_splits_where_likely(&bounds, &missing_two, &mut kept);
+        keep_new_splits(&bounds, &missing_two, &mut want);
+        let guesses = |c: &[Candidate]| c.iter().map(|c| c.guess).collect::<Vec<_>>();
+        assert_eq!(guesses(&kept), guesses(&want));
+        assert!(kept.len() < every.len());
+        // Codes of 12345: one symbol missing, so every candidate is kept as it is.
+        let missing_one = codes("12345");
+        assert_eq!(missing_symbols(&bounds, &missing_one), 1);
+        let mut kept = every.clone();
+        keep_new_splits_where_likely(&bounds, &missing_one, &mut kept);
+        assert_eq!(guesses(&kept), guesses(&every));
     }
 }
