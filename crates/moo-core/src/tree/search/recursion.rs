@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::bounds::{Bounds, ClosedForm, PartBounds};
 use super::candidates::{candidates, Candidate, FloorOrder, Next};
-use super::dedup::keep_new_splits;
+use super::dedup::keep_new_splits_where_likely;
 use super::memo::Entry;
 use super::ranked::Ranked;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
@@ -246,7 +246,7 @@ impl<'a> Solver<'a> {
             // sixteenth of Mastermind 5x6.
             cands.truncate(cands.partition_point(|c| c.bound < sol.total).max(1));
         }
-        keep_new_splits(&self.bounds, set, &mut cands);
+        keep_new_splits_where_likely(&self.bounds, set, &mut cands);
         let mut rest = &cands[..];
         let mut sols: Vec<Result<Solved, u32>> = vec![Err(INF); cands.len()];
         if let Some(first) = first {
