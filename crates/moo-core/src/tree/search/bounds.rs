@@ -271,12 +271,23 @@ impl<'a> Bounds<'a> {
         set: &[u32],
         f: impl FnOnce(&[u8], &[&[u8]]) -> R,
     ) -> Option<R> {
+        spare::with(&spare::SCORES, |scores| {
+            let rows = self.part_scores_into(set, scores)?;
+            Some(f(scores, &rows))
+        })
+    }
+
+    /// [`Bounds::with_part_scores`] into a buffer the caller keeps: every guess's part score
+    /// on `set` into `out`, and the members' score rows the pass read.
+    pub(super) fn part_scores_into(
+        &self,
+        set: &[u32],
+        out: &mut Vec<u8>,
+    ) -> Option<SmallVec<[&[u8]; 64]>> {
         let splitter = self.splitter.as_ref().filter(|s| s.has_bits())?;
         let rows = self.bulk_rows(set)?;
-        Some(spare::with(&spare::SCORES, |scores| {
-            splitter.part_scores(&rows, self.n_codes, scores);
-            f(scores, &rows)
-        }))
+        splitter.part_scores(&rows, self.n_codes, out);
+        Some(rows)
     }
 
     /// The smallest one-guess bound below `cap` (else `cap`), over every guess, on the set whose
