@@ -278,18 +278,13 @@ impl<'a> FloorOrder<'a> {
         }
         // The guesses scoring above `level` have a floor below the limit.
         let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
+        // Scored straight into the buffer the order keeps: a copy of every guess's score was
+        // a memmove of the whole space per set.
         let mut scores = spare::take(&spare::SCORES);
-        if bounds
-            .with_part_scores(set, |all, _| {
-                scores.clear();
-                scores.extend_from_slice(all);
-            })
-            .is_none()
-        {
+        let Some(rows) = bounds.part_scores_into(set, &mut scores) else {
             spare::put(&spare::SCORES, scores);
             return None;
-        }
-        let rows = bounds.bulk_rows(set)?;
+        };
         let (top, rest) = highest(&scores, level);
         // A score of 0 is a guess that teaches nothing, never worth its cost.
         let left_out = if rest > 0 {
