@@ -13,9 +13,10 @@
 //!   bad guess fails as soon as one part is too expensive.
 //! * Small sets close in O(n^2) ([`bounds`]).
 //! * Equivalent guesses are tried once: by the exact symmetries of the history
-//!   ([`Symmetry`]), and at the large sets searched in parallel also by identical partitions of
-//!   `S` (same parts, same winning part). Elsewhere a guess splitting `S` like an earlier one is
-//!   tried again: the cache answers its parts for less than labelling every partition costs.
+//!   ([`Symmetry`]), and at the large sets searched in parallel that two symbols miss entirely
+//!   also by identical partitions of `S` (same parts, same winning part). Elsewhere a guess
+//!   splitting `S` like an earlier one is tried again: the cache answers its parts for less
+//!   than labelling every partition costs.
 //! * The one-guess bounds of every guess on a set come from one bulk pass ([`bulk`]),
 //!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
 //!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
