@@ -16,6 +16,8 @@ use smallvec::{smallvec, SmallVec};
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
 use super::levels::LevelBounds;
 use super::orbits::{OrbitCache, Orbits};
+use super::pairs::PartPairs;
+use super::parts::Parts;
 use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
 use super::{spare, Symmetry};
 use crate::feedback::Feedback;
@@ -411,33 +413,38 @@ impl<'a> Bounds<'a> {
     /// that, one leaving a single pair costs `2n` (optimal too: with no perfect candidate every
     /// candidate guess leaves a pair, and any other guess costs at least `n + n`).
     pub(super) fn closed_form(&self, set: &[u32], depth: u8) -> ClosedForm {
+        self.closed_form_by(set, depth, None)
+    }
+
+    /// [`Bounds::closed_form`] of a part whose pairwise feedbacks `pairs` gives, if any, where
+    /// they are read instead of the members' rows of the score table.
+    pub(super) fn closed_form_by(
+        &self,
+        set: &[u32],
+        depth: u8,
+        pairs: Option<PartPairs>,
+    ) -> ClosedForm {
         let n = set.len();
         if n > self.level.branches() + 1 || depth < 2 {
             return ClosedForm::Unknown;
         }
-        let mut pair: Option<u32> = None;
-        for &g in set {
-            // Only "none" and "exactly one" matter, and one only until a pair is found.
-            let enough = if pair.is_none() { 2 } else { 1 };
-            let repeats = if self.slots <= 64 {
-                repeats_narrow(self.row(g), set, g, enough)
-            } else {
-                repeats_wide(self.row(g), set, g, enough)
-            };
-            if repeats == 0 {
-                return ClosedForm::Exact(Solved {
-                    // 2n - 1, and under a last-level weight every secret after the first pays
-                    // it when the depth left is 2: the level bound either way.
-                    total: self.level.total(n, depth),
-                    worst: 2,
-                    guess: g,
-                });
+        let (exact, pair) = match pairs {
+            Some(pairs) => {
+                let at = pairs.at();
+                self.separators(n, |i| pairs.row(i), |j| usize::from(at[j]))
             }
-            // A single repeat is a single pair (a triple would repeat twice).
-            if repeats == 1 && pair.is_none() {
-                pair = Some(g);
-            }
+            None => self.separators(n, |i| self.row(set[i]), |j| set[j] as usize),
+        };
+        if let Some(i) = exact {
+            return ClosedForm::Exact(Solved {
+                // 2n - 1, and under a last-level weight every secret after the first pays it
+                // when the depth left is 2: the level bound either way.
+                total: self.level.total(n, depth),
+                worst: 2,
+                guess: set[i],
+            });
         }
+        let pair = pair.map(|i| set[i]);
         match pair {
             // With three guesses left and the last level weighted, the pair's second secret pays
             // the weight, which a guess splitting the set into singletons avoids: no closed form.
@@ -453,11 +460,72 @@ impl<'a> Bounds<'a> {
         }
     }
 
+    /// The first of a set's `n` members that separates all the others, and the first that
+    /// leaves exactly one pair, if any: member `i`'s feedback against member `j` is
+    /// `row(i)[col(j)]`.
+    #[inline]
+    fn separators<'r>(
+        &self,
+        n: usize,
+        row: impl Fn(usize) -> &'r [u8],
+        col: impl Fn(usize) -> usize,
+    ) -> (Option<usize>, Option<usize>) {
+        let mut pair = None;
+        if self.slots > 64 {
+            for i in 0..n {
+                let r = row(i);
+                // Its own feedback, the win, is one no other member gives.
+                match repeats_wide((0..n).map(|j| r[col(j)]), 2) {
+                    0 => return (Some(i), pair),
+                    1 if pair.is_none() => pair = Some(i),
+                    _ => {}
+                }
+            }
+            return (None, pair);
+        }
+        // Four members at a time, each feedback's bit set in one register per member: four
+        // independent chains, and no branch on where a member's first repeat falls.
+        for i in (0..n).step_by(4) {
+            let rows: [&[u8]; 4] = std::array::from_fn(|k| row((i + k).min(n - 1)));
+            let mut seen = [0u64; 4];
+            for j in 0..n {
+                let c = col(j);
+                for k in 0..4 {
+                    seen[k] |= 1u64 << (rows[k][c] & 63);
+                }
+            }
+            for (k, seen) in seen.iter().enumerate().take(n - i) {
+                // Its own feedback, the win, is one no other member gives.
+                match n as u32 - seen.count_ones() {
+                    0 => return (Some(i + k), pair),
+                    1 if pair.is_none() => pair = Some(i + k),
+                    _ => {}
+                }
+            }
+        }
+        (None, pair)
+    }
+
+    /// [`Bounds::lookahead_by`] with no pairwise feedbacks: what the tests compare against.
+    #[cfg(test)]
+    pub(super) fn lookahead(&self, set: &[u32], orbits: &Orbits, depth: u8, cap: u32) -> u32 {
+        self.lookahead_by(set, None, orbits, depth, cap)
+    }
+
     /// The cheapest one-guess lookahead bound on `set` with `depth` guesses left (the least
     /// `n + sum LB(part)` over the guesses `orbits` leaves). Guesses are only followed until
     /// their bound reaches `cap`; if none stays below it, `cap` itself is returned, which is all
-    /// a caller needs to reject.
-    pub(super) fn lookahead(&self, set: &[u32], orbits: &Orbits, depth: u8, cap: u32) -> u32 {
+    /// a caller needs to reject. `pairs`, when `set` is a part of a searched set that gathered
+    /// them, are its members' pairwise feedbacks, which a lookahead over the members alone
+    /// reads instead of their rows of the score table.
+    pub(super) fn lookahead_by(
+        &self,
+        set: &[u32],
+        pairs: Option<PartPairs>,
+        orbits: &Orbits,
+        depth: u8,
+        cap: u32,
+    ) -> u32 {
         let n = set.len();
         let child_depth = child_limit(depth);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
@@ -474,7 +542,10 @@ impl<'a> Bounds<'a> {
         // The bulk passes skip the symmetry check: symmetric guesses have equal bounds, so the
         // minimum is the same either way.
         if self.pool == GuessPool::Consistent || self.level.outside(n, depth) >= cap {
-            min_over(&mut set.iter().copied(), cap)
+            match pairs {
+                Some(pairs) => self.members_min_bound(set, pairs, orbits, child_depth, cap),
+                None => min_over(&mut set.iter().copied(), cap),
+            }
         } else if let Some(best) = self
             .counts_parts_first(n, depth, cap)
             .then(|| {
@@ -494,7 +565,40 @@ impl<'a> Bounds<'a> {
         }
     }
 
-    /// Whether [`Bounds::lookahead`] of a set of `n` with `depth` guesses left, below `cap`,
+    /// The least one-guess bound below `cap` (else `cap`) over the members of `set` that
+    /// `orbits` leaves, each split read from the pairwise feedbacks `pairs`.
+    fn members_min_bound(
+        &self,
+        set: &[u32],
+        pairs: PartPairs,
+        orbits: &Orbits,
+        child_depth: u8,
+        cap: u32,
+    ) -> u32 {
+        let n = set.len();
+        let at = pairs.at();
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
+        let mut best = cap;
+        for (i, &g) in set.iter().enumerate() {
+            if !orbits.tries(self.space, g as usize) {
+                continue;
+            }
+            let row = pairs.row(i);
+            let split = self.split_of(
+                n,
+                |j| row[usize::from(at[j])],
+                &mut counts,
+                best,
+                child_depth,
+            );
+            if let Some((bound, _)) = split.and_then(|s| self.bound_of_split(n, s, child_depth)) {
+                best = best.min(bound);
+            }
+        }
+        best
+    }
+
+    /// Whether [`Bounds::lookahead_by`] of a set of `n` with `depth` guesses left, below `cap`,
     /// counts parts first ([`Bounds::min_bound_by_parts`] over every guess).
     pub(super) fn counts_parts_first(&self, n: usize, depth: u8, cap: u32) -> bool {
         self.pool == GuessPool::All
@@ -524,72 +628,17 @@ impl<'a> Bounds<'a> {
         }
     }
 
-    /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
-    /// each sorted: one counting pass and one buffer for all of them (and one for the feedbacks),
-    /// since this runs for every guess tried and a vector per part was costly in the allocator.
+    /// The non-winning parts of `set` under guess `g` ([`Parts::new`]).
     pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
-        // The feedbacks first, then the counts: the table reads of a small set are scattered,
-        // and with no counter update between them many can be under way at once.
-        let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| self.feedback(s, g)).collect();
-        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
-        for &f in &scores {
-            counts[usize::from(f)] += 1;
-        }
-        counts[self.win] = 0;
-        let mut order: SmallVec<[u8; FEEDBACKS]> = (0..self.slots as u8)
-            .filter(|&f| counts[usize::from(f)] > 0)
-            .collect();
-        // Stable, so equal sizes stay in feedback order, as the trees depend on it.
-        order.sort_by_key(|&f| std::cmp::Reverse(counts[usize::from(f)]));
-        let mut ends = SmallVec::new();
-        let mut at = 0;
-        for &f in &order {
-            let len = counts[usize::from(f)];
-            // `counts` now holds where the part's next member goes.
-            counts[usize::from(f)] = at;
-            at += len;
-            ends.push(at as usize);
-        }
-        let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
-        for (&s, &f) in set.iter().zip(&scores) {
-            let f = usize::from(f);
-            if f != self.win {
-                members[counts[f] as usize] = s;
-                counts[f] += 1;
-            }
-        }
-        Parts { members, ends }
+        Parts::new(self, set, g)
     }
 }
 
-/// How many members of `set` other than `g` repeat a feedback `row` gives an earlier one,
-/// counted only up to `enough`, for feedback numbers below 64: the seen feedbacks then fit one
-/// register, where an array indexed by the feedback made each step wait on the last one's store.
-#[inline]
-fn repeats_narrow(row: &[u8], set: &[u32], g: u32, enough: u32) -> u32 {
-    let (mut seen, mut repeats) = (0u64, 0);
-    for &s in set {
-        if s == g {
-            continue;
-        }
-        let b = 1u64 << (row[s as usize] & 63);
-        repeats += u32::from(seen & b != 0);
-        if repeats >= enough {
-            break;
-        }
-        seen |= b;
-    }
-    repeats
-}
-
-/// [`repeats_narrow`] for feedback numbers up to 255.
-fn repeats_wide(row: &[u8], set: &[u32], g: u32, enough: u32) -> u32 {
+/// How many of `feedbacks` (numbers up to 255) repeat an earlier one, counted only up to
+/// `enough`.
+fn repeats_wide(feedbacks: impl Iterator<Item = u8>, enough: u32) -> u32 {
     let (mut seen, mut repeats) = ([0u64; 4], 0);
-    for &s in set {
-        if s == g {
-            continue;
-        }
-        let f = row[s as usize];
+    for f in feedbacks {
         let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
         repeats += u32::from(seen[w] & b != 0);
         if repeats >= enough {
@@ -621,69 +670,4 @@ fn count_branches(seen: &[bool], win: usize) -> usize {
         .filter(|&(i, &s)| s && i != win)
         .count()
         .max(1)
-}
-
-/// The parts of a set under one guess, one after another in `members`; part `i` ends at
-/// `ends[i]`.
-pub(super) struct Parts {
-    members: SmallVec<[u32; 64]>,
-    ends: SmallVec<[usize; FEEDBACKS]>,
-}
-
-impl Parts {
-    pub(super) fn iter(&self) -> impl Iterator<Item = &[u32]> {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let part = &self.members[start..end];
-            start = end;
-            part
-        })
-    }
-}
-
-/// The bounds of one guess's parts as [`Solver::try_guess`](super::recursion::Solver::try_guess) sharpens them.
-pub(super) struct PartBounds {
-    /// Each part's proven bound, largest part first.
-    pub(super) bounds: SmallVec<[u32; FEEDBACKS]>,
-    /// The parts whose bound needs no lookahead: settled either way, and parts of one or two
-    /// codes, whose level bound is exact.
-    pub(super) known: SmallVec<[bool; FEEDBACKS]>,
-    /// The guess's bound: the set's size plus the parts' bounds.
-    pub(super) total: u32,
-    /// The total the guess must stay below.
-    pub(super) limit: u32,
-}
-
-impl PartBounds {
-    /// The level bounds of `parts` with `child_depth` guesses left, for a guess whose bound
-    /// from them is `total`.
-    pub(super) fn new(
-        bounds: &Bounds,
-        parts: &[&[u32]],
-        child_depth: u8,
-        total: u32,
-        limit: u32,
-    ) -> PartBounds {
-        PartBounds {
-            bounds: parts
-                .iter()
-                .map(|p| bounds.total(p.len(), child_depth))
-                .collect(),
-            known: smallvec![false; parts.len()],
-            total,
-            limit,
-        }
-    }
-
-    /// Raises part `i`'s bound to `b`; `Err` with the guess's bound once it cannot beat the
-    /// limit.
-    pub(super) fn raise(&mut self, i: usize, b: u32) -> Result<(), u32> {
-        self.total = self.total.saturating_add(b - self.bounds[i]);
-        self.bounds[i] = b;
-        if self.total >= self.limit {
-            Err(self.total)
-        } else {
-            Ok(())
-        }
-    }
 }

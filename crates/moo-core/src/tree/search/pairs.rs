@@ -1,0 +1,105 @@
+//! A searched set's own pairwise feedbacks, for the closed forms and members' lookaheads of
+//! its tries' parts.
+//!
+//! Both ask, for two members `a` and `b` of a part, the feedback of `a` against `b`: a part of
+//! `c` codes reads `c * c` of them, each from `a`'s row of the score table, a line of memory per
+//! read in a table larger than the core's caches (60 MB for Mastermind 5x6). A set of 128 to
+//! 255 codes tries over a thousand guesses, and every part of every try is a subset of the set:
+//! gathered once into a table of `n * n` bytes, the same feedbacks come from a few kilobytes
+//! that stay in the core's cache.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+
+use super::bounds::Bounds;
+
+/// The fewest members a set needs for its table: a smaller set's parts are read in a few lines
+/// of memory either way.
+const MIN_SET: usize = 24;
+
+/// The tries a set makes before it gathers its table, which costs about as many reads as the
+/// parts of `n / 8` tries: most small sets in floor order try one or two guesses and stop.
+const TRIES_FIRST: u32 = 4;
+
+/// The pairwise feedbacks of a searched set, gathered once it has tried enough guesses to earn
+/// them back.
+pub(super) struct Pairs<'s> {
+    set: &'s [u32],
+    tries: AtomicU32,
+    table: OnceLock<Box<[u8]>>,
+}
+
+impl<'s> Pairs<'s> {
+    /// Nothing gathered yet for `set` (sorted).
+    pub(super) fn new(set: &'s [u32]) -> Pairs<'s> {
+        Pairs {
+            set,
+            tries: AtomicU32::new(0),
+            table: OnceLock::new(),
+        }
+    }
+
+    /// The table for one more try of the set, once the set has earned it: `None` for the first
+    /// few tries, and for sets too small or too large for parts indexed by a byte
+    /// ([`super::bounds::Parts::at`]).
+    pub(super) fn table(&self, bounds: &Bounds) -> Option<PairTable<'_>> {
+        let n = self.set.len();
+        if !(MIN_SET..=usize::from(u8::MAX) + 1).contains(&n) {
+            return None;
+        }
+        let table = match self.table.get() {
+            Some(table) => table,
+            None if self.tries.fetch_add(1, Ordering::Relaxed) < TRIES_FIRST => return None,
+            None => self.table.get_or_init(|| gather(bounds, self.set)),
+        };
+        Some(PairTable { table, n })
+    }
+}
+
+/// Row `i` holds member `i`'s feedback against every member, in the set's order.
+fn gather(bounds: &Bounds, set: &[u32]) -> Box<[u8]> {
+    let mut table = Vec::with_capacity(set.len() * set.len());
+    for &a in set {
+        let row = bounds.row(a);
+        table.extend(set.iter().map(|&b| row[b as usize]));
+    }
+    table.into_boxed_slice()
+}
+
+/// A gathered table of a set's pairwise feedbacks ([`Pairs::table`]).
+#[derive(Clone, Copy)]
+pub(super) struct PairTable<'t> {
+    table: &'t [u8],
+    n: usize,
+}
+
+impl<'t> PairTable<'t> {
+    /// The view of the part whose members are the set's members at positions `at`.
+    pub(super) fn part(self, at: &'t [u8]) -> PartPairs<'t> {
+        debug_assert!(at.iter().all(|&i| usize::from(i) < self.n));
+        PartPairs { pairs: self, at }
+    }
+}
+
+/// One part's pairwise feedbacks, read from its set's table.
+#[derive(Clone, Copy)]
+pub(super) struct PartPairs<'t> {
+    pairs: PairTable<'t>,
+    at: &'t [u8],
+}
+
+impl<'t> PartPairs<'t> {
+    /// The feedbacks of the part's `i`th member against the set's members, in the set's order:
+    /// index it with [`PartPairs::at`].
+    #[inline]
+    pub(super) fn row(&self, i: usize) -> &'t [u8] {
+        let start = usize::from(self.at[i]) * self.pairs.n;
+        &self.pairs.table[start..start + self.pairs.n]
+    }
+
+    /// The set positions of the part's members.
+    #[inline]
+    pub(super) fn at(&self) -> &'t [u8] {
+        self.at
+    }
+}
