@@ -483,20 +483,15 @@ impl<'a> Bounds<'a> {
             }
             return (None, pair);
         }
-        // Four members at a time, each feedback's bit set in one register per member: four
-        // independent chains, and no branch on where a member's first repeat falls.
         for i in (0..n).step_by(4) {
             let rows: [&[u8]; 4] = std::array::from_fn(|k| row((i + k).min(n - 1)));
-            let mut seen = [0u64; 4];
-            for j in 0..n {
-                let c = col(j);
-                for k in 0..4 {
-                    seen[k] |= 1u64 << (rows[k][c] & 63);
-                }
-            }
-            for (k, seen) in seen.iter().enumerate().take(n - i) {
+            for (k, distinct) in distinct_feedbacks(n, rows, &col)
+                .iter()
+                .enumerate()
+                .take(n - i)
+            {
                 // Its own feedback, the win, is one no other member gives.
-                match n as u32 - seen.count_ones() {
+                match n as u32 - distinct {
                     0 => return (Some(i + k), pair),
                     1 if pair.is_none() => pair = Some(i + k),
                     _ => {}
@@ -543,8 +538,15 @@ impl<'a> Bounds<'a> {
         // minimum is the same either way.
         if self.pool == GuessPool::Consistent || self.level.outside(n, depth) >= cap {
             match pairs {
-                Some(pairs) => self.members_min_bound(set, pairs, orbits, child_depth, cap),
-                None => min_over(&mut set.iter().copied(), cap),
+                Some(pairs) => {
+                    let at = pairs.at();
+                    let col = |j| usize::from(at[j]);
+                    self.members_min_bound(set, |i| pairs.row(i), col, orbits, child_depth, cap)
+                }
+                None => {
+                    let col = |j| set[j] as usize;
+                    self.members_min_bound(set, |i| self.row(set[i]), col, orbits, child_depth, cap)
+                }
             }
         } else if let Some(best) = self
             .counts_parts_first(n, depth, cap)
@@ -566,33 +568,41 @@ impl<'a> Bounds<'a> {
     }
 
     /// The least one-guess bound below `cap` (else `cap`) over the members of `set` that
-    /// `orbits` leaves, each split read from the pairwise feedbacks `pairs`.
-    fn members_min_bound(
+    /// `orbits` leaves, member `i`'s feedback against member `j` being `row(i)[col(j)]`. A
+    /// member's distinct feedbacks are its parts, and its parts floor `3n - parts - 1` skips
+    /// most members before their split is counted.
+    fn members_min_bound<'r>(
         &self,
         set: &[u32],
-        pairs: PartPairs,
+        row: impl Fn(usize) -> &'r [u8],
+        col: impl Fn(usize) -> usize,
         orbits: &Orbits,
         child_depth: u8,
         cap: u32,
     ) -> u32 {
         let n = set.len();
-        let at = pairs.at();
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         let mut best = cap;
-        for (i, &g) in set.iter().enumerate() {
-            if !orbits.tries(self.space, g as usize) {
-                continue;
-            }
-            let row = pairs.row(i);
-            let split = self.split_of(
-                n,
-                |j| row[usize::from(at[j])],
-                &mut counts,
-                best,
-                child_depth,
-            );
-            if let Some((bound, _)) = split.and_then(|s| self.bound_of_split(n, s, child_depth)) {
-                best = best.min(bound);
+        // The floor holds when every part of `c` costs at least `2c - 1`, which the last-level
+        // weight does not change but makes too loose to skip anything.
+        let floors = self.slots <= 64 && !self.level.weighted();
+        let win = self.level.total(1, child_depth);
+        for i in (0..n).step_by(4) {
+            let rows: [&[u8]; 4] = std::array::from_fn(|k| row((i + k).min(n - 1)));
+            let parts = if floors {
+                distinct_feedbacks(n, rows, &col)
+            } else {
+                [n as u32; 4]
+            };
+            for (k, (&r, &p)) in rows.iter().zip(&parts).enumerate().take(n - i) {
+                let floor = (3 * n as u32).saturating_sub(p + win);
+                if floor >= best || !orbits.tries(self.space, set[i + k] as usize) {
+                    continue;
+                }
+                let split = self.split_of(n, |j| r[col(j)], &mut counts, best, child_depth);
+                if let Some((b, _)) = split.and_then(|s| self.bound_of_split(n, s, child_depth)) {
+                    best = best.min(b);
+                }
             }
         }
         best
@@ -632,6 +642,22 @@ impl<'a> Bounds<'a> {
     pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
         Parts::new(self, set, g)
     }
+}
+
+/// How many distinct feedbacks each of four members gives against a set of `n`, member `k`'s
+/// feedback against member `j` being `rows[k][col(j)]`, for feedback numbers below 64: four
+/// members at a time, each feedback's bit set in one register per member, so four independent
+/// chains and no branch on where a member's first repeat falls.
+#[inline]
+fn distinct_feedbacks(n: usize, rows: [&[u8]; 4], col: impl Fn(usize) -> usize) -> [u32; 4] {
+    let mut seen = [0u64; 4];
+    for j in 0..n {
+        let c = col(j);
+        for k in 0..4 {
+            seen[k] |= 1u64 << (rows[k][c] & 63);
+        }
+    }
+    seen.map(u64::count_ones)
 }
 
 /// How many of `feedbacks` (numbers up to 255) repeat an earlier one, counted only up to
