@@ -569,8 +569,8 @@ impl<'a> Bounds<'a> {
 
     /// The least one-guess bound below `cap` (else `cap`) over the members of `set` that
     /// `orbits` leaves, member `i`'s feedback against member `j` being `row(i)[col(j)]`. A
-    /// member's distinct feedbacks are its parts, and its parts floor `3n - parts - 1` skips
-    /// most members before their split is counted.
+    /// member's distinct feedbacks are its parts, and the members are counted lowest parts floor
+    /// (`3n - parts - 1`) first, until that floor reaches the best bound found.
     fn members_min_bound<'r>(
         &self,
         set: &[u32],
@@ -587,6 +587,8 @@ impl<'a> Bounds<'a> {
         // weight does not change but makes too loose to skip anything.
         let floors = self.slots <= 64 && !self.level.weighted();
         let win = self.level.total(1, child_depth);
+        // Lowest floor first, so that the first bounds counted skip the most.
+        let mut order: SmallVec<[(u32, usize); 64]> = SmallVec::with_capacity(n);
         for i in (0..n).step_by(4) {
             let rows: [&[u8]; 4] = std::array::from_fn(|k| row((i + k).min(n - 1)));
             let parts = if floors {
@@ -594,15 +596,22 @@ impl<'a> Bounds<'a> {
             } else {
                 [n as u32; 4]
             };
-            for (k, (&r, &p)) in rows.iter().zip(&parts).enumerate().take(n - i) {
-                let floor = (3 * n as u32).saturating_sub(p + win);
-                if floor >= best || !orbits.tries(self.space, set[i + k] as usize) {
-                    continue;
-                }
-                let split = self.split_of(n, |j| r[col(j)], &mut counts, best, child_depth);
-                if let Some((b, _)) = split.and_then(|s| self.bound_of_split(n, s, child_depth)) {
-                    best = best.min(b);
-                }
+            for (k, &p) in parts.iter().enumerate().take(n - i) {
+                order.push(((3 * n as u32).saturating_sub(p + win), i + k));
+            }
+        }
+        order.sort_unstable();
+        for (floor, i) in order {
+            if floor >= best {
+                break;
+            }
+            if !orbits.tries(self.space, set[i] as usize) {
+                continue;
+            }
+            let r = row(i);
+            let split = self.split_of(n, |j| r[col(j)], &mut counts, best, child_depth);
+            if let Some((b, _)) = split.and_then(|s| self.bound_of_split(n, s, child_depth)) {
+                best = best.min(b);
             }
         }
         best

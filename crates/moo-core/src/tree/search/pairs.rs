@@ -103,3 +103,106 @@ impl<'t> PartPairs<'t> {
         self.at
     }
 }
+
+#[cfg(test)]
+mod tests {
+
+    use super::super::bounds::{Bounds, ClosedForm};
+    use super::super::solved::{child_limit, INF, UNLIMITED};
+    use super::*;
+    use crate::pool::GuessPool;
+    use crate::rules::Rules;
+    use crate::space::CodeSpace;
+    use crate::symmetry::Symmetry;
+
+    /// The sets of 24 to 256 codes that one or two guesses leave, from a few guesses.
+    fn sets(bounds: &Bounds) -> Vec<Vec<u32>> {
+        let n = bounds.n_codes as u32;
+        let all: Vec<u32> = (0..n).collect();
+        let mut out = Vec::new();
+        for g in [0, n / 3, n / 2 + 1] {
+            for part in bounds.parts(&all, g).iter() {
+                for h in [1, n / 5] {
+                    out.extend(bounds.parts(part, h).iter().map(<[u32]>::to_vec));
+                }
+                out.push(part.to_vec());
+            }
+        }
+        out.retain(|s| (MIN_SET..=256).contains(&s.len()));
+        out
+    }
+
+    fn closed(form: ClosedForm) -> Option<(u32, Option<(u32, u8, u32)>)> {
+        match form {
+            ClosedForm::Exact(s) => Some((s.total, Some((s.total, s.worst, s.guess)))),
+            ClosedForm::AtLeast(b) => Some((b, None)),
+            ClosedForm::Unknown => None,
+        }
+    }
+
+    /// The closed forms and the members' lookaheads of a searched set's parts are the same read
+    /// from its pairwise feedbacks as from the score table, and the lookahead is the least
+    /// bound over the members counted one by one.
+    #[test]
+    fn parts_read_from_the_pairs_as_from_the_table() {
+        for (rules, pool) in [
+            (
+                Rules::new(4, "123456", true, false).unwrap(),
+                GuessPool::All,
+            ),
+            (Rules::new(5, "1234", true, false).unwrap(), GuessPool::All),
+            (
+                Rules::new(3, "012345", false, false).unwrap(),
+                GuessPool::Consistent,
+            ),
+        ] {
+            let space = CodeSpace::new(rules).unwrap();
+            let bounds = Bounds::new(&space, pool, None);
+            let sym = Symmetry::new(space.rules());
+            let orbits = bounds.orbits(&sym);
+            let (mut closed_forms, mut lookaheads) = (0, 0);
+            for set in sets(&bounds) {
+                let pairs = Pairs::new(&set);
+                let table = (0..=TRIES_FIRST)
+                    .find_map(|_| pairs.table(&bounds))
+                    .expect("the table, once earned");
+                for g in [0, set[set.len() / 2], space.len() as u32 - 1] {
+                    let parts = bounds.parts(&set, g);
+                    let at = parts.at().expect("a set of at most 256 codes");
+                    for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
+                        let view = Some(table.part(at));
+                        for depth in [UNLIMITED, 4, 3, 2] {
+                            let by_table = closed(bounds.closed_form_by(part, depth, view));
+                            assert_eq!(by_table, closed(bounds.closed_form(part, depth)));
+                            closed_forms += usize::from(by_table.is_some());
+                            let n = part.len() as u32;
+                            for cap in [2 * n, 2 * n + 2, 3 * n, INF] {
+                                if pool == GuessPool::All && bounds.outside(part.len(), depth) < cap
+                                {
+                                    continue;
+                                }
+                                let fast = bounds.lookahead_by(part, view, &orbits, depth, cap);
+                                let plain = bounds.lookahead_by(part, None, &orbits, depth, cap);
+                                let mut counts = vec![0; bounds.slots];
+                                let one_by_one = part
+                                    .iter()
+                                    .filter_map(|&m| {
+                                        let d = child_limit(depth);
+                                        bounds.guess_bound(m, part, &mut counts, cap, &orbits, d)
+                                    })
+                                    .fold(cap, |best, (b, _)| best.min(b));
+                                assert_eq!((fast, plain), (one_by_one, one_by_one));
+                                lookaheads += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(
+                closed_forms > 50,
+                "only {closed_forms} closed forms compared"
+            );
+            assert!(lookaheads > 50, "only {lookaheads} lookaheads compared");
+        }
+    }
+}
