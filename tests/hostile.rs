@@ -182,6 +182,13 @@ fn prepare(dir: &Path, tree: &str, case: &Case) -> Fixture {
             std::fs::write(dir.join(name), tamper(honest, guess, *root)).unwrap();
         }
     }
+    if case.args.iter().any(|a| a == "long-line.ckpt") {
+        // A true header, then a line of 16 MiB and one byte that never ends.
+        let honest = CHECKPOINT.get().expect("the checkpoint is built first");
+        let header = honest.lines().next().unwrap();
+        let text = format!("{header}\n") + &"7".repeat((16 << 20) + 1);
+        std::fs::write(dir.join("long-line.ckpt"), text).unwrap();
+    }
     std::fs::create_dir(dir.join("adir")).unwrap();
     let devices = case.needs_devices && make_devices(dir);
     Fixture { devices }
@@ -1233,6 +1240,7 @@ fn round_two(c: &mut Vec<Case>) {
     checkpoints(c);
     special_files(c);
     tampered_facts(c);
+    long_checkpoint_line(c);
     bench_advisor_counts(c);
     lesser_items(c);
     deep_trees(c);
@@ -1360,6 +1368,28 @@ fn tampered_facts(c: &mut Vec<Case>) {
             case.says(&format!("{name}, line 2: guess {guess} is not a code of this game"))
         });
     }
+}
+
+/// A checkpoint is read a line at a time, with no cap on the file (a search of hours writes
+/// gigabytes) but one on a line, which no fact comes near.
+fn long_checkpoint_line(c: &mut Vec<Case>) {
+    c.push(
+        Case::new(
+            "30.5 --checkpoint with a line of 16 MiB",
+            &[
+                "tree",
+                "build",
+                "--game",
+                "mastermind",
+                "-o",
+                "x.json",
+                "--checkpoint",
+                "long-line.ckpt",
+            ],
+            1,
+        )
+        .says("long-line.ckpt, line 2: the line is longer than 16777216 bytes"),
+    );
 }
 
 /// Issue 30, item 8. bench advisor: counts checked when parsed, no endless draw.

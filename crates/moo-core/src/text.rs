@@ -126,6 +126,26 @@ pub(crate) fn fnv1a(text: &str) -> u64 {
     })
 }
 
+/// Opens a regular file for reading, refusing devices, pipes, sockets and directories.
+///
+/// The type is checked before opening (a FIFO would block the open) and again on the open file,
+/// which may have been swapped in between.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
+    let name = || path.display().to_string();
+    let io = |error| ReadError::Io {
+        path: name(),
+        error,
+    };
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(ReadError::NotRegular { path: name() });
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(ReadError::NotRegular { path: name() });
+    }
+    Ok(file)
+}
+
 /// Reads a regular file of at most `cap` bytes as UTF-8 text.
 ///
 /// The type is checked before opening (a FIFO would block the open) and again on the open file,
@@ -137,15 +157,8 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<String, ReadError> {
         path: name(),
         error,
     };
-    // Checked before opening too: opening a FIFO would wait for a writer that may never come.
-    if !std::fs::metadata(path).map_err(io)?.is_file() {
-        return Err(ReadError::NotRegular { path: name() });
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
+    let file = open_regular(path)?;
     let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular { path: name() });
-    }
     if meta.len() > cap {
         return Err(ReadError::TooLarge { path: name(), cap });
     }

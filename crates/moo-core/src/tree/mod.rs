@@ -29,7 +29,7 @@ pub use search::bench;
 pub use search::{
     Checkpoint, CheckpointError, Objective, OptimalTree, PlanMove, Progress, ProvenSets, Search,
     SearchError, SearchOptions, SearchOutcome, SetPlan, Subgame, WholeGame, CLASSES_AFTER,
-    DEFAULT_CACHE_BYTES,
+    DEFAULT_CACHE_BYTES, MAX_CHECKPOINT_LINE,
 };
 
 /// The largest tree file read, in bytes (64 MiB): hundreds of times the shipped Bulls and Cows

@@ -14,7 +14,7 @@
 //! line a killed process left half-written is recognised and ignored.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -24,13 +24,15 @@ use super::solved::{Solved, NO_GUESS, UNLIMITED};
 use super::SearchOptions;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::text::{read_capped, ReadError};
+use crate::text::{open_regular, ReadError};
 
 /// The first line's first word, with the format version.
 const MAGIC: &str = "moo-tree-checkpoint/1";
 
-/// The largest checkpoint read: far more facts than the longest search writes.
-pub const MAX_CHECKPOINT_FILE: u64 = 1 << 30;
+/// The longest line of a checkpoint read. A fact lists its set's members, so the longest line
+/// a search writes is a few bytes per code of its game; the file itself has no cap, since a
+/// search of hours writes gigabytes, and it is read a line at a time.
+pub const MAX_CHECKPOINT_LINE: u64 = 1 << 24;
 
 /// Why a checkpoint cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -44,7 +46,7 @@ pub enum CheckpointError {
         /// What failed.
         source: std::io::Error,
     },
-    /// The file cannot be read: a device, a pipe, a directory, too large.
+    /// The file cannot be read: a device, a pipe, a directory.
     #[error("checkpoint {0}")]
     Read(ReadError),
     /// The file is something else than a checkpoint, which moo never overwrites.
@@ -141,16 +143,21 @@ impl Checkpoint {
         options: &SearchOptions,
     ) -> Result<Checkpoint, CheckpointError> {
         let wanted = header(space, options);
-        let text = read_text(path)?;
-        let mut lines = text.split_inclusive('\n');
-        // Checked before the file is opened for writing, so another file is never touched.
-        let restart = is_fresh(path, &text, lines.next(), &wanted)?;
-        let (records, damaged) = if restart {
-            (Vec::new(), 0)
-        } else {
-            read_facts(path, lines, space)?
+        let mut lines = Lines::open(path)?;
+        let first = match &mut lines {
+            Some(lines) => lines.next()?.map(str::to_owned),
+            None => None,
         };
-        let file = open_to_append(path, restart, &wanted, &text)?;
+        // Checked before the file is opened for writing, so another file is never touched.
+        let restart = is_fresh(path, first.as_deref(), &wanted)?;
+        let (records, damaged, cut_short) = match lines {
+            Some(mut lines) if !restart => {
+                let (records, damaged) = read_facts(&mut lines, space)?;
+                (records, damaged, !lines.ended_whole)
+            }
+            _ => (Vec::new(), 0, false),
+        };
+        let file = open_to_append(path, restart, &wanted, cut_short)?;
         Ok(Checkpoint {
             path: path.to_path_buf(),
             file: Mutex::new(file),
@@ -277,7 +284,7 @@ impl ProvenSets {
     /// default options. The file is only read, never created or changed.
     pub fn read(path: &Path, space: &CodeSpace) -> Result<ProvenSets, CheckpointError> {
         let wanted = header(space, &SearchOptions::default());
-        if !path.exists() {
+        let Some(mut lines) = Lines::open(path)? else {
             return Err(CheckpointError::Io {
                 path: path.to_path_buf(),
                 source: std::io::Error::new(
@@ -285,11 +292,10 @@ impl ProvenSets {
                     "no such file: name the --checkpoint file of a tree build",
                 ),
             });
-        }
-        let text = read_text(path)?;
-        let mut lines = text.split_inclusive('\n');
+        };
+        let first = lines.next()?.unwrap_or("").to_owned();
         // The messages of a resumed search tell how to start afresh, which is no advice here.
-        check_header(path, lines.next().unwrap_or(""), &wanted).map_err(|e| match e {
+        check_header(path, &first, &wanted).map_err(|e| match e {
             CheckpointError::NotACheckpoint { path, why } => CheckpointError::NotThisGame {
                 path,
                 why: format!("it is not a moo checkpoint ({why})"),
@@ -305,7 +311,7 @@ impl ProvenSets {
             },
             e => e,
         })?;
-        let (records, _) = read_facts(path, lines, space)?;
+        let (records, _) = read_facts(&mut lines, space)?;
         let mut bounds = std::collections::HashMap::new();
         for r in records
             .into_iter()
@@ -336,33 +342,93 @@ impl ProvenSets {
     }
 }
 
-/// The text of the checkpoint at `path`, empty if there is none yet, through the one guarded
-/// reader: regular files only, of a bounded size.
-fn read_text(path: &Path) -> Result<String, CheckpointError> {
-    match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        _ => read_capped(path, MAX_CHECKPOINT_FILE).map_err(|e| match e {
-            ReadError::NotUtf8 { .. } => CheckpointError::NotACheckpoint {
-                path: path.to_path_buf(),
-                why: "it is not text".into(),
-            },
-            e => CheckpointError::Read(e),
-        }),
+/// A checkpoint's lines, read one at a time: the file of a long search holds gigabytes, more than
+/// is worth holding in memory as text beside the facts read from it.
+struct Lines {
+    path: PathBuf,
+    reader: BufReader<File>,
+    buf: Vec<u8>,
+    /// The line number of the last line read (1 is the header).
+    number: usize,
+    /// Whether the last line read ended with a newline: a killed writer's last line does not.
+    ended_whole: bool,
+}
+
+impl Lines {
+    /// The lines of the checkpoint at `path`, `None` if there is none yet, through the one
+    /// guarded opener: regular files only.
+    fn open(path: &Path) -> Result<Option<Lines>, CheckpointError> {
+        if let Err(e) = std::fs::metadata(path) {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                return Ok(None);
+            }
+        }
+        let file = open_regular(path).map_err(CheckpointError::Read)?;
+        Ok(Some(Lines {
+            path: path.to_path_buf(),
+            reader: BufReader::with_capacity(1 << 20, file),
+            buf: Vec::new(),
+            number: 0,
+            ended_whole: true,
+        }))
+    }
+
+    /// The next line, with its newline if it has one; `None` at the end of the file.
+    fn next(&mut self) -> Result<Option<&str>, CheckpointError> {
+        self.buf.clear();
+        let read = (&mut self.reader)
+            .take(MAX_CHECKPOINT_LINE + 1)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|source| CheckpointError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let not_a_checkpoint = |why: &str| CheckpointError::NotACheckpoint {
+            path: self.path.clone(),
+            why: why.to_owned(),
+        };
+        if self.buf.len() as u64 > MAX_CHECKPOINT_LINE {
+            return Err(if self.number == 1 {
+                not_a_checkpoint("its first line is longer than any checkpoint's header")
+            } else {
+                self.bad_line(format!(
+                    "the line is longer than {MAX_CHECKPOINT_LINE} bytes, more than any fact takes"
+                ))
+            });
+        }
+        self.ended_whole = self.buf.ends_with(b"\n");
+        match std::str::from_utf8(&self.buf) {
+            Ok(line) => Ok(Some(line)),
+            Err(_) if self.number == 1 => Err(not_a_checkpoint("it is not text")),
+            Err(_) => Err(not_a_checkpoint(&format!(
+                "line {} is not text",
+                self.number
+            ))),
+        }
+    }
+
+    /// The error for a line of the file that cannot be a fact.
+    fn bad_line(&self, why: String) -> CheckpointError {
+        CheckpointError::BadFact {
+            path: self.path.clone(),
+            line: self.number,
+            why,
+        }
     }
 }
 
 /// Whether the file starts afresh (it is empty, or holds only a header cut short), given its
 /// `first` line; an error if it is no checkpoint or another search's.
-fn is_fresh(
-    path: &Path,
-    text: &str,
-    first: Option<&str>,
-    wanted: &str,
-) -> Result<bool, CheckpointError> {
+fn is_fresh(path: &Path, first: Option<&str>, wanted: &str) -> Result<bool, CheckpointError> {
     match first {
         None => Ok(true),
-        // A header cut short by a killed run: nothing in the file to lose.
-        Some(first) if !first.ends_with('\n') && text.len() == first.len() => {
+        // A header cut short by a killed run (a line without its newline is the file's last):
+        // nothing in the file to lose.
+        Some(first) if !first.ends_with('\n') => {
             if !(first.starts_with(MAGIC) || MAGIC.starts_with(first)) {
                 return Err(not_a_checkpoint(path, first));
             }
@@ -391,22 +457,16 @@ fn check_header(path: &Path, first: &str, wanted: &str) -> Result<(), Checkpoint
 
 /// The facts of the lines after the header, each checked against the game, and how many
 /// lines were not whole.
-fn read_facts<'t>(
-    path: &Path,
-    lines: impl Iterator<Item = &'t str>,
+fn read_facts(
+    lines: &mut Lines,
     space: &CodeSpace,
 ) -> Result<(Vec<Record>, usize), CheckpointError> {
     let mut records = Vec::new();
     let mut damaged = 0;
-    for (i, line) in lines.enumerate() {
+    while let Some(line) = lines.next()? {
         match line.strip_suffix('\n').and_then(parse) {
             Some(record) => {
-                // Line 1 is the header.
-                check_fact(&record, space).map_err(|why| CheckpointError::BadFact {
-                    path: path.to_path_buf(),
-                    line: i + 2,
-                    why,
-                })?;
+                check_fact(&record, space).map_err(|why| lines.bad_line(why))?;
                 records.push(record);
             }
             None => damaged += 1,
@@ -416,12 +476,13 @@ fn read_facts<'t>(
 }
 
 /// The checkpoint file opened for appending, a regular file only: emptied and given the
-/// `wanted` header if it starts afresh, else on a fresh line after its last whole one.
+/// `wanted` header if it starts afresh, else on a fresh line after its last whole one (the last
+/// line was `cut_short`: it has no newline).
 fn open_to_append(
     path: &Path,
     restart: bool,
     wanted: &str,
-    text: &str,
+    cut_short: bool,
 ) -> Result<File, CheckpointError> {
     let io = |source| CheckpointError::Io {
         path: path.to_path_buf(),
@@ -441,7 +502,7 @@ fn open_to_append(
         file.set_len(0).map_err(io)?;
         file.write_all(format!("{wanted}\n").as_bytes())
             .map_err(io)?;
-    } else if !text.ends_with('\n') {
+    } else if cut_short {
         // Start on a fresh line if the last one was cut short.
         file.write_all(b"\n").map_err(io)?;
     }

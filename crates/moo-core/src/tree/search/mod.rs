@@ -70,7 +70,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets};
+pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets, MAX_CHECKPOINT_LINE};
 pub(crate) use self::part::{best_guess_below, first_optimum_below, GuessTrial, PositionRoot};
 pub use self::progress::Progress;
 

@@ -93,6 +93,10 @@ fn shipped_mastermind_trees_replay_as_their_rows_say() {
             include_str!("../../../trees/mastermind-5x6-average.json"),
             &published::MASTERMIND_5X6,
         ),
+        (
+            include_str!("../../../trees/mastermind-5x6-fewest-worst.json"),
+            &published::MASTERMIND_5X6_FEWEST_WORST,
+        ),
     ] {
         let tree = DecisionTree::from_json(json).unwrap();
         assert_eq!(tree.rules(), &row.game.rules().unwrap());
@@ -144,6 +148,7 @@ fn every_new_result_has_a_test() {
             published::BULLS_5_OF_0_7,
             published::MASTERMIND_4X9,
             published::MASTERMIND_5X6,
+            published::MASTERMIND_5X6_FEWEST_WORST,
         ]
         .contains(row);
         assert!(
