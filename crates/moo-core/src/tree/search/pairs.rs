@@ -108,7 +108,7 @@ impl<'t> PartPairs<'t> {
 mod tests {
 
     use super::super::bounds::{Bounds, ClosedForm};
-    use super::super::solved::{child_limit, INF, UNLIMITED};
+    use super::super::solved::{child_limit, Solved, INF, UNLIMITED};
     use super::*;
     use crate::pool::GuessPool;
     use crate::rules::Rules;
@@ -132,10 +132,11 @@ mod tests {
         out
     }
 
-    fn closed(form: ClosedForm) -> Option<(u32, Option<(u32, u8, u32)>)> {
+    /// What a closed form says, comparable: a tree, or a bound alone.
+    fn closed(form: ClosedForm) -> Option<Result<Solved, u32>> {
         match form {
-            ClosedForm::Exact(s) => Some((s.total, Some((s.total, s.worst, s.guess)))),
-            ClosedForm::AtLeast(b) => Some((b, None)),
+            ClosedForm::Exact(s) => Some(Ok(s)),
+            ClosedForm::AtLeast(b) => Some(Err(b)),
             ClosedForm::Unknown => None,
         }
     }
