@@ -16,7 +16,7 @@ use smallvec::{smallvec, SmallVec};
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
 use super::levels::LevelBounds;
 use super::orbits::{OrbitCache, Orbits};
-use super::pairs::PartPairs;
+use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
 use super::parts::Parts;
 use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
 use super::{spare, Symmetry};
@@ -651,37 +651,6 @@ impl<'a> Bounds<'a> {
     pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
         Parts::new(self, set, g)
     }
-}
-
-/// How many distinct feedbacks each of four members gives against a set of `n`, member `k`'s
-/// feedback against member `j` being `rows[k][col(j)]`, for feedback numbers below 64: four
-/// members at a time, each feedback's bit set in one register per member, so four independent
-/// chains and no branch on where a member's first repeat falls.
-#[inline]
-fn distinct_feedbacks(n: usize, rows: [&[u8]; 4], col: impl Fn(usize) -> usize) -> [u32; 4] {
-    let mut seen = [0u64; 4];
-    for j in 0..n {
-        let c = col(j);
-        for k in 0..4 {
-            seen[k] |= 1u64 << (rows[k][c] & 63);
-        }
-    }
-    seen.map(u64::count_ones)
-}
-
-/// How many of `feedbacks` (numbers up to 255) repeat an earlier one, counted only up to
-/// `enough`.
-fn repeats_wide(feedbacks: impl Iterator<Item = u8>, enough: u32) -> u32 {
-    let (mut seen, mut repeats) = ([0u64; 4], 0);
-    for f in feedbacks {
-        let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
-        repeats += u32::from(seen[w] & b != 0);
-        if repeats >= enough {
-            break;
-        }
-        seen[w] |= b;
-    }
-    repeats
 }
 
 /// Which feedback indexes occur in `space`, and the winning one's index.

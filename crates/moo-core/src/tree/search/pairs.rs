@@ -104,6 +104,41 @@ impl<'t> PartPairs<'t> {
     }
 }
 
+/// How many distinct feedbacks each of four members gives against a set of `n`, member `k`'s
+/// feedback against member `j` being `rows[k][col(j)]`, for feedback numbers below 64: four
+/// members at a time, each feedback's bit set in one register per member, so four independent
+/// chains and no branch on where a member's first repeat falls.
+#[inline]
+pub(super) fn distinct_feedbacks(
+    n: usize,
+    rows: [&[u8]; 4],
+    col: impl Fn(usize) -> usize,
+) -> [u32; 4] {
+    let mut seen = [0u64; 4];
+    for j in 0..n {
+        let c = col(j);
+        for k in 0..4 {
+            seen[k] |= 1u64 << (rows[k][c] & 63);
+        }
+    }
+    seen.map(u64::count_ones)
+}
+
+/// How many of `feedbacks` (numbers up to 255) repeat an earlier one, counted only up to
+/// `enough`.
+pub(super) fn repeats_wide(feedbacks: impl Iterator<Item = u8>, enough: u32) -> u32 {
+    let (mut seen, mut repeats) = ([0u64; 4], 0);
+    for f in feedbacks {
+        let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
+        repeats += u32::from(seen[w] & b != 0);
+        if repeats >= enough {
+            break;
+        }
+        seen[w] |= b;
+    }
+    repeats
+}
+
 #[cfg(test)]
 mod tests {
 
