@@ -16,6 +16,8 @@ use smallvec::{smallvec, SmallVec};
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
 use super::levels::LevelBounds;
 use super::orbits::{OrbitCache, Orbits};
+use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
+use super::parts::Parts;
 use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
 use super::{spare, Symmetry};
 use crate::feedback::Feedback;
@@ -422,33 +424,38 @@ impl<'a> Bounds<'a> {
     /// that, one leaving a single pair costs `2n` (optimal too: with no perfect candidate every
     /// candidate guess leaves a pair, and any other guess costs at least `n + n`).
     pub(super) fn closed_form(&self, set: &[u32], depth: u8) -> ClosedForm {
+        self.closed_form_by(set, depth, None)
+    }
+
+    /// [`Bounds::closed_form`] of a part whose pairwise feedbacks `pairs` gives, if any, where
+    /// they are read instead of the members' rows of the score table.
+    pub(super) fn closed_form_by(
+        &self,
+        set: &[u32],
+        depth: u8,
+        pairs: Option<PartPairs>,
+    ) -> ClosedForm {
         let n = set.len();
         if n > self.level.branches() + 1 || depth < 2 {
             return ClosedForm::Unknown;
         }
-        let mut pair: Option<u32> = None;
-        for &g in set {
-            // Only "none" and "exactly one" matter, and one only until a pair is found.
-            let enough = if pair.is_none() { 2 } else { 1 };
-            let repeats = if self.slots <= 64 {
-                repeats_narrow(self.row(g), set, g, enough)
-            } else {
-                repeats_wide(self.row(g), set, g, enough)
-            };
-            if repeats == 0 {
-                return ClosedForm::Exact(Solved {
-                    // 2n - 1, and under a last-level weight every secret after the first pays
-                    // it when the depth left is 2: the level bound either way.
-                    total: self.level.total(n, depth),
-                    worst: 2,
-                    guess: g,
-                });
+        let (exact, pair) = match pairs {
+            Some(pairs) => {
+                let at = pairs.at();
+                self.separators(n, |i| pairs.row(i), |j| usize::from(at[j]))
             }
-            // A single repeat is a single pair (a triple would repeat twice).
-            if repeats == 1 && pair.is_none() {
-                pair = Some(g);
-            }
+            None => self.separators(n, |i| self.row(set[i]), |j| set[j] as usize),
+        };
+        if let Some(i) = exact {
+            return ClosedForm::Exact(Solved {
+                // 2n - 1, and under a last-level weight every secret after the first pays it
+                // when the depth left is 2: the level bound either way.
+                total: self.level.total(n, depth),
+                worst: 2,
+                guess: set[i],
+            });
         }
+        let pair = pair.map(|i| set[i]);
         match pair {
             // With three guesses left and the last level weighted, the pair's second secret pays
             // the weight, which a guess splitting the set into singletons avoids: no closed form.
@@ -464,11 +471,67 @@ impl<'a> Bounds<'a> {
         }
     }
 
+    /// The first of a set's `n` members that separates all the others, and the first that
+    /// leaves exactly one pair, if any: member `i`'s feedback against member `j` is
+    /// `row(i)[col(j)]`.
+    #[inline]
+    fn separators<'r>(
+        &self,
+        n: usize,
+        row: impl Fn(usize) -> &'r [u8],
+        col: impl Fn(usize) -> usize,
+    ) -> (Option<usize>, Option<usize>) {
+        let mut pair = None;
+        if self.slots > 64 {
+            for i in 0..n {
+                let r = row(i);
+                // Its own feedback, the win, is one no other member gives.
+                match repeats_wide((0..n).map(|j| r[col(j)]), 2) {
+                    0 => return (Some(i), pair),
+                    1 if pair.is_none() => pair = Some(i),
+                    _ => {}
+                }
+            }
+            return (None, pair);
+        }
+        for i in (0..n).step_by(4) {
+            let rows: [&[u8]; 4] = std::array::from_fn(|k| row((i + k).min(n - 1)));
+            for (k, distinct) in distinct_feedbacks(n, rows, &col)
+                .iter()
+                .enumerate()
+                .take(n - i)
+            {
+                // Its own feedback, the win, is one no other member gives.
+                match n as u32 - distinct {
+                    0 => return (Some(i + k), pair),
+                    1 if pair.is_none() => pair = Some(i + k),
+                    _ => {}
+                }
+            }
+        }
+        (None, pair)
+    }
+
+    /// [`Bounds::lookahead_by`] with no pairwise feedbacks: what the tests compare against.
+    #[cfg(test)]
+    pub(super) fn lookahead(&self, set: &[u32], orbits: &Orbits, depth: u8, cap: u32) -> u32 {
+        self.lookahead_by(set, None, orbits, depth, cap)
+    }
+
     /// The cheapest one-guess lookahead bound on `set` with `depth` guesses left (the least
     /// `n + sum LB(part)` over the guesses `orbits` leaves). Guesses are only followed until
     /// their bound reaches `cap`; if none stays below it, `cap` itself is returned, which is all
-    /// a caller needs to reject.
-    pub(super) fn lookahead(&self, set: &[u32], orbits: &Orbits, depth: u8, cap: u32) -> u32 {
+    /// a caller needs to reject. `pairs`, when `set` is a part of a searched set that gathered
+    /// them, are its members' pairwise feedbacks, which a lookahead over the members alone
+    /// reads instead of their rows of the score table.
+    pub(super) fn lookahead_by(
+        &self,
+        set: &[u32],
+        pairs: Option<PartPairs>,
+        orbits: &Orbits,
+        depth: u8,
+        cap: u32,
+    ) -> u32 {
         let n = set.len();
         let child_depth = child_limit(depth);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
@@ -485,7 +548,17 @@ impl<'a> Bounds<'a> {
         // The bulk passes skip the symmetry check: symmetric guesses have equal bounds, so the
         // minimum is the same either way.
         if self.pool == GuessPool::Consistent || self.level.outside(n, depth) >= cap {
-            min_over(&mut set.iter().copied(), cap)
+            match pairs {
+                Some(pairs) => {
+                    let at = pairs.at();
+                    let col = |j| usize::from(at[j]);
+                    self.members_min_bound(set, |i| pairs.row(i), col, orbits, child_depth, cap)
+                }
+                None => {
+                    let col = |j| set[j] as usize;
+                    self.members_min_bound(set, |i| self.row(set[i]), col, orbits, child_depth, cap)
+                }
+            }
         } else if let Some(best) = self
             .counts_parts_first(n, depth, cap)
             .then(|| {
@@ -505,7 +578,57 @@ impl<'a> Bounds<'a> {
         }
     }
 
-    /// Whether [`Bounds::lookahead`] of a set of `n` with `depth` guesses left, below `cap`,
+    /// The least one-guess bound below `cap` (else `cap`) over the members of `set` that
+    /// `orbits` leaves, member `i`'s feedback against member `j` being `row(i)[col(j)]`. A
+    /// member's distinct feedbacks are its parts, and the members are counted lowest parts floor
+    /// (`3n - parts - 1`) first, until that floor reaches the best bound found.
+    fn members_min_bound<'r>(
+        &self,
+        set: &[u32],
+        row: impl Fn(usize) -> &'r [u8],
+        col: impl Fn(usize) -> usize,
+        orbits: &Orbits,
+        child_depth: u8,
+        cap: u32,
+    ) -> u32 {
+        let n = set.len();
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
+        let mut best = cap;
+        // The floor holds when every part of `c` costs at least `2c - 1`, which the last-level
+        // weight does not change but makes too loose to skip anything.
+        let floors = self.slots <= 64 && !self.level.weighted();
+        let win = self.level.total(1, child_depth);
+        // Lowest floor first, so that the first bounds counted skip the most.
+        let mut order: SmallVec<[(u32, usize); 64]> = SmallVec::with_capacity(n);
+        for i in (0..n).step_by(4) {
+            let rows: [&[u8]; 4] = std::array::from_fn(|k| row((i + k).min(n - 1)));
+            let parts = if floors {
+                distinct_feedbacks(n, rows, &col)
+            } else {
+                [n as u32; 4]
+            };
+            for (k, &p) in parts.iter().enumerate().take(n - i) {
+                order.push(((3 * n as u32).saturating_sub(p + win), i + k));
+            }
+        }
+        order.sort_unstable();
+        for (floor, i) in order {
+            if floor >= best {
+                break;
+            }
+            if !orbits.tries(self.space, set[i] as usize) {
+                continue;
+            }
+            let r = row(i);
+            let split = self.split_of(n, |j| r[col(j)], &mut counts, best, child_depth);
+            if let Some((b, _)) = split.and_then(|s| self.bound_of_split(n, s, child_depth)) {
+                best = best.min(b);
+            }
+        }
+        best
+    }
+
+    /// Whether [`Bounds::lookahead_by`] of a set of `n` with `depth` guesses left, below `cap`,
     /// counts parts first ([`Bounds::min_bound_by_parts`] over every guess).
     pub(super) fn counts_parts_first(&self, n: usize, depth: u8, cap: u32) -> bool {
         self.pool == GuessPool::All
@@ -535,80 +658,10 @@ impl<'a> Bounds<'a> {
         }
     }
 
-    /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
-    /// each sorted: one counting pass and one buffer for all of them (and one for the feedbacks),
-    /// since this runs for every guess tried and a vector per part was costly in the allocator.
+    /// The non-winning parts of `set` under guess `g` ([`Parts::new`]).
     pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
-        // The feedbacks first, then the counts: the table reads of a small set are scattered,
-        // and with no counter update between them many can be under way at once.
-        let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| self.feedback(s, g)).collect();
-        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
-        for &f in &scores {
-            counts[usize::from(f)] += 1;
-        }
-        counts[self.win] = 0;
-        let mut order: SmallVec<[u8; FEEDBACKS]> = (0..self.slots as u8)
-            .filter(|&f| counts[usize::from(f)] > 0)
-            .collect();
-        // Stable, so equal sizes stay in feedback order, as the trees depend on it.
-        order.sort_by_key(|&f| std::cmp::Reverse(counts[usize::from(f)]));
-        let mut ends = SmallVec::new();
-        let mut at = 0;
-        for &f in &order {
-            let len = counts[usize::from(f)];
-            // `counts` now holds where the part's next member goes.
-            counts[usize::from(f)] = at;
-            at += len;
-            ends.push(at as usize);
-        }
-        let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
-        for (&s, &f) in set.iter().zip(&scores) {
-            let f = usize::from(f);
-            if f != self.win {
-                members[counts[f] as usize] = s;
-                counts[f] += 1;
-            }
-        }
-        Parts { members, ends }
+        Parts::new(self, set, g)
     }
-}
-
-/// How many members of `set` other than `g` repeat a feedback `row` gives an earlier one,
-/// counted only up to `enough`, for feedback numbers below 64: the seen feedbacks then fit one
-/// register, where an array indexed by the feedback made each step wait on the last one's store.
-#[inline]
-fn repeats_narrow(row: &[u8], set: &[u32], g: u32, enough: u32) -> u32 {
-    let (mut seen, mut repeats) = (0u64, 0);
-    for &s in set {
-        if s == g {
-            continue;
-        }
-        let b = 1u64 << (row[s as usize] & 63);
-        repeats += u32::from(seen & b != 0);
-        if repeats >= enough {
-            break;
-        }
-        seen |= b;
-    }
-    repeats
-}
-
-/// [`repeats_narrow`] for feedback numbers up to 255.
-fn repeats_wide(row: &[u8], set: &[u32], g: u32, enough: u32) -> u32 {
-    let (mut seen, mut repeats) = ([0u64; 4], 0);
-    for &s in set {
-        if s == g {
-            continue;
-        }
-        let f = row[s as usize];
-        let (w, b) = (usize::from(f >> 6), 1u64 << (f & 63));
-        repeats += u32::from(seen[w] & b != 0);
-        if repeats >= enough {
-            break;
-        }
-        seen[w] |= b;
-    }
-    repeats
 }
 
 /// Which feedback indexes occur in `space`, and the winning one's index.
@@ -632,69 +685,4 @@ fn count_branches(seen: &[bool], win: usize) -> usize {
         .filter(|&(i, &s)| s && i != win)
         .count()
         .max(1)
-}
-
-/// The parts of a set under one guess, one after another in `members`; part `i` ends at
-/// `ends[i]`.
-pub(super) struct Parts {
-    members: SmallVec<[u32; 64]>,
-    ends: SmallVec<[usize; FEEDBACKS]>,
-}
-
-impl Parts {
-    pub(super) fn iter(&self) -> impl Iterator<Item = &[u32]> {
-        let mut start = 0;
-        self.ends.iter().map(move |&end| {
-            let part = &self.members[start..end];
-            start = end;
-            part
-        })
-    }
-}
-
-/// The bounds of one guess's parts as [`Solver::try_guess`](super::recursion::Solver::try_guess) sharpens them.
-pub(super) struct PartBounds {
-    /// Each part's proven bound, largest part first.
-    pub(super) bounds: SmallVec<[u32; FEEDBACKS]>,
-    /// The parts whose bound needs no lookahead: settled either way, and parts of one or two
-    /// codes, whose level bound is exact.
-    pub(super) known: SmallVec<[bool; FEEDBACKS]>,
-    /// The guess's bound: the set's size plus the parts' bounds.
-    pub(super) total: u32,
-    /// The total the guess must stay below.
-    pub(super) limit: u32,
-}
-
-impl PartBounds {
-    /// The level bounds of `parts` with `child_depth` guesses left, for a guess whose bound
-    /// from them is `total`.
-    pub(super) fn new(
-        bounds: &Bounds,
-        parts: &[&[u32]],
-        child_depth: u8,
-        total: u32,
-        limit: u32,
-    ) -> PartBounds {
-        PartBounds {
-            bounds: parts
-                .iter()
-                .map(|p| bounds.total(p.len(), child_depth))
-                .collect(),
-            known: smallvec![false; parts.len()],
-            total,
-            limit,
-        }
-    }
-
-    /// Raises part `i`'s bound to `b`; `Err` with the guess's bound once it cannot beat the
-    /// limit.
-    pub(super) fn raise(&mut self, i: usize, b: u32) -> Result<(), u32> {
-        self.total = self.total.saturating_add(b - self.bounds[i]);
-        self.bounds[i] = b;
-        if self.total >= self.limit {
-            Err(self.total)
-        } else {
-            Ok(())
-        }
-    }
 }

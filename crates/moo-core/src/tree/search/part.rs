@@ -8,9 +8,9 @@
 
 use smallvec::SmallVec;
 
-use super::bounds::PartBounds;
 use super::candidates::{candidates, Candidate};
 use super::dedup::keep_new_splits;
+use super::parts::PartBounds;
 use super::plan::build_plan;
 use super::ranked::Ranked;
 use super::recursion::Solver;
@@ -101,12 +101,12 @@ impl<'a> PositionRoot<'a> {
         // Without a limit no sharpening can fail.
         let _ = self
             .search
-            .sharpen_by_closed_forms(&parts, child_depth, &mut bounds)
+            .sharpen_by_closed_forms(&parts, &[], child_depth, &mut bounds)
             .and_then(|_| {
                 self.search.sharpen_by_lookahead(
                     &parts,
                     &child_sym,
-                    &self.ranked,
+                    (&self.ranked, &[]),
                     child_depth,
                     &mut bounds,
                 )

@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use smallvec::SmallVec;
 
 use super::bounds::Bounds;
+use super::pairs::Pairs;
 use super::spare;
 
 /// The ranks a part's lookahead takes at a time: each block is one bulk pass, and its members'
@@ -23,9 +24,12 @@ const BLOCK: usize = 256;
 
 /// A searched set's guesses by their score on it, made once its parts' lookaheads have read as
 /// many members' rows as the set has: ranking costs a pass over every guess for each member of
-/// the set, which a set whose tries look ahead once or twice would not earn back.
+/// the set, which a set whose tries look ahead once or twice would not earn back. It also
+/// holds the set's pairwise feedbacks ([`Pairs`]), which its tries gather the same way.
 pub(super) struct Ranked<'s> {
     set: &'s [u32],
+    /// The set's pairwise feedbacks, for its tries' parts.
+    pub(super) pairs: Pairs<'s>,
     /// The members of the parts looked ahead so far the old way.
     read: AtomicU32,
     ranking: OnceLock<Option<Ranking>>,
@@ -47,6 +51,7 @@ impl<'s> Ranked<'s> {
     pub(super) fn new(set: &'s [u32]) -> Ranked<'s> {
         Ranked {
             set,
+            pairs: Pairs::new(set),
             read: AtomicU32::new(0),
             ranking: OnceLock::new(),
         }

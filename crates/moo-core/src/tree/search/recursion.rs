@@ -9,10 +9,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
-use super::bounds::{Bounds, ClosedForm, PartBounds};
+use super::bounds::{Bounds, ClosedForm};
 use super::candidates::{candidates, Candidate, FloorOrder, Next};
 use super::dedup::keep_new_splits_where_likely;
 use super::memo::Entry;
+use super::pairs::PartPairs;
+use super::parts::PartBounds;
 use super::ranked::Ranked;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
 use super::state::State;
@@ -394,6 +396,11 @@ impl<'a> Solver<'a> {
         parallel: bool,
     ) -> Result<Solved, u32> {
         let parts = self.bounds.parts(set, c.guess);
+        let pairs: SmallVec<[Option<PartPairs>; FEEDBACKS]> =
+            match (ranked.pairs.table(&self.bounds), parts.at()) {
+                (Some(table), Some(at)) => at.map(|at| Some(table.part(at))).collect(),
+                _ => SmallVec::new(),
+            };
         let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
         let child_sym = sym.after(self.bounds.space.code(c.guess as usize).symbols());
         let child_depth = child_limit(depth);
@@ -401,9 +408,11 @@ impl<'a> Solver<'a> {
             self.solve_parts_at_once(set, &parts, &child_sym, child_depth, c.bound)?
         } else {
             let mut bounds = PartBounds::new(&self.bounds, &parts, child_depth, c.bound, limit);
-            let to_look_up = self.sharpen_by_closed_forms(&parts, child_depth, &mut bounds)?;
+            let to_look_up =
+                self.sharpen_by_closed_forms(&parts, &pairs, child_depth, &mut bounds)?;
             self.sharpen_by_cache(&parts, &to_look_up, child_depth, &mut bounds)?;
-            self.sharpen_by_lookahead(&parts, &child_sym, ranked, child_depth, &mut bounds)?;
+            let tables = (ranked, &pairs[..]);
+            self.sharpen_by_lookahead(&parts, &child_sym, tables, child_depth, &mut bounds)?;
             self.solve_parts(&parts, &child_sym, child_depth, bounds)?
         };
         if total < limit {
@@ -453,6 +462,7 @@ impl<'a> Solver<'a> {
     pub(super) fn sharpen_by_closed_forms(
         &self,
         parts: &[&[u32]],
+        pairs: &[Option<PartPairs>],
         child_depth: u8,
         bounds: &mut PartBounds,
     ) -> Result<SmallVec<[usize; FEEDBACKS]>, u32> {
@@ -462,7 +472,8 @@ impl<'a> Solver<'a> {
             let b = if p.len() < 3 {
                 lb
             } else {
-                match self.bounds.closed_form(p, child_depth) {
+                let pairs = pairs.get(i).copied().flatten();
+                match self.bounds.closed_form_by(p, child_depth, pairs) {
                     ClosedForm::Exact(sol) => sol.total,
                     ClosedForm::AtLeast(b) => {
                         to_look_up.push(i);
@@ -507,7 +518,7 @@ impl<'a> Solver<'a> {
         &self,
         parts: &[&[u32]],
         child_sym: &Symmetry,
-        ranked: &Ranked,
+        (ranked, pairs): (&Ranked, &[Option<PartPairs>]),
         child_depth: u8,
         bounds: &mut PartBounds,
     ) -> Result<(), u32> {
@@ -520,7 +531,8 @@ impl<'a> Solver<'a> {
             }
             let b = bounds.bounds[i];
             let cap = bounds.limit - (bounds.total - b);
-            let sharper = self.lookahead_bound(p, child_sym, ranked, child_depth, b, cap);
+            let tables = (ranked, pairs.get(i).copied().flatten());
+            let sharper = self.lookahead_bound(p, child_sym, tables, child_depth, b, cap);
             if sharper > b {
                 bounds.raise(i, sharper)?;
             }
@@ -555,17 +567,18 @@ impl<'a> Solver<'a> {
         Ok((total, worst))
     }
 
-    /// A lower bound on the total of `set` from a one-guess lookahead ([`Bounds::lookahead`]),
+    /// A lower bound on the total of `set` from a one-guess lookahead ([`Bounds::lookahead_by`]),
     /// remembered in the cache. `known` is a bound already proven; the caller has checked that
     /// the cache knows nothing of the set and that it has no closed form. If no guess stays
     /// below `cap`, `cap` itself is the bound returned (and cached), which is all the caller
     /// needs to reject. `ranked` holds the guesses of the set `set` is a part of, ranked
-    /// ([`Ranked`]): the same bound, from fewer guesses.
+    /// ([`Ranked`]): the same bound, from fewer guesses; `pairs`, if any, the part's pairwise
+    /// feedbacks, which a lookahead over its members alone reads.
     fn lookahead_bound(
         &self,
         set: &[u32],
         sym: &Symmetry,
-        ranked: &Ranked,
+        (ranked, pairs): (&Ranked, Option<PartPairs>),
         depth: u8,
         known: u32,
         cap: u32,
@@ -586,7 +599,7 @@ impl<'a> Solver<'a> {
             .flatten()
             .unwrap_or_else(|| {
                 self.bounds
-                    .lookahead(set, &self.bounds.orbits(sym), depth, cap)
+                    .lookahead_by(set, pairs, &self.bounds.orbits(sym), depth, cap)
             });
         let bound = best.max(known);
         if self.state.halted() {

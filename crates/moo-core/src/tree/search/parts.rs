@@ -1,0 +1,134 @@
+//! The parts of a set under one tried guess, and their bounds as a try sharpens them.
+
+use smallvec::{smallvec, SmallVec};
+
+use super::bounds::Bounds;
+use super::solved::FEEDBACKS;
+
+/// The parts of a set under one guess, one after another in `members`; part `i` ends at
+/// `ends[i]`. `at` holds each member's position in the set, for a set of at most 256 codes
+/// (empty otherwise): its pairwise feedbacks are indexed by them ([`super::pairs::Pairs`]).
+pub(super) struct Parts {
+    members: SmallVec<[u32; 64]>,
+    at: SmallVec<[u8; 64]>,
+    ends: SmallVec<[usize; FEEDBACKS]>,
+}
+
+impl Parts {
+    /// The non-winning parts of `set` under guess `g`, largest first (ties in feedback order),
+    /// each sorted: one counting pass and one buffer for all of them (and one for the feedbacks),
+    /// since this runs for every guess tried and a vector per part was costly in the allocator.
+    pub(super) fn new(bounds: &Bounds, set: &[u32], g: u32) -> Parts {
+        // The feedbacks first, then the counts: the table reads of a small set are scattered,
+        // and with no counter update between them many can be under way at once.
+        let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| bounds.feedback(s, g)).collect();
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
+        for &f in &scores {
+            counts[usize::from(f)] += 1;
+        }
+        counts[bounds.win] = 0;
+        let mut order: SmallVec<[u8; FEEDBACKS]> = (0..bounds.slots as u8)
+            .filter(|&f| counts[usize::from(f)] > 0)
+            .collect();
+        // Stable, so equal sizes stay in feedback order, as the trees depend on it.
+        order.sort_by_key(|&f| std::cmp::Reverse(counts[usize::from(f)]));
+        let mut ends = SmallVec::new();
+        let mut at = 0;
+        for &f in &order {
+            let len = counts[usize::from(f)];
+            // `counts` now holds where the part's next member goes.
+            counts[usize::from(f)] = at;
+            at += len;
+            ends.push(at as usize);
+        }
+        let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
+        let indexed = set.len() <= usize::from(u8::MAX) + 1;
+        let mut positions: SmallVec<[u8; 64]> = smallvec![0; if indexed { at as usize } else { 0 }];
+        for (i, (&s, &f)) in set.iter().zip(&scores).enumerate() {
+            let f = usize::from(f);
+            if f != bounds.win {
+                let to = counts[f] as usize;
+                members[to] = s;
+                if indexed {
+                    positions[to] = i as u8;
+                }
+                counts[f] += 1;
+            }
+        }
+        Parts {
+            members,
+            at: positions,
+            ends,
+        }
+    }
+
+    /// The parts, largest first.
+    pub(super) fn iter(&self) -> impl Iterator<Item = &[u32]> {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let part = &self.members[start..end];
+            start = end;
+            part
+        })
+    }
+
+    /// Each part's members' positions in the set, as [`Parts::iter`] lists the parts; `None`
+    /// for a set of more than 256 codes.
+    pub(super) fn at(&self) -> Option<impl Iterator<Item = &[u8]>> {
+        let mut start = 0;
+        (self.at.len() == self.members.len()).then(|| {
+            self.ends.iter().map(move |&end| {
+                let part = &self.at[start..end];
+                start = end;
+                part
+            })
+        })
+    }
+}
+
+/// The bounds of one guess's parts as [`Solver::try_guess`](super::recursion::Solver::try_guess) sharpens them.
+pub(super) struct PartBounds {
+    /// Each part's proven bound, largest part first.
+    pub(super) bounds: SmallVec<[u32; FEEDBACKS]>,
+    /// The parts whose bound needs no lookahead: settled either way, and parts of one or two
+    /// codes, whose level bound is exact.
+    pub(super) known: SmallVec<[bool; FEEDBACKS]>,
+    /// The guess's bound: the set's size plus the parts' bounds.
+    pub(super) total: u32,
+    /// The total the guess must stay below.
+    pub(super) limit: u32,
+}
+
+impl PartBounds {
+    /// The level bounds of `parts` with `child_depth` guesses left, for a guess whose bound
+    /// from them is `total`.
+    pub(super) fn new(
+        bounds: &Bounds,
+        parts: &[&[u32]],
+        child_depth: u8,
+        total: u32,
+        limit: u32,
+    ) -> PartBounds {
+        PartBounds {
+            bounds: parts
+                .iter()
+                .map(|p| bounds.total(p.len(), child_depth))
+                .collect(),
+            known: smallvec![false; parts.len()],
+            total,
+            limit,
+        }
+    }
+
+    /// Raises part `i`'s bound to `b`; `Err` with the guess's bound once it cannot beat the
+    /// limit.
+    pub(super) fn raise(&mut self, i: usize, b: u32) -> Result<(), u32> {
+        self.total = self.total.saturating_add(b - self.bounds[i]);
+        self.bounds[i] = b;
+        if self.total >= self.limit {
+            Err(self.total)
+        } else {
+            Ok(())
+        }
+    }
+}
