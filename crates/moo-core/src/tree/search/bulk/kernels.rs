@@ -79,6 +79,10 @@ pub(super) fn block<'a>(
     "x86_64+avx512f+avx512bw",
     "x86_64+avx2"
 ))]
+// The kernels' calls need `unsafe` only in a build whose target already has the features
+// (`-C target-cpu=native`): there `multiversion` compiles this function without the
+// `target_feature` attribute that makes them safe calls elsewhere.
+#[allow(unused_unsafe)]
 pub(super) fn count_block(
     rows: &[&[u8]],
     start: usize,
@@ -94,14 +98,17 @@ pub(super) fn count_block(
     let wide = multiversion::target::target_cfg_f!(target_feature = "avx512bw");
     if feedbacks.iter().all(|&f| f < 16) {
         multiversion::target::match_target! {
-            "x86_64+avx512f+avx512bw" => return count_nibbles_avx512(rows, start, width, feedbacks, counts),
-            "x86_64+avx2" => return count_nibbles_avx2(rows, start, width, feedbacks, counts),
+            // SAFETY: this arm is compiled and taken only where the CPU has these features.
+            "x86_64+avx512f+avx512bw" => return unsafe { count_nibbles_avx512(rows, start, width, feedbacks, counts) },
+            // SAFETY: as above.
+            "x86_64+avx2" => return unsafe { count_nibbles_avx2(rows, start, width, feedbacks, counts) },
             _ => {}
         }
     }
     if feedbacks.iter().all(|&f| f < PADDING_INDEX) {
         multiversion::target::match_target! {
-            "x86_64+avx512f+avx512bw+avx512vbmi" => return count_nibbles_vbmi(rows, start, width, feedbacks, counts),
+            // SAFETY: as above.
+            "x86_64+avx512f+avx512bw+avx512vbmi" => return unsafe { count_nibbles_vbmi(rows, start, width, feedbacks, counts) },
             _ => {}
         }
     }
@@ -139,6 +146,8 @@ pub(super) fn count_block(
 /// 32 bytes as an AVX2 vector (an unaligned load, without a raw pointer).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
+// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
+#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn vector(bytes: &[u8]) -> std::arch::x86_64::__m256i {
     bytemuck::cast::<[u8; 32], _>(bytes.try_into().expect("32 bytes"))
 }
@@ -152,6 +161,8 @@ pub(super) fn vector(bytes: &[u8]) -> std::arch::x86_64::__m256i {
 /// lookups and 7 adds per member and 32 lanes instead of 28 instructions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
+#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn count_nibbles_avx2(
     rows: &[&[u8]],
     start: usize,
@@ -188,6 +199,8 @@ pub(super) fn pair_table<const N: usize, const LANE: usize>(feedbacks: &[u8]) ->
 /// [`count_nibbles_avx2`] for `P` pairs of feedbacks (the last may be a single one).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
+#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn count_pairs_avx2<const P: usize>(
     rows: &[&[u8]],
     start: usize,

@@ -51,14 +51,19 @@ pub(super) const fn bit_table<const N: usize, const LANE: usize>(plane: usize) -
 /// Every guess's part score ([`super::Splitter::part_scores`]) into `out`, on AVX-512 with VBMI;
 /// `false`, with `out` untouched, on a CPU without it.
 #[multiversion(targets("x86_64+avx512f+avx512bw+avx512vbmi"))]
+// `unsafe` is needed only where the target already has the features: see `count_block`.
+#[allow(unused_unsafe)]
 pub(super) fn score_planes(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool {
     multiversion::target::match_target! {
         "x86_64+avx512f+avx512bw+avx512vbmi" => {
-            match planes.tables.len() {
-                1 => score_planes_of::<1>(rows, planes, out),
-                2 => score_planes_of::<2>(rows, planes, out),
-                3 => score_planes_of::<3>(rows, planes, out),
-                _ => score_planes_of::<4>(rows, planes, out),
+            // SAFETY: this arm is compiled and taken only where the CPU has these features.
+            unsafe {
+                match planes.tables.len() {
+                    1 => score_planes_of::<1>(rows, planes, out),
+                    2 => score_planes_of::<2>(rows, planes, out),
+                    3 => score_planes_of::<3>(rows, planes, out),
+                    _ => score_planes_of::<4>(rows, planes, out),
+                }
             }
             true
         }
@@ -154,6 +159,8 @@ fn score_planes_of<const P: usize>(rows: &[&[u8]], planes: &Planes, out: &mut [u
 /// [`or_block`] for feedback indexes below 16 (a compact table's): sets bit `f` of `low[j]`, or
 /// bit `f - 8` of `high[j]` for `f` of 8 or more, when guess `start + j` gets feedback `f`.
 #[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
+// `unsafe` is needed only where the target already has the features: see `count_block`.
+#[allow(unused_unsafe)]
 pub(super) fn or_nibbles(
     rows: &[&[u8]],
     start: usize,
@@ -162,14 +169,18 @@ pub(super) fn or_nibbles(
     high: &mut [u8; BLOCK],
 ) {
     multiversion::target::match_target! {
-        "x86_64+avx512f+avx512bw" => or_nibbles_avx512(rows, start, width, low, high),
-        "x86_64+avx2" => or_nibbles_avx2(rows, start, width, low, high),
+        // SAFETY: this arm is compiled and taken only where the CPU has these features.
+        "x86_64+avx512f+avx512bw" => unsafe { or_nibbles_avx512(rows, start, width, low, high) },
+        // SAFETY: as above.
+        "x86_64+avx2" => unsafe { or_nibbles_avx2(rows, start, width, low, high) },
         _ => or_nibbles_plain(rows, start, width, low, high),
     }
 }
 
 /// [`or_nibbles`] without vector instructions.
 #[inline(always)]
+// Unused where the target has AVX2 already (`-C target-cpu=native` on such a CPU).
+#[cfg_attr(target_feature = "avx2", allow(dead_code))]
 pub(super) fn or_nibbles_plain(
     rows: &[&[u8]],
     start: usize,
@@ -196,6 +207,8 @@ pub(super) fn or_nibbles_plain(
 /// in all. An index with its top bit set (the padding) looks up zero.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
+#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn or_nibbles_avx2(
     rows: &[&[u8]],
     start: usize,
