@@ -1348,16 +1348,7 @@ fn special_files(c: &mut Vec<Case>) {
 /// worse tree.
 fn tampered_facts(c: &mut Vec<Case>) {
     for (name, guess, root) in TAMPERED {
-        let mut args = s(&[
-            "tree",
-            "build",
-            "--game",
-            "mastermind",
-            "-o",
-            "x.json",
-            "--checkpoint",
-            name,
-        ]);
+        let mut args = build_with_checkpoint(name);
         if *root {
             args.push("--json".into());
         }
@@ -1374,22 +1365,27 @@ fn tampered_facts(c: &mut Vec<Case>) {
 /// gigabytes) but one on a line, which no fact comes near.
 fn long_checkpoint_line(c: &mut Vec<Case>) {
     c.push(
-        Case::new(
+        Case::owned(
             "30.5 --checkpoint with a line of 16 MiB",
-            &[
-                "tree",
-                "build",
-                "--game",
-                "mastermind",
-                "-o",
-                "x.json",
-                "--checkpoint",
-                "long-line.ckpt",
-            ],
+            build_with_checkpoint("long-line.ckpt"),
             1,
         )
         .says("long-line.ckpt, line 2: the line is longer than 16777216 bytes"),
     );
+}
+
+/// `moo tree build` of Mastermind 4x6 into `x.json`, with the checkpoint `name`.
+fn build_with_checkpoint(name: &str) -> Vec<String> {
+    s(&[
+        "tree",
+        "build",
+        "--game",
+        "mastermind",
+        "-o",
+        "x.json",
+        "--checkpoint",
+        name,
+    ])
 }
 
 /// Issue 30, item 8. bench advisor: counts checked when parsed, no endless draw.

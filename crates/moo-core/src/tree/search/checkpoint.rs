@@ -358,12 +358,13 @@ impl Lines {
     /// The lines of the checkpoint at `path`, `None` if there is none yet, through the one
     /// guarded opener: regular files only.
     fn open(path: &Path) -> Result<Option<Lines>, CheckpointError> {
-        if let Err(e) = std::fs::metadata(path) {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                return Ok(None);
+        let file = match open_regular(path) {
+            Ok(file) => file,
+            Err(ReadError::Io { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(None)
             }
-        }
-        let file = open_regular(path).map_err(CheckpointError::Read)?;
+            Err(e) => return Err(CheckpointError::Read(e)),
+        };
         Ok(Some(Lines {
             path: path.to_path_buf(),
             reader: BufReader::with_capacity(1 << 20, file),
