@@ -451,6 +451,15 @@ impl CodeSpace {
         &self.codes
     }
 
+    /// The symbols that some code of `members` (indices) holds, as a bit per symbol index: an
+    /// alphabet has at most 64 symbols (`crate::rules::MAX_SYMBOLS`).
+    pub(crate) fn symbols_held(&self, members: &[u32]) -> u64 {
+        members
+            .iter()
+            .flat_map(|&c| self.codes[c as usize].symbols())
+            .fold(0u64, |held, &s| held | 1 << s)
+    }
+
     /// The code at `index`.
     ///
     /// # Panics

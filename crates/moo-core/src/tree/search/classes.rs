@@ -116,10 +116,7 @@ impl Classes {
         let Some(tries) = self.tries(codes, set, spread) else {
             return;
         };
-        let present = set
-            .iter()
-            .flat_map(|&c| codes[c as usize].symbols())
-            .fold(0u64, |m, &s| m | 1 << s);
+        let present = space.symbols_held(set);
         let to_name = (present & !self.fixed).count_ones() as usize;
         let mut best: Vec<Image> = Vec::new();
         let mut images: Vec<Image> = Vec::with_capacity(set.len());

@@ -43,16 +43,8 @@ pub(super) fn keep_new_splits_where_likely(
 
 /// How many of the game's symbols no member of `set` holds.
 fn missing_symbols(bounds: &Bounds, set: &[u32]) -> u32 {
-    let codes = bounds.space.codes();
     let alphabet = bounds.space.rules().alphabet().len() as u32;
-    // An alphabet has at most 64 symbols (`crate::rules::MAX_SYMBOLS`).
-    let present = set.iter().fold(0u64, |held, &c| {
-        codes[c as usize]
-            .symbols()
-            .iter()
-            .fold(held, |held, &s| held | 1 << s)
-    });
-    alphabet - present.count_ones()
+    alphabet - bounds.space.symbols_held(set).count_ones()
 }
 
 /// Keeps of `cands`, in their order, only the first guess of each split of `set`: the others

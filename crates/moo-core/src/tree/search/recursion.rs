@@ -224,8 +224,9 @@ impl<'a> Solver<'a> {
     }
 
     /// [`Solver::search_node`] of a large set: guesses that split it alike tried once where such
-    /// guesses are likely (two symbols missing from every member), and the others by every thread, each taking the next guess in the order and sharing the best
-    /// total through an atomic. On failure, the least bound the guesses proved.
+    /// guesses are likely (two symbols missing from every member), and the others by every
+    /// thread, each taking the next guess in the order and sharing the best total through an
+    /// atomic. On failure, the least bound the guesses proved.
     fn search_parallel(
         &self,
         set: &[u32],
