@@ -65,6 +65,7 @@ mod progress;
 mod ranked;
 mod recursion;
 mod root;
+mod sightings;
 mod solved;
 mod spare;
 mod state;
