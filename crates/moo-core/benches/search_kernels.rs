@@ -1,6 +1,6 @@
 //! The exact search's hot kernels on Mastermind 5x6, one at a time: the OR pass that gives
 //! every guess its parts floor (at every set searched and every part's lookahead) and the
-//! naming of sets for the cache of classes, and the invariant that decides which sets are named.
+//! naming of sets for the cache of classes.
 //!
 //! `cargo bench -p moo-core --bench search_kernels`
 
@@ -51,9 +51,6 @@ fn kernels(c: &mut Criterion) {
     ] {
         group.bench_function(format!("class-name/{name}-{}", set.len()), |b| {
             b.iter(|| kernels.class_name(black_box(&set)))
-        });
-        group.bench_function(format!("class-invariant/{name}-{}", set.len()), |b| {
-            b.iter(|| kernels.class_invariant(black_box(&set)))
         });
     }
     group.finish();

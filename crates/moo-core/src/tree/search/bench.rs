@@ -35,10 +35,4 @@ impl<'a> Kernels<'a> {
         let name = self.classes.as_ref()?.name(&self.bounds, set)?;
         Some(name.iter().map(|&c| u64::from(c)).sum())
     }
-
-    /// The invariant that decides whether `set` is named ([`Classes::invariant`]); `None` when
-    /// the game cannot be named.
-    pub fn class_invariant(&self, set: &[u32]) -> Option<u64> {
-        Some(self.classes.as_ref()?.invariant(self.bounds.space, set))
-    }
 }

@@ -108,8 +108,8 @@ impl Classes {
 
     /// A hash every set of `set`'s class shares, from one pass over the members' symbols: for
     /// each member, how many members share its symbol in each of its positions, how often that
-    /// symbol occurs in the set and in the member, each position's counts hashed and summed, and
-    /// the members' sums hashed and summed (a sum needs no order). Symmetries only rename what it
+    /// symbol occurs in the set and in the member, hashed position by position in sorted order
+    /// and summed over the members (a sum needs no order). Symmetries only rename what it
     /// counts, so equivalent sets agree; sets that agree need not be equivalent. It costs a
     /// fraction of a name ([`Classes::name`] scores every pair of members), so a set is named
     /// only once its hash has been met before ([`super::sightings`]).
@@ -127,15 +127,16 @@ impl Classes {
         let mut sum = set.len() as u64;
         for &c in set {
             let symbols = codes[c as usize].symbols();
-            // Mixed and summed, the positions need no sort either.
-            let mut h = 0u64;
-            for (p, &s) in symbols[..l].iter().enumerate() {
-                let own = symbols.iter().filter(|&&t| t == s).count() as u64;
+            let mut keys = [0u32; MAX_PERMUTED_LENGTH];
+            for (p, (key, &s)) in keys.iter_mut().zip(symbols).enumerate() {
+                let own = symbols.iter().filter(|&&t| t == s).count() as u32;
                 let s = usize::from(s);
-                h = h.wrapping_add(mix(u64::from(column[p][s]) << 32
-                    | u64::from(total[s]) << 8
-                    | own));
+                *key = column[p][s] << 16 | total[s] << 3 | own;
             }
+            keys[..l].sort_unstable();
+            let h = keys[..l]
+                .iter()
+                .fold(0, |h, &k| hash_combine(h, u64::from(k)));
             sum = sum.wrapping_add(mix(h));
         }
         mix(sum)
@@ -307,8 +308,8 @@ impl Classes {
     }
 }
 
-/// A 64-bit finaliser (SplitMix64's), so that sums of hashed counts do not mix up counts that
-/// merely add up alike.
+/// A 64-bit finaliser (SplitMix64's): summing [`hash_combine`]'s raw values would let the members'
+/// hashes cancel out in their low bits.
 fn mix(mut x: u64) -> u64 {
     x ^= x >> 30;
     x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);

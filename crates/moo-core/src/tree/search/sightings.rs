@@ -56,12 +56,6 @@ struct Shard {
     old: Generation,
 }
 
-/// The hash a shard's table files an invariant under: the table takes its control bits from the
-/// top, which pick the shard, so they must come from elsewhere.
-fn filed(invariant: u64) -> u64 {
-    invariant.rotate_left(6)
-}
-
 /// The invariants of the sets named or about to be, in shards with a lock each.
 pub(super) struct Sightings {
     shards: Vec<Mutex<Shard>>,
@@ -90,7 +84,7 @@ impl Sightings {
             let members = &generation.members;
             let Some(seen) = generation
                 .seen
-                .find_mut(filed(invariant), |s| s.invariant == invariant)
+                .find_mut(invariant, |s| s.invariant == invariant)
             else {
                 continue;
             };
@@ -115,13 +109,13 @@ impl Sightings {
                 .map(|&x| u16::try_from(x).expect("codes fit 16 bits")),
         );
         new.seen.insert_unique(
-            filed(invariant),
+            invariant,
             Seen {
                 invariant,
                 start,
                 len: set.len() as u32,
             },
-            |s| filed(s.invariant),
+            |s| s.invariant,
         );
         Sighting::First
     }
