@@ -106,42 +106,6 @@ impl Classes {
         (!key.is_empty()).then_some(key)
     }
 
-    /// A hash every set of `set`'s class shares, from one pass over the members' symbols: for
-    /// each member, how many members share its symbol in each of its positions, how often that
-    /// symbol occurs in the set and in the member, hashed position by position in sorted order
-    /// and summed over the members (a sum needs no order). Symmetries only rename what it
-    /// counts, so equivalent sets agree; sets that agree need not be equivalent. It costs a
-    /// fraction of a name ([`Classes::name`] scores every pair of members), so a set is named
-    /// only once its hash has been met before ([`super::sightings`]).
-    pub(super) fn invariant(&self, space: &CodeSpace, set: &[u32]) -> u64 {
-        let codes = space.codes();
-        let l = self.length;
-        let mut column = [[0u32; 16]; MAX_PERMUTED_LENGTH];
-        let mut total = [0u32; 16];
-        for &c in set {
-            for (p, &s) in codes[c as usize].symbols().iter().enumerate() {
-                column[p][usize::from(s)] += 1;
-                total[usize::from(s)] += 1;
-            }
-        }
-        let mut sum = set.len() as u64;
-        for &c in set {
-            let symbols = codes[c as usize].symbols();
-            let mut keys = [0u32; MAX_PERMUTED_LENGTH];
-            for (p, (key, &s)) in keys.iter_mut().zip(symbols).enumerate() {
-                let own = symbols.iter().filter(|&&t| t == s).count() as u32;
-                let s = usize::from(s);
-                *key = column[p][s] << 16 | total[s] << 3 | own;
-            }
-            keys[..l].sort_unstable();
-            let h = keys[..l]
-                .iter()
-                .fold(0, |h, &k| hash_combine(h, u64::from(k)));
-            sum = sum.wrapping_add(mix(h));
-        }
-        mix(sum)
-    }
-
     /// The name of `set`'s class, as sorted code indexes, into `out`; `spread[i]` is an
     /// invariant of member `i` under every symmetry (its feedback counts over the set). Leaves
     /// `out` empty when naming would take too long ([`WORK`]). The name is the least of the
@@ -306,16 +270,6 @@ impl Classes {
             }
         }
     }
-}
-
-/// A 64-bit finaliser (SplitMix64's): summing [`hash_combine`]'s raw values would let the members'
-/// hashes cancel out in their low bits.
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ x >> 31
 }
 
 /// Each member's feedback counts over `set`, hashed: an invariant of the member under every
@@ -515,34 +469,6 @@ mod tests {
                 "{}: {same} of {tried}",
                 space.rules()
             );
-        }
-    }
-
-    /// The invariant that decides whether a set is named is one: every image of a set has it
-    /// (on every game, barred leading symbol included), and random sets seldom share it.
-    #[test]
-    fn images_of_a_set_share_its_invariant() {
-        let mut rng = ChaCha8Rng::seed_from_u64(13);
-        for space in games() {
-            let classes = Classes::new(&space).unwrap();
-            let mut seen = std::collections::HashSet::new();
-            // At most half the space: larger random sets repeat on the smallest games.
-            let sizes = [10, 16, 30, 60, 120].map(|n| n.min(space.len() / 2));
-            for n in sizes {
-                for _ in 0..10 {
-                    let set = random_set(&space, n, &mut rng);
-                    let image = random_image(&space, &set, &mut rng);
-                    let invariant = classes.invariant(&space, &set);
-                    assert_eq!(
-                        invariant,
-                        classes.invariant(&space, &image),
-                        "{}",
-                        space.rules()
-                    );
-                    seen.insert(invariant);
-                }
-            }
-            assert!(seen.len() >= 48, "{}: {} of 50", space.rules(), seen.len());
         }
     }
 

@@ -65,7 +65,6 @@ mod progress;
 mod ranked;
 mod recursion;
 mod root;
-mod sightings;
 mod solved;
 mod spare;
 mod state;

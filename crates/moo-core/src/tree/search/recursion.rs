@@ -135,7 +135,7 @@ impl<'a> Solver<'a> {
             ControlFlow::Break(answer) => return answer,
             ControlFlow::Continue(bound) => bound,
         };
-        let class = self.state.class_of(&self.bounds, set, depth);
+        let class = self.state.class_of(&self.bounds, set);
         let bound = match self
             .state
             .borrowed(set, class.as_deref(), limit, depth, bound)

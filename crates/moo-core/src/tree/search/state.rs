@@ -10,7 +10,6 @@ use super::bounds::Bounds;
 use super::checkpoint::Checkpoint;
 use super::classes::Classes;
 use super::memo::{Entry, Memo};
-use super::sightings::{Sighting, Sightings};
 use super::solved::{below, Solved, CLOCK_SET, NO_GUESS, UNLIMITED};
 use super::{Progress, CLASSES_AFTER};
 use crate::space::CodeSpace;
@@ -19,10 +18,9 @@ use crate::stop::Stop;
 /// The caches, progress and stop of one search.
 pub(super) struct State<'a> {
     pub(super) memo: Memo,
-    /// The game's relabellings, a cache of results by class of sets equal up to them
-    /// ([`classes`](super::classes)) and the classes met so far by their invariants
-    /// ([`sightings`](super::sightings)), for the games whose codes they can name.
-    classes: Option<(Classes, Memo, Sightings)>,
+    /// The game's relabellings and a cache of results by class of sets equal up to them
+    /// ([`classes`](super::classes)), for the games whose codes they can name.
+    classes: Option<(Classes, Memo)>,
     /// Sets are named for the cache of classes once this many have been searched.
     classes_after: u64,
     pub(super) progress: &'a Progress,
@@ -90,17 +88,11 @@ impl<'a> State<'a> {
     /// named up to them ([`Classes::new`]), in a cache of their own that takes a quarter of
     /// `cache_bytes`: each of its entries answers a whole class, but only sets of
     /// [`classes::CLASS_MIN`] members or more are named, once `after` sets have been searched.
-    /// Half of that quarter keeps the first set of each invariant met ([`Sightings`]): only the
-    /// classes met twice are named, so the cache of classes needs less room than it had.
     pub(super) fn share_classes(&mut self, space: &CodeSpace, cache_bytes: u64, after: u64) {
         if let Some(classes) = Classes::new(space) {
             self.classes_after = after;
             self.memo = Memo::new(space.len(), cache_bytes - cache_bytes / 4);
-            self.classes = Some((
-                classes,
-                Memo::new(space.len(), cache_bytes / 8),
-                Sightings::new(cache_bytes / 8),
-            ));
+            self.classes = Some((classes, Memo::new(space.len(), cache_bytes / 4)));
         }
     }
 
@@ -157,7 +149,7 @@ impl<'a> State<'a> {
         depth: u8,
         bound: u32,
     ) -> ControlFlow<Result<Solved, u32>, u32> {
-        let (Some(key), Some((_, classes, _))) = (class, &self.classes) else {
+        let (Some(key), Some((_, classes))) = (class, &self.classes) else {
             return ControlFlow::Continue(bound);
         };
         let Some(entry) = classes.get(key, depth) else {
@@ -208,7 +200,7 @@ impl<'a> State<'a> {
         if self.memo.put(set, depth, entry) {
             self.progress.memo.fetch_add(1, Ordering::Relaxed);
         }
-        if let (Some(key), Some((_, classes, _))) = (class, &self.classes) {
+        if let (Some(key), Some((_, classes))) = (class, &self.classes) {
             classes.put(key, depth, entry);
         }
         if let Some((checkpoint, tag)) = self.checkpoint {
@@ -217,29 +209,15 @@ impl<'a> State<'a> {
         result.map_err(|_| entry.bound)
     }
 
-    /// The name of `set`'s class for the cache of classes, if the game has one, the set is
-    /// worth naming ([`Classes::worth`]) and its class may have been met before: a set whose
-    /// invariant is new is kept unnamed ([`Sightings`]), and the second set of an invariant
-    /// names the first too, whose result under `depth` the cache by set still holds, and files
-    /// it under the first's name.
-    pub(super) fn class_of(&self, bounds: &Bounds, set: &[u32], depth: u8) -> Option<Vec<u32>> {
-        let (classes, cache, sightings) = self.classes.as_ref()?;
+    /// The name of `set`'s class for the cache of classes, if the game has one and the set is
+    /// worth naming ([`Classes::worth`]).
+    pub(super) fn class_of(&self, bounds: &Bounds, set: &[u32]) -> Option<Vec<u32>> {
+        let (classes, _) = self.classes.as_ref()?;
         if !Classes::worth(set.len()) {
             return None;
         }
         if self.progress.nodes() < self.classes_after {
             return None;
-        }
-        match sightings.sight(classes.invariant(bounds.space, set), set) {
-            Sighting::First | Sighting::Again => return None,
-            Sighting::Named => {}
-            Sighting::Second(first) => {
-                if let (Some(name), Some(entry)) =
-                    (classes.name(bounds, &first), self.memo.get(&first, depth))
-                {
-                    cache.put(&name, depth, entry);
-                }
-            }
         }
         classes.name(bounds, set)
     }
