@@ -317,11 +317,12 @@ impl<'a> Bounds<'a> {
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         spare::with(&spare::MARKS, |marks| {
             for level in (1..=top).rev() {
-                if 3 * n - level >= best {
+                let floor = self.parts_floor(rows.len(), level);
+                if floor >= best {
                     break;
                 }
                 if exact {
-                    best = 3 * n - level;
+                    best = floor;
                     break;
                 }
                 mark_equal(score, level as u8, marks);
@@ -336,6 +337,73 @@ impl<'a> Bounds<'a> {
             }
         });
         best
+    }
+
+    /// [`Bounds::min_bound_by_parts`] of a set too large for the bulk pass's byte counters,
+    /// whose members' rows are read at a guess's column too far apart for the core's caches:
+    /// each guess the floors leave is split from its own row ([`Bounds::split_bound`]), one
+    /// pass along it, members in order.
+    fn min_bound_by_floors(&self, set: &[u32], score: &[u8], child_depth: u8, cap: u32) -> u32 {
+        let top = u32::from(score.iter().copied().max().unwrap_or(0));
+        let mut best = cap;
+        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
+        spare::with(&spare::MARKS, |marks| {
+            for level in (1..=top).rev() {
+                if self.parts_floor(set.len(), level) >= best {
+                    break;
+                }
+                mark_equal(score, level as u8, marks);
+                for g in marked(marks) {
+                    let split = self.split_bound(g as u32, set, &mut counts, best, child_depth);
+                    if let Some((bound, _)) =
+                        split.and_then(|split| self.bound_of_split(set.len(), split, child_depth))
+                    {
+                        best = best.min(bound);
+                    }
+                }
+            }
+        });
+        best
+    }
+
+    /// Whether a guess's part score bounds it through [`Bounds::parts_floor`]: the bulk part
+    /// scores apply and no last-level weight makes the floor too loose to skip anything.
+    fn floors_apply(&self) -> bool {
+        self.pool == GuessPool::All
+            && !self.level.weighted()
+            && self.splitter.as_ref().is_some_and(Splitter::has_bits)
+    }
+
+    /// The least one-guess bound of any guess whose part score on a set of `n` is `score` (its
+    /// parts, plus one if a member), without a last-level weight. A part of `c` costs at least
+    /// `LB(c)`, which grows by steps that never shrink, so `k` parts holding `m` members cost
+    /// at least the evenly split `m` does; for small parts that is `2c - 1` each, so `3n -
+    /// score` in all, and a set of several hundred, whose parts outgrow the level-1 capacity,
+    /// gets the level bound of its parts too. It never rises with the score, so guesses taken
+    /// highest score first may stop at the first floor that reaches the best bound found.
+    #[inline]
+    pub(super) fn parts_floor(&self, n: usize, score: u32) -> u32 {
+        debug_assert!(
+            !self.level.weighted(),
+            "the floor reads the unweighted totals"
+        );
+        let even = |members: usize, parts: u32| -> u32 {
+            let parts = parts as usize;
+            if parts == 0 || parts > members {
+                return if members == 0 { 0 } else { INF };
+            }
+            let (size, more) = (members / parts, members % parts);
+            let table = self.level.table(UNLIMITED);
+            let small = table.totals()[size];
+            let large = table.totals()[size + 1];
+            ((parts - more) as u32) * small + (more as u32) * large
+        };
+        // A member's own part costs nothing beyond the guess: its score counts it twice.
+        let outside = even(n, score);
+        let member = score
+            .checked_sub(2)
+            .map_or(INF, |k| even(n.saturating_sub(1), k));
+        (n as u32).saturating_add(outside.min(member))
     }
 
     /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
@@ -572,6 +640,16 @@ impl<'a> Bounds<'a> {
         } else if let Some(best) = self.with_bulk_bounds(set, child_depth, |bounds, _| {
             bounds.iter().fold(cap, |best, &bound| best.min(bound))
         }) {
+            best
+        } else if let Some(best) = self
+            .floors_apply()
+            .then(|| {
+                self.with_part_scores(set, |score, _| {
+                    self.min_bound_by_floors(set, score, child_depth, cap)
+                })
+            })
+            .flatten()
+        {
             best
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
