@@ -14,13 +14,12 @@
 use smallvec::{smallvec, SmallVec};
 
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
-use super::levels::LevelBounds;
+use super::levels::{count_branches, feedbacks_of, LevelBounds};
 use super::orbits::{OrbitCache, Orbits};
 use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
 use super::parts::Parts;
 use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
 use super::{spare, Symmetry};
-use crate::feedback::Feedback;
 use crate::pool::GuessPool;
 use crate::space::{CodeSpace, CompactTable};
 
@@ -296,9 +295,9 @@ impl<'a> Bounds<'a> {
     /// members' score rows are `rows` and part scores `score` ([`Bounds::with_part_scores`]).
     ///
     /// A part of `c` costs at least `2c - 1`, so a guess making `p` parts (the winning one
-    /// included) costs at least `3n - p - member`. Guesses are taken most parts first, each
-    /// counted exactly, until that floor reaches the best bound found: usually after a handful,
-    /// where counting every guess would cost a full pass.
+    /// included) costs at least `3n - p - member` ([`LevelBounds::parts_floor`]). Guesses are
+    /// taken most parts first, each counted exactly, until that floor reaches the best bound
+    /// found: usually after a handful, where counting every guess would cost a full pass.
     pub(super) fn min_bound_by_parts(
         &self,
         rows: &[&[u8]],
@@ -306,18 +305,34 @@ impl<'a> Bounds<'a> {
         child_depth: u8,
         cap: u32,
     ) -> u32 {
-        let n = rows.len() as u32;
+        self.min_bound_by_floors(rows.len(), score, child_depth, cap, |g, counts, best| {
+            self.split_bound_by_rows(g, rows, counts, best, child_depth)
+        })
+    }
+
+    /// [`Bounds::min_bound_by_parts`] of a set of `n` whose guesses' splits `split` counts
+    /// (guess, counters, the bound to give up at). A set too large for the bulk pass's byte
+    /// counters splits each guess from its own row ([`Bounds::split_bound`]), one pass along
+    /// it, where its members' rows are too many for the core's caches.
+    fn min_bound_by_floors(
+        &self,
+        n: usize,
+        score: &[u8],
+        child_depth: u8,
+        cap: u32,
+        mut split: impl FnMut(usize, &mut [u32], u32) -> Option<Split>,
+    ) -> u32 {
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
         // limit that a part might exceed still needs the parts counted.
-        let exact = n <= 1 + self.level.branches() as u32
+        let exact = n <= 1 + self.level.branches()
             && !self.level.weighted()
-            && (child_depth == UNLIMITED || self.level.levels(rows.len()) <= child_depth);
+            && (child_depth == UNLIMITED || self.level.levels(n) <= child_depth);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         spare::with(&spare::MARKS, |marks| {
             for level in (1..=top).rev() {
-                let floor = self.parts_floor(rows.len(), level);
+                let floor = self.level.parts_floor(n, level);
                 if floor >= best {
                     break;
                 }
@@ -327,9 +342,9 @@ impl<'a> Bounds<'a> {
                 }
                 mark_equal(score, level as u8, marks);
                 for g in marked(marks) {
-                    let split = self.split_bound_by_rows(g, rows, &mut counts, best, child_depth);
+                    let split = split(g, &mut counts, best);
                     if let Some((bound, _)) =
-                        split.and_then(|split| self.bound_of_split(rows.len(), split, child_depth))
+                        split.and_then(|split| self.bound_of_split(n, split, child_depth))
                     {
                         best = best.min(bound);
                     }
@@ -337,73 +352,6 @@ impl<'a> Bounds<'a> {
             }
         });
         best
-    }
-
-    /// [`Bounds::min_bound_by_parts`] of a set too large for the bulk pass's byte counters,
-    /// whose members' rows are read at a guess's column too far apart for the core's caches:
-    /// each guess the floors leave is split from its own row ([`Bounds::split_bound`]), one
-    /// pass along it, members in order.
-    fn min_bound_by_floors(&self, set: &[u32], score: &[u8], child_depth: u8, cap: u32) -> u32 {
-        let top = u32::from(score.iter().copied().max().unwrap_or(0));
-        let mut best = cap;
-        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
-        spare::with(&spare::MARKS, |marks| {
-            for level in (1..=top).rev() {
-                if self.parts_floor(set.len(), level) >= best {
-                    break;
-                }
-                mark_equal(score, level as u8, marks);
-                for g in marked(marks) {
-                    let split = self.split_bound(g as u32, set, &mut counts, best, child_depth);
-                    if let Some((bound, _)) =
-                        split.and_then(|split| self.bound_of_split(set.len(), split, child_depth))
-                    {
-                        best = best.min(bound);
-                    }
-                }
-            }
-        });
-        best
-    }
-
-    /// Whether a guess's part score bounds it through [`Bounds::parts_floor`]: the bulk part
-    /// scores apply and no last-level weight makes the floor too loose to skip anything.
-    fn floors_apply(&self) -> bool {
-        self.pool == GuessPool::All
-            && !self.level.weighted()
-            && self.splitter.as_ref().is_some_and(Splitter::has_bits)
-    }
-
-    /// The least one-guess bound of any guess whose part score on a set of `n` is `score` (its
-    /// parts, plus one if a member), without a last-level weight. A part of `c` costs at least
-    /// `LB(c)`, which grows by steps that never shrink, so `k` parts holding `m` members cost
-    /// at least the evenly split `m` does; for small parts that is `2c - 1` each, so `3n -
-    /// score` in all, and a set of several hundred, whose parts outgrow the level-1 capacity,
-    /// gets the level bound of its parts too. It never rises with the score, so guesses taken
-    /// highest score first may stop at the first floor that reaches the best bound found.
-    #[inline]
-    pub(super) fn parts_floor(&self, n: usize, score: u32) -> u32 {
-        debug_assert!(
-            !self.level.weighted(),
-            "the floor reads the unweighted totals"
-        );
-        let even = |members: usize, parts: u32| -> u32 {
-            let parts = parts as usize;
-            if parts == 0 || parts > members {
-                return if members == 0 { 0 } else { INF };
-            }
-            let (size, more) = (members / parts, members % parts);
-            let table = self.level.table(UNLIMITED);
-            let small = table.totals()[size];
-            let large = table.totals()[size + 1];
-            ((parts - more) as u32) * small + (more as u32) * large
-        };
-        // A member's own part costs nothing beyond the guess: its score counts it twice.
-        let outside = even(n, score);
-        let member = score
-            .checked_sub(2)
-            .map_or(INF, |k| even(n.saturating_sub(1), k));
-        (n as u32).saturating_add(outside.min(member))
     }
 
     /// Splits `set` by guess `g` into `counts` (left zeroed again) and sums the level-filling
@@ -641,11 +589,12 @@ impl<'a> Bounds<'a> {
             bounds.iter().fold(cap, |best, &bound| best.min(bound))
         }) {
             best
-        } else if let Some(best) = self
-            .floors_apply()
+        } else if let Some(best) = (!self.level.weighted())
             .then(|| {
                 self.with_part_scores(set, |score, _| {
-                    self.min_bound_by_floors(set, score, child_depth, cap)
+                    self.min_bound_by_floors(n, score, child_depth, cap, |g, counts, best| {
+                        self.split_bound(g as u32, set, counts, best, child_depth)
+                    })
                 })
             })
             .flatten()
@@ -740,27 +689,4 @@ impl<'a> Bounds<'a> {
     pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
         Parts::new(self, set, g)
     }
-}
-
-/// Which feedback indexes occur in `space`, and the winning one's index.
-fn feedbacks_of(space: &CodeSpace) -> (Vec<bool>, usize) {
-    let length = space.length();
-    let seen = space.feedbacks_seen().to_vec();
-    (seen, Feedback::win(length).index(length))
-}
-
-/// The non-winning feedbacks that occur in `space` (at least one): the most parts besides the
-/// winning one a guess can make, the `r` of level filling.
-pub(super) fn branches_of(space: &CodeSpace) -> usize {
-    let (seen, win) = feedbacks_of(space);
-    count_branches(&seen, win)
-}
-
-/// The non-winning feedbacks among `seen` (at least one).
-fn count_branches(seen: &[bool], win: usize) -> usize {
-    seen.iter()
-        .enumerate()
-        .filter(|&(i, &s)| s && i != win)
-        .count()
-        .max(1)
 }

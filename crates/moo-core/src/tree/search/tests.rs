@@ -277,7 +277,7 @@ fn large_lookaheads_by_floors_are_the_full_ones() {
                         let (bound, member) = bounds.bound_of_split(set.len(), split, d)?;
                         let score = split.parts + u32::from(member);
                         if depth == UNLIMITED {
-                            assert!(bounds.parts_floor(set.len(), score) <= bound);
+                            assert!(bounds.level.parts_floor(set.len(), score) <= bound);
                             floors += 1;
                         }
                         Some(bound)
