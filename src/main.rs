@@ -1,11 +1,15 @@
 //! `moo`: play, solve and study Bulls and Cows and Mastermind from the command line.
 
+mod allocator;
 mod cli;
 
 use std::io;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: allocator::HugePages = allocator::HugePages;
 
 /// Bulls and Cows (MOO) and Mastermind: play, solve, get hints, benchmark strategies.
 #[derive(Debug, Parser)]
@@ -48,7 +52,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    tune_allocator();
+    allocator::tune();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
@@ -93,24 +97,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(args) => cli::serve::run(args),
         Command::Completions(args) => cli::completions::run(args, Cli::command()),
         Command::Man(args) => cli::man::run(args, Cli::command()),
-    }
-}
-
-/// Has glibc's allocator hand blocks of 1 MiB and more straight back to the system when freed.
-///
-/// A long exact search grows its cache to gigabytes in tables and arenas that double, and forgets
-/// and rebuilds them when full. By default glibc raises its threshold for such blocks to 32 MiB as
-/// it sees them freed, and then keeps every freed block below that for reuse that mostly never
-/// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. With a fixed threshold those
-/// blocks go back (the side-by-side runs with a smaller cache in the book's
-/// performance page, `docs/src/performance.md`), and a large vector grows
-/// by remapping its pages instead of copying them.
-fn tune_allocator() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes a tuning parameter of the allocator; it is called before any
-    // thread starts.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
     }
 }
 

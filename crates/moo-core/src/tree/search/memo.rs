@@ -195,6 +195,10 @@ pub(super) struct Memo {
     budget: u64,
 }
 
+/// The cache's shards, as a power of two: few enough that each shard's table is many huge pages
+/// (the binary puts blocks of 2 MiB and more on them), enough that two threads seldom wait.
+const SHARD_BITS: u32 = 3;
+
 /// Sizes are counted separately up to this one, above which a set is never forgotten to make
 /// room (no game searched so far comes close to needing it).
 const SIZES: usize = 64;
@@ -206,7 +210,7 @@ impl Memo {
         // million sets.
         let words = (codes * 4).next_power_of_two();
         Memo {
-            shards: (0..64).map(|_| Mutex::default()).collect(),
+            shards: (0..1 << SHARD_BITS).map(|_| Mutex::default()).collect(),
             filter: (0..words).map(|_| AtomicU64::new(0)).collect(),
             bytes: AtomicU64::new(0),
             by_size: (0..SIZES).map(|_| AtomicU64::new(0)).collect(),
@@ -274,7 +278,7 @@ impl Memo {
     }
 
     fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, Shard> {
-        self.shards[(key >> 58) as usize]
+        self.shards[(key >> (64 - SHARD_BITS)) as usize]
             .lock()
             .unwrap_or_else(|e| e.into_inner())
     }
