@@ -14,13 +14,12 @@
 use smallvec::{smallvec, SmallVec};
 
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
-use super::levels::LevelBounds;
+use super::levels::{count_branches, feedbacks_of, LevelBounds};
 use super::orbits::{OrbitCache, Orbits};
 use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
 use super::parts::Parts;
 use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
 use super::{spare, Symmetry};
-use crate::feedback::Feedback;
 use crate::pool::GuessPool;
 use crate::space::{CodeSpace, CompactTable};
 
@@ -296,9 +295,9 @@ impl<'a> Bounds<'a> {
     /// members' score rows are `rows` and part scores `score` ([`Bounds::with_part_scores`]).
     ///
     /// A part of `c` costs at least `2c - 1`, so a guess making `p` parts (the winning one
-    /// included) costs at least `3n - p - member`. Guesses are taken most parts first, each
-    /// counted exactly, until that floor reaches the best bound found: usually after a handful,
-    /// where counting every guess would cost a full pass.
+    /// included) costs at least `3n - p - member` ([`LevelBounds::parts_floor`]). Guesses are
+    /// taken most parts first, each counted exactly, until that floor reaches the best bound
+    /// found: usually after a handful, where counting every guess would cost a full pass.
     pub(super) fn min_bound_by_parts(
         &self,
         rows: &[&[u8]],
@@ -306,29 +305,46 @@ impl<'a> Bounds<'a> {
         child_depth: u8,
         cap: u32,
     ) -> u32 {
-        let n = rows.len() as u32;
+        self.min_bound_by_floors(rows.len(), score, child_depth, cap, |g, counts, best| {
+            self.split_bound_by_rows(g, rows, counts, best, child_depth)
+        })
+    }
+
+    /// [`Bounds::min_bound_by_parts`] of a set of `n` whose guesses' splits `split` counts
+    /// (guess, counters, the bound to give up at). A set too large for the bulk pass's byte
+    /// counters splits each guess from its own row ([`Bounds::split_bound`]), one pass along
+    /// it, where its members' rows are too many for the core's caches.
+    fn min_bound_by_floors(
+        &self,
+        n: usize,
+        score: &[u8],
+        child_depth: u8,
+        cap: u32,
+        mut split: impl FnMut(usize, &mut [u32], u32) -> Option<Split>,
+    ) -> u32 {
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
         // With no part above the level-1 capacity the floor is the bound itself; only a depth
         // limit that a part might exceed still needs the parts counted.
-        let exact = n <= 1 + self.level.branches() as u32
+        let exact = n <= 1 + self.level.branches()
             && !self.level.weighted()
-            && (child_depth == UNLIMITED || self.level.levels(rows.len()) <= child_depth);
+            && (child_depth == UNLIMITED || self.level.levels(n) <= child_depth);
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.slots];
         spare::with(&spare::MARKS, |marks| {
             for level in (1..=top).rev() {
-                if 3 * n - level >= best {
+                let floor = self.level.parts_floor(n, level);
+                if floor >= best {
                     break;
                 }
                 if exact {
-                    best = 3 * n - level;
+                    best = floor;
                     break;
                 }
                 mark_equal(score, level as u8, marks);
                 for g in marked(marks) {
-                    let split = self.split_bound_by_rows(g, rows, &mut counts, best, child_depth);
+                    let split = split(g, &mut counts, best);
                     if let Some((bound, _)) =
-                        split.and_then(|split| self.bound_of_split(rows.len(), split, child_depth))
+                        split.and_then(|split| self.bound_of_split(n, split, child_depth))
                     {
                         best = best.min(bound);
                     }
@@ -573,6 +589,17 @@ impl<'a> Bounds<'a> {
             bounds.iter().fold(cap, |best, &bound| best.min(bound))
         }) {
             best
+        } else if let Some(best) = (!self.level.weighted())
+            .then(|| {
+                self.with_part_scores(set, |score, _| {
+                    self.min_bound_by_floors(n, score, child_depth, cap, |g, counts, best| {
+                        self.split_bound(g as u32, set, counts, best, child_depth)
+                    })
+                })
+            })
+            .flatten()
+        {
+            best
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
         }
@@ -662,27 +689,4 @@ impl<'a> Bounds<'a> {
     pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
         Parts::new(self, set, g)
     }
-}
-
-/// Which feedback indexes occur in `space`, and the winning one's index.
-fn feedbacks_of(space: &CodeSpace) -> (Vec<bool>, usize) {
-    let length = space.length();
-    let seen = space.feedbacks_seen().to_vec();
-    (seen, Feedback::win(length).index(length))
-}
-
-/// The non-winning feedbacks that occur in `space` (at least one): the most parts besides the
-/// winning one a guess can make, the `r` of level filling.
-pub(super) fn branches_of(space: &CodeSpace) -> usize {
-    let (seen, win) = feedbacks_of(space);
-    count_branches(&seen, win)
-}
-
-/// The non-winning feedbacks among `seen` (at least one).
-fn count_branches(seen: &[bool], win: usize) -> usize {
-    seen.iter()
-        .enumerate()
-        .filter(|&(i, &s)| s && i != win)
-        .count()
-        .max(1)
 }

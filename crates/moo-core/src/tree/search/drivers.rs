@@ -7,9 +7,9 @@ use std::sync::atomic::Ordering;
 
 use smallvec::{smallvec, SmallVec};
 
-use super::bounds::branches_of;
 use super::candidates::Candidate;
 use super::checkpoint::Checkpoint;
+use super::levels::branches_of;
 use super::levels::LevelBounds;
 use super::plan::{build_plan, Plan};
 use super::progress::Progress;

@@ -4,7 +4,9 @@
 //! search and read by every bound.
 
 use super::bulk::MAX_SET;
-use super::solved::UNLIMITED;
+use super::solved::{INF, UNLIMITED};
+use crate::feedback::Feedback;
+use crate::space::CodeSpace;
 
 /// The level-filling bounds of one search: for each set size, the least total (one table, or one
 /// per depth left when the objective weighs the last level), and the fewest levels.
@@ -112,6 +114,32 @@ impl LevelBounds {
         u8::try_from(fit - 1).expect("at most MAX_SET")
     }
 
+    /// The least one-guess bound of any guess whose part score on a set of `n` is `score` (its
+    /// parts, plus one if a member), without a last-level weight. `LB` grows by steps that
+    /// never shrink, so `k` parts holding `m` members cost at least the evenly split `m` does:
+    /// `2c - 1` each for small parts, so `3n - score` in all, and the parts' own level bound for
+    /// a set of several hundred. It never rises with the score, so guesses taken highest score
+    /// first may stop at the first floor that reaches the best bound found.
+    #[inline]
+    pub(super) fn parts_floor(&self, n: usize, score: u32) -> u32 {
+        debug_assert!(!self.weighted, "the floor reads the unweighted totals");
+        let total = &self.tables[0].total;
+        let even = |members: usize, parts: u32| -> u32 {
+            let parts = parts as usize;
+            if parts == 0 || parts > members {
+                return if members == 0 { 0 } else { INF };
+            }
+            let (size, more) = (members / parts, members % parts);
+            (parts - more) as u32 * total[size] + more as u32 * total[size + 1]
+        };
+        // A member's own part costs nothing beyond the guess: its score counts it twice.
+        let outside = even(n, score);
+        let member = score
+            .checked_sub(2)
+            .map_or(INF, |k| even(n.saturating_sub(1), k));
+        (n as u32).saturating_add(outside.min(member))
+    }
+
     /// The non-winning feedbacks that can occur.
     pub(super) fn branches(&self) -> usize {
         self.branches
@@ -154,4 +182,27 @@ impl LevelTable {
     pub(super) fn totals(&self) -> &[u32] {
         &self.total
     }
+}
+
+/// Which feedback indexes occur in `space`, and the winning one's index.
+pub(super) fn feedbacks_of(space: &CodeSpace) -> (Vec<bool>, usize) {
+    let length = space.length();
+    let seen = space.feedbacks_seen().to_vec();
+    (seen, Feedback::win(length).index(length))
+}
+
+/// The non-winning feedbacks that occur in `space` (at least one): the most parts besides the
+/// winning one a guess can make, the `r` of level filling.
+pub(super) fn branches_of(space: &CodeSpace) -> usize {
+    let (seen, win) = feedbacks_of(space);
+    count_branches(&seen, win)
+}
+
+/// The non-winning feedbacks among `seen` (at least one).
+pub(super) fn count_branches(seen: &[bool], win: usize) -> usize {
+    seen.iter()
+        .enumerate()
+        .filter(|&(i, &s)| s && i != win)
+        .count()
+        .max(1)
 }

@@ -568,11 +568,12 @@ impl<'a> Solver<'a> {
         Ok((total, worst))
     }
 
-    /// A lower bound on the total of `set` from a one-guess lookahead ([`Bounds::lookahead_by`]),
-    /// remembered in the cache. `known` is a bound already proven; the caller has checked that
-    /// the cache knows nothing of the set and that it has no closed form. If no guess stays
-    /// below `cap`, `cap` itself is the bound returned (and cached), which is all the caller
-    /// needs to reject. `ranked` holds the guesses of the set `set` is a part of, ranked
+    /// A lower bound on the total of `set` from a one-guess lookahead ([`Bounds::lookahead_by`]).
+    /// `known` is a bound already proven; the caller has checked that the cache knows nothing
+    /// of the set and that it has no closed form. If no guess stays below `cap`, `cap` itself
+    /// is the bound returned, which is all the caller needs to reject. Not remembered in the
+    /// cache: parts seldom recur, so the bounds of millions of parts took most of its budget
+    /// and pushed out the searched sets' results, which are dearer to prove again. `ranked` holds the guesses of the set `set` is a part of, ranked
     /// ([`Ranked`]): the same bound, from fewer guesses; `pairs`, if any, the part's pairwise
     /// feedbacks, which a lookahead over its members alone reads.
     fn lookahead_bound(
@@ -602,18 +603,7 @@ impl<'a> Solver<'a> {
                 self.bounds
                     .lookahead_by(set, pairs, &self.bounds.orbits(sym), depth, cap)
             });
-        let bound = best.max(known);
-        if self.state.halted() {
-            return bound;
-        }
-        if self
-            .state
-            .memo
-            .put(set, depth, Entry { bound, exact: None })
-        {
-            self.state.progress.memo.fetch_add(1, Ordering::Relaxed);
-        }
-        bound
+        best.max(known)
     }
 
     /// `sol` with this set's own first guess. A result borrowed from an equivalent set

@@ -243,3 +243,54 @@ fn ranked_lookaheads_are_the_full_ones() {
         assert!(below_cap > 20, "only {below_cap} bounds below the cap");
     }
 }
+
+/// The parts floor of a guess's score never exceeds the guess's one-guess bound, and the
+/// lookahead of a set too large for the byte counters, which counts only the guesses that floor
+/// leaves below the best found, is the least bound over every guess counted one by one.
+#[test]
+fn large_lookaheads_by_floors_are_the_full_ones() {
+    use super::solved::child_limit;
+    for rules in [
+        Rules::new(4, "123456", true, false).unwrap(),
+        Rules::new(5, "1234", true, false).unwrap(),
+    ] {
+        let space = CodeSpace::new(rules).unwrap();
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        let bounds = &search.bounds;
+        let all: Vec<u32> = (0..space.len() as u32).collect();
+        let mut large: Vec<(Vec<u32>, Symmetry)> = sets(&space)
+            .into_iter()
+            .filter(|(set, _)| set.len() > MAX_SET)
+            .collect();
+        large.push((all, Symmetry::new(space.rules())));
+        let mut counts = vec![0; bounds.slots];
+        let mut floors = 0;
+        for (set, sym) in &large {
+            let orbits = bounds.orbits(sym);
+            let n = set.len() as u32;
+            for depth in [UNLIMITED, 5, 4] {
+                let d = child_limit(depth);
+                let each: Vec<Option<u32>> = (0..space.len() as u32)
+                    .map(|g| {
+                        let split = bounds.split_bound(g, set, &mut counts, INF, d)?;
+                        let (bound, member) = bounds.bound_of_split(set.len(), split, d)?;
+                        let score = split.parts + u32::from(member);
+                        if depth == UNLIMITED {
+                            assert!(bounds.level.parts_floor(set.len(), score) <= bound);
+                            floors += 1;
+                        }
+                        Some(bound)
+                    })
+                    .collect();
+                let least = each.iter().flatten().copied().min().unwrap_or(INF);
+                for cap in [3 * n, least, least + 1, INF] {
+                    let fast = bounds.lookahead(set, &orbits, depth, cap);
+                    assert_eq!(fast, least.min(cap), "{n} codes, cap {cap}, depth {depth}");
+                }
+            }
+        }
+        assert!(large.len() > 1, "only {} large sets", large.len());
+        assert!(floors > 1000, "only {floors} floors compared");
+    }
+}
