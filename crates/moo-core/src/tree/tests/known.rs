@@ -146,6 +146,7 @@ fn every_new_result_has_a_test() {
             published::MASTERMIND_FEWEST_WORST,
             published::BULLS_FEWEST_WORST,
             published::BULLS_5_OF_0_7,
+            published::BULLS_5_OF_0_7_FEWEST_WORST,
             published::MASTERMIND_4X9,
             published::MASTERMIND_5X6,
             published::MASTERMIND_5X6_FEWEST_WORST,
