@@ -573,9 +573,10 @@ impl<'a> Solver<'a> {
     /// of the set and that it has no closed form. If no guess stays below `cap`, `cap` itself
     /// is the bound returned, which is all the caller needs to reject. Not remembered in the
     /// cache: parts seldom recur, so the bounds of millions of parts took most of its budget
-    /// and pushed out the searched sets' results, which are dearer to prove again. `ranked` holds the guesses of the set `set` is a part of, ranked
-    /// ([`Ranked`]): the same bound, from fewer guesses; `pairs`, if any, the part's pairwise
-    /// feedbacks, which a lookahead over its members alone reads.
+    /// and pushed out the searched sets' results, which are dearer to prove again. `ranked`
+    /// holds the guesses of the set `set` is a part of, ranked ([`Ranked`]): the same bound,
+    /// from fewer guesses; `pairs`, if any, the part's pairwise feedbacks, which a lookahead
+    /// over its members alone reads.
     fn lookahead_bound(
         &self,
         set: &[u32],

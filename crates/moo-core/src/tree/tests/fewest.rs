@@ -146,27 +146,6 @@ fn bulls_5_of_0_7_tree_totals_34444() {
         .unwrap();
 }
 
-/// Bulls and Cows with 5 distinct digits of 0-7 played for the fewest secrets at the worst
-/// case: 15 at the seventh guess, where the tree of fewest guesses in total leaves 93. That no
-/// tree does better is the search's proof (`moo tree build --length 5 --symbols 01234567
-/// --objective fewest-worst`, over half an hour of CPU; see the book's `docs/src/exact-results.md`), too
-/// long for CI.
-#[test]
-fn bulls_5_of_0_7_fewest_at_worst_tree_has_15_at_7() {
-    let tree = DecisionTree::from_json(include_str!("../../../trees/bulls-5x8-fewest-worst.json"))
-        .unwrap();
-    assert_eq!(
-        tree.rules(),
-        &Rules::new(5, "01234567", false, false).unwrap()
-    );
-    let stats = tree.verify().unwrap();
-    assert_eq!((stats.secrets, stats.total), (6720, 34594));
-    assert_eq!((stats.max, stats.at_worst), (7, 15));
-    published::BULLS_5_OF_0_7_FEWEST_WORST
-        .compare(&Histogram::from_counts(stats.histogram))
-        .unwrap();
-}
-
 /// The proof itself: depths 5 and 6 impossible, then at 7 no tree with fewer than 50 secrets
 /// at the seventh guess, nor with 50 and fewer than 26450 in total; it writes the shipped file
 /// byte for byte.
