@@ -254,7 +254,7 @@ fn a_small_cache_gives_the_same_tree() {
         )
     };
     let (roomy, searched) = build("1GiB");
-    let (cramped, searched_again) = build("4KiB");
+    let (cramped, searched_again) = build("1KiB");
     assert_eq!(roomy, cramped);
     assert!(searched_again > searched, "{searched_again} {searched}");
     moo()
