@@ -9,8 +9,7 @@ use smallvec::{smallvec, SmallVec};
 
 use super::candidates::Candidate;
 use super::checkpoint::Checkpoint;
-use super::levels::branches_of;
-use super::levels::LevelBounds;
+use super::levels::{branches_of, LevelBounds};
 use super::plan::{build_plan, Plan};
 use super::progress::Progress;
 use super::ranked::Ranked;
