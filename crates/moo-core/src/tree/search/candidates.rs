@@ -10,7 +10,6 @@ use smallvec::{smallvec, SmallVec};
 use super::bounds::Bounds;
 use super::bulk::{highest, mark_above, mark_below, mark_equal, marked};
 use super::orbits::Orbits;
-use super::ranked::{Ranked, Ranking, BLOCK};
 use super::solved::{child_limit, FEEDBACKS, INF};
 use super::spare;
 use crate::pool::GuessPool;
@@ -142,16 +141,6 @@ fn bulk_candidates(
     })
 }
 
-/// The least parent set whose ranked guesses its parts' floor orders read
-/// ([`FloorOrder::scores_by_rank`]): the parent gathers its members' feedbacks against the
-/// ranks, which only a set with many parts searched earns back.
-const RANKED_PARENT_MIN: usize = 64;
-
-/// The most ranks a part's floor order scores from its parent's ranked guesses before it
-/// scores every guess instead: the parent gathers its members' feedbacks against each block of
-/// ranks once for all its parts, and gathering every block cost more than the passes saved.
-const RANKED_SCORED_MAX: usize = 1024;
-
 /// [`sparse_candidates`] splits guesses one by one only when at most one guess in this many is
 /// left below the limit by its parts floor: one guess split alone costs a few dozen times what
 /// the bulk pass spends on it (Mastermind 4x8 and 5x5 measured alike at 8 to 128, see the
@@ -247,12 +236,8 @@ pub(super) struct FloorOrder<'a> {
     child_depth: u8,
     /// The members' score rows, read by the part scores and by every exact bound.
     rows: SmallVec<[&'a [u8]; 64]>,
-    /// The guesses' part scores (a spare of [`spare::SCORES`], given back on drop): every
-    /// guess's by index, or with `ranked`, those of the first ranks of the parent set's guesses
-    /// ([`FloorOrder::scores_by_rank`]).
+    /// Every guess's part score (a spare of [`spare::SCORES`], given back on drop).
     scores: Vec<u8>,
-    /// The parent set's guesses by rank, when `scores` follows them.
-    ranked: Option<&'a [u32]>,
     /// The score whose guesses `floors` lists; the scores below `last` are never listed.
     level: u8,
     last: u8,
@@ -276,16 +261,13 @@ pub(super) enum Next {
 impl<'a> FloorOrder<'a> {
     /// The guesses of `set` worth trying below `limit` within `depth`, and the least floor of
     /// those left out ([`INF`] if none). `None` when the parts floor does not apply
-    /// ([`sparse_candidates`]), or when only members are worth trying. `parent`, when `set` is
-    /// a part of a searched set, holds that set's guesses ranked: the same order, from fewer
-    /// guesses scored ([`FloorOrder::scores_by_rank`]).
+    /// ([`sparse_candidates`]), or when only members are worth trying.
     pub(super) fn new(
         bounds: &'a Bounds<'a>,
         set: &'a [u32],
         orbits: &'a Orbits<'a>,
         limit: u32,
         depth: u8,
-        parent: Option<&'a Ranked<'a>>,
     ) -> Option<(FloorOrder<'a>, u32)> {
         if bounds.level.weighted() || bounds.pool != GuessPool::All {
             return None;
@@ -299,27 +281,11 @@ impl<'a> FloorOrder<'a> {
         // Scored straight into the buffer the order keeps: a copy of every guess's score was
         // a memmove of the whole space per set.
         let mut scores = spare::take(&spare::SCORES);
-        let ranking = parent
-            .filter(|p| p.set().len() >= RANKED_PARENT_MIN)
-            .and_then(|p| Some((p.set(), p.ranking(bounds)?)));
-        let scored = match ranking {
-            Some((parent_set, ranking)) => bounds.bulk_rows(set).and_then(|rows| {
-                let (top, rest) =
-                    Self::scores_by_rank(bounds, ranking, parent_set, set, level, &mut scores)?;
-                Some((rows, top, rest, Some(ranking.guesses())))
-            }),
-            None => None,
-        };
-        let scored = scored.or_else(|| {
-            bounds.part_scores_into(set, &mut scores).map(|rows| {
-                let (top, rest) = highest(&scores, level);
-                (rows, top, rest, None)
-            })
-        });
-        let Some((rows, top, rest, ranked)) = scored else {
+        let Some(rows) = bounds.part_scores_into(set, &mut scores) else {
             spare::put(&spare::SCORES, scores);
             return None;
         };
+        let (top, rest) = highest(&scores, level);
         // A score of 0 is a guess that teaches nothing, never worth its cost.
         let left_out = if rest > 0 {
             3 * n - u32::from(rest)
@@ -333,7 +299,6 @@ impl<'a> FloorOrder<'a> {
             child_depth: child_limit(depth),
             rows,
             scores,
-            ranked,
             // One above the highest score: the first call lists the highest.
             level: top.saturating_add(1),
             last: level + 1,
@@ -342,67 +307,6 @@ impl<'a> FloorOrder<'a> {
             counts: smallvec![0; bounds.slots],
         };
         Some((order, left_out))
-    }
-
-    /// The part scores of `set`, a part of `parent_set`, on the parent's guesses in the order
-    /// of `ranking`, into `out`, and the highest of them with the highest at most `level`
-    /// ([`highest`]). A part splits under a guess into no more parts than its set, so a guess
-    /// scores on it at most its rank's score on the set: only the first ranks are scored, a
-    /// block at a time, until a block's first rank scores no more than the highest score at
-    /// most `level` found. Every guess left out then scores at most that, so neither the guesses
-    /// the order lists (those above `level`) nor the least floor it leaves out change. The
-    /// members' feedbacks come from the blocks of ranks the parent gathered once for all its
-    /// parts. `None`, with `out` to be overwritten, when more than
-    /// [`RANKED_SCORED_MAX`] ranks would need scoring.
-    fn scores_by_rank(
-        bounds: &Bounds,
-        ranking: &Ranking,
-        parent_set: &[u32],
-        set: &[u32],
-        level: u8,
-        out: &mut Vec<u8>,
-    ) -> Option<(u8, u8)> {
-        out.clear();
-        if ranking.scores().partition_point(|&p| p > level) > RANKED_SCORED_MAX {
-            return None;
-        }
-        let at: SmallVec<[usize; 64]> = set
-            .iter()
-            .map(|s| {
-                parent_set
-                    .binary_search(s)
-                    .expect("a part's members are members of its set")
-            })
-            .collect();
-        let (mut top, mut rest) = (0u8, 0u8);
-        spare::with(&spare::SCORES, |block_scores| {
-            for (k, ranks) in ranking.scores().chunks(BLOCK).enumerate() {
-                if ranks[0] <= rest {
-                    break;
-                }
-                if k * BLOCK >= RANKED_SCORED_MAX {
-                    return None;
-                }
-                let width = ranks.len();
-                let block = ranking.block(k, bounds, parent_set);
-                let rows: SmallVec<[&[u8]; 64]> = at
-                    .iter()
-                    .map(|&i| &block[i * width..(i + 1) * width])
-                    .collect();
-                bounds.part_scores(&rows, width, block_scores);
-                let (t, r) = highest(block_scores, level);
-                (top, rest) = (top.max(t), rest.max(r));
-                out.extend_from_slice(block_scores);
-            }
-            Some(())
-        })?;
-        Some((top, rest))
-    }
-
-    /// How many guesses were scored: every guess, or the first ranks of the parent's.
-    #[cfg(test)]
-    pub(super) fn scored(&self) -> usize {
-        self.scores.len()
     }
 
     /// The next guess in the order if its exact bound is below `limit`, else the least bound
@@ -483,18 +387,7 @@ impl<'a> FloorOrder<'a> {
         let bound = 3 * n - u32::from(self.level);
         let (bounds, orbits, floors) = (self.bounds, self.orbits, &mut self.floors);
         spare::with(&spare::MARKS, |marks| {
-            match self.ranked {
-                None => mark_equal(&self.scores, self.level, marks),
-                Some(guesses) => spare::with(&spare::MARKS, |ranks| {
-                    mark_equal(&self.scores, self.level, ranks);
-                    marks.clear();
-                    marks.resize(bounds.n_codes.div_ceil(64), 0);
-                    for r in marked(ranks) {
-                        let g = guesses[r] as usize;
-                        marks[g / 64] |= 1 << (g % 64);
-                    }
-                }),
-            }
+            mark_equal(&self.scores, self.level, marks);
             orbits.mask(marks);
             for &s in self.set {
                 let (word, bit) = (s as usize / 64, 1u64 << (s % 64));

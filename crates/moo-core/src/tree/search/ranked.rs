@@ -20,7 +20,7 @@ use super::spare;
 
 /// The ranks a part's lookahead takes at a time: each block is one bulk pass, and its members'
 /// feedbacks are gathered in the set's own order when a lookahead first reaches it.
-pub(super) const BLOCK: usize = 256;
+const BLOCK: usize = 256;
 
 /// A searched set's guesses by their score on it, made once its parts' lookaheads have read as
 /// many members' rows as the set has: ranking costs a pass over every guess for each member of
@@ -37,7 +37,7 @@ pub(super) struct Ranked<'s> {
 
 /// Every guess that teaches something on the set, by score on the set, highest first (then by
 /// index), and the members' feedbacks against them, a block of ranks at a time.
-pub(super) struct Ranking {
+struct Ranking {
     guesses: Vec<u32>,
     /// Each rank's score on the set: non-increasing.
     scores: Vec<u8>,
@@ -55,19 +55,6 @@ impl<'s> Ranked<'s> {
             read: AtomicU32::new(0),
             ranking: OnceLock::new(),
         }
-    }
-
-    /// The set's guesses ranked, made now if not yet: a part's floor order reads them
-    /// ([`super::candidates::FloorOrder`]). `None` when the bulk passes do not apply.
-    pub(super) fn ranking(&self, bounds: &Bounds) -> Option<&Ranking> {
-        self.ranking
-            .get_or_init(|| Ranking::new(bounds, self.set))
-            .as_ref()
-    }
-
-    /// The set whose guesses are ranked.
-    pub(super) fn set(&self) -> &'s [u32] {
-        self.set
     }
 
     /// The one-guess lookahead bound of `part`, a subset of the set, below `cap` (else `cap`),
@@ -171,18 +158,8 @@ impl Ranking {
         best
     }
 
-    /// The ranked guesses, highest score on the set first.
-    pub(super) fn guesses(&self) -> &[u32] {
-        &self.guesses
-    }
-
-    /// Each rank's score on the set: non-increasing.
-    pub(super) fn scores(&self) -> &[u8] {
-        &self.scores
-    }
-
     /// Block `k` of the members' feedbacks against the ranked guesses, gathered on first use.
-    pub(super) fn block(&self, k: usize, bounds: &Bounds, set: &[u32]) -> &[u8] {
+    fn block(&self, k: usize, bounds: &Bounds, set: &[u32]) -> &[u8] {
         self.blocks[k].get_or_init(|| {
             let guesses = &self.guesses[k * BLOCK..self.guesses.len().min((k + 1) * BLOCK)];
             let mut block = Vec::with_capacity(set.len() * guesses.len());

@@ -124,19 +124,6 @@ impl<'a> Solver<'a> {
         limit: u32,
         depth: u8,
     ) -> Result<Solved, u32> {
-        self.solve_part(set, sym, limit, depth, None)
-    }
-
-    /// [`Solver::solve_within`] of `set`, a part of the set whose guesses `parent` ranks, if
-    /// any: its floor order reads them ([`FloorOrder::new`]).
-    fn solve_part(
-        &self,
-        set: &[u32],
-        sym: &Symmetry,
-        limit: u32,
-        depth: u8,
-        parent: Option<&Ranked>,
-    ) -> Result<Solved, u32> {
         if self.state.tick(set.len()) {
             return Err(limit);
         }
@@ -156,7 +143,7 @@ impl<'a> Solver<'a> {
             ControlFlow::Break(answer) => return answer,
             ControlFlow::Continue(bound) => bound,
         };
-        let result = self.search_node(set, sym, limit, depth, bound, parent);
+        let result = self.search_node(set, sym, limit, depth, bound);
         if self.state.halted() {
             // Neither a tree nor a failure found after the stop is proven.
             return Err(limit);
@@ -193,8 +180,7 @@ impl<'a> Solver<'a> {
 
     /// Searches `set`: its guesses worth trying, cheapest bound first, until the bound of the
     /// next reaches the best total found. On failure, the least bound over every guess not
-    /// proven to cost more (fail-soft), and at least `bound`. `parent` ranks the guesses of the
-    /// set `set` is a part of, if any ([`Solver::solve_part`]).
+    /// proven to cost more (fail-soft), and at least `bound`.
     pub(super) fn search_node(
         &self,
         set: &[u32],
@@ -202,13 +188,12 @@ impl<'a> Solver<'a> {
         limit: u32,
         depth: u8,
         bound: u32,
-        parent: Option<&Ranked>,
     ) -> Result<Solved, u32> {
         let orbits = self.bounds.orbits(sym);
         let ranked = Ranked::new(set);
         if set.len() < PARALLEL_MIN && limit < INF {
             if let Some((order, left_out)) =
-                FloorOrder::new(&self.bounds, set, &orbits, limit, depth, parent)
+                FloorOrder::new(&self.bounds, set, &orbits, limit, depth)
             {
                 let (best, least) =
                     self.search_in_floor_order(set, sym, &ranked, order, limit, depth);
@@ -429,7 +414,7 @@ impl<'a> Solver<'a> {
             self.sharpen_by_cache(&parts, &to_look_up, child_depth, &mut bounds)?;
             let tables = (ranked, &pairs[..]);
             self.sharpen_by_lookahead(&parts, &child_sym, tables, child_depth, &mut bounds)?;
-            self.solve_parts(&parts, &child_sym, ranked, child_depth, bounds)?
+            self.solve_parts(&parts, &child_sym, child_depth, bounds)?
         };
         if total < limit {
             Ok(Solved {
@@ -562,7 +547,6 @@ impl<'a> Solver<'a> {
         &self,
         parts: &[&[u32]],
         child_sym: &Symmetry,
-        ranked: &Ranked,
         child_depth: u8,
         bounds: PartBounds,
     ) -> Result<(u32, u8), u32> {
@@ -576,7 +560,7 @@ impl<'a> Solver<'a> {
         for (p, &b) in parts.iter().zip(&bounds) {
             let budget = limit - (total - b);
             let s = self
-                .solve_part(p, child_sym, budget, child_depth, Some(ranked))
+                .solve_within(p, child_sym, budget, child_depth)
                 .map_err(|at_least| total.saturating_add(at_least - b))?;
             total += s.total - b;
             worst = worst.max(s.worst + 1);
@@ -639,7 +623,7 @@ impl<'a> Solver<'a> {
             return Some(sol);
         }
         let own = self
-            .search_node(set, sym, sol.total + 1, depth, sol.total, None)
+            .search_node(set, sym, sol.total + 1, depth, sol.total)
             .ok()?;
         debug_assert_eq!(own.total, sol.total);
         self.state.memo.put(

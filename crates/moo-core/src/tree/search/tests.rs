@@ -168,7 +168,7 @@ fn the_floor_order_is_the_candidates_order() {
             for depth in [UNLIMITED, 4, 3] {
                 for limit in [2 * n + 2, 2 * n + n / 2, 3 * n - 4, 3 * n] {
                     let Some((mut order, left_out)) =
-                        FloorOrder::new(bounds, &set, &orbits, limit, depth, None)
+                        FloorOrder::new(bounds, &set, &orbits, limit, depth)
                     else {
                         continue;
                     };
@@ -194,76 +194,6 @@ fn the_floor_order_is_the_candidates_order() {
             }
         }
         assert!(compared > 20, "only {compared} sets compared");
-    }
-}
-
-/// A part's floor order from its set's ranked guesses, scored only as far as the set's scores
-/// leave a guess that could matter ([`super::ranked::Ranked`]), lists the same guesses in the
-/// same order, stops at the same bound and leaves out the same least floor as the floor order
-/// that scores every guess: so the search takes the same steps either way.
-#[test]
-fn the_floor_order_from_ranked_guesses_is_the_full_one() {
-    use super::candidates::{FloorOrder, Next};
-    use super::ranked::Ranked;
-    for rules in [
-        Rules::new(4, "123456", true, false).unwrap(),
-        Rules::new(5, "1234", true, false).unwrap(),
-    ] {
-        let space = CodeSpace::new(rules).unwrap();
-        let (progress, stop) = (Progress::new(), Stop::never());
-        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
-        let bounds = &search.bounds;
-        let (mut compared, mut pruned) = (0, 0);
-        for (parent, sym) in sets(&space).into_iter().filter(|(p, _)| p.len() >= 64) {
-            let ranked = Ranked::new(&parent);
-            for h in [0, 7, space.len() as u32 / 2] {
-                let mut parts: Vec<Vec<u32>> = vec![Vec::new(); space.rules().feedback_slots()];
-                for &s in &parent {
-                    parts[usize::from(space.score_index(h as usize, s as usize))].push(s);
-                }
-                let child_sym = sym.after(space.code(h as usize).symbols());
-                let orbits = bounds.orbits(&child_sym);
-                for set in parts.iter().filter(|p| p.len() > 2) {
-                    let n = set.len() as u32;
-                    for depth in [UNLIMITED, 4, 3] {
-                        for limit in [2 * n + 2, 2 * n + n / 2, 3 * n - 4, 3 * n] {
-                            let taken = |parent: Option<&Ranked>| {
-                                let (mut order, left_out) =
-                                    FloorOrder::new(bounds, set, &orbits, limit, depth, parent)?;
-                                let mut keys = Vec::new();
-                                let stopped_at = loop {
-                                    match order.next(limit) {
-                                        Next::Try(c) => keys.push(c.key()),
-                                        Next::Done(bound) => break bound,
-                                    }
-                                };
-                                Some((keys, stopped_at, left_out, order.scored()))
-                            };
-                            let (full, by_rank) = (taken(None), taken(Some(&ranked)));
-                            let at = format!(
-                                "{n} codes of {}, limit {limit}, depth {depth}",
-                                parent.len()
-                            );
-                            assert_eq!(
-                                full.as_ref().map(|f| (&f.0, f.1, f.2)),
-                                by_rank.as_ref().map(|r| (&r.0, r.1, r.2)),
-                                "{at}"
-                            );
-                            if let Some(r) = by_rank {
-                                compared += 1;
-                                pruned += usize::from(r.3 < space.len());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assert!(compared > 100, "only {compared} orders compared");
-        // Small games' parts often need more ranks than the ranked order may score.
-        assert!(
-            pruned >= 10,
-            "only {pruned} of {compared} scored fewer guesses"
-        );
     }
 }
 
