@@ -277,24 +277,6 @@ impl Memo {
         h
     }
 
-    /// The keys of `set` under two depth limits, in one pass: the two chains of multiplies are
-    /// independent, so the second costs little more than the first.
-    pub(super) fn keys(set: &[u32], depths: [u8; 2]) -> [Key; 2] {
-        let mut h = depths.map(|d| u64::from(d).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        for &x in set {
-            h = h.map(|h| hash_combine(h, u64::from(x)));
-        }
-        h.map(Key)
-    }
-
-    /// Starts loading the filter word of `key`, so that a batch of lookups waits on memory once
-    /// rather than once each.
-    #[inline]
-    pub(super) fn prefetch(&self, key: Key) {
-        let (word, _) = self.filter_bit(key.0);
-        prefetch(word.as_ptr());
-    }
-
     fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, Shard> {
         self.shards[(key >> (64 - SHARD_BITS)) as usize]
             .lock()
@@ -303,12 +285,7 @@ impl Memo {
 
     /// What is known of `set` under exactly this depth limit.
     pub(super) fn get(&self, set: &[u32], depth: u8) -> Option<Entry> {
-        self.get_by_key(Key(Memo::key(set, depth)), set, depth)
-    }
-
-    /// [`Memo::get`], with `set`'s key under `depth` already computed ([`Memo::keys`]).
-    pub(super) fn get_by_key(&self, key: Key, set: &[u32], depth: u8) -> Option<Entry> {
-        let Key(key) = key;
+        let key = Memo::key(set, depth);
         let (word, bit) = self.filter_bit(key);
         if word.load(Ordering::Relaxed) & bit == 0 {
             return None;
@@ -422,25 +399,6 @@ impl Shard {
         self.slots = slots;
         self.arena = arena;
     }
-}
-
-/// A set's key under one depth limit: where it sits in the filter and the shards.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Key(u64);
-
-/// Asks the CPU to bring the line at `at` into its caches; a no-op where there is no such hint.
-#[inline]
-fn prefetch<T>(at: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and reads nothing the program sees, so
-    // any address is sound, and `at` points into a live vector anyway.
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
 }
 
 /// FxHash-style mixing of one more value into a hash: fast, and every user resolves collisions

@@ -502,13 +502,8 @@ impl<'a> Solver<'a> {
         child_depth: u8,
         bounds: &mut PartBounds,
     ) -> Result<(), u32> {
-        // Every part's filter words are asked for first, so their trips to memory overlap.
-        let keys: SmallVec<[_; FEEDBACKS]> = to_look_up
-            .iter()
-            .map(|&i| self.state.prefetch(parts[i], child_depth))
-            .collect();
-        for (&i, &keys) in to_look_up.iter().zip(&keys).rev() {
-            if let Some(e) = self.state.lookup_by_keys(keys, parts[i], child_depth) {
+        for &i in to_look_up.iter().rev() {
+            if let Some(e) = self.state.lookup(parts[i], child_depth) {
                 bounds.known[i] = true;
                 bounds.raise(i, bounds.bounds[i].max(e.bound))?;
             }

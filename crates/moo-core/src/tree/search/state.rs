@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::bounds::Bounds;
 use super::checkpoint::Checkpoint;
 use super::classes::Classes;
-use super::memo::{Entry, Key, Memo};
+use super::memo::{Entry, Memo};
 use super::solved::{below, Solved, CLOCK_SET, NO_GUESS, UNLIMITED};
 use super::{Progress, CLASSES_AFTER};
 use crate::space::CodeSpace;
@@ -100,27 +100,11 @@ impl<'a> State<'a> {
     /// still helps: its bound holds under any limit, and its tree is optimal under the limit too
     /// when it already fits.
     pub(super) fn lookup(&self, set: &[u32], depth: u8) -> Option<Entry> {
-        self.lookup_by_keys(Memo::keys(set, [depth, UNLIMITED]), set, depth)
-    }
-
-    /// The keys [`State::lookup`] reads for `set` under `depth`, with their filter words already
-    /// on their way to the CPU: for looking up many sets one after another.
-    pub(super) fn prefetch(&self, set: &[u32], depth: u8) -> [Key; 2] {
-        let keys = Memo::keys(set, [depth, UNLIMITED]);
-        self.memo.prefetch(keys[0]);
-        if depth != UNLIMITED {
-            self.memo.prefetch(keys[1]);
-        }
-        keys
-    }
-
-    /// [`State::lookup`], with the keys [`State::prefetch`] returned.
-    pub(super) fn lookup_by_keys(&self, keys: [Key; 2], set: &[u32], depth: u8) -> Option<Entry> {
-        let own = self.memo.get_by_key(keys[0], set, depth);
+        let own = self.memo.get(set, depth);
         if depth == UNLIMITED || own.is_some_and(|e| e.exact.is_some()) {
             return own;
         }
-        let free = self.memo.get_by_key(keys[1], set, UNLIMITED);
+        let free = self.memo.get(set, UNLIMITED);
         match (own, free) {
             (own, Some(free)) => {
                 let exact = free.exact.filter(|s| s.worst <= depth);
