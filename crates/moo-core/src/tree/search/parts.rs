@@ -22,8 +22,15 @@ impl Parts {
         // The feedbacks first, then the counts: the table reads of a small set are scattered,
         // and with no counter update between them many can be under way at once.
         let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| bounds.feedback(s, g)).collect();
+        Parts::from_feedbacks(bounds, set, &scores)
+    }
+
+    /// [`Parts::new`] of the guess against which `set`'s members score `scores`, in the set's
+    /// order (gathered beforehand: [`super::columns::Columns`]).
+    pub(super) fn from_feedbacks(bounds: &Bounds, set: &[u32], scores: &[u8]) -> Parts {
+        debug_assert_eq!(set.len(), scores.len());
         let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
-        for &f in &scores {
+        for &f in scores {
             counts[usize::from(f)] += 1;
         }
         counts[bounds.win] = 0;
@@ -44,7 +51,7 @@ impl Parts {
         let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
         let indexed = set.len() <= usize::from(u8::MAX) + 1;
         let mut positions: SmallVec<[u8; 64]> = smallvec![0; if indexed { at as usize } else { 0 }];
-        for (i, (&s, &f)) in set.iter().zip(&scores).enumerate() {
+        for (i, (&s, &f)) in set.iter().zip(scores).enumerate() {
             let f = usize::from(f);
             if f != bounds.win {
                 let to = counts[f] as usize;

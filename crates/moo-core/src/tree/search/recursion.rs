@@ -11,10 +11,11 @@ use smallvec::SmallVec;
 
 use super::bounds::{Bounds, ClosedForm};
 use super::candidates::{candidates, Candidate, FloorOrder, Next};
+use super::columns::Columns;
 use super::dedup::keep_new_splits_where_likely;
 use super::memo::Entry;
 use super::pairs::PartPairs;
-use super::parts::PartBounds;
+use super::parts::{PartBounds, Parts};
 use super::ranked::Ranked;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
 use super::state::State;
@@ -257,6 +258,7 @@ impl<'a> Solver<'a> {
             rest = &cands[1..];
         }
         let offset = cands.len() - rest.len();
+        let columns = Columns::new(set, rest.iter().map(|c| c.guess).collect());
         let try_one = |k: usize, c: Candidate| {
             let i = (k + offset) as u32;
             let (total, index) = unpack(best.load(Ordering::Relaxed));
@@ -265,7 +267,8 @@ impl<'a> Solver<'a> {
             if c.bound >= limit_here {
                 return Err(c.bound);
             }
-            let sol = self.try_guess(set, sym, ranked, c, limit_here, depth, false)?;
+            let parts = Parts::from_feedbacks(&self.bounds, set, columns.column(&self.bounds, k));
+            let sol = self.try_parts(set, sym, ranked, c, parts, limit_here, depth, false)?;
             best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
             Ok(sol)
         };
@@ -397,6 +400,22 @@ impl<'a> Solver<'a> {
         parallel: bool,
     ) -> Result<Solved, u32> {
         let parts = self.bounds.parts(set, c.guess);
+        self.try_parts(set, sym, ranked, c, parts, limit, depth, parallel)
+    }
+
+    /// [`Solver::try_guess`] of a guess whose parts are formed already.
+    #[allow(clippy::too_many_arguments)]
+    fn try_parts(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        ranked: &Ranked,
+        c: Candidate,
+        parts: Parts,
+        limit: u32,
+        depth: u8,
+        parallel: bool,
+    ) -> Result<Solved, u32> {
         let pairs: SmallVec<[Option<PartPairs>; FEEDBACKS]> =
             match (ranked.pairs.table(&self.bounds), parts.at()) {
                 (Some(table), Some(at)) => at.map(|at| Some(table.part(at))).collect(),
