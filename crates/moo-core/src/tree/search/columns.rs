@@ -58,9 +58,9 @@ impl<'s> Columns<'s> {
 
 /// `guesses`' columns of `set`'s members' rows, guess after guess: each row is read in the
 /// order of the guesses' indexes, [`LANES`] rows side by side.
-fn gather(bounds: &Bounds, set: &[u32], guesses: &[u32]) -> Box<[u8]> {
+pub(super) fn gather(bounds: &Bounds, set: &[u32], guesses: &[u32]) -> Box<[u8]> {
     let n = set.len();
-    let mut by_index: SmallVec<[(u32, usize); BLOCK]> = guesses
+    let mut by_index: Vec<(u32, usize)> = guesses
         .iter()
         .enumerate()
         .map(|(p, &g)| (g, p * n))
