@@ -14,7 +14,7 @@
 use smallvec::{smallvec, SmallVec};
 
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
-use super::columns::gather;
+use super::columns::min_bound_of_large;
 use super::levels::{count_branches, feedbacks_of, LevelBounds};
 use super::orbits::{OrbitCache, Orbits};
 use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
@@ -34,11 +34,6 @@ const PARTS_FIRST_MAX: usize = 60;
 /// whose many small parts keep the parts floor sharp on larger sets: Mastermind 5x5 took the
 /// least time with 180 of 60, 90, 120 and 180, where 4x8 took twice as long with 255 as with 60.
 const PARTS_FIRST_MAX_WIDE: usize = 180;
-
-/// The bytes of columns a lookahead of a set too large for the bulk pass gathers at a time
-/// ([`Bounds::min_bound_of_large`]): enough guesses that each member's row is read in a few
-/// runs, few enough to stay in the core's cache.
-const LARGE_COLUMNS: usize = 1 << 19;
 
 /// The non-winning feedbacks from which [`PARTS_FIRST_MAX_WIDE`] applies.
 const WIDE_BRANCHES: usize = 19;
@@ -320,8 +315,8 @@ impl<'a> Bounds<'a> {
     /// (guess, the marks of the guesses counted in the same round, in increasing order,
     /// counters, the bound to give up at). A set too large for the bulk pass's byte counters
     /// splits its guesses from their columns gathered many at a time
-    /// ([`Bounds::min_bound_of_large`]).
-    fn min_bound_by_floors(
+    /// ([`min_bound_of_large`]).
+    pub(super) fn min_bound_by_floors(
         &self,
         n: usize,
         score: &[u8],
@@ -401,7 +396,7 @@ impl<'a> Bounds<'a> {
     /// The split of a set of `n` whose `i`th member scores `feedback(i)` against the guess,
     /// as [`Bounds::split_bound`] returns it.
     #[inline(always)]
-    fn split_of(
+    pub(super) fn split_of(
         &self,
         n: usize,
         feedback: impl Fn(usize) -> u8,
@@ -597,44 +592,13 @@ impl<'a> Bounds<'a> {
         }) {
             best
         } else if let Some(best) = (!self.level.weighted())
-            .then(|| self.min_bound_of_large(set, child_depth, cap))
+            .then(|| min_bound_of_large(self, set, child_depth, cap))
             .flatten()
         {
             best
         } else {
             min_over(&mut (0..self.n_codes as u32), cap)
         }
-    }
-
-    /// [`Bounds::min_bound_by_floors`] of a set too large for the bulk pass's byte counters,
-    /// when feedbacks fit its part scores. Each guess's split reads its column of the members'
-    /// rows; one at a time, from the guess's own row, each was a pass over a cold row of the
-    /// score table. The guesses a round counts are known before the first, so their columns
-    /// are gathered [`LARGE_COLUMNS`] bytes at a time ([`gather`]), reading each member's row
-    /// once in order, while the part scores' pass has just left those rows in the caches.
-    fn min_bound_of_large(&self, set: &[u32], child_depth: u8, cap: u32) -> Option<u32> {
-        let n = set.len();
-        let width = (LARGE_COLUMNS / n).max(64);
-        let (mut guesses, mut block, mut next) = (Vec::new(), Box::default(), 0);
-        self.with_part_scores(set, |score, _| {
-            self.min_bound_by_floors(n, score, child_depth, cap, |g, marks, counts, best| {
-                if guesses.get(next) != Some(&(g as u32)) {
-                    let (word, from) = (g / 64, g / 64 * 64);
-                    guesses.clear();
-                    guesses.extend(
-                        marked(&marks[word..])
-                            .map(|h| (h + from) as u32)
-                            .skip_while(|&h| h < g as u32)
-                            .take(width),
-                    );
-                    block = gather(self, set, &guesses);
-                    next = 0;
-                }
-                let column = &block[next * n..(next + 1) * n];
-                next += 1;
-                self.split_of(n, |i| column[i], counts, best, child_depth)
-            })
-        })
     }
 
     /// The least one-guess bound below `cap` (else `cap`) over the members of `set` that

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 use smallvec::SmallVec;
 
 use super::bounds::Bounds;
+use super::bulk::marked;
 
 /// The guesses gathered at a time: a row read for this many guesses touches most of its lines
 /// anyway (Mastermind 5x6 has 122 lines per row).
@@ -20,6 +21,11 @@ const BLOCK: usize = 256;
 
 /// The members read side by side while gathering: one line of the table each written in a run.
 const LANES: usize = 16;
+
+/// The bytes of columns a lookahead of a set too large for the bulk pass gathers at a time
+/// ([`min_bound_of_large`]): enough guesses that each member's row is read in a few runs, few
+/// enough to stay in the core's cache.
+const LARGE_COLUMNS: usize = 1 << 19;
 
 /// The members' feedbacks against a set's guesses in the order they are tried, gathered a
 /// block of guesses at a time, when a try first reaches the block.
@@ -78,4 +84,40 @@ pub(super) fn gather(bounds: &Bounds, set: &[u32], guesses: &[u32]) -> Box<[u8]>
         }
     }
     block
+}
+
+/// [`Bounds::min_bound_by_floors`] of a set too large for the bulk pass's byte counters, when
+/// feedbacks fit its part scores. Each guess's split reads its column of the members' rows; one
+/// at a time, from the guess's own row, each was a pass over a cold row of the score table. The
+/// guesses a round counts are marked before the first, in increasing order, so their columns
+/// are gathered [`LARGE_COLUMNS`] bytes at a time ([`gather`]), reading each member's row once
+/// in order, while the part scores' pass has just left those rows in the caches.
+pub(super) fn min_bound_of_large(
+    bounds: &Bounds,
+    set: &[u32],
+    child_depth: u8,
+    cap: u32,
+) -> Option<u32> {
+    let n = set.len();
+    let width = (LARGE_COLUMNS / n).max(64);
+    let (mut guesses, mut block, mut next) = (Vec::new(), Box::default(), 0);
+    bounds.with_part_scores(set, |score, _| {
+        bounds.min_bound_by_floors(n, score, child_depth, cap, |g, marks, counts, best| {
+            if guesses.get(next) != Some(&(g as u32)) {
+                let (word, from) = (g / 64, g / 64 * 64);
+                guesses.clear();
+                guesses.extend(
+                    marked(&marks[word..])
+                        .map(|h| (h + from) as u32)
+                        .skip_while(|&h| h < g as u32)
+                        .take(width),
+                );
+                block = gather(bounds, set, &guesses);
+                next = 0;
+            }
+            let column = &block[next * n..(next + 1) * n];
+            next += 1;
+            bounds.split_of(n, |i| column[i], counts, best, child_depth)
+        })
+    })
 }
