@@ -14,6 +14,7 @@
 use smallvec::{smallvec, SmallVec};
 
 use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
+use super::columns::min_bound_of_large;
 use super::levels::{count_branches, feedbacks_of, LevelBounds};
 use super::orbits::{OrbitCache, Orbits};
 use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
@@ -305,22 +306,23 @@ impl<'a> Bounds<'a> {
         child_depth: u8,
         cap: u32,
     ) -> u32 {
-        self.min_bound_by_floors(rows.len(), score, child_depth, cap, |g, counts, best| {
+        self.min_bound_by_floors(rows.len(), score, child_depth, cap, |g, _, counts, best| {
             self.split_bound_by_rows(g, rows, counts, best, child_depth)
         })
     }
 
     /// [`Bounds::min_bound_by_parts`] of a set of `n` whose guesses' splits `split` counts
-    /// (guess, counters, the bound to give up at). A set too large for the bulk pass's byte
-    /// counters splits each guess from its own row ([`Bounds::split_bound`]), one pass along
-    /// it, where its members' rows are too many for the core's caches.
-    fn min_bound_by_floors(
+    /// (guess, the marks of the guesses counted in the same round, in increasing order,
+    /// counters, the bound to give up at). A set too large for the bulk pass's byte counters
+    /// splits its guesses from their columns gathered many at a time
+    /// ([`min_bound_of_large`]).
+    pub(super) fn min_bound_by_floors(
         &self,
         n: usize,
         score: &[u8],
         child_depth: u8,
         cap: u32,
-        mut split: impl FnMut(usize, &mut [u32], u32) -> Option<Split>,
+        mut split: impl FnMut(usize, &[u64], &mut [u32], u32) -> Option<Split>,
     ) -> u32 {
         let top = u32::from(score.iter().copied().max().unwrap_or(0));
         let mut best = cap;
@@ -342,7 +344,7 @@ impl<'a> Bounds<'a> {
                 }
                 mark_equal(score, level as u8, marks);
                 for g in marked(marks) {
-                    let split = split(g, &mut counts, best);
+                    let split = split(g, marks, &mut counts, best);
                     if let Some((bound, _)) =
                         split.and_then(|split| self.bound_of_split(n, split, child_depth))
                     {
@@ -394,7 +396,7 @@ impl<'a> Bounds<'a> {
     /// The split of a set of `n` whose `i`th member scores `feedback(i)` against the guess,
     /// as [`Bounds::split_bound`] returns it.
     #[inline(always)]
-    fn split_of(
+    pub(super) fn split_of(
         &self,
         n: usize,
         feedback: impl Fn(usize) -> u8,
@@ -590,13 +592,7 @@ impl<'a> Bounds<'a> {
         }) {
             best
         } else if let Some(best) = (!self.level.weighted())
-            .then(|| {
-                self.with_part_scores(set, |score, _| {
-                    self.min_bound_by_floors(n, score, child_depth, cap, |g, counts, best| {
-                        self.split_bound(g as u32, set, counts, best, child_depth)
-                    })
-                })
-            })
+            .then(|| min_bound_of_large(self, set, child_depth, cap))
             .flatten()
         {
             best

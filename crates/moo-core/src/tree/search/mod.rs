@@ -52,6 +52,7 @@ mod bulk;
 mod candidates;
 mod checkpoint;
 mod classes;
+mod columns;
 mod dedup;
 mod drivers;
 mod levels;

@@ -106,7 +106,7 @@ impl<'a> PositionRoot<'a> {
                 self.search.sharpen_by_lookahead(
                     &parts,
                     &child_sym,
-                    (&self.ranked, &[]),
+                    (&self.ranked, &[], &[]),
                     child_depth,
                     &mut bounds,
                 )

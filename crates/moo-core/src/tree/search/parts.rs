@@ -22,8 +22,16 @@ impl Parts {
         // The feedbacks first, then the counts: the table reads of a small set are scattered,
         // and with no counter update between them many can be under way at once.
         let scores: SmallVec<[u8; 256]> = set.iter().map(|&s| bounds.feedback(s, g)).collect();
-        let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
-        for &f in &scores {
+        Parts::from_feedbacks(bounds, set, &scores)
+    }
+
+    /// [`Parts::new`] of the guess against which `set`'s members score `scores`, in the set's
+    /// order (gathered beforehand: [`super::columns::Columns`]).
+    pub(super) fn from_feedbacks(bounds: &Bounds, set: &[u32], scores: &[u8]) -> Parts {
+        debug_assert_eq!(set.len(), scores.len());
+        // Indexed by any byte, so neither loop below checks a feedback against the slots.
+        let mut counts = [0u32; 256];
+        for &f in scores {
             counts[usize::from(f)] += 1;
         }
         counts[bounds.win] = 0;
@@ -42,19 +50,30 @@ impl Parts {
             ends.push(at as usize);
         }
         let mut members: SmallVec<[u32; 64]> = smallvec![0; at as usize];
-        let indexed = set.len() <= usize::from(u8::MAX) + 1;
-        let mut positions: SmallVec<[u8; 64]> = smallvec![0; if indexed { at as usize } else { 0 }];
-        for (i, (&s, &f)) in set.iter().zip(&scores).enumerate() {
-            let f = usize::from(f);
-            if f != bounds.win {
-                let to = counts[f] as usize;
-                members[to] = s;
-                if indexed {
-                    positions[to] = i as u8;
+        let win = bounds.win as u8;
+        let positions = if set.len() <= usize::from(u8::MAX) + 1 {
+            let mut positions: SmallVec<[u8; 64]> = smallvec![0; at as usize];
+            let (to_members, to_positions) = (&mut members[..], &mut positions[..]);
+            for (i, (&s, &f)) in set.iter().zip(scores).enumerate() {
+                if f != win {
+                    let to = &mut counts[usize::from(f)];
+                    to_members[*to as usize] = s;
+                    to_positions[*to as usize] = i as u8;
+                    *to += 1;
                 }
-                counts[f] += 1;
             }
-        }
+            positions
+        } else {
+            let to_members = &mut members[..];
+            for (&s, &f) in set.iter().zip(scores) {
+                if f != win {
+                    let to = &mut counts[usize::from(f)];
+                    to_members[*to as usize] = s;
+                    *to += 1;
+                }
+            }
+            SmallVec::new()
+        };
         Parts {
             members,
             at: positions,

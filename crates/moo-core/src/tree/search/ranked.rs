@@ -57,14 +57,15 @@ impl<'s> Ranked<'s> {
         }
     }
 
-    /// The one-guess lookahead bound of `part`, a subset of the set, below `cap` (else `cap`),
+    /// The one-guess lookahead bound of `part`, a subset of the set whose members' positions in
+    /// the set `at` gives if known (else they are looked up), below `cap` (else `cap`),
     /// as [`Bounds::min_bound_by_parts`] gives it over every guess, when the set has ranked its
     /// guesses; `None` until then, or when the bulk passes do not apply. The caller checks that
     /// the part's lookahead counts parts first ([`Bounds::counts_parts_first`]).
     pub(super) fn min_bound(
         &self,
         bounds: &Bounds,
-        part: &[u32],
+        (part, at): (&[u32], Option<&[u8]>),
         child_depth: u8,
         cap: u32,
     ) -> Option<u32> {
@@ -77,7 +78,7 @@ impl<'s> Ranked<'s> {
             .ranking
             .get_or_init(|| Ranking::new(bounds, self.set))
             .as_ref()?;
-        Some(ranking.min_bound(bounds, self.set, part, child_depth, cap))
+        Some(ranking.min_bound(bounds, self.set, (part, at), child_depth, cap))
     }
 }
 
@@ -127,18 +128,21 @@ impl Ranking {
         &self,
         bounds: &Bounds,
         set: &[u32],
-        part: &[u32],
+        (part, at): (&[u32], Option<&[u8]>),
         child_depth: u8,
         cap: u32,
     ) -> u32 {
         let n3 = 3 * part.len() as u32;
-        let at: SmallVec<[usize; 64]> = part
-            .iter()
-            .map(|s| {
-                set.binary_search(s)
-                    .expect("a part's members are members of its set")
-            })
-            .collect();
+        let at: SmallVec<[usize; 64]> = match at {
+            Some(at) => at.iter().map(|&i| usize::from(i)).collect(),
+            None => part
+                .iter()
+                .map(|s| {
+                    set.binary_search(s)
+                        .expect("a part's members are members of its set")
+                })
+                .collect(),
+        };
         let mut best = cap;
         spare::with(&spare::SCORES, |scores| {
             for (k, ranks) in self.scores.chunks(BLOCK).enumerate() {

@@ -11,10 +11,11 @@ use smallvec::SmallVec;
 
 use super::bounds::{Bounds, ClosedForm};
 use super::candidates::{candidates, Candidate, FloorOrder, Next};
+use super::columns::Columns;
 use super::dedup::keep_new_splits_where_likely;
 use super::memo::Entry;
 use super::pairs::PartPairs;
-use super::parts::PartBounds;
+use super::parts::{PartBounds, Parts};
 use super::ranked::Ranked;
 use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
 use super::state::State;
@@ -257,6 +258,7 @@ impl<'a> Solver<'a> {
             rest = &cands[1..];
         }
         let offset = cands.len() - rest.len();
+        let columns = Columns::new(set, rest.iter().map(|c| c.guess).collect());
         let try_one = |k: usize, c: Candidate| {
             let i = (k + offset) as u32;
             let (total, index) = unpack(best.load(Ordering::Relaxed));
@@ -265,7 +267,8 @@ impl<'a> Solver<'a> {
             if c.bound >= limit_here {
                 return Err(c.bound);
             }
-            let sol = self.try_guess(set, sym, ranked, c, limit_here, depth, false)?;
+            let parts = Parts::from_feedbacks(&self.bounds, set, columns.column(&self.bounds, k));
+            let sol = self.try_parts(set, sym, ranked, c, parts, limit_here, depth, false)?;
             best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
             Ok(sol)
         };
@@ -397,11 +400,29 @@ impl<'a> Solver<'a> {
         parallel: bool,
     ) -> Result<Solved, u32> {
         let parts = self.bounds.parts(set, c.guess);
-        let pairs: SmallVec<[Option<PartPairs>; FEEDBACKS]> =
-            match (ranked.pairs.table(&self.bounds), parts.at()) {
-                (Some(table), Some(at)) => at.map(|at| Some(table.part(at))).collect(),
-                _ => SmallVec::new(),
-            };
+        self.try_parts(set, sym, ranked, c, parts, limit, depth, parallel)
+    }
+
+    /// [`Solver::try_guess`] of a guess whose parts are formed already.
+    #[allow(clippy::too_many_arguments)]
+    fn try_parts(
+        &self,
+        set: &[u32],
+        sym: &Symmetry,
+        ranked: &Ranked,
+        c: Candidate,
+        parts: Parts,
+        limit: u32,
+        depth: u8,
+        parallel: bool,
+    ) -> Result<Solved, u32> {
+        let at: SmallVec<[&[u8]; FEEDBACKS]> =
+            parts.at().map_or(SmallVec::new(), Iterator::collect);
+        let pairs: SmallVec<[Option<PartPairs>; FEEDBACKS]> = match ranked.pairs.table(&self.bounds)
+        {
+            Some(table) if !at.is_empty() => at.iter().map(|at| Some(table.part(at))).collect(),
+            _ => SmallVec::new(),
+        };
         let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
         let child_sym = sym.after(self.bounds.space.code(c.guess as usize).symbols());
         let child_depth = child_limit(depth);
@@ -412,7 +433,7 @@ impl<'a> Solver<'a> {
             let to_look_up =
                 self.sharpen_by_closed_forms(&parts, &pairs, child_depth, &mut bounds)?;
             self.sharpen_by_cache(&parts, &to_look_up, child_depth, &mut bounds)?;
-            let tables = (ranked, &pairs[..]);
+            let tables = (ranked, &pairs[..], &at[..]);
             self.sharpen_by_lookahead(&parts, &child_sym, tables, child_depth, &mut bounds)?;
             self.solve_parts(&parts, &child_sym, child_depth, bounds)?
         };
@@ -519,7 +540,7 @@ impl<'a> Solver<'a> {
         &self,
         parts: &[&[u32]],
         child_sym: &Symmetry,
-        (ranked, pairs): (&Ranked, &[Option<PartPairs>]),
+        (ranked, pairs, at): (&Ranked, &[Option<PartPairs>], &[&[u8]]),
         child_depth: u8,
         bounds: &mut PartBounds,
     ) -> Result<(), u32> {
@@ -532,7 +553,7 @@ impl<'a> Solver<'a> {
             }
             let b = bounds.bounds[i];
             let cap = bounds.limit - (bounds.total - b);
-            let tables = (ranked, pairs.get(i).copied().flatten());
+            let tables = (ranked, pairs.get(i).copied().flatten(), at.get(i).copied());
             let sharper = self.lookahead_bound(p, child_sym, tables, child_depth, b, cap);
             if sharper > b {
                 bounds.raise(i, sharper)?;
@@ -576,12 +597,12 @@ impl<'a> Solver<'a> {
     /// and pushed out the searched sets' results, which are dearer to prove again. `ranked`
     /// holds the guesses of the set `set` is a part of, ranked ([`Ranked`]): the same bound,
     /// from fewer guesses; `pairs`, if any, the part's pairwise feedbacks, which a lookahead
-    /// over its members alone reads.
+    /// over its members alone reads; `at`, if known, its members' positions in that set.
     fn lookahead_bound(
         &self,
         set: &[u32],
         sym: &Symmetry,
-        (ranked, pairs): (&Ranked, Option<PartPairs>),
+        (ranked, pairs, at): (&Ranked, Option<PartPairs>, Option<&[u8]>),
         depth: u8,
         known: u32,
         cap: u32,
@@ -598,7 +619,7 @@ impl<'a> Solver<'a> {
         let best = self
             .bounds
             .counts_parts_first(n, depth, cap)
-            .then(|| ranked.min_bound(&self.bounds, set, child_limit(depth), cap))
+            .then(|| ranked.min_bound(&self.bounds, (set, at), child_limit(depth), cap))
             .flatten()
             .unwrap_or_else(|| {
                 self.bounds

@@ -28,9 +28,9 @@ pub(super) struct Solved {
 pub(super) const NO_GUESS: u32 = u32::MAX;
 
 /// Buffers of one entry per feedback hold this many on the stack: enough for codes of up to
-/// four symbols (at most 14 feedbacks); longer codes' buffers (5 symbols: 20 feedbacks) go to
-/// the heap, as all of them did before.
-pub(super) const FEEDBACKS: usize = 16;
+/// six symbols (at most 27 feedbacks, 21 numbers on five); longer codes' buffers go to the
+/// heap. At 16, every try of a five-position game took its parts' buffers from the allocator.
+pub(super) const FEEDBACKS: usize = 32;
 
 /// The depth limit left for the parts after one more guess.
 pub(super) fn child_limit(depth: u8) -> u8 {

@@ -217,7 +217,12 @@ fn ranked_lookaheads_are_the_full_ones() {
             let orbits = bounds.orbits(&sym);
             let ranked = Ranked::new(&set);
             for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
-                for part in bounds.parts(&set, g).iter().filter(|p| p.len() > 2) {
+                let parts = bounds.parts(&set, g);
+                let at: Vec<Option<&[u8]>> = match parts.at() {
+                    Some(at) => at.map(Some).collect(),
+                    None => parts.iter().map(|_| None).collect(),
+                };
+                for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
                     let n = part.len() as u32;
                     for depth in [UNLIMITED, 4, 3] {
                         for cap in [2 * n, 2 * n + 2, 2 * n + n / 2, 3 * n, INF] {
@@ -227,11 +232,15 @@ fn ranked_lookaheads_are_the_full_ones() {
                             let full = bounds.lookahead(part, &orbits, depth, cap);
                             // The first asks are answered the old way, before the set ranks.
                             let Some(fast) =
-                                ranked.min_bound(bounds, part, child_limit(depth), cap)
+                                ranked.min_bound(bounds, (part, None), child_limit(depth), cap)
                             else {
                                 continue;
                             };
                             assert_eq!(fast, full, "{n} codes, cap {cap}, depth {depth}");
+                            // The members' positions as the try knows them give the same.
+                            let by_at =
+                                ranked.min_bound(bounds, (part, at), child_limit(depth), cap);
+                            assert_eq!(by_at, Some(full), "{n} codes, positions given");
                             compared += 1;
                             below_cap += usize::from(full < cap);
                         }
