@@ -303,3 +303,32 @@ fn large_lookaheads_by_floors_are_the_full_ones() {
         assert!(floors > 1000, "only {floors} floors compared");
     }
 }
+
+/// The columns a set searched in parallel gathers, a block of guesses at a time and out of
+/// their index order, hold each member's feedback against each guess, and a try's parts formed
+/// from them are the parts formed from the score table.
+#[test]
+fn gathered_columns_are_the_feedbacks() {
+    use super::columns::Columns;
+    use super::parts::Parts;
+    let space = CodeSpace::new(Rules::new(4, "123456", true, false).unwrap()).unwrap();
+    let (progress, stop) = (Progress::new(), Stop::never());
+    let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+    let bounds = &search.bounds;
+    let mut checked = 0;
+    for (set, _) in sets(&space).into_iter().filter(|(set, _)| set.len() > 1) {
+        // More guesses than a block, in an order that is not the index order.
+        let guesses: Vec<u32> = (0..space.len() as u32).rev().step_by(3).collect();
+        let columns = Columns::new(&set, guesses.clone());
+        for (k, &g) in guesses.iter().enumerate().rev() {
+            let column = columns.column(bounds, k);
+            let want: Vec<u8> = set.iter().map(|&s| bounds.feedback(s, g)).collect();
+            assert_eq!(column, &want[..], "guess {g} of a set of {}", set.len());
+            let from = Parts::from_feedbacks(bounds, &set, column);
+            let direct = bounds.parts(&set, g);
+            assert!(from.iter().eq(direct.iter()), "guess {g}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "only {checked} columns checked");
+}
