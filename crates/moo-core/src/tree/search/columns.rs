@@ -86,6 +86,17 @@ pub(super) fn gather(bounds: &Bounds, set: &[u32], guesses: &[u32]) -> Box<[u8]>
     block
 }
 
+/// `guesses`' feedbacks from `set`'s members' rows, member after member: the layout the bulk
+/// pass reads (rows of `guesses.len()` bytes), where [`gather`] lays them out guess after guess.
+pub(super) fn gather_rows(bounds: &Bounds, set: &[u32], guesses: &[u32]) -> Box<[u8]> {
+    let mut rows = Vec::with_capacity(set.len() * guesses.len());
+    for &s in set {
+        let row = bounds.row(s);
+        rows.extend(guesses.iter().map(|&g| row[g as usize]));
+    }
+    rows.into_boxed_slice()
+}
+
 /// [`Bounds::min_bound_by_floors`] of a set too large for the bulk pass's byte counters, when
 /// feedbacks fit its part scores. Each guess's split reads its column of the members' rows; one
 /// at a time, from the guess's own row, each was a pass over a cold row of the score table. The

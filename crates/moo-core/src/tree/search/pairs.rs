@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use super::bounds::Bounds;
+use super::columns::gather_rows;
 
 /// The fewest members a set needs for its table: a smaller set's parts are read in a few lines
 /// of memory either way.
@@ -50,20 +51,13 @@ impl<'s> Pairs<'s> {
         let table = match self.table.get() {
             Some(table) => table,
             None if self.tries.fetch_add(1, Ordering::Relaxed) < TRIES_FIRST => return None,
-            None => self.table.get_or_init(|| gather(bounds, self.set)),
+            // Row `i` holds member `i`'s feedback against every member, in the set's order.
+            None => self
+                .table
+                .get_or_init(|| gather_rows(bounds, self.set, self.set)),
         };
         Some(PairTable { table, n })
     }
-}
-
-/// Row `i` holds member `i`'s feedback against every member, in the set's order.
-fn gather(bounds: &Bounds, set: &[u32]) -> Box<[u8]> {
-    let mut table = Vec::with_capacity(set.len() * set.len());
-    for &a in set {
-        let row = bounds.row(a);
-        table.extend(set.iter().map(|&b| row[b as usize]));
-    }
-    table.into_boxed_slice()
 }
 
 /// A gathered table of a set's pairwise feedbacks ([`Pairs::table`]).

@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use smallvec::SmallVec;
 
 use super::bounds::Bounds;
+use super::columns::gather_rows;
 use super::pairs::Pairs;
 use super::spare;
 
@@ -166,12 +167,7 @@ impl Ranking {
     fn block(&self, k: usize, bounds: &Bounds, set: &[u32]) -> &[u8] {
         self.blocks[k].get_or_init(|| {
             let guesses = &self.guesses[k * BLOCK..self.guesses.len().min((k + 1) * BLOCK)];
-            let mut block = Vec::with_capacity(set.len() * guesses.len());
-            for &s in set {
-                let row = bounds.row(s);
-                block.extend(guesses.iter().map(|&g| row[g as usize]));
-            }
-            block.into_boxed_slice()
+            gather_rows(bounds, set, guesses)
         })
     }
 }
