@@ -554,3 +554,118 @@ fn split_estimate_within_a_budget_drives_the_smallest_part_first_and_gives_a_ran
     // The estimate's own CPU time stays near its budget (a step stops when it is spent).
     assert!(f(&estimate["took"]) < 20.0 + 5.0, "{estimate}");
 }
+
+/// `scripts/split-local.sh`, the rounds run on this machine: every round to the single run's tree;
+/// and run again after losing the last results and the tree (a machine stopped midway), it runs
+/// only the jobs without a result and writes the same tree.
+#[test]
+fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    moo()
+        .args(["tree", "split", "--out"])
+        .arg(&dir)
+        .args(GAME)
+        .assert()
+        .success();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/split-local.sh");
+    let joined = tmp.path().join("joined.json");
+    let drive = || {
+        let out = std::process::Command::new("bash")
+            .arg(&script)
+            .arg(&dir)
+            .arg(&joined)
+            .arg("2")
+            .env("MOO", env!("CARGO_BIN_EXE_moo"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = drive();
+    assert!(first.contains("round 2 written"), "{first}");
+    assert_eq!(status(&dir), "");
+    assert_is_the_single_runs_tree(tmp.path(), &joined);
+    let tree = std::fs::read(&joined).unwrap();
+
+    let mut results: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".result.json"))
+        .collect();
+    results.sort();
+    let lost = results.split_off(results.len() - 3);
+    for path in &lost {
+        std::fs::remove_file(path).unwrap();
+    }
+    std::fs::remove_file(&joined).unwrap();
+    let again = drive();
+    let ran = again.matches("result in").count();
+    assert_eq!(ran, lost.len(), "only the lost jobs run again:\n{again}");
+    assert_eq!(
+        std::fs::read(&joined).unwrap(),
+        tree,
+        "the same tree, byte for byte"
+    );
+}
+
+/// `moo tree status --summary`: the jobs written and done, overall and by first-level part, with
+/// each part's size (not the smaller positions its later jobs search).
+#[test]
+fn status_summary_counts_jobs_by_part() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    moo()
+        .args(["tree", "split", "--out"])
+        .arg(&dir)
+        .args(GAME)
+        .assert()
+        .success();
+    let first = jobs(&dir);
+    let summary = || {
+        let out = moo()
+            .args(["tree", "status", "--summary"])
+            .arg(&dir)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let before = summary();
+    assert!(
+        before.contains(&format!(
+            "{first} jobs written ({first} in round 1), 0 with a result, {first} to run (0-{})",
+            first - 1
+        )),
+        "{before}"
+    );
+    run_job(&dir, 0);
+    run_job(&dir, 1);
+    let after = summary();
+    assert!(after.contains(", 2 with a result, "), "{after}");
+    // 3 of 0-9's first guess leaves 252 secrets with 0B1C, split deeper at the default share.
+    assert!(after.contains("012 0B1C 252 (split deeper): "), "{after}");
+    let parts = after
+        .lines()
+        .filter(|l| l.starts_with("          "))
+        .count();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("split.json")).unwrap()).unwrap();
+    let mut distinct: Vec<String> = manifest["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| format!("{} {}", j["guess"], j["feedback"]))
+        .collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(parts, distinct.len(), "one line per part:\n{after}");
+}

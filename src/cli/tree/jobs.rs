@@ -96,6 +96,11 @@ pub struct JobArgs {
 pub struct StatusArgs {
     /// The jobs' directory.
     dir: PathBuf,
+
+    /// Print how far the run has got instead of the range: jobs written and done, the CPU time
+    /// the done ones took, and both by first-level part (for a run that lasts days).
+    #[arg(long)]
+    summary: bool,
 }
 
 /// `moo tree join`'s flags.
@@ -577,6 +582,9 @@ fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
 /// system's array range (`0-15,17`), or nothing when every one has.
 pub fn status(args: StatusArgs) -> Result<()> {
     let split = read_manifest(&args.dir)?;
+    if args.summary {
+        return summary(&args.dir, &split);
+    }
     let mut pending = Vec::new();
     for index in 0..written_jobs(&args.dir, &split) {
         if read_result(&args.dir.join(result_name(index)))?.is_none() {
@@ -587,6 +595,102 @@ pub fn status(args: StatusArgs) -> Result<()> {
         return Ok(());
     }
     outln!("{}", array_range(&pending))
+}
+
+/// Jobs written and done, and the CPU time of the done ones, of one first-level part or of the
+/// whole run.
+#[derive(Default)]
+struct Tally {
+    written: usize,
+    done: usize,
+    cpu: f64,
+    nodes: u64,
+}
+
+impl Tally {
+    fn add(&mut self, result: Option<&JobResult>) {
+        self.written += 1;
+        if let Some(r) = result {
+            self.done += 1;
+            self.cpu += r.cpu_seconds.unwrap_or(0.0);
+            self.nodes += r.nodes;
+        }
+    }
+}
+
+/// `moo tree status --summary`: what a long run has done so far, read from its files alone
+/// (which positions are settled only the join can tell, by deriving them).
+fn summary(dir: &Path, split: &Split) -> Result<()> {
+    let mut all = Tally::default();
+    let mut parts: Vec<((String, String, usize), Tally)> = Vec::new();
+    let mut pending = Vec::new();
+    for index in 0..written_jobs(dir, split) {
+        let result = read_result(&dir.join(result_name(index)))?;
+        let entry = match &result {
+            Some(r) => r.entry.clone(),
+            None => {
+                pending.push(index);
+                let path = dir.join(job_name(index));
+                let text = read_capped(&path, MAX_TREE_FILE)?;
+                Job::from_json(&text)
+                    .with_context(|| format!("{}", path.display()))?
+                    .entry
+            }
+        };
+        all.add(result.as_ref());
+        // A job below a part searches a smaller position: the part's size is the manifest's.
+        let size = split
+            .deeper
+            .iter()
+            .find(|d| d.guess == entry.guess && d.feedback == entry.feedback)
+            .map_or(entry.size, |d| d.size);
+        let key = (entry.guess, entry.feedback, size);
+        let at = match parts.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                parts.push((key, Tally::default()));
+                parts.len() - 1
+            }
+        };
+        parts[at].1.add(result.as_ref());
+    }
+    let hours = all.cpu / 3600.0;
+    outln!(
+        "split {} of {}: {} jobs written ({} in round 1), {} with a result, {} to run{}",
+        split.fingerprint,
+        split.rules,
+        all.written,
+        split.jobs.len(),
+        all.done,
+        pending.len(),
+        if pending.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", array_range(&pending))
+        }
+    )?;
+    outln!(
+        "done      {:.1} CPU s ({hours:.2} h) and {} candidate sets in the jobs with a result",
+        all.cpu,
+        all.nodes
+    )?;
+    outln!(
+        "by part   first guess, feedback, secrets: jobs with a result of those written, their CPU"
+    )?;
+    for ((guess, feedback, size), t) in &parts {
+        let deeper = split
+            .deeper
+            .iter()
+            .any(|d| d.guess == *guess && d.feedback == *feedback);
+        outln!(
+            "          {guess} {feedback} {size}{}: {} of {}, {:.1} s",
+            if deeper { " (split deeper)" } else { "" },
+            t.done,
+            t.written,
+            t.cpu
+        )?;
+    }
+    Ok(())
 }
 
 /// How many job files the directory holds: round 1's and those of the rounds written since,

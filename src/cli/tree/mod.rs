@@ -73,10 +73,12 @@ writes another round, run that round's jobs (`moo tree status jobs` names them) 
     #[command(after_help = "Example:
   moo tree join jobs -o bulls.json")]
     Join(jobs::JoinArgs),
-    /// Print a split's jobs still without a result, as an array range.
+    /// Print a split's jobs still without a result, as an array range, or how far it has got.
     #[command(
-        after_help = "Example, the jobs still to run as one Slurm array (scripts/slurm-split.sh loops over rounds):
-  sbatch --array=\"$(moo tree status jobs)\" --wait scripts/slurm-tree.sh jobs"
+        after_help = "Examples, the jobs still to run as one Slurm array (scripts/slurm-split.sh loops over rounds),
+and how far a long run has got (jobs done and their CPU time, by part):
+  sbatch --array=\"$(moo tree status jobs)\" --wait scripts/slurm-tree.sh jobs
+  moo tree status jobs --summary"
     )]
     Status(jobs::StatusArgs),
     /// Bound the optimal total of a game too large to settle: a strategy's tree, or --lower
