@@ -622,7 +622,8 @@ impl Tally {
 /// (which positions are settled only the join can tell, by deriving them).
 fn summary(dir: &Path, split: &Split) -> Result<()> {
     let mut all = Tally::default();
-    let mut parts: Vec<((String, String, usize), Tally)> = Vec::new();
+    // (first guess, feedback, secrets, split deeper), in the order of the jobs.
+    let mut parts: Vec<((String, String, usize, bool), Tally)> = Vec::new();
     let mut pending = Vec::new();
     for index in 0..written_jobs(dir, split) {
         let result = read_result(&dir.join(result_name(index)))?;
@@ -639,12 +640,12 @@ fn summary(dir: &Path, split: &Split) -> Result<()> {
         };
         all.add(result.as_ref());
         // A job below a part searches a smaller position: the part's size is the manifest's.
-        let size = split
+        let deeper = split
             .deeper
             .iter()
-            .find(|d| d.guess == entry.guess && d.feedback == entry.feedback)
-            .map_or(entry.size, |d| d.size);
-        let key = (entry.guess, entry.feedback, size);
+            .find(|d| d.guess == entry.guess && d.feedback == entry.feedback);
+        let size = deeper.map_or(entry.size, |d| d.size);
+        let key = (entry.guess, entry.feedback, size, deeper.is_some());
         let at = match parts.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
@@ -677,14 +678,10 @@ fn summary(dir: &Path, split: &Split) -> Result<()> {
     outln!(
         "by part   first guess, feedback, secrets: jobs with a result of those written, their CPU"
     )?;
-    for ((guess, feedback, size), t) in &parts {
-        let deeper = split
-            .deeper
-            .iter()
-            .any(|d| d.guess == *guess && d.feedback == *feedback);
+    for ((guess, feedback, size, deeper), t) in &parts {
         outln!(
             "          {guess} {feedback} {size}{}: {} of {}, {:.1} s",
-            if deeper { " (split deeper)" } else { "" },
+            if *deeper { " (split deeper)" } else { "" },
             t.done,
             t.written,
             t.cpu
