@@ -589,6 +589,12 @@ fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
     };
     let first = drive();
     assert!(first.contains("round 2 written"), "{first}");
+    // Each round's join says which parts split deeper the rounds before it settled.
+    assert!(first.contains("settled   0 of the "), "{first}");
+    assert!(
+        first.contains(" guesses after the first\n"),
+        "a part settled before the last round:\n{first}"
+    );
     assert_eq!(status(&dir), "");
     assert_is_the_single_runs_tree(tmp.path(), &joined);
     let tree = std::fs::read(&joined).unwrap();

@@ -267,7 +267,19 @@ enum JoinReport<'a> {
         jobs: usize,
         /// The round's jobs as an array range (`sbatch --array`).
         array: String,
+        /// The parts split deeper settled so far.
+        settled: Vec<SettledReport>,
     },
+}
+
+/// A part split deeper that the rounds so far have settled, in `join --json`.
+#[derive(Serialize)]
+struct SettledReport {
+    guess: String,
+    feedback: String,
+    size: usize,
+    /// Its optimal total, counting guesses after the first.
+    total: u64,
 }
 
 fn job_name(index: usize) -> String {
@@ -542,7 +554,11 @@ pub fn join(args: JoinArgs) -> Result<()> {
                 )?;
             }
         }
-        Joined::Round { round, jobs } => {
+        Joined::Round {
+            round,
+            jobs,
+            settled,
+        } => {
             write_jobs(&args.dir, &jobs)?;
             let indexes: Vec<usize> = jobs.iter().map(|j| j.entry.index).collect();
             let range = array_range(&indexes);
@@ -551,6 +567,15 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     round,
                     jobs: jobs.len(),
                     array: range,
+                    settled: settled
+                        .into_iter()
+                        .map(|s| SettledReport {
+                            guess: s.part.guess,
+                            feedback: s.part.feedback,
+                            size: s.part.size,
+                            total: s.total,
+                        })
+                        .collect(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
@@ -559,6 +584,21 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     jobs.len(),
                     args.dir.display()
                 )?;
+                outln!(
+                    "settled   {} of the {} parts split deeper so far{}",
+                    settled.len(),
+                    split.deeper.len(),
+                    if settled.is_empty() { "" } else { ":" }
+                )?;
+                for s in &settled {
+                    outln!(
+                        "          {} {} ({} secrets): {} guesses after the first",
+                        s.part.guess,
+                        s.part.feedback,
+                        s.part.size,
+                        s.total
+                    )?;
+                }
             }
         }
         _ => bail!("the join ended in a way this version of moo does not know"),

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use super::deeper::{key, Deeper, Position, Value};
 use super::plan::FirstPart;
 use super::{
-    Column, DeepPart, JobEntry, JobResult, Joined, PartOutcome, Split, SplitError, Task,
-    RESULT_FORMAT,
+    Column, DeepPart, JobEntry, JobResult, Joined, PartOutcome, SettledPart, Split, SplitError,
+    Task, RESULT_FORMAT,
 };
 use crate::code::Code;
 use crate::feedback::Feedback;
@@ -28,10 +28,10 @@ impl Split {
         let mut known: Vec<JobEntry> = self.jobs.clone();
         let mut round = 1;
         let settled = loop {
-            let wanted = match self.settle(&space, &known, results)? {
-                Ok(settled) => break settled,
-                Err(wanted) => wanted,
-            };
+            let (settled, wanted) = self.settle(&space, &known, results)?;
+            if wanted.is_empty() {
+                break settled;
+            }
             round += 1;
             let start = known.len();
             let entries: Vec<JobEntry> = wanted
@@ -47,6 +47,7 @@ impl Split {
                 return Ok(Joined::Round {
                     round,
                     jobs: entries.into_iter().map(|e| self.job(e)).collect(),
+                    settled: settled.iter().filter_map(settled_part).collect(),
                 });
             }
             self.check_round(&entries, results, known.len())?;
@@ -82,16 +83,16 @@ impl Split {
         })
     }
 
-    /// Each part split deeper settled from the results of `known` jobs (each has one, checked
-    /// by the caller) as if one job had solved it whole; or, while positions below them still
-    /// want jobs, those jobs (numbered from 0, in the order derived).
-    #[allow(clippy::type_complexity)]
+    /// The parts split deeper that the results of `known` jobs (each has one, checked by the
+    /// caller) settle, each as if one job had solved it whole; and the jobs that positions
+    /// below the others still want (numbered from 0, in the order derived), none once every
+    /// part is settled.
     fn settle(
         &self,
         space: &CodeSpace,
         known: &[JobEntry],
         results: &[Option<JobResult>],
-    ) -> Result<Result<Vec<JobResult>, Vec<JobEntry>>, SplitError> {
+    ) -> Result<(Vec<JobResult>, Vec<JobEntry>), SplitError> {
         let done: HashMap<String, &JobResult> = known
             .iter()
             .filter(|e| e.task != Task::Part)
@@ -133,11 +134,7 @@ impl Split {
                 cpu_seconds: None,
             });
         }
-        if deeper.wanted.is_empty() {
-            Ok(Ok(settled))
-        } else {
-            Ok(Err(deeper.wanted))
-        }
+        Ok((settled, deeper.wanted))
     }
 
     /// Checks that every job of `round` has a result that answers it: the missing ones are
@@ -361,6 +358,21 @@ impl Split {
 }
 
 /// Whether job `index` has no result.
+/// A settled part's report, from the result the join made of it.
+fn settled_part(r: &JobResult) -> Option<SettledPart> {
+    let PartOutcome::Solved { total, .. } = r.outcome else {
+        return None;
+    };
+    Some(SettledPart {
+        part: DeepPart {
+            guess: r.entry.guess.clone(),
+            feedback: r.entry.feedback.clone(),
+            size: r.entry.size,
+        },
+        total,
+    })
+}
+
 fn missing(results: &[Option<JobResult>], index: usize) -> bool {
     !matches!(results.get(index), Some(Some(_)))
 }

@@ -427,7 +427,19 @@ pub enum Joined {
         round: usize,
         /// The round's jobs.
         jobs: Vec<Job>,
+        /// The parts split deeper that the rounds so far have settled, in the manifest's order:
+        /// how far a long run has got.
+        settled: Vec<SettledPart>,
     },
+}
+
+/// A part split deeper whose optimum the rounds so far have proven.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettledPart {
+    /// The part.
+    pub part: DeepPart,
+    /// Its optimal total, counting guesses after the first.
+    pub total: u64,
 }
 
 /// Reads a file of this module's `kind`, refusing any other format than `expected`.

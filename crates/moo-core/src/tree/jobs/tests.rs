@@ -300,7 +300,7 @@ fn deeper_round_one() -> (Split, Vec<Option<JobResult>>) {
 #[test]
 fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
     let (split, mut results) = deeper_round_one();
-    let Joined::Round { round: 2, jobs } = split.join(&results).unwrap() else {
+    let Joined::Round { round: 2, jobs, .. } = split.join(&results).unwrap() else {
         panic!("round 1 of a deeper split leads to round 2");
     };
     let Joined::Round { jobs: again, .. } = split.join(&results).unwrap() else {
@@ -324,21 +324,53 @@ fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
     results.truncate(split.jobs.len());
     results.extend(second);
     // The later rounds, each written by the join once the one before is in.
+    let mut reported = 0;
     let tree = loop {
         match split.join(&results).unwrap() {
-            Joined::Round { round, jobs } => {
+            Joined::Round {
+                round,
+                jobs,
+                settled,
+            } => {
                 assert!(round > 2);
                 assert_eq!(jobs[0].entry.index, results.len());
+                assert_settled_as_solved_whole(&split, &settled);
+                reported += settled.len();
                 results.extend(solve_all(&jobs));
             }
             Joined::Found { tree, .. } => break tree,
             Joined::Impossible { .. } => panic!("every round in: the tree"),
         }
     };
+    assert!(reported > 0, "some part settles before the last round");
     let Joined::Found { tree: again, .. } = split.join(&results).unwrap() else {
         panic!("joined again: the same tree");
     };
     assert_eq!(tree, again);
+}
+
+/// Checks each part a round reports settled against its optimum solved whole by one job, and
+/// that the report lists them in the manifest's order.
+fn assert_settled_as_solved_whole(split: &Split, settled: &[SettledPart]) {
+    let order: Vec<usize> = settled
+        .iter()
+        .map(|s| split.deeper.iter().position(|d| *d == s.part).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    for s in settled {
+        let job = split.job(JobEntry {
+            index: 0,
+            guess: s.part.guess.clone(),
+            feedback: s.part.feedback.clone(),
+            size: s.part.size,
+            task: Task::Part,
+        });
+        let whole = job.solve(&Progress::new(), &Stop::never()).unwrap();
+        let PartOutcome::Solved { total, .. } = whole.outcome else {
+            panic!("a part solved whole has an optimum");
+        };
+        assert_eq!(s.total, total, "{:?}", s.part);
+    }
 }
 
 /// Every round of Bulls and Cows 3 of 0-9 with every part deeper, solved, and its split.
