@@ -555,19 +555,25 @@ fn split_estimate_within_a_budget_drives_the_smallest_part_first_and_gives_a_ran
     assert!(f(&estimate["took"]) < 20.0 + 5.0, "{estimate}");
 }
 
-/// `scripts/split-local.sh`, the rounds run on this machine: every round to the single run's tree;
-/// and run again after losing the last results and the tree (a machine stopped midway), it runs
-/// only the jobs without a result and writes the same tree.
-#[test]
-fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("jobs");
+/// Splits `GAME` at the default share (its large parts deeper) into `tmp/jobs`.
+fn split_deeper(tmp: &Path) -> std::path::PathBuf {
+    let dir = tmp.join("jobs");
     moo()
         .args(["tree", "split", "--out"])
         .arg(&dir)
         .args(GAME)
         .assert()
         .success();
+    dir
+}
+
+/// `scripts/split-local.sh`, the rounds run on this machine: every round to the single run's tree;
+/// and run again after losing the last results and the tree (a machine stopped midway), it runs
+/// only the jobs without a result and writes the same tree.
+#[test]
+fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = split_deeper(tmp.path());
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/split-local.sh");
     let joined = tmp.path().join("joined.json");
     let drive = || {
@@ -626,13 +632,7 @@ fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
 #[test]
 fn status_summary_counts_jobs_by_part() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("jobs");
-    moo()
-        .args(["tree", "split", "--out"])
-        .arg(&dir)
-        .args(GAME)
-        .assert()
-        .success();
+    let dir = split_deeper(tmp.path());
     let first = jobs(&dir);
     let summary = || {
         let out = moo()
