@@ -357,7 +357,6 @@ impl Split {
     }
 }
 
-/// Whether job `index` has no result.
 /// A settled part's report, from the result the join made of it.
 fn settled_part(r: &JobResult) -> Option<SettledPart> {
     let PartOutcome::Solved { total, .. } = r.outcome else {
@@ -373,6 +372,7 @@ fn settled_part(r: &JobResult) -> Option<SettledPart> {
     })
 }
 
+/// Whether job `index` has no result.
 fn missing(results: &[Option<JobResult>], index: usize) -> bool {
     !matches!(results.get(index), Some(Some(_)))
 }
