@@ -16,7 +16,7 @@ use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
     array_range, exact_space, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress,
-    Split, SplitOptions, MAX_TREE_FILE,
+    SettledPart, Split, SplitOptions, MAX_TREE_FILE,
 };
 use moo_core::{Stop, TreeStats};
 use serde::Serialize;
@@ -267,19 +267,9 @@ enum JoinReport<'a> {
         jobs: usize,
         /// The round's jobs as an array range (`sbatch --array`).
         array: String,
-        /// The parts split deeper settled so far.
-        settled: Vec<SettledReport>,
+        /// The parts split deeper settled so far: `guess`, `feedback`, `size`, `total`.
+        settled: Vec<SettledPart>,
     },
-}
-
-/// A part split deeper that the rounds so far have settled, in `join --json`.
-#[derive(Serialize)]
-struct SettledReport {
-    guess: String,
-    feedback: String,
-    size: usize,
-    /// Its optimal total, counting guesses after the first.
-    total: u64,
 }
 
 fn job_name(index: usize) -> String {
@@ -567,15 +557,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     round,
                     jobs: jobs.len(),
                     array: range,
-                    settled: settled
-                        .into_iter()
-                        .map(|s| SettledReport {
-                            guess: s.part.guess,
-                            feedback: s.part.feedback,
-                            size: s.part.size,
-                            total: s.total,
-                        })
-                        .collect(),
+                    settled,
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {

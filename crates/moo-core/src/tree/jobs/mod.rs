@@ -434,9 +434,10 @@ pub enum Joined {
 }
 
 /// A part split deeper whose optimum the rounds so far have proven.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SettledPart {
     /// The part.
+    #[serde(flatten)]
     pub part: DeepPart,
     /// Its optimal total, counting guesses after the first.
     pub total: u64,
