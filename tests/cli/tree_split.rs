@@ -675,3 +675,86 @@ fn status_summary_counts_jobs_by_part() {
     distinct.dedup();
     assert_eq!(parts, distinct.len(), "one line per part:\n{after}");
 }
+
+/// `moo tree status --bounds` and the join's rounds: what the results in prove, mid-round and
+/// at each round's end, rising to the joined tree's total.
+#[test]
+fn status_bounds_and_rounds_report_the_proven_lower_bound() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = split_deeper(tmp.path());
+    let bounds = || {
+        let out = moo()
+            .args(["tree", "status", "--bounds"])
+            .arg(&dir)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    // The whole game's bound: the number on the `lower` line, if there is one.
+    let lower = |text: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with("lower "))?;
+        line.split_whitespace().find_map(|w| w.parse().ok())
+    };
+    // With a part solved whole still to run, no bound for the whole game yet.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("split.json")).unwrap()).unwrap();
+    let jobs = manifest["jobs"].as_array().unwrap();
+    assert!(
+        jobs.iter().any(|j| j["task"]["kind"] == "part"),
+        "3 of 0-9 has parts solved whole"
+    );
+    let none = bounds();
+    assert!(none.contains("settled   0 of the "), "{none}");
+    assert!(none.contains("at least "), "{none}");
+    assert_eq!(lower(&none), None, "{none}");
+    for i in indexes(&status(&dir)) {
+        run_job(&dir, i);
+    }
+    let first = bounds();
+    let mut seen = vec![lower(&first).unwrap_or_else(|| panic!("{first}"))];
+    assert!(first.contains("open      "), "{first}");
+    let joined_file = tmp.path().join("joined.json");
+    let total = loop {
+        let out = moo()
+            .args(["tree", "join", "--json", "-o"])
+            .arg(&joined_file)
+            .arg(&dir)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let report = json(&out);
+        if let Some(total) = report["total"].as_u64() {
+            break total;
+        }
+        // The round's report proves what status does, before any of the round runs.
+        let proven = report["lower"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{report}"));
+        assert_eq!(Some(proven), lower(&bounds()), "{report}");
+        let open = report["open"].as_array().unwrap();
+        assert!(
+            open.iter().all(|o| o["lower"].as_u64().is_some()),
+            "{report}"
+        );
+        seen.push(proven);
+        // Half of the round in: status proves at least as much as the round began with.
+        let round = indexes(&status(&dir));
+        for &i in &round[..round.len() / 2] {
+            run_job(&dir, i);
+        }
+        seen.push(lower(&bounds()).unwrap());
+        for &i in &round[round.len() / 2..] {
+            run_job(&dir, i);
+        }
+    };
+    let last = bounds();
+    assert!(!last.contains("open "), "{last}");
+    assert_eq!(lower(&last), Some(total), "{last}");
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    assert!(seen[0] < total && seen.len() > 4, "{seen:?} {total}");
+}

@@ -15,8 +15,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    array_range, exact_space, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome, Progress,
-    SettledPart, Split, SplitOptions, MAX_TREE_FILE,
+    array_range, exact_space, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome,
+    Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
 };
 use moo_core::{Stop, TreeStats};
 use serde::Serialize;
@@ -101,6 +101,13 @@ pub struct StatusArgs {
     /// the done ones took, and both by first-level part (for a run that lasts days).
     #[arg(long)]
     summary: bool,
+
+    /// Print what the results in prove instead of the range, while a round is still running:
+    /// the parts settled with their optima, a lower bound for each part still open, and the
+    /// least total any strategy can reach. Derives every position as a join does (as long as a
+    /// join takes) and writes nothing.
+    #[arg(long)]
+    bounds: bool,
 }
 
 /// `moo tree join`'s flags.
@@ -267,8 +274,11 @@ enum JoinReport<'a> {
         jobs: usize,
         /// The round's jobs as an array range (`sbatch --array`).
         array: String,
-        /// The parts split deeper settled so far: `guess`, `feedback`, `size`, `total`.
-        settled: Vec<SettledPart>,
+        /// The parts split deeper settled so far (`guess`, `feedback`, `size`, `total`), those
+        /// still open (`guess`, `feedback`, `size`, `lower`), and the whole game's `lower`
+        /// bound.
+        #[serde(flatten)]
+        standing: Standing,
     },
 }
 
@@ -547,7 +557,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
         Joined::Round {
             round,
             jobs,
-            settled,
+            standing,
         } => {
             write_jobs(&args.dir, &jobs)?;
             let indexes: Vec<usize> = jobs.iter().map(|j| j.entry.index).collect();
@@ -557,7 +567,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     round,
                     jobs: jobs.len(),
                     array: range,
-                    settled,
+                    standing,
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
@@ -566,24 +576,50 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     jobs.len(),
                     args.dir.display()
                 )?;
-                outln!(
-                    "settled   {} of the {} parts split deeper so far{}",
-                    settled.len(),
-                    split.deeper.len(),
-                    if settled.is_empty() { "" } else { ":" }
-                )?;
-                for s in &settled {
-                    outln!(
-                        "          {} {} ({} secrets): {} guesses after the first",
-                        s.part.guess,
-                        s.part.feedback,
-                        s.part.size,
-                        s.total
-                    )?;
-                }
+                print_standing(&split, &standing)?;
             }
         }
         _ => bail!("the join ended in a way this version of moo does not know"),
+    }
+    Ok(())
+}
+
+/// The parts split deeper settled so far with their optima, the open ones with their lower
+/// bounds, and the whole game's lower bound.
+fn print_standing(split: &Split, standing: &Standing) -> Result<()> {
+    let part = |p: &DeepPart| format!("{} {} ({} secrets)", p.guess, p.feedback, p.size);
+    outln!(
+        "settled   {} of the {} parts split deeper so far{}",
+        standing.settled.len(),
+        split.deeper.len(),
+        if standing.settled.is_empty() { "" } else { ":" }
+    )?;
+    for s in &standing.settled {
+        outln!(
+            "          {}: {} guesses after the first",
+            part(&s.part),
+            s.total
+        )?;
+    }
+    if !standing.open.is_empty() {
+        outln!(
+            "open      {} parts, each proven to take:",
+            standing.open.len()
+        )?;
+        for o in &standing.open {
+            outln!(
+                "          {}: at least {} guesses after the first",
+                part(&o.part),
+                o.lower
+            )?;
+        }
+    }
+    if let Some(lower) = standing.lower {
+        let secrets = exact_space(split.rules.clone())?.len();
+        outln!(
+            "lower     every strategy takes at least {lower} guesses over the {secrets} secrets (average {:.4})",
+            lower as f64 / secrets as f64
+        )?;
     }
     Ok(())
 }
@@ -605,7 +641,14 @@ fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
 pub fn status(args: StatusArgs) -> Result<()> {
     let split = read_manifest(&args.dir)?;
     if args.summary {
-        return summary(&args.dir, &split);
+        summary(&args.dir, &split)?;
+    }
+    if args.bounds {
+        let results = read_results(&args.dir, &split)?;
+        print_standing(&split, &split.standing(&results)?)?;
+    }
+    if args.summary || args.bounds {
+        return Ok(());
     }
     let mut pending = Vec::new();
     for index in 0..written_jobs(&args.dir, &split) {

@@ -30,7 +30,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::join::graft;
-use super::{JobEntry, JobResult, PartOutcome, Piece, SplitError, Step, Task};
+use super::read::{read_pieces, read_run};
+use super::{JobEntry, JobResult, Piece, SplitError, Step, Task};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
@@ -113,6 +114,27 @@ impl Value {
             Value::AtLeast(_) => None,
         }
     }
+
+    /// What it proves the position (or guess) costs at least.
+    fn proven(&self) -> u64 {
+        match self {
+            Value::Tree { total, .. } => *total,
+            Value::AtLeast(b) => *b,
+        }
+    }
+}
+
+/// What the results so far give a position (or one guess at it).
+#[derive(Debug, Clone)]
+pub(super) enum Derived {
+    /// Its value.
+    Value(Value),
+    /// Not known while some of its jobs have no result (those are added to
+    /// [`Deeper::wanted`]); what the results in prove it costs at least meanwhile.
+    Waiting {
+        /// Its total is at least this.
+        lower: u64,
+    },
 }
 
 /// A position below a first-level part: the part, the way there and the secrets left.
@@ -169,6 +191,78 @@ impl Position {
             below,
         }
     }
+}
+
+/// The guesses tried at a position so far: their values, and what each guess the search tries
+/// there is proven to cost at least, so that the position costs at least the least of those,
+/// whatever is still waiting.
+struct Trials {
+    /// Per guess, in the search's order: its one-guess lower bound, raised by its results.
+    floor: Vec<u64>,
+    /// The values known, in the order tried.
+    values: Vec<Value>,
+    /// Whether some guess tried is still waiting for results.
+    pending: bool,
+}
+
+impl Trials {
+    fn new(guesses: &[(u32, u64)]) -> Trials {
+        Trials {
+            floor: guesses.iter().map(|&(_, lower)| lower).collect(),
+            values: Vec::new(),
+            pending: false,
+        }
+    }
+
+    /// Records what the results give the guesses `at` (in the search's order) together: one
+    /// guess, or a run of them, whose tree is its cheapest guess's, so that what it proves holds
+    /// for each.
+    fn record(&mut self, at: &[usize], derived: Derived) {
+        let proven = match derived {
+            Derived::Value(v) => {
+                let proven = v.proven();
+                self.values.push(v);
+                proven
+            }
+            Derived::Waiting { lower } => {
+                self.pending = true;
+                lower
+            }
+        };
+        for &i in at {
+            self.floor[i] = self.floor[i].max(proven);
+        }
+    }
+
+    /// What the position is proven to cost at least so far.
+    fn waiting(&self) -> Derived {
+        Derived::Waiting {
+            lower: self.floor.iter().copied().min().unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The cheapest value below `limit`, the earliest in the search's order among equals.
+    fn cheapest(self, limit: u64) -> Option<Value> {
+        let mut best: Option<Value> = None;
+        for v in self.values {
+            if let Some(t) = v.total() {
+                if t < limit && best.as_ref().and_then(Value::total).is_none_or(|b| t < b) {
+                    best = Some(v);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A guess at a position cut into its pieces: each with its lower bound, and what they may cost
+/// above those bounds in all for the guess to win (`None`: no bound).
+#[derive(Clone, Copy)]
+struct Cut<'p> {
+    guess: u32,
+    parts: &'p [(Feedback, CodeSet)],
+    lowers: &'p [(Feedback, u64)],
+    spare: Option<u64>,
 }
 
 /// Derives the jobs of the positions below parts split deeper, and settles them from the
@@ -232,9 +326,9 @@ impl<'a> Deeper<'a> {
         }
     }
 
-    /// The position's value, or `None` while some of its jobs have no result (those are added
-    /// to [`Deeper::wanted`]).
-    pub(super) fn node(&mut self, node: &Position) -> Result<Option<Value>, SplitError> {
+    /// The position's value, or what the results so far prove of it while some of its jobs
+    /// have none.
+    pub(super) fn node(&mut self, node: &Position) -> Result<Derived, SplitError> {
         let (progress, stop) = (Progress::new(), Stop::never());
         let root = PositionRoot::new(
             self.space,
@@ -246,58 +340,51 @@ impl<'a> Deeper<'a> {
         )?;
         let guesses = root.guesses();
         let limit = node.below.unwrap_or(u64::MAX);
-        let mut tried: Vec<Value> = Vec::new();
-        let mut waiting = false;
-        for &(g, lower) in guesses.iter().take(FIRST_SECONDS) {
+        let mut trials = Trials::new(&guesses);
+        for (i, &(g, lower)) in guesses.iter().enumerate().take(FIRST_SECONDS) {
             if lower >= limit {
                 continue;
             }
-            match self.guess(node, &root, g, node.below)? {
-                Some(v) => tried.push(v),
-                None => waiting = true,
-            }
+            trials.record(&[i], self.guess(node, &root, g, node.below)?);
         }
-        if waiting {
-            return Ok(None);
+        if trials.pending {
+            return Ok(trials.waiting());
         }
-        let bound = tried.iter().filter_map(Value::total).fold(limit, u64::min);
-        let later: Vec<(u32, u64)> = guesses
+        let bound = trials
+            .values
             .iter()
-            .skip(FIRST_SECONDS)
+            .filter_map(Value::total)
+            .fold(limit, u64::min);
+        let (at, later): (Vec<usize>, Vec<(u32, u64)>) = guesses
+            .iter()
             .copied()
-            .filter(|&(_, lower)| lower < bound)
-            .collect();
+            .enumerate()
+            .skip(FIRST_SECONDS)
+            .filter(|&(_, (_, lower))| lower < bound)
+            .unzip();
         if node.path.is_empty() {
             // A part's later guess can cost as much as a large piece: its pieces are jobs.
-            for &(g, _) in &later {
-                match self.guess(node, &root, g, Some(bound))? {
-                    Some(v) => tried.push(v),
-                    None => waiting = true,
-                }
+            for (&i, &(g, _)) in at.iter().zip(&later) {
+                trials.record(&[i], self.guess(node, &root, g, Some(bound))?);
             }
         } else {
+            let mut start = 0;
             for run in runs(&later, bound, self.runs(node.set.len(), later.len())) {
-                match self.run(node, run, bound)? {
-                    Some(v) => tried.push(v),
-                    None => waiting = true,
-                }
+                let value = self.run(node, run, bound)?;
+                let waiting = Derived::Waiting { lower: 0 };
+                trials.record(
+                    &at[start..start + run.len()],
+                    value.map_or(waiting, Derived::Value),
+                );
+                start += run.len();
             }
         }
-        if waiting {
-            return Ok(None);
+        if trials.pending {
+            return Ok(trials.waiting());
         }
-        // The cheapest, the earliest in the search's order among equals.
-        let mut best: Option<Value> = None;
-        for v in tried {
-            if let Some(t) = v.total() {
-                if t < limit && best.as_ref().and_then(Value::total).is_none_or(|b| t < b) {
-                    best = Some(v);
-                }
-            }
-        }
-        match (best, node.below) {
-            (Some(v), _) => Ok(Some(v)),
-            (None, Some(b)) => Ok(Some(Value::AtLeast(b))),
+        match (trials.cheapest(limit), node.below) {
+            (Some(v), _) => Ok(Derived::Value(v)),
+            (None, Some(b)) => Ok(Derived::Value(Value::AtLeast(b))),
             (None, None) => Err(SplitError::Malformed {
                 kind: "split manifest",
                 reason: format!(
@@ -316,77 +403,78 @@ impl<'a> Deeper<'a> {
         root: &PositionRoot,
         guess: u32,
         budget: Option<u64>,
-    ) -> Result<Option<Value>, SplitError> {
+    ) -> Result<Derived, SplitError> {
         let n = node.set.len() as u64;
         let Some((bound, lowers)) = root.pieces(guess) else {
-            return Ok(Some(Value::AtLeast(u64::MAX)));
+            return Ok(Derived::Value(Value::AtLeast(u64::MAX)));
         };
         let sum: u64 = n + lowers.iter().map(|&(_, b)| b).sum::<u64>();
         if budget.is_some_and(|b| bound.max(sum) >= b) {
-            return Ok(Some(Value::AtLeast(bound.max(sum))));
+            return Ok(Derived::Value(Value::AtLeast(bound.max(sum))));
         }
+        // Each piece's lower bound, raised by what a heavy piece's results prove meanwhile.
+        let mut floors = lowers.clone();
+        let waiting_on = |values: &[Option<Value>], floors: &[(Feedback, u64)]| Derived::Waiting {
+            lower: bound.max(ruled_out(n, values, floors)),
+        };
         // What the pieces may cost above their lower bounds in all, for the guess to win.
         let spare = budget.map(|b| b - sum);
         let rules = self.space.rules();
         let parts = pieces(self.space, &node.set, guess);
         let mut values: Vec<Option<Value>> = vec![None; parts.len()];
         let mut waiting = false;
-        let (mut light, mut heavy): (Vec<usize>, Vec<usize>) = (0..parts.len()).partition(|&i| {
+        let (light, mut heavy): (Vec<usize>, Vec<usize>) = (0..parts.len()).partition(|&i| {
             let n = parts[i].1.len();
             node.path.len() + 1 >= DEEPEST || n <= 1 || (n as u64).pow(2) <= self.piece()
         });
         debug_assert!(parts.iter().zip(&lowers).all(|((f, _), (lf, _))| f == lf));
-        // The smallest pieces first: each one solved spends some of the spare, so the largest,
-        // where the time is, are searched under the tightest bound, or not at all.
-        light.sort_by_key(|&i| parts[i].1.len());
-        let mut bundle: Vec<usize> = Vec::new();
-        for i in light {
-            let cost = |i: &usize| (parts[*i].1.len() as u64).pow(2);
-            if bundle.iter().map(cost).sum::<u64>() + cost(&i) > self.piece() {
-                waiting |=
-                    !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
-                bundle.clear();
-            }
-            bundle.push(i);
-        }
-        waiting |= !self.bundle(node, guess, &parts, &lowers, &bundle, spare, &mut values)?;
+        let cut = Cut {
+            guess,
+            parts: &parts,
+            lowers: &lowers,
+            spare,
+        };
+        waiting |= !self.light(node, &cut, light, &mut values)?;
         // Under a bound, a heavy piece waits for the light ones: what they spend of the spare
         // bounds it, and when they spend it all, it is never searched.
         if spare.is_some() && waiting {
-            return Ok(None);
+            return Ok(waiting_on(&values, &floors));
         }
         if values.iter().any(|v| matches!(v, Some(Value::AtLeast(_)))) {
-            return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
+            let lower = ruled_out(n, &values, &lowers);
+            return Ok(Derived::Value(Value::AtLeast(lower)));
         }
         heavy.sort_by_key(|&i| parts[i].1.len());
         for i in heavy {
             // Under a bound, one heavy piece after another, the smallest first, each bounded by
             // what the pieces before it left; without one, all at once.
-            let spent: u64 = values
-                .iter()
-                .zip(&lowers)
-                .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
-                .sum();
-            let below = spare.map(|s| lowers[i].1 + s.saturating_sub(spent));
+            let below = spare.map(|s| lowers[i].1 + s.saturating_sub(spent(&values, &lowers)));
             let (f, set) = &parts[i];
             let child = node.child(rules, self.space, guess, *f, set.clone(), below);
             match self.node(&child)? {
-                Some(v) => values[i] = Some(v),
-                None if spare.is_some() => return Ok(None),
-                None => waiting = true,
+                Derived::Value(v) => values[i] = Some(v),
+                Derived::Waiting { lower } => {
+                    floors[i].1 = floors[i].1.max(lower);
+                    if spare.is_some() {
+                        return Ok(waiting_on(&values, &floors));
+                    }
+                    waiting = true;
+                }
             }
             if matches!(values[i], Some(Value::AtLeast(_))) {
-                return Ok(Some(Value::AtLeast(ruled_out(n, &values, &lowers))));
+                let lower = ruled_out(n, &values, &lowers);
+                return Ok(Derived::Value(Value::AtLeast(lower)));
             }
         }
         if waiting {
-            return Ok(None);
+            return Ok(waiting_on(&values, &floors));
         }
         let total = ruled_out(n, &values, &lowers);
         if budget.is_some_and(|b| total >= b) {
-            return Ok(Some(Value::AtLeast(total)));
+            return Ok(Derived::Value(Value::AtLeast(total)));
         }
-        self.assemble(node, guess, &parts, values).map(Some)
+        self.assemble(node, guess, &parts, values)
+            .map(Derived::Value)
     }
 
     /// How many runs the later guesses of a position of `n` secrets below a part are cut into:
@@ -434,19 +522,46 @@ impl<'a> Deeper<'a> {
         read_run(&result, below).map(Some)
     }
 
-    /// One job's pieces (`which` of `parts`, none for no job): their values from its result
+    /// The light pieces of `cut` (`light`), in jobs of a few: their values from the jobs'
+    /// results into `values`, and `false` while some job has none.
+    fn light(
+        &mut self,
+        node: &Position,
+        cut: &Cut,
+        mut light: Vec<usize>,
+        values: &mut [Option<Value>],
+    ) -> Result<bool, SplitError> {
+        // The smallest pieces first: each one solved spends some of the spare, so the largest,
+        // where the time is, are searched under the tightest bound, or not at all.
+        light.sort_by_key(|&i| cut.parts[i].1.len());
+        let cost = |i: &usize| (cut.parts[*i].1.len() as u64).pow(2);
+        let mut all_in = true;
+        let mut bundle: Vec<usize> = Vec::new();
+        for i in light {
+            if bundle.iter().map(cost).sum::<u64>() + cost(&i) > self.piece() {
+                all_in &= self.bundle(node, cut, &bundle, values)?;
+                bundle.clear();
+            }
+            bundle.push(i);
+        }
+        Ok(self.bundle(node, cut, &bundle, values)? && all_in)
+    }
+
+    /// One job's pieces (`which` of the cut's, none for no job): their values from its result
     /// into `values`, or `false` when it has none yet.
-    #[allow(clippy::too_many_arguments)]
     fn bundle(
         &mut self,
         node: &Position,
-        guess: u32,
-        parts: &[(Feedback, CodeSet)],
-        lowers: &[(Feedback, u64)],
+        cut: &Cut,
         which: &[usize],
-        spare: Option<u64>,
         values: &mut [Option<Value>],
     ) -> Result<bool, SplitError> {
+        let Cut {
+            guess,
+            parts,
+            lowers,
+            spare,
+        } = *cut;
         if which.is_empty() {
             return Ok(true);
         }
@@ -528,107 +643,6 @@ impl<'a> Deeper<'a> {
     }
 }
 
-/// The values a [`Task::Pieces`] result gives its pieces, checked against what the job asked:
-/// each total what its histogram adds up to, at least the piece's lower bound and below its
-/// bound; a lower bound only at the end, at or above its bound.
-fn read_pieces(r: &JobResult) -> Result<Vec<Value>, SplitError> {
-    let bad = |reason: &str| SplitError::Mismatch {
-        index: r.entry.index,
-        reason: reason.to_string(),
-    };
-    let (Task::Pieces { pieces, spare, .. }, PartOutcome::Pieces { pieces: outcomes }) =
-        (&r.entry.task, &r.outcome)
-    else {
-        return Err(bad("it answers another kind of job"));
-    };
-    if outcomes.is_empty() || outcomes.len() > pieces.len() {
-        return Err(bad("it answers another number of pieces than the job has"));
-    }
-    let mut left = *spare;
-    let mut values = Vec::new();
-    for (k, (p, o)) in pieces.iter().zip(outcomes).enumerate() {
-        let limit = left.map(|s| p.lower.saturating_add(s));
-        match o {
-            PartOutcome::Solved {
-                total,
-                histogram,
-                tree,
-                ..
-            } => {
-                if *total < p.lower {
-                    return Err(bad("a piece claims less than its proven lower bound"));
-                }
-                check_tree(*total, histogram, limit).map_err(bad)?;
-                left = left.map(|s| s - (total - p.lower));
-                values.push(Value::Tree {
-                    total: *total,
-                    histogram: histogram.clone(),
-                    tree: tree.clone(),
-                    index: r.entry.index,
-                });
-            }
-            PartOutcome::AtLeast { bound } if k + 1 == outcomes.len() => match limit {
-                Some(l) if *bound >= l => values.push(Value::AtLeast(*bound)),
-                Some(_) => return Err(bad("it claims a lower bound below its bound")),
-                None => return Err(bad("a piece without a bound claims a lower bound")),
-            },
-            _ => return Err(bad("a piece answers another kind of job")),
-        }
-    }
-    if outcomes.len() < pieces.len() && !matches!(values.last(), Some(Value::AtLeast(_))) {
-        return Err(bad("it answers only some of its pieces"));
-    }
-    Ok(values)
-}
-
-/// The value a [`Task::Guesses`] result gives its position, checked against what the job
-/// asked: a tree whose total is what its histogram adds up to, below `below`, rooted at one of
-/// the job's guesses; or a lower bound at or above `below`.
-fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
-    let bad = |reason: &str| SplitError::Mismatch {
-        index: r.entry.index,
-        reason: reason.to_string(),
-    };
-    let Task::Guesses { guesses, .. } = &r.entry.task else {
-        return Err(bad("it answers another kind of job"));
-    };
-    match &r.outcome {
-        PartOutcome::Solved {
-            total,
-            histogram,
-            tree,
-            ..
-        } => {
-            check_tree(*total, histogram, Some(below)).map_err(bad)?;
-            let root = tree.rules().format_code(&tree.root().guess);
-            if !guesses.contains(&root) {
-                return Err(bad("its tree opens with a guess the job did not try"));
-            }
-            Ok(Value::Tree {
-                total: *total,
-                histogram: histogram.clone(),
-                tree: tree.clone(),
-                index: r.entry.index,
-            })
-        }
-        PartOutcome::AtLeast { bound } if *bound >= below => Ok(Value::AtLeast(*bound)),
-        PartOutcome::AtLeast { .. } => Err(bad("it claims a lower bound below its bound")),
-        _ => Err(bad("it answers another kind of job")),
-    }
-}
-
-/// Why a result's tree cannot be what it claims, if it cannot: a total other than what its
-/// histogram adds up to, or not below the job's bound `below`.
-fn check_tree(total: u64, histogram: &[u64], below: Option<u64>) -> Result<(), &'static str> {
-    if total != histogram_total(histogram) {
-        return Err("its total is not what its histogram adds up to");
-    }
-    if below.is_some_and(|b| total >= b) {
-        return Err("it claims a tree at or above its bound");
-    }
-    Ok(())
-}
-
 /// `later` (a position's later guesses with their lower bounds, in its order) cut into at most
 /// `count` runs in that order, of about equal weight: a guess weighs the square of the gap
 /// between its lower bound and `bound`, since the nearer its lower bound is to the bound, the
@@ -658,6 +672,15 @@ pub(super) fn histogram_total(histogram: &[u64]) -> u64 {
         .iter()
         .enumerate()
         .map(|(k, &c)| (k as u64 + 1) * c)
+        .sum()
+}
+
+/// What the pieces solved so far cost above their lower bounds, in all.
+fn spent<F>(values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
+    values
+        .iter()
+        .zip(lowers)
+        .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
         .sum()
 }
 

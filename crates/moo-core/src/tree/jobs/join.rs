@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use super::deeper::{key, Deeper, Position, Value};
+use super::deeper::{key, Deeper, Derived, Position, Value};
 use super::plan::FirstPart;
 use super::{
-    Column, DeepPart, JobEntry, JobResult, Joined, PartOutcome, SettledPart, Split, SplitError,
-    Task, RESULT_FORMAT,
+    Column, DeepPart, JobEntry, JobResult, Joined, OpenPart, PartOutcome, SettledPart, Split,
+    SplitError, Standing, Task, RESULT_FORMAT,
 };
 use crate::code::Code;
 use crate::feedback::Feedback;
@@ -28,26 +28,18 @@ impl Split {
         let mut known: Vec<JobEntry> = self.jobs.clone();
         let mut round = 1;
         let settled = loop {
-            let (settled, wanted) = self.settle(&space, &known, results)?;
-            if wanted.is_empty() {
-                break settled;
+            let derived = self.settle(&space, &known, results)?;
+            if derived.wanted.is_empty() {
+                break derived.parts;
             }
             round += 1;
-            let start = known.len();
-            let entries: Vec<JobEntry> = wanted
-                .into_iter()
-                .enumerate()
-                .map(|(i, mut e)| {
-                    e.index = start + i;
-                    e
-                })
-                .collect();
+            let entries = numbered(derived.wanted.clone(), known.len());
             known.extend(entries.iter().cloned());
             if entries.iter().all(|e| missing(results, e.index)) {
                 return Ok(Joined::Round {
                     round,
                     jobs: entries.into_iter().map(|e| self.job(e)).collect(),
-                    settled: settled.iter().filter_map(settled_part).collect(),
+                    standing: self.standing_of(&space, results, derived),
                 });
             }
             self.check_round(&entries, results, known.len())?;
@@ -83,16 +75,34 @@ impl Split {
         })
     }
 
-    /// The parts split deeper that the results of `known` jobs (each has one, checked by the
-    /// caller) settle, each as if one job had solved it whole; and the jobs that positions
-    /// below the others still want (numbered from 0, in the order derived), none once every
-    /// part is settled.
+    /// How far the results in have got, while a round is still running: the rounds derived
+    /// as [`Split::join`] derives them, the last of them with only some of its results in
+    /// (each result in is checked as the join checks it, and none need be missing).
+    pub fn standing(&self, results: &[Option<JobResult>]) -> Result<Standing, SplitError> {
+        let space = super::exact_space(self.rules.clone())?;
+        self.check_answers(&self.jobs, results)?;
+        let mut known: Vec<JobEntry> = self.jobs.clone();
+        loop {
+            let derived = self.settle(&space, &known, results)?;
+            let entries = numbered(derived.wanted.clone(), known.len());
+            if entries.iter().all(|e| missing(results, e.index)) {
+                return Ok(self.standing_of(&space, results, derived));
+            }
+            self.check_answers(&entries, results)?;
+            known.extend(entries);
+        }
+    }
+
+    /// What the results of `known` jobs (those in checked by the caller) derive: the parts
+    /// split deeper they settle, each as if one job had solved it whole, and what they prove
+    /// of the others; and the jobs that positions below the others still want (numbered from 0,
+    /// in the order derived), none once every part is settled.
     fn settle(
         &self,
         space: &CodeSpace,
         known: &[JobEntry],
         results: &[Option<JobResult>],
-    ) -> Result<(Vec<JobResult>, Vec<JobEntry>), SplitError> {
+    ) -> Result<Derivation, SplitError> {
         let done: HashMap<String, &JobResult> = known
             .iter()
             .filter(|e| e.task != Task::Part)
@@ -100,17 +110,26 @@ impl Split {
             .collect();
         let mut deeper = Deeper::new(space, self.options(), self.heavy, done);
         let mut settled = Vec::new();
+        let mut open = Vec::new();
         for d in &self.deeper {
             let part = first_part(self, space, d)?;
             let value = deeper.node(&Position::part(space, &part))?;
-            let Some(Value::Tree {
-                total,
-                histogram,
-                tree,
-                index,
-            }) = value
-            else {
-                continue;
+            let (total, histogram, tree, index) = match value {
+                Derived::Value(Value::Tree {
+                    total,
+                    histogram,
+                    tree,
+                    index,
+                }) => (total, histogram, tree, index),
+                Derived::Waiting { lower } => {
+                    open.push(OpenPart {
+                        part: d.clone(),
+                        lower,
+                    });
+                    continue;
+                }
+                // A part has no bound to be ruled out by.
+                Derived::Value(Value::AtLeast(_)) => continue,
             };
             settled.push(JobResult {
                 format: RESULT_FORMAT.to_string(),
@@ -134,7 +153,75 @@ impl Split {
                 cpu_seconds: None,
             });
         }
-        Ok((settled, deeper.wanted))
+        Ok(Derivation {
+            parts: settled,
+            open,
+            wanted: deeper.wanted,
+        })
+    }
+
+    /// The standing a derivation gives: its settled parts and open ones, and the least total
+    /// they leave the whole game (the average objective without a depth limit only): for each
+    /// first guess, one guess per secret and each part's optimum or proven lower bound; `None`
+    /// while a part solved whole in round 1 has no result.
+    fn standing_of(
+        &self,
+        space: &CodeSpace,
+        results: &[Option<JobResult>],
+        derived: Derivation,
+    ) -> Standing {
+        let lower = (self.objective == Objective::Average && self.max_depth.is_none())
+            .then(|| {
+                let mut least: Option<u64> = None;
+                'guesses: for guess in &self.first_guesses {
+                    let mut total = space.len() as u64;
+                    for e in self.jobs.iter().filter(|e| e.task == Task::Part) {
+                        if e.guess != *guess {
+                            continue;
+                        }
+                        match results
+                            .get(e.index)
+                            .and_then(Option::as_ref)
+                            .map(|r| &r.outcome)
+                        {
+                            Some(PartOutcome::Solved { total: t, .. }) => total += t,
+                            Some(_) => continue 'guesses,
+                            None => return None,
+                        }
+                    }
+                    let settled = derived.parts.iter().filter(|r| r.entry.guess == *guess);
+                    total += settled
+                        .filter_map(|r| match r.outcome {
+                            PartOutcome::Solved { total, .. } => Some(total),
+                            _ => None,
+                        })
+                        .sum::<u64>();
+                    let open = derived.open.iter().filter(|o| o.part.guess == *guess);
+                    total = open.fold(total, |t, o| t.saturating_add(o.lower));
+                    least = Some(least.map_or(total, |l| l.min(total)));
+                }
+                least
+            })
+            .flatten();
+        Standing {
+            settled: derived.parts.iter().filter_map(settled_part).collect(),
+            open: derived.open,
+            lower,
+        }
+    }
+
+    /// Checks that each job of `round` with a result is answered by it.
+    fn check_answers(
+        &self,
+        round: &[JobEntry],
+        results: &[Option<JobResult>],
+    ) -> Result<(), SplitError> {
+        for e in round {
+            if let Some(Some(r)) = results.get(e.index) {
+                self.check_answer(e, r)?;
+            }
+        }
+        Ok(())
     }
 
     /// Checks that every job of `round` has a result that answers it: the missing ones are
@@ -156,12 +243,7 @@ impl Split {
                 jobs: so_far,
             });
         }
-        for e in round {
-            if let Some(r) = &results[e.index] {
-                self.check_answer(e, r)?;
-            }
-        }
-        Ok(())
+        self.check_answers(round, results)
     }
 
     /// The average objective's first guess and its parts' subtrees: the smallest total, then the
@@ -355,6 +437,28 @@ impl Split {
         let stats = tree.verify_in(space).map_err(SplitError::Tree)?;
         Ok((tree, stats))
     }
+}
+
+/// What [`Split::settle`] derives from the results so far.
+struct Derivation {
+    /// The parts split deeper settled, each as if one job had solved it whole.
+    parts: Vec<JobResult>,
+    /// The others, each with what the results prove of it.
+    open: Vec<OpenPart>,
+    /// The jobs that positions below the open parts still want, numbered from 0.
+    wanted: Vec<JobEntry>,
+}
+
+/// `entries` numbered from `start` in their order, as a round's jobs.
+fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
+    entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut e)| {
+            e.index = start + i;
+            e
+        })
+        .collect()
 }
 
 /// A settled part's report, from the result the join made of it.

@@ -51,6 +51,7 @@ mod deeper;
 mod estimate;
 mod join;
 mod plan;
+mod read;
 mod solve;
 #[cfg(test)]
 mod tests;
@@ -427,10 +428,24 @@ pub enum Joined {
         round: usize,
         /// The round's jobs.
         jobs: Vec<Job>,
-        /// The parts split deeper that the rounds so far have settled, in the manifest's order:
-        /// how far a long run has got.
-        settled: Vec<SettledPart>,
+        /// How far the rounds so far have got.
+        standing: Standing,
     },
+}
+
+/// How far the results so far have got with the parts split deeper
+/// ([`Split::standing`], [`Joined::Round`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Standing {
+    /// The parts whose optima the results prove, in the manifest's order.
+    pub settled: Vec<SettledPart>,
+    /// The others, each with the lower bound the results prove, in the manifest's order.
+    pub open: Vec<OpenPart>,
+    /// The whole game's optimal total is at least this: one guess per secret, then each
+    /// part's optimum or proven lower bound, for the best first guess. Only for the average
+    /// objective without a depth limit, and once every part solved whole has its result.
+    pub lower: Option<u64>,
 }
 
 /// A part split deeper whose optimum the rounds so far have proven.
@@ -441,6 +456,17 @@ pub struct SettledPart {
     pub part: DeepPart,
     /// Its optimal total, counting guesses after the first.
     pub total: u64,
+}
+
+/// A part split deeper that the results so far leave open.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenPart {
+    /// The part.
+    #[serde(flatten)]
+    pub part: DeepPart,
+    /// Every strategy for it takes at least this many guesses after the first, summed over
+    /// its secrets.
+    pub lower: u64,
 }
 
 /// Reads a file of this module's `kind`, refusing any other format than `expected`.

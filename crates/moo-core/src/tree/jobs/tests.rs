@@ -330,12 +330,12 @@ fn rounds_are_derived_again_alike_and_resume_where_they_stopped() {
             Joined::Round {
                 round,
                 jobs,
-                settled,
+                standing,
             } => {
                 assert!(round > 2);
                 assert_eq!(jobs[0].entry.index, results.len());
-                assert_settled_as_solved_whole(&split, &settled);
-                reported += settled.len();
+                assert_settled_as_solved_whole(&split, &standing.settled);
+                reported += standing.settled.len();
                 results.extend(solve_all(&jobs));
             }
             Joined::Found { tree, .. } => break tree,
@@ -358,19 +358,83 @@ fn assert_settled_as_solved_whole(split: &Split, settled: &[SettledPart]) {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
     for s in settled {
-        let job = split.job(JobEntry {
-            index: 0,
-            guess: s.part.guess.clone(),
-            feedback: s.part.feedback.clone(),
-            size: s.part.size,
-            task: Task::Part,
-        });
-        let whole = job.solve(&Progress::new(), &Stop::never()).unwrap();
-        let PartOutcome::Solved { total, .. } = whole.outcome else {
-            panic!("a part solved whole has an optimum");
-        };
-        assert_eq!(s.total, total, "{:?}", s.part);
+        assert_eq!(s.total, solved_whole(split, &s.part), "{:?}", s.part);
     }
+}
+
+/// A part's optimum, solved whole by one job.
+fn solved_whole(split: &Split, part: &DeepPart) -> u64 {
+    let job = split.job(JobEntry {
+        index: 0,
+        guess: part.guess.clone(),
+        feedback: part.feedback.clone(),
+        size: part.size,
+        task: Task::Part,
+    });
+    let whole = job.solve(&Progress::new(), &Stop::never()).unwrap();
+    let PartOutcome::Solved { total, .. } = whole.outcome else {
+        panic!("a part solved whole has an optimum");
+    };
+    total
+}
+
+#[test]
+fn standings_bound_the_optimum_from_below_and_rise_to_it() {
+    let space = CodeSpace::new(Rules::new(3, "0123456789", false, false).unwrap()).unwrap();
+    let (split, jobs) = Split::plan(&space, &SearchOptions::default(), &all_deeper()).unwrap();
+    let optima: Vec<u64> = split
+        .deeper
+        .iter()
+        .map(|d| solved_whole(&split, d))
+        .collect();
+    let mut lowers = Vec::new();
+    // Each standing: the settled parts at their optima, the open ones at most theirs, and
+    // the whole game's bound what they add up to with one guess per secret.
+    let mut check = |standing: &Standing| {
+        assert_settled_as_solved_whole(&split, &standing.settled);
+        let mut sum = space.len() as u64;
+        for (d, optimum) in split.deeper.iter().zip(&optima) {
+            let settled = standing.settled.iter().find(|s| s.part == *d);
+            let open = standing.open.iter().find(|o| o.part == *d);
+            match (settled, open) {
+                (Some(s), None) => sum += s.total,
+                (None, Some(o)) => {
+                    assert!(o.lower <= *optimum, "{d:?}: {} > {optimum}", o.lower);
+                    sum += o.lower;
+                }
+                _ => panic!("{d:?} is either settled or open"),
+            }
+        }
+        assert_eq!(standing.lower, Some(sum));
+        lowers.push(sum);
+    };
+    // Each round twice: with half of its results in, then all of them.
+    let (mut results, mut round) = (Vec::new(), jobs);
+    let total = loop {
+        let solved = solve_all(&round);
+        let (start, half) = (results.len(), round.len() / 2);
+        results.extend(solved[..half].iter().cloned());
+        results.resize(start + round.len(), None);
+        check(&split.standing(&results).unwrap());
+        results.truncate(start);
+        results.extend(solved);
+        match split.join(&results).unwrap() {
+            Joined::Round { jobs, standing, .. } => {
+                check(&standing);
+                assert_eq!(split.standing(&results).unwrap(), standing);
+                round = jobs;
+            }
+            Joined::Found { stats, .. } => break stats.total,
+            Joined::Impossible { .. } => panic!("every round in: the tree"),
+        }
+    };
+    let last = split.standing(&results).unwrap();
+    assert!(last.open.is_empty());
+    check(&last);
+    assert_eq!(last.lower, Some(total));
+    assert!(lowers.windows(2).all(|w| w[0] <= w[1]), "{lowers:?}");
+    assert!(lowers[0] < total, "{lowers:?}");
+    assert!(lowers.len() > 4, "{lowers:?}");
 }
 
 /// Every round of Bulls and Cows 3 of 0-9 with every part deeper, solved, and its split.
