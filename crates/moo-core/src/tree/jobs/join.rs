@@ -28,12 +28,12 @@ impl Split {
         let mut known: Vec<JobEntry> = self.jobs.clone();
         let mut round = 1;
         let settled = loop {
-            let derived = self.settle(&space, &known, results)?;
+            let mut derived = self.settle(&space, &known, results)?;
             if derived.wanted.is_empty() {
                 break derived.parts;
             }
             round += 1;
-            let entries = numbered(derived.wanted.clone(), known.len());
+            let entries = numbered(std::mem::take(&mut derived.wanted), known.len());
             known.extend(entries.iter().cloned());
             if entries.iter().all(|e| missing(results, e.index)) {
                 return Ok(Joined::Round {
@@ -83,8 +83,8 @@ impl Split {
         self.check_answers(&self.jobs, results)?;
         let mut known: Vec<JobEntry> = self.jobs.clone();
         loop {
-            let derived = self.settle(&space, &known, results)?;
-            let entries = numbered(derived.wanted.clone(), known.len());
+            let mut derived = self.settle(&space, &known, results)?;
+            let entries = numbered(std::mem::take(&mut derived.wanted), known.len());
             if entries.iter().all(|e| missing(results, e.index)) {
                 return Ok(self.standing_of(&space, results, derived));
             }
@@ -160,54 +160,58 @@ impl Split {
         })
     }
 
-    /// The standing a derivation gives: its settled parts and open ones, and the least total
-    /// they leave the whole game (the average objective without a depth limit only): for each
-    /// first guess, one guess per secret and each part's optimum or proven lower bound; `None`
-    /// while a part solved whole in round 1 has no result.
+    /// The standing a derivation gives: its settled parts, its open ones and the least total
+    /// they leave the whole game.
     fn standing_of(
         &self,
         space: &CodeSpace,
         results: &[Option<JobResult>],
         derived: Derivation,
     ) -> Standing {
-        let lower = (self.objective == Objective::Average && self.max_depth.is_none())
-            .then(|| {
-                let mut least: Option<u64> = None;
-                'guesses: for guess in &self.first_guesses {
-                    let mut total = space.len() as u64;
-                    for e in self.jobs.iter().filter(|e| e.task == Task::Part) {
-                        if e.guess != *guess {
-                            continue;
-                        }
-                        match results
-                            .get(e.index)
-                            .and_then(Option::as_ref)
-                            .map(|r| &r.outcome)
-                        {
-                            Some(PartOutcome::Solved { total: t, .. }) => total += t,
-                            Some(_) => continue 'guesses,
-                            None => return None,
-                        }
-                    }
-                    let settled = derived.parts.iter().filter(|r| r.entry.guess == *guess);
-                    total += settled
-                        .filter_map(|r| match r.outcome {
-                            PartOutcome::Solved { total, .. } => Some(total),
-                            _ => None,
-                        })
-                        .sum::<u64>();
-                    let open = derived.open.iter().filter(|o| o.part.guess == *guess);
-                    total = open.fold(total, |t, o| t.saturating_add(o.lower));
-                    least = Some(least.map_or(total, |l| l.min(total)));
-                }
-                least
-            })
-            .flatten();
         Standing {
+            lower: self.least_total(space.len() as u64, results, &derived),
             settled: derived.parts.iter().filter_map(settled_part).collect(),
             open: derived.open,
-            lower,
         }
+    }
+
+    /// The least total any strategy for the whole game of `secrets` can have, by what
+    /// `derived` proves: for each first guess, one guess per secret and each of its parts'
+    /// optimum or proven lower bound; the least of those. Only for the average objective without
+    /// a depth limit, and `None` while a part solved whole in round 1 has no result.
+    fn least_total(
+        &self,
+        secrets: u64,
+        results: &[Option<JobResult>],
+        derived: &Derivation,
+    ) -> Option<u64> {
+        if self.objective != Objective::Average || self.max_depth.is_some() {
+            return None;
+        }
+        let mut least: Option<u64> = None;
+        for guess in &self.first_guesses {
+            let mut total = secrets;
+            for e in self
+                .jobs
+                .iter()
+                .filter(|e| e.task == Task::Part && e.guess == *guess)
+            {
+                match results.get(e.index)?.as_ref()?.outcome {
+                    PartOutcome::Solved { total: t, .. } => total += t,
+                    _ => return None,
+                }
+            }
+            for r in derived.parts.iter().filter(|r| r.entry.guess == *guess) {
+                if let PartOutcome::Solved { total: t, .. } = r.outcome {
+                    total += t;
+                }
+            }
+            for o in derived.open.iter().filter(|o| o.part.guess == *guess) {
+                total = total.saturating_add(o.lower);
+            }
+            least = Some(least.map_or(total, |l| l.min(total)));
+        }
+        least
     }
 
     /// Checks that each job of `round` with a result is answered by it.
