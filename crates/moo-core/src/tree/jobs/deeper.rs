@@ -22,6 +22,13 @@
 //! many to a job ([`Task::Guesses`]), since most of them are refuted at once and one job with
 //! one cache refutes them much faster than one job each.
 //!
+//! While some of its jobs have no result, a position's value is not known, but a lower bound on
+//! it is: the least, over the guesses its search tries, of what each is proven to cost so far.
+//! That is its one-guess bound until its jobs are in; then `n` plus, for each piece, its
+//! optimum, the bound a job proved of it, or (a piece split again, still waiting) the same least
+//! one level down, else its own lower bound; a run's result bounds each guess in the run, since
+//! its tree is its cheapest guess's. The join reports it for each part still open.
+//!
 //! Everything here is derived from the manifest and the results so far: each join derives the
 //! jobs again in the same order, numbers those not written before after them (the next
 //! round), and refuses a result that answers anything else.
@@ -31,6 +38,7 @@ use std::collections::HashMap;
 
 use super::join::graft;
 use super::read::{read_pieces, read_run};
+use super::values::{histogram_total, ruled_out, spent, Derived, Trials, Value};
 use super::{JobEntry, JobResult, Piece, SplitError, Step, Task};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
@@ -39,7 +47,7 @@ use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::tree::search::PositionRoot;
-use crate::tree::{DecisionTree, Progress, SearchOptions};
+use crate::tree::{Progress, SearchOptions};
 
 use super::plan::FirstPart;
 
@@ -88,54 +96,6 @@ const RUN_LEAST: usize = 200;
 
 /// [`Deeper::piece`]: how many pieces at the most of one job fit in a set split again.
 const PIECE_OF_HEAVY: u64 = 4;
-
-/// What a position (or one guess at it) was proven to cost.
-#[derive(Debug, Clone)]
-pub(super) enum Value {
-    /// Its first optimal subtree.
-    Tree {
-        /// Guesses summed over its secrets, counting from its root.
-        total: u64,
-        /// `histogram[k - 1]` secrets need `k` guesses from its root.
-        histogram: Vec<u64>,
-        /// The subtree.
-        tree: DecisionTree,
-        /// A job whose result it comes from, to name in errors.
-        index: usize,
-    },
-    /// No subtree below its bound: every one costs at least this.
-    AtLeast(u64),
-}
-
-impl Value {
-    fn total(&self) -> Option<u64> {
-        match self {
-            Value::Tree { total, .. } => Some(*total),
-            Value::AtLeast(_) => None,
-        }
-    }
-
-    /// What it proves the position (or guess) costs at least.
-    fn proven(&self) -> u64 {
-        match self {
-            Value::Tree { total, .. } => *total,
-            Value::AtLeast(b) => *b,
-        }
-    }
-}
-
-/// What the results so far give a position (or one guess at it).
-#[derive(Debug, Clone)]
-pub(super) enum Derived {
-    /// Its value.
-    Value(Value),
-    /// Not known while some of its jobs have no result (those are added to
-    /// [`Deeper::wanted`]); what the results in prove it costs at least meanwhile.
-    Waiting {
-        /// Its total is at least this.
-        lower: u64,
-    },
-}
 
 /// A position below a first-level part: the part, the way there and the secrets left.
 pub(super) struct Position {
@@ -190,68 +150,6 @@ impl Position {
             set,
             below,
         }
-    }
-}
-
-/// The guesses tried at a position so far: their values, and what each guess the search tries
-/// there is proven to cost at least, so that the position costs at least the least of those,
-/// whatever is still waiting.
-struct Trials {
-    /// Per guess, in the search's order: its one-guess lower bound, raised by its results.
-    floor: Vec<u64>,
-    /// The values known, in the order tried.
-    values: Vec<Value>,
-    /// Whether some guess tried is still waiting for results.
-    pending: bool,
-}
-
-impl Trials {
-    fn new(guesses: &[(u32, u64)]) -> Trials {
-        Trials {
-            floor: guesses.iter().map(|&(_, lower)| lower).collect(),
-            values: Vec::new(),
-            pending: false,
-        }
-    }
-
-    /// Records what the results give the guesses `at` (in the search's order) together: one
-    /// guess, or a run of them, whose tree is its cheapest guess's, so that what it proves holds
-    /// for each.
-    fn record(&mut self, at: &[usize], derived: Derived) {
-        let proven = match derived {
-            Derived::Value(v) => {
-                let proven = v.proven();
-                self.values.push(v);
-                proven
-            }
-            Derived::Waiting { lower } => {
-                self.pending = true;
-                lower
-            }
-        };
-        for &i in at {
-            self.floor[i] = self.floor[i].max(proven);
-        }
-    }
-
-    /// What the position is proven to cost at least so far.
-    fn waiting(&self) -> Derived {
-        Derived::Waiting {
-            lower: self.floor.iter().copied().min().unwrap_or(u64::MAX),
-        }
-    }
-
-    /// The cheapest value below `limit`, the earliest in the search's order among equals.
-    fn cheapest(self, limit: u64) -> Option<Value> {
-        let mut best: Option<Value> = None;
-        for v in self.values {
-            if let Some(t) = v.total() {
-                if t < limit && best.as_ref().and_then(Value::total).is_none_or(|b| t < b) {
-                    best = Some(v);
-                }
-            }
-        }
-        best
     }
 }
 
@@ -422,7 +320,6 @@ impl<'a> Deeper<'a> {
         let rules = self.space.rules();
         let parts = pieces(self.space, &node.set, guess);
         let mut values: Vec<Option<Value>> = vec![None; parts.len()];
-        let mut waiting = false;
         let (light, mut heavy): (Vec<usize>, Vec<usize>) = (0..parts.len()).partition(|&i| {
             let n = parts[i].1.len();
             node.path.len() + 1 >= DEEPEST || n <= 1 || (n as u64).pow(2) <= self.piece()
@@ -434,7 +331,7 @@ impl<'a> Deeper<'a> {
             lowers: &lowers,
             spare,
         };
-        waiting |= !self.light(node, &cut, light, &mut values)?;
+        let mut waiting = !self.light(node, &cut, light, &mut values)?;
         // Under a bound, a heavy piece waits for the light ones: what they spend of the spare
         // bounds it, and when they spend it all, it is never searched.
         if spare.is_some() && waiting {
@@ -664,36 +561,4 @@ pub(super) fn runs(later: &[(u32, u64)], bound: u64, count: usize) -> Vec<&[(u32
         out.push(&later[start..]);
     }
     out
-}
-
-/// Guesses summed over the secrets of `histogram[k - 1]` secrets needing `k` guesses each.
-pub(super) fn histogram_total(histogram: &[u64]) -> u64 {
-    histogram
-        .iter()
-        .enumerate()
-        .map(|(k, &c)| (k as u64 + 1) * c)
-        .sum()
-}
-
-/// What the pieces solved so far cost above their lower bounds, in all.
-fn spent<F>(values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
-    values
-        .iter()
-        .zip(lowers)
-        .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
-        .sum()
-}
-
-/// What a guess ruled out at a position of `n` secrets is proven to cost at least: each piece's
-/// total, proven bound, or (not yet known) lower bound.
-fn ruled_out<F>(n: u64, values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
-    n + values
-        .iter()
-        .zip(lowers)
-        .map(|(v, (_, lower))| match v {
-            Some(Value::Tree { total, .. }) => *total,
-            Some(Value::AtLeast(b)) => *b,
-            None => *lower,
-        })
-        .sum::<u64>()
 }

@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::deeper::{key, Deeper, Derived, Position, Value};
+use super::deeper::{key, Deeper, Position};
 use super::plan::FirstPart;
+use super::values::{Derived, Value};
 use super::{
     Column, DeepPart, JobEntry, JobResult, Joined, OpenPart, PartOutcome, SettledPart, Split,
     SplitError, Standing, Task, RESULT_FORMAT,

@@ -55,6 +55,7 @@ mod read;
 mod solve;
 #[cfg(test)]
 mod tests;
+mod values;
 
 use serde::{Deserialize, Serialize};
 

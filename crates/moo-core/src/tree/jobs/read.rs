@@ -1,7 +1,7 @@
 //! What a later round's result gives the position that asked for it, checked against what its
 //! job asked: a refused result names its job and what is wrong with it.
 
-use super::deeper::{histogram_total, Value};
+use super::values::{histogram_total, Value};
 use super::{JobResult, PartOutcome, SplitError, Task};
 
 /// The values a [`Task::Pieces`] result gives its pieces, checked against what the job asked:

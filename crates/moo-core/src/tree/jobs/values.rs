@@ -1,0 +1,148 @@
+//! What the results prove a position below a part costs, or one guess at it: its value once
+//! every job it needs is in, a lower bound while some are not; and the guesses tried at a
+//! position, whose least bound is the position's.
+
+use crate::tree::DecisionTree;
+
+/// What a position (or one guess at it) was proven to cost.
+#[derive(Debug, Clone)]
+pub(super) enum Value {
+    /// Its first optimal subtree.
+    Tree {
+        /// Guesses summed over its secrets, counting from its root.
+        total: u64,
+        /// `histogram[k - 1]` secrets need `k` guesses from its root.
+        histogram: Vec<u64>,
+        /// The subtree.
+        tree: DecisionTree,
+        /// A job whose result it comes from, to name in errors.
+        index: usize,
+    },
+    /// No subtree below its bound: every one costs at least this.
+    AtLeast(u64),
+}
+
+impl Value {
+    pub(super) fn total(&self) -> Option<u64> {
+        match self {
+            Value::Tree { total, .. } => Some(*total),
+            Value::AtLeast(_) => None,
+        }
+    }
+
+    /// What it proves the position (or guess) costs at least.
+    fn proven(&self) -> u64 {
+        match self {
+            Value::Tree { total, .. } => *total,
+            Value::AtLeast(b) => *b,
+        }
+    }
+}
+
+/// What the results so far give a position (or one guess at it).
+#[derive(Debug, Clone)]
+pub(super) enum Derived {
+    /// Its value.
+    Value(Value),
+    /// Not known while some of its jobs have no result (those are added to
+    /// [`Deeper::wanted`](super::deeper::Deeper::wanted)); what the results in prove it costs
+    /// at least meanwhile.
+    Waiting {
+        /// Its total is at least this.
+        lower: u64,
+    },
+}
+
+/// The guesses tried at a position so far: their values, and what each guess the search tries
+/// there is proven to cost at least, so that the position costs at least the least of those,
+/// whatever is still waiting.
+pub(super) struct Trials {
+    /// Per guess, in the search's order: its one-guess lower bound, raised by its results.
+    pub(super) floor: Vec<u64>,
+    /// The values known, in the order tried.
+    pub(super) values: Vec<Value>,
+    /// Whether some guess tried is still waiting for results.
+    pub(super) pending: bool,
+}
+
+impl Trials {
+    pub(super) fn new(guesses: &[(u32, u64)]) -> Trials {
+        Trials {
+            floor: guesses.iter().map(|&(_, lower)| lower).collect(),
+            values: Vec::new(),
+            pending: false,
+        }
+    }
+
+    /// Records what the results give the guesses `at` (in the search's order) together: one
+    /// guess, or a run of them, whose tree is its cheapest guess's, so that what it proves holds
+    /// for each.
+    pub(super) fn record(&mut self, at: &[usize], derived: Derived) {
+        let proven = match derived {
+            Derived::Value(v) => {
+                let proven = v.proven();
+                self.values.push(v);
+                proven
+            }
+            Derived::Waiting { lower } => {
+                self.pending = true;
+                lower
+            }
+        };
+        for &i in at {
+            self.floor[i] = self.floor[i].max(proven);
+        }
+    }
+
+    /// What the position is proven to cost at least so far.
+    pub(super) fn waiting(&self) -> Derived {
+        Derived::Waiting {
+            lower: self.floor.iter().copied().min().unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The cheapest value below `limit`, the earliest in the search's order among equals.
+    pub(super) fn cheapest(self, limit: u64) -> Option<Value> {
+        let mut best: Option<Value> = None;
+        for v in self.values {
+            if let Some(t) = v.total() {
+                if t < limit && best.as_ref().and_then(Value::total).is_none_or(|b| t < b) {
+                    best = Some(v);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Guesses summed over the secrets of `histogram[k - 1]` secrets needing `k` guesses each.
+pub(super) fn histogram_total(histogram: &[u64]) -> u64 {
+    histogram
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (k as u64 + 1) * c)
+        .sum()
+}
+
+/// What the pieces solved so far cost above their lower bounds, in all.
+pub(super) fn spent<F>(values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
+    values
+        .iter()
+        .zip(lowers)
+        .filter_map(|(v, (_, lower))| Some(v.as_ref()?.total()? - lower))
+        .sum()
+}
+
+/// What a guess ruled out at a position of `n` secrets is proven to cost at least: each piece's
+/// total, proven bound, or (not yet known) lower bound.
+pub(super) fn ruled_out<F>(n: u64, values: &[Option<Value>], lowers: &[(F, u64)]) -> u64 {
+    n + values
+        .iter()
+        .zip(lowers)
+        .map(|(v, (_, lower))| match v {
+            Some(Value::Tree { total, .. }) => *total,
+            Some(Value::AtLeast(b)) => *b,
+            None => *lower,
+        })
+        .sum::<u64>()
+}
