@@ -757,4 +757,29 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     assert_eq!(lower(&last), Some(total), "{last}");
     assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
     assert!(seen[0] < total && seen.len() > 4, "{seen:?} {total}");
+
+    // A damaged result, or one that answers another job than the one derived, is an error.
+    let written = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().ends_with(".job.json")
+        })
+        .count();
+    let result = dir.join(format!("{:04}.result.json", written - 1));
+    let text = std::fs::read_to_string(&result).unwrap();
+    let mut edited: serde_json::Value = serde_json::from_str(&text).unwrap();
+    edited["size"] = (edited["size"].as_u64().unwrap() + 1).into();
+    for (content, error) in [
+        (text[..text.len() / 2].to_string(), "not a job result file"),
+        (edited.to_string(), "the result answers"),
+    ] {
+        std::fs::write(&result, content).unwrap();
+        moo()
+            .args(["tree", "status", "--bounds"])
+            .arg(&dir)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(error));
+    }
 }
