@@ -63,6 +63,23 @@ fn json(out: &[u8]) -> serde_json::Value {
     serde_json::from_slice(out).unwrap()
 }
 
+/// What `moo ARGS FILES` prints, once it succeeds.
+fn stdout(args: &[&str], files: &[&Path]) -> Vec<u8> {
+    moo()
+        .args(args)
+        .args(files)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
+/// `moo tree join --json`'s report on `dir`, the tree (if it writes one) to `tree`.
+fn join_json(dir: &Path, tree: &Path) -> serde_json::Value {
+    json(&stdout(&["tree", "join", "--json", "-o"], &[tree, dir]))
+}
+
 #[test]
 fn split_jobs_and_join_give_the_single_runs_tree() {
     let tmp = tempfile::tempdir().unwrap();
@@ -77,16 +94,7 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
         run_job(&dir, i);
     }
     let joined_file = tmp.path().join("joined.json");
-    let out = moo()
-        .args(["tree", "join", "--json", "-o"])
-        .arg(&joined_file)
-        .arg(&dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let joined = json(&out);
+    let joined = join_json(&dir, &joined_file);
 
     let single_file = tmp.path().join("single.json");
     let out = moo()
@@ -288,17 +296,7 @@ fn split_and_single(objective: &str) -> (serde_json::Value, String, serde_json::
         let depths = json(&out)["depths"].as_array().unwrap().clone();
         assert!(!depths.is_empty(), "job {i} proves at least one depth");
     }
-    let run = |args: &[&str], files: &[&Path]| {
-        json(
-            &moo()
-                .args(args)
-                .args(files)
-                .assert()
-                .success()
-                .get_output()
-                .stdout,
-        )
-    };
+    let run = |args: &[&str], files: &[&Path]| json(&stdout(args, files));
     let joined_file = tmp.path().join("joined.json");
     let joined = run(&["tree", "join", "--json", "-o"], &[&joined_file, &dir]);
     let single_file = tmp.path().join("single.json");
@@ -330,15 +328,13 @@ fn worst_case_objectives_split_and_join_as_the_single_run() {
 
 /// `moo tree status DIR`: the jobs still without a result, as an array range.
 fn status(dir: &Path) -> String {
-    let out = moo()
-        .args(["tree", "status"])
-        .arg(dir)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap().trim().to_string()
+    status_with(dir, &[]).trim().to_string()
+}
+
+/// What `moo tree status FLAGS DIR` prints.
+fn status_with(dir: &Path, flags: &[&str]) -> String {
+    let args: Vec<&str> = ["tree", "status"].iter().chain(flags).copied().collect();
+    String::from_utf8(stdout(&args, &[dir])).unwrap()
 }
 
 /// Every job index of an array range such as `0-3,7`.
@@ -634,17 +630,7 @@ fn status_summary_counts_jobs_by_part() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = split_deeper(tmp.path());
     let first = jobs(&dir);
-    let summary = || {
-        let out = moo()
-            .args(["tree", "status", "--summary"])
-            .arg(&dir)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
-    };
+    let summary = || status_with(&dir, &["--summary"]);
     let before = summary();
     assert!(
         before.contains(&format!(
@@ -682,17 +668,7 @@ fn status_summary_counts_jobs_by_part() {
 fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = split_deeper(tmp.path());
-    let bounds = || {
-        let out = moo()
-            .args(["tree", "status", "--bounds"])
-            .arg(&dir)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
-    };
+    let bounds = || status_with(&dir, &["--bounds"]);
     // The whole game's bound: the number on the `lower` line, if there is one.
     let lower = |text: &str| -> Option<u64> {
         let line = text.lines().find(|l| l.starts_with("lower "))?;
@@ -718,16 +694,7 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     assert!(first.contains("open      "), "{first}");
     let joined_file = tmp.path().join("joined.json");
     let total = loop {
-        let out = moo()
-            .args(["tree", "join", "--json", "-o"])
-            .arg(&joined_file)
-            .arg(&dir)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let report = json(&out);
+        let report = join_json(&dir, &joined_file);
         if let Some(total) = report["total"].as_u64() {
             break total;
         }
