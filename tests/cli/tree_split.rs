@@ -686,11 +686,27 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     assert!(none.contains("settled   0 of the "), "{none}");
     assert!(none.contains("at least "), "{none}");
     assert_eq!(lower(&none), None, "{none}");
+    let strategy = tmp.path().join("strategy.json");
+    moo()
+        .args(["tree", "status", "--bounds", "--strategy"])
+        .arg(&strategy)
+        .arg(&dir)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no strategy for every part yet"));
+    moo()
+        .args(["tree", "status", "--strategy"])
+        .arg(&strategy)
+        .arg(&dir)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--bounds"));
     for i in indexes(&status(&dir)) {
         run_job(&dir, i);
     }
     let first = bounds();
     let mut seen = vec![lower(&first).unwrap_or_else(|| panic!("{first}"))];
+    let mut uppers: Vec<u64> = Vec::new();
     assert!(first.contains("open      "), "{first}");
     let joined_file = tmp.path().join("joined.json");
     let total = loop {
@@ -709,12 +725,28 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
             "{report}"
         );
         seen.push(proven);
-        // Half of the round in: status proves at least as much as the round began with.
+        // Half of the round in: status proves at least as much as the round began with, and
+        // the best strategy found so far is a tree of the total it says.
         let round = indexes(&status(&dir));
         for &i in &round[..round.len() / 2] {
             run_job(&dir, i);
         }
-        seen.push(lower(&bounds()).unwrap());
+        let half = bounds();
+        seen.push(lower(&half).unwrap());
+        let upper = half.lines().find(|l| l.starts_with("upper "));
+        if let Some(upper) =
+            upper.and_then(|l| l.split_whitespace().find_map(|w| w.parse::<u64>().ok()))
+        {
+            let args = ["--bounds", "--strategy", strategy.to_str().unwrap()];
+            assert!(status_with(&dir, &args).contains("written to"));
+            moo()
+                .args(["tree", "verify"])
+                .arg(&strategy)
+                .assert()
+                .success()
+                .stdout(predicate::str::contains(format!("total     {upper}\n")));
+            uppers.push(upper);
+        }
         for &i in &round[round.len() / 2..] {
             run_job(&dir, i);
         }
@@ -724,6 +756,8 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     assert_eq!(lower(&last), Some(total), "{last}");
     assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
     assert!(seen[0] < total && seen.len() > 4, "{seen:?} {total}");
+    assert!(uppers.iter().all(|&u| u >= total), "{uppers:?} {total}");
+    assert!(uppers.iter().any(|&u| u > total), "{uppers:?} {total}");
 
     // A damaged result, or one that answers another job than the one derived, is an error.
     let written = std::fs::read_dir(&dir)

@@ -108,6 +108,12 @@ pub struct StatusArgs {
     /// join takes) and writes nothing.
     #[arg(long)]
     bounds: bool,
+
+    /// With --bounds, also write the best strategy the results have found so far to FILE (a
+    /// tree, replayed over every secret first): each part's optimum where it is settled, else
+    /// the cheapest subtree found for it
+    #[arg(long, value_name = "FILE", requires = "bounds")]
+    strategy: Option<PathBuf>,
 }
 
 /// `moo tree join`'s flags.
@@ -603,22 +609,31 @@ fn print_standing(split: &Split, standing: &Standing) -> Result<()> {
     }
     if !standing.open.is_empty() {
         outln!(
-            "open      {} parts, each proven to take:",
+            "open      {} parts, each proven to take (and the best subtree found so far):",
             standing.open.len()
         )?;
         for o in &standing.open {
+            let best = o
+                .upper
+                .map_or(String::new(), |u| format!("; the best found takes {u}"));
             outln!(
-                "          {}: at least {} guesses after the first",
+                "          {}: at least {} guesses after the first{best}",
                 part(&o.part),
                 o.lower
             )?;
         }
     }
+    let secrets = exact_space(split.rules.clone())?.len();
     if let Some(lower) = standing.lower {
-        let secrets = exact_space(split.rules.clone())?.len();
         outln!(
             "lower     every strategy takes at least {lower} guesses over the {secrets} secrets (average {:.4})",
             lower as f64 / secrets as f64
+        )?;
+    }
+    if let Some(upper) = standing.upper {
+        outln!(
+            "upper     the best strategy found so far takes {upper} guesses (average {:.4})",
+            upper as f64 / secrets as f64
         )?;
     }
     Ok(())
@@ -646,6 +661,22 @@ pub fn status(args: StatusArgs) -> Result<()> {
     if args.bounds {
         let results = read_results(&args.dir, &split)?;
         print_standing(&split, &split.standing(&results)?)?;
+        if let Some(path) = &args.strategy {
+            let Some((tree, stats)) = split.strategy(&results)? else {
+                bail!(
+                    "the results have no strategy for every part yet: no tree written to {}",
+                    path.display()
+                );
+            };
+            write_file(path, tree.to_json(false).as_bytes())?;
+            outln!(
+                "strategy  {} guesses (average {:.4}, worst {}): replayed over every secret and written to {}",
+                stats.total,
+                stats.average,
+                stats.max,
+                path.display()
+            )?;
+        }
     }
     if args.summary || args.bounds {
         return Ok(());

@@ -246,7 +246,7 @@ impl<'a> Deeper<'a> {
             trials.record(&[i], self.guess(node, &root, g, node.below)?);
         }
         if trials.pending {
-            return Ok(trials.waiting());
+            return Ok(trials.waiting(node.path.is_empty()));
         }
         let bound = trials
             .values
@@ -269,7 +269,7 @@ impl<'a> Deeper<'a> {
             let mut start = 0;
             for run in runs(&later, bound, self.runs(node.set.len(), later.len())) {
                 let value = self.run(node, run, bound)?;
-                let waiting = Derived::Waiting { lower: 0 };
+                let waiting = Derived::waiting(0);
                 trials.record(
                     &at[start..start + run.len()],
                     value.map_or(waiting, Derived::Value),
@@ -278,7 +278,7 @@ impl<'a> Deeper<'a> {
             }
         }
         if trials.pending {
-            return Ok(trials.waiting());
+            return Ok(trials.waiting(node.path.is_empty()));
         }
         match (trials.cheapest(limit), node.below) {
             (Some(v), _) => Ok(Derived::Value(v)),
@@ -312,8 +312,8 @@ impl<'a> Deeper<'a> {
         }
         // Each piece's lower bound, raised by what a heavy piece's results prove meanwhile.
         let mut floors = lowers.clone();
-        let waiting_on = |values: &[Option<Value>], floors: &[(Feedback, u64)]| Derived::Waiting {
-            lower: bound.max(ruled_out(n, values, floors)),
+        let waiting_on = |values: &[Option<Value>], floors: &[(Feedback, u64)]| {
+            Derived::waiting(bound.max(ruled_out(n, values, floors)))
         };
         // What the pieces may cost above their lower bounds in all, for the guess to win.
         let spare = budget.map(|b| b - sum);
@@ -350,7 +350,7 @@ impl<'a> Deeper<'a> {
             let child = node.child(rules, self.space, guess, *f, set.clone(), below);
             match self.node(&child)? {
                 Derived::Value(v) => values[i] = Some(v),
-                Derived::Waiting { lower } => {
+                Derived::Waiting { lower, .. } => {
                     floors[i].1 = floors[i].1.max(lower);
                     if spare.is_some() {
                         return Ok(waiting_on(&values, &floors));

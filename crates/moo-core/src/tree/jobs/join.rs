@@ -5,10 +5,11 @@ use std::collections::HashMap;
 
 use super::deeper::{key, Deeper, Position};
 use super::plan::FirstPart;
+use super::standing::solved_total;
 use super::values::{Derived, Value};
 use super::{
-    Column, DeepPart, JobEntry, JobResult, Joined, OpenPart, PartOutcome, SettledPart, Split,
-    SplitError, Standing, Task, RESULT_FORMAT,
+    Column, DeepPart, JobEntry, JobResult, Joined, OpenPart, PartOutcome, Split, SplitError, Task,
+    RESULT_FORMAT,
 };
 use crate::code::Code;
 use crate::feedback::Feedback;
@@ -76,29 +77,11 @@ impl Split {
         })
     }
 
-    /// How far the results in have got, while a round is still running: the rounds derived
-    /// as [`Split::join`] derives them, the last of them with only some of its results in
-    /// (each result in is checked as the join checks it, and none need be missing).
-    pub fn standing(&self, results: &[Option<JobResult>]) -> Result<Standing, SplitError> {
-        let space = super::exact_space(self.rules.clone())?;
-        self.check_answers(&self.jobs, results)?;
-        let mut known: Vec<JobEntry> = self.jobs.clone();
-        loop {
-            let mut derived = self.settle(&space, &known, results)?;
-            let entries = numbered(std::mem::take(&mut derived.wanted), known.len());
-            if entries.iter().all(|e| missing(results, e.index)) {
-                return Ok(self.standing_of(&space, results, derived));
-            }
-            self.check_answers(&entries, results)?;
-            known.extend(entries);
-        }
-    }
-
     /// What the results of `known` jobs (those in checked by the caller) derive: the parts
     /// split deeper they settle, each as if one job had solved it whole, and what they prove
     /// of the others; and the jobs that positions below the others still want (numbered from 0,
     /// in the order derived), none once every part is settled.
-    fn settle(
+    pub(super) fn settle(
         &self,
         space: &CodeSpace,
         known: &[JobEntry],
@@ -110,113 +93,68 @@ impl Split {
             .filter_map(|e| Some((key(e), results.get(e.index)?.as_ref()?)))
             .collect();
         let mut deeper = Deeper::new(space, self.options(), self.heavy, done);
-        let mut settled = Vec::new();
-        let mut open = Vec::new();
+        let mut derived = Derivation {
+            parts: Vec::new(),
+            open: Vec::new(),
+            best: Vec::new(),
+            wanted: Vec::new(),
+        };
         for d in &self.deeper {
             let part = first_part(self, space, d)?;
-            let value = deeper.node(&Position::part(space, &part))?;
-            let (total, histogram, tree, index) = match value {
-                Derived::Value(Value::Tree {
-                    total,
-                    histogram,
-                    tree,
-                    index,
-                }) => (total, histogram, tree, index),
-                Derived::Waiting { lower } => {
-                    open.push(OpenPart {
+            match deeper.node(&Position::part(space, &part))? {
+                Derived::Value(value) => derived.parts.extend(self.part_result(d, value)),
+                Derived::Waiting { lower, best } => {
+                    let best = best.and_then(|b| self.part_result(d, *b));
+                    derived.open.push(OpenPart {
                         part: d.clone(),
                         lower,
+                        upper: best.as_ref().and_then(solved_total),
                     });
-                    continue;
+                    derived.best.extend(best);
                 }
-                // A part has no bound to be ruled out by.
-                Derived::Value(Value::AtLeast(_)) => continue,
-            };
-            settled.push(JobResult {
-                format: RESULT_FORMAT.to_string(),
-                fingerprint: self.fingerprint.clone(),
-                entry: JobEntry {
-                    index,
-                    guess: d.guess.clone(),
-                    feedback: d.feedback.clone(),
-                    size: d.size,
-                    task: Task::Part,
-                },
-                outcome: PartOutcome::Solved {
-                    total,
-                    worst: histogram.len() as u32,
-                    histogram,
-                    tree,
-                    unreduced: None,
-                },
-                nodes: 0,
-                seconds: 0.0,
-                cpu_seconds: None,
-            });
+            }
         }
-        Ok(Derivation {
-            parts: settled,
-            open,
-            wanted: deeper.wanted,
+        derived.wanted = deeper.wanted;
+        Ok(derived)
+    }
+
+    /// A subtree of part `d` as if one job had solved the part to it; `None` for a bound (a
+    /// part has none to be ruled out by).
+    fn part_result(&self, d: &DeepPart, value: Value) -> Option<JobResult> {
+        let Value::Tree {
+            total,
+            histogram,
+            tree,
+            index,
+        } = value
+        else {
+            return None;
+        };
+        Some(JobResult {
+            format: RESULT_FORMAT.to_string(),
+            fingerprint: self.fingerprint.clone(),
+            entry: JobEntry {
+                index,
+                guess: d.guess.clone(),
+                feedback: d.feedback.clone(),
+                size: d.size,
+                task: Task::Part,
+            },
+            outcome: PartOutcome::Solved {
+                total,
+                worst: histogram.len() as u32,
+                histogram,
+                tree,
+                unreduced: None,
+            },
+            nodes: 0,
+            seconds: 0.0,
+            cpu_seconds: None,
         })
     }
 
-    /// The standing a derivation gives: its settled parts, its open ones and the least total
-    /// they leave the whole game.
-    fn standing_of(
-        &self,
-        space: &CodeSpace,
-        results: &[Option<JobResult>],
-        derived: Derivation,
-    ) -> Standing {
-        Standing {
-            lower: self.least_total(space.len() as u64, results, &derived),
-            settled: derived.parts.iter().filter_map(settled_part).collect(),
-            open: derived.open,
-        }
-    }
-
-    /// The least total any strategy for the whole game of `secrets` can have, by what
-    /// `derived` proves: for each first guess, one guess per secret and each of its parts'
-    /// optimum or proven lower bound; the least of those. Only for the average objective without
-    /// a depth limit, and `None` while a part solved whole in round 1 has no result.
-    fn least_total(
-        &self,
-        secrets: u64,
-        results: &[Option<JobResult>],
-        derived: &Derivation,
-    ) -> Option<u64> {
-        if self.objective != Objective::Average || self.max_depth.is_some() {
-            return None;
-        }
-        let mut least: Option<u64> = None;
-        for guess in &self.first_guesses {
-            let mut total = secrets;
-            for e in self
-                .jobs
-                .iter()
-                .filter(|e| e.task == Task::Part && e.guess == *guess)
-            {
-                match results.get(e.index)?.as_ref()?.outcome {
-                    PartOutcome::Solved { total: t, .. } => total += t,
-                    _ => return None,
-                }
-            }
-            for r in derived.parts.iter().filter(|r| r.entry.guess == *guess) {
-                if let PartOutcome::Solved { total: t, .. } = r.outcome {
-                    total += t;
-                }
-            }
-            for o in derived.open.iter().filter(|o| o.part.guess == *guess) {
-                total = total.saturating_add(o.lower);
-            }
-            least = Some(least.map_or(total, |l| l.min(total)));
-        }
-        least
-    }
-
     /// Checks that each job of `round` with a result is answered by it.
-    fn check_answers(
+    pub(super) fn check_answers(
         &self,
         round: &[JobEntry],
         results: &[Option<JobResult>],
@@ -415,7 +353,7 @@ impl Split {
     }
 
     /// The tree of first guess `guess` over its parts' subtrees, replayed.
-    fn assemble(
+    pub(super) fn assemble(
         &self,
         space: &CodeSpace,
         guess_text: &str,
@@ -445,17 +383,20 @@ impl Split {
 }
 
 /// What [`Split::settle`] derives from the results so far.
-struct Derivation {
+pub(super) struct Derivation {
     /// The parts split deeper settled, each as if one job had solved it whole.
-    parts: Vec<JobResult>,
+    pub(super) parts: Vec<JobResult>,
     /// The others, each with what the results prove of it.
-    open: Vec<OpenPart>,
+    pub(super) open: Vec<OpenPart>,
+    /// For each open part with one, the cheapest subtree its results have found, as if one
+    /// job had solved the part to it.
+    pub(super) best: Vec<JobResult>,
     /// The jobs that positions below the open parts still want, numbered from 0.
-    wanted: Vec<JobEntry>,
+    pub(super) wanted: Vec<JobEntry>,
 }
 
 /// `entries` numbered from `start` in their order, as a round's jobs.
-fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
+pub(super) fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
     entries
         .into_iter()
         .enumerate()
@@ -466,23 +407,8 @@ fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
         .collect()
 }
 
-/// A settled part's report, from the result the join made of it.
-fn settled_part(r: &JobResult) -> Option<SettledPart> {
-    let PartOutcome::Solved { total, .. } = r.outcome else {
-        return None;
-    };
-    Some(SettledPart {
-        part: DeepPart {
-            guess: r.entry.guess.clone(),
-            feedback: r.entry.feedback.clone(),
-            size: r.entry.size,
-        },
-        total,
-    })
-}
-
 /// Whether job `index` has no result.
-fn missing(results: &[Option<JobResult>], index: usize) -> bool {
+pub(super) fn missing(results: &[Option<JobResult>], index: usize) -> bool {
     !matches!(results.get(index), Some(Some(_)))
 }
 

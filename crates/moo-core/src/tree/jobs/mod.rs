@@ -53,6 +53,7 @@ mod join;
 mod plan;
 mod read;
 mod solve;
+mod standing;
 #[cfg(test)]
 mod tests;
 mod values;
@@ -447,6 +448,11 @@ pub struct Standing {
     /// part's optimum or proven lower bound, for the best first guess. Only for the average
     /// objective without a depth limit, and once every part solved whole has its result.
     pub lower: Option<u64>,
+    /// The total of the best strategy the results have found so far ([`Split::strategy`]):
+    /// each part's optimum where it is settled, else the cheapest subtree found for it. Only
+    /// for the average objective without a depth limit, and once some first guess has a
+    /// subtree for every part.
+    pub upper: Option<u64>,
 }
 
 /// A part split deeper whose optimum the rounds so far have proven.
@@ -468,6 +474,9 @@ pub struct OpenPart {
     /// Every strategy for it takes at least this many guesses after the first, summed over
     /// its secrets.
     pub lower: u64,
+    /// The cheapest subtree for it the results have found so far (a second guess whose every
+    /// piece is solved), counted the same way; `None` before one is.
+    pub upper: Option<u64>,
 }
 
 /// Reads a file of this module's `kind`, refusing any other format than `expected`.

@@ -379,7 +379,7 @@ fn solved_whole(split: &Split, part: &DeepPart) -> u64 {
 }
 
 #[test]
-fn standings_bound_the_optimum_from_below_and_rise_to_it() {
+fn standings_bound_the_optimum_from_both_sides_and_close_on_it() {
     let space = CodeSpace::new(Rules::new(3, "0123456789", false, false).unwrap()).unwrap();
     let (split, jobs) = Split::plan(&space, &SearchOptions::default(), &all_deeper()).unwrap();
     let optima: Vec<u64> = split
@@ -388,9 +388,11 @@ fn standings_bound_the_optimum_from_below_and_rise_to_it() {
         .map(|d| solved_whole(&split, d))
         .collect();
     let mut lowers = Vec::new();
-    // Each standing: the settled parts at their optima, the open ones at most theirs, and
-    // the whole game's bound what they add up to with one guess per secret.
-    let mut check = |standing: &Standing| {
+    let mut uppers = Vec::new();
+    // Each standing: the settled parts at their optima, the open ones bounded by theirs from
+    // below and (once a subtree is found) above, the whole game's bound what they add up to
+    // with one guess per secret, and its best strategy so far a tree of the total it claims.
+    let mut check = |standing: &Standing, results: &[Option<JobResult>]| {
         assert_settled_as_solved_whole(&split, &standing.settled);
         let mut sum = space.len() as u64;
         for (d, optimum) in split.deeper.iter().zip(&optima) {
@@ -400,6 +402,7 @@ fn standings_bound_the_optimum_from_below_and_rise_to_it() {
                 (Some(s), None) => sum += s.total,
                 (None, Some(o)) => {
                     assert!(o.lower <= *optimum, "{d:?}: {} > {optimum}", o.lower);
+                    assert!(o.upper.is_none_or(|u| u >= *optimum), "{d:?}: {o:?}");
                     sum += o.lower;
                 }
                 _ => panic!("{d:?} is either settled or open"),
@@ -407,6 +410,9 @@ fn standings_bound_the_optimum_from_below_and_rise_to_it() {
         }
         assert_eq!(standing.lower, Some(sum));
         lowers.push(sum);
+        let strategy = split.strategy(results).unwrap();
+        assert_eq!(strategy.map(|(_, stats)| stats.total), standing.upper);
+        uppers.extend(standing.upper);
     };
     // Each round twice: with half of its results in, then all of them.
     let (mut results, mut round) = (Vec::new(), jobs);
@@ -415,12 +421,12 @@ fn standings_bound_the_optimum_from_below_and_rise_to_it() {
         let (start, half) = (results.len(), round.len() / 2);
         results.extend(solved[..half].iter().cloned());
         results.resize(start + round.len(), None);
-        check(&split.standing(&results).unwrap());
+        check(&split.standing(&results).unwrap(), &results);
         results.truncate(start);
         results.extend(solved);
         match split.join(&results).unwrap() {
             Joined::Round { jobs, standing, .. } => {
-                check(&standing);
+                check(&standing, &results);
                 assert_eq!(split.standing(&results).unwrap(), standing);
                 round = jobs;
             }
@@ -430,11 +436,14 @@ fn standings_bound_the_optimum_from_below_and_rise_to_it() {
     };
     let last = split.standing(&results).unwrap();
     assert!(last.open.is_empty());
-    check(&last);
-    assert_eq!(last.lower, Some(total));
+    check(&last, &results);
+    assert_eq!((last.lower, last.upper), (Some(total), Some(total)));
     assert!(lowers.windows(2).all(|w| w[0] <= w[1]), "{lowers:?}");
     assert!(lowers[0] < total, "{lowers:?}");
     assert!(lowers.len() > 4, "{lowers:?}");
+    // The best strategy so far falls to the optimum, from above it before the last round.
+    assert!(uppers.windows(2).all(|w| w[0] >= w[1]), "{uppers:?}");
+    assert!(uppers.len() > 4 && uppers[0] > total, "{uppers:?} {total}");
 }
 
 /// Every round of Bulls and Cows 3 of 0-9 with every part deeper, solved, and its split.

@@ -50,7 +50,17 @@ pub(super) enum Derived {
     Waiting {
         /// Its total is at least this.
         lower: u64,
+        /// At a part, the cheapest subtree its results have found so far, a guess whose every
+        /// piece is solved (a strategy for it, not yet proven optimal); `None` below a part.
+        best: Option<Box<Value>>,
     },
+}
+
+impl Derived {
+    /// Waiting, proven to cost at least `lower`.
+    pub(super) fn waiting(lower: u64) -> Derived {
+        Derived::Waiting { lower, best: None }
+    }
 }
 
 /// The guesses tried at a position so far: their values, and what each guess the search tries
@@ -84,7 +94,7 @@ impl Trials {
                 self.values.push(v);
                 proven
             }
-            Derived::Waiting { lower } => {
+            Derived::Waiting { lower, .. } => {
                 self.pending = true;
                 lower
             }
@@ -94,24 +104,36 @@ impl Trials {
         }
     }
 
-    /// What the position is proven to cost at least so far.
-    pub(super) fn waiting(&self) -> Derived {
+    /// What the position is proven to cost at least so far, with (`with_best`, at a part) the
+    /// cheapest subtree found so far.
+    pub(super) fn waiting(&self, with_best: bool) -> Derived {
+        let best = with_best
+            .then(|| self.cheapest_at(u64::MAX))
+            .flatten()
+            .map(|i| Box::new(self.values[i].clone()));
         Derived::Waiting {
             lower: self.floor.iter().copied().min().unwrap_or(u64::MAX),
+            best,
         }
     }
 
     /// The cheapest value below `limit`, the earliest in the search's order among equals.
-    pub(super) fn cheapest(self, limit: u64) -> Option<Value> {
-        let mut best: Option<Value> = None;
-        for v in self.values {
+    pub(super) fn cheapest(mut self, limit: u64) -> Option<Value> {
+        let i = self.cheapest_at(limit)?;
+        Some(self.values.swap_remove(i))
+    }
+
+    /// Where [`Trials::cheapest`] is among the values.
+    fn cheapest_at(&self, limit: u64) -> Option<usize> {
+        let mut best: Option<(usize, u64)> = None;
+        for (i, v) in self.values.iter().enumerate() {
             if let Some(t) = v.total() {
-                if t < limit && best.as_ref().and_then(Value::total).is_none_or(|b| t < b) {
-                    best = Some(v);
+                if t < limit && best.is_none_or(|(_, b)| t < b) {
+                    best = Some((i, t));
                 }
             }
         }
-        best
+        best.map(|(i, _)| i)
     }
 }
 
