@@ -69,8 +69,8 @@ impl Split {
         }
     }
 
-    /// The standing a derivation gives: its settled parts, its open ones and the least total
-    /// they leave the whole game.
+    /// The standing a derivation gives: its settled parts, its open ones, the least total they
+    /// leave the whole game and the best strategy's.
     pub(super) fn standing_of(
         &self,
         space: &CodeSpace,
@@ -143,21 +143,12 @@ impl Split {
         let mut least: Option<u64> = None;
         for guess in &self.first_guesses {
             let mut total = secrets;
-            for e in self
-                .jobs
-                .iter()
-                .filter(|e| e.task == Task::Part && e.guess == *guess)
-            {
-                match results.get(e.index)?.as_ref()?.outcome {
-                    PartOutcome::Solved { total: t, .. } => total += t,
-                    _ => return None,
-                }
+            let whole = self.jobs.iter().filter(|e| e.task == Task::Part);
+            for e in whole.filter(|e| e.guess == *guess) {
+                total += solved_total(results.get(e.index)?.as_ref()?)?;
             }
-            for r in derived.parts.iter().filter(|r| r.entry.guess == *guess) {
-                if let PartOutcome::Solved { total: t, .. } = r.outcome {
-                    total += t;
-                }
-            }
+            let settled = derived.parts.iter().filter(|r| r.entry.guess == *guess);
+            total += settled.filter_map(solved_total).sum::<u64>();
             for o in derived.open.iter().filter(|o| o.part.guess == *guess) {
                 total = total.saturating_add(o.lower);
             }
