@@ -103,9 +103,9 @@ pub struct StatusArgs {
     summary: bool,
 
     /// Print what the results in prove instead of the range, while a round is still running:
-    /// the parts settled with their optima, a lower bound for each part still open, and the
-    /// least total any strategy can reach. Derives every position as a join does (as long as a
-    /// join takes) and writes nothing.
+    /// the parts settled with their optima, a lower bound for each part still open, the least
+    /// total any strategy can reach, and the best strategy found so far. Derives every
+    /// position as a join does (as long as a join takes).
     #[arg(long)]
     bounds: bool,
 
@@ -281,8 +281,8 @@ enum JoinReport<'a> {
         /// The round's jobs as an array range (`sbatch --array`).
         array: String,
         /// The parts split deeper settled so far (`guess`, `feedback`, `size`, `total`), those
-        /// still open (`guess`, `feedback`, `size`, `lower`), and the whole game's `lower`
-        /// bound.
+        /// still open (`guess`, `feedback`, `size`, `lower`, `upper`), and the whole game's
+        /// `lower` bound and best strategy's `upper` total.
         #[serde(flatten)]
         standing: Standing,
     },
@@ -590,8 +590,8 @@ pub fn join(args: JoinArgs) -> Result<()> {
     Ok(())
 }
 
-/// The parts split deeper settled so far with their optima, the open ones with their lower
-/// bounds, and the whole game's lower bound.
+/// The parts split deeper settled so far with their optima, the open ones with their bounds,
+/// and the whole game's bounds.
 fn print_standing(split: &Split, standing: &Standing) -> Result<()> {
     let part = |p: &DeepPart| format!("{} {} ({} secrets)", p.guess, p.feedback, p.size);
     outln!(
@@ -659,24 +659,7 @@ pub fn status(args: StatusArgs) -> Result<()> {
         summary(&args.dir, &split)?;
     }
     if args.bounds {
-        let results = read_results(&args.dir, &split)?;
-        print_standing(&split, &split.standing(&results)?)?;
-        if let Some(path) = &args.strategy {
-            let Some((tree, stats)) = split.strategy(&results)? else {
-                bail!(
-                    "the results have no strategy for every part yet: no tree written to {}",
-                    path.display()
-                );
-            };
-            write_file(path, tree.to_json(false).as_bytes())?;
-            outln!(
-                "strategy  {} guesses (average {:.4}, worst {}): replayed over every secret and written to {}",
-                stats.total,
-                stats.average,
-                stats.max,
-                path.display()
-            )?;
-        }
+        bounds(&args.dir, &split, args.strategy.as_deref())?;
     }
     if args.summary || args.bounds {
         return Ok(());
@@ -691,6 +674,31 @@ pub fn status(args: StatusArgs) -> Result<()> {
         return Ok(());
     }
     outln!("{}", array_range(&pending))
+}
+
+/// `moo tree status --bounds`: what the results in prove, and (to `strategy`) the best strategy
+/// they have found so far.
+fn bounds(dir: &Path, split: &Split, strategy: Option<&Path>) -> Result<()> {
+    let results = read_results(dir, split)?;
+    let Some(path) = strategy else {
+        return print_standing(split, &split.standing(&results)?);
+    };
+    let (standing, strategy) = split.standing_with_strategy(&results)?;
+    print_standing(split, &standing)?;
+    let Some((tree, stats)) = strategy else {
+        bail!(
+            "the results have no strategy for every part yet: no tree written to {}",
+            path.display()
+        );
+    };
+    write_file(path, tree.to_json(false).as_bytes())?;
+    outln!(
+        "strategy  {} guesses (average {:.4}, worst {}): replayed over every secret and written to {}",
+        stats.total,
+        stats.average,
+        stats.max,
+        path.display()
+    )
 }
 
 /// Jobs written and done, and the CPU time of the done ones, of one first-level part or of the

@@ -448,7 +448,8 @@ pub struct Standing {
     /// part's optimum or proven lower bound, for the best first guess. Only for the average
     /// objective without a depth limit, and once every part solved whole has its result.
     pub lower: Option<u64>,
-    /// The total of the best strategy the results have found so far ([`Split::strategy`]):
+    /// The total of the best strategy the results have found so far
+    /// ([`Split::standing_with_strategy`]):
     /// each part's optimum where it is settled, else the cheapest subtree found for it. Only
     /// for the average objective without a depth limit, and once some first guess has a
     /// subtree for every part.

@@ -18,18 +18,30 @@ impl Split {
         Ok(self.standing_of(&space, results, derived))
     }
 
-    /// The best strategy for the whole game the results in have found so far, replayed over
-    /// every secret: each part's optimum where it is settled, else the cheapest subtree found
-    /// for it (a second guess whose every piece is solved); the first guess whose parts add up
-    /// to the least. `None` while some part of every first guess has none, and for the
-    /// worst-case objectives. Its total is [`Standing::upper`].
-    pub fn strategy(
+    /// [`Split::standing`], and the best strategy for the whole game the results in have
+    /// found so far, replayed over every secret: each part's optimum where it is settled, else
+    /// the cheapest subtree found for it (a second guess whose every piece is solved); the first
+    /// guess whose parts add up to the least. `None` while some part of every first guess has
+    /// none, and for the worst-case objectives. Its total is [`Standing::upper`].
+    #[allow(clippy::type_complexity)]
+    pub fn standing_with_strategy(
         &self,
         results: &[Option<JobResult>],
-    ) -> Result<Option<(DecisionTree, TreeStats)>, SplitError> {
+    ) -> Result<(Standing, Option<(DecisionTree, TreeStats)>), SplitError> {
         let space = super::exact_space(self.rules.clone())?;
         let derived = self.derive_so_far(&space, results)?;
-        let Some((guess, total, parts)) = self.cheapest_strategy(&space, results, &derived) else {
+        let strategy = self.strategy_of(&space, results, &derived)?;
+        Ok((self.standing_of(&space, results, derived), strategy))
+    }
+
+    /// The best strategy `derived` has found, assembled and replayed.
+    fn strategy_of(
+        &self,
+        space: &CodeSpace,
+        results: &[Option<JobResult>],
+        derived: &Derivation,
+    ) -> Result<Option<(DecisionTree, TreeStats)>, SplitError> {
+        let Some((guess, total, parts)) = self.cheapest_strategy(space, results, derived) else {
             return Ok(None);
         };
         let parts: Vec<(&JobResult, &DecisionTree)> = parts
@@ -39,7 +51,7 @@ impl Split {
                 _ => None,
             })
             .collect();
-        let (tree, stats) = self.assemble(&space, &guess, &parts)?;
+        let (tree, stats) = self.assemble(space, &guess, &parts)?;
         if stats.total != total {
             return Err(SplitError::Disagree {
                 claimed: total,
@@ -88,7 +100,7 @@ impl Split {
     }
 
     /// The first guess of the cheapest strategy `derived` has found, its total and its parts'
-    /// results, each part's optimum or best subtree so far (see [`Split::strategy`]).
+    /// results, each part's optimum or best subtree so far (see [`Split::standing_with_strategy`]).
     fn cheapest_strategy<'d>(
         &self,
         space: &CodeSpace,

@@ -410,7 +410,8 @@ fn standings_bound_the_optimum_from_both_sides_and_close_on_it() {
         }
         assert_eq!(standing.lower, Some(sum));
         lowers.push(sum);
-        let strategy = split.strategy(results).unwrap();
+        let (again, strategy) = split.standing_with_strategy(results).unwrap();
+        assert_eq!(&again, standing);
         assert_eq!(strategy.map(|(_, stats)| stats.total), standing.upper);
         uppers.extend(standing.upper);
     };
