@@ -724,8 +724,10 @@ mod tests {
     }
 
     /// The trees `moo tree bound` found for the games no exact search here settles
-    /// (docs/src/exact-results.md, "Bounds"), gzipped: each replays with the total the book gives,
-    /// and Mastermind 5x8's beats the best known strategy (179274).
+    /// (docs/src/exact-results.md, "Bounds"), gzipped, and the best strategy for Bulls and Cows 5
+    /// of 0-8 that its split run's results had found (`moo tree status --bounds --strategy`): each
+    /// replays with the total the book gives, Mastermind 5x8's beats the best known strategy
+    /// (179274), and the split run's beats `moo tree bound`'s for 5 of 0-8.
     #[test]
     fn shipped_bound_trees_replay_with_their_totals() {
         use std::io::Read;
@@ -739,6 +741,7 @@ mod tests {
             assert_eq!(stats.total, *total, "{}", tree.rules().describe());
         }
         assert!(SHIPPED[0].1 < 179_274);
+        assert!(SHIPPED[4].1 < SHIPPED[3].1);
     }
 
     const SHIPPED: &[(&[u8], u64)] = &[
@@ -752,5 +755,9 @@ mod tests {
         ),
         (include_bytes!("../trees/bulls-5x10-bound.json.gz"), 172254),
         (include_bytes!("../trees/bulls-5x9-bound.json.gz"), 82095),
+        (
+            include_bytes!("../trees/bulls-5x9-split-best.json.gz"),
+            81847,
+        ),
     ];
 }
