@@ -442,17 +442,17 @@ pub enum Joined {
 pub struct Standing {
     /// The parts whose optima the results prove, in the manifest's order.
     pub settled: Vec<SettledPart>,
-    /// The others, each with the lower bound the results prove, in the manifest's order.
+    /// The others, each with the lower bound the results prove and the cheapest subtree they
+    /// have found, in the manifest's order.
     pub open: Vec<OpenPart>,
     /// The whole game's optimal total is at least this: one guess per secret, then each
     /// part's optimum or proven lower bound, for the best first guess. Only for the average
     /// objective without a depth limit, and once every part solved whole has its result.
     pub lower: Option<u64>,
     /// The total of the best strategy the results have found so far
-    /// ([`Split::standing_with_strategy`]):
-    /// each part's optimum where it is settled, else the cheapest subtree found for it. Only
-    /// for the average objective without a depth limit, and once some first guess has a
-    /// subtree for every part.
+    /// ([`Split::standing_with_strategy`]): each part's optimum where it is settled, else the
+    /// cheapest subtree found for it. Only for the average objective without a depth limit,
+    /// and once some first guess has a subtree for every part.
     pub upper: Option<u64>,
 }
 
