@@ -24,28 +24,21 @@ impl Split {
     /// it is returned. When round 1 is in and parts split deeper have no round 2 yet, returns
     /// that round's jobs instead ([`Joined::Round`]).
     pub fn join(&self, results: &[Option<JobResult>]) -> Result<Joined, SplitError> {
-        self.check_round(&self.jobs, results, self.jobs.len())?;
         let space = super::exact_space(self.rules.clone())?;
-        // Every round so far, each derived from the results of those before it.
-        let mut known: Vec<JobEntry> = self.jobs.clone();
-        let mut round = 1;
-        let settled = loop {
-            let mut derived = self.settle(&space, &known, results)?;
-            if derived.wanted.is_empty() {
-                break derived.parts;
-            }
-            round += 1;
-            let entries = numbered(std::mem::take(&mut derived.wanted), known.len());
-            known.extend(entries.iter().cloned());
-            if entries.iter().all(|e| missing(results, e.index)) {
-                return Ok(Joined::Round {
-                    round,
-                    jobs: entries.into_iter().map(|e| self.job(e)).collect(),
-                    standing: self.standing_of(&space, results, derived),
-                });
-            }
-            self.check_round(&entries, results, known.len())?;
-        };
+        let Rounds {
+            derived,
+            round,
+            next,
+            jobs,
+        } = self.rounds(&space, results, false)?;
+        if !next.is_empty() {
+            return Ok(Joined::Round {
+                round: round + 1,
+                jobs: next.into_iter().map(|e| self.job(e)).collect(),
+                standing: self.standing_of(&space, results, derived),
+            });
+        }
+        let settled = derived.parts;
         let parts: Vec<&JobResult> = self
             .jobs
             .iter()
@@ -53,7 +46,7 @@ impl Split {
             .filter_map(|e| results[e.index].as_ref())
             .chain(&settled)
             .collect();
-        let every = || results.iter().take(known.len()).flatten();
+        let every = || results.iter().take(jobs).flatten();
         let nodes = every().map(|r| r.nodes).sum();
         let seconds = every().map(|r| r.seconds).sum();
         let chosen = if self.objective == Objective::Average {
@@ -73,8 +66,46 @@ impl Split {
             stats,
             nodes,
             seconds,
-            jobs: known.len(),
+            jobs,
         })
+    }
+
+    /// Every round so far, each derived from the results of those before it, up to the first
+    /// that none of its jobs has a result for yet ([`Rounds::next`]; none once every part is
+    /// settled). Each result in is checked against the job derived. A round with only some of
+    /// its results is refused, the missing jobs named, unless `partial`: then its results
+    /// count too, and the rounds stop there (how far a round still running has got).
+    pub(super) fn rounds(
+        &self,
+        space: &CodeSpace,
+        results: &[Option<JobResult>],
+        partial: bool,
+    ) -> Result<Rounds, SplitError> {
+        let check = |round: &[JobEntry], so_far: usize| {
+            if partial {
+                self.check_answers(round, results)
+            } else {
+                self.check_round(round, results, so_far)
+            }
+        };
+        check(&self.jobs, self.jobs.len())?;
+        let mut known: Vec<JobEntry> = self.jobs.clone();
+        let mut round = 1;
+        loop {
+            let mut derived = self.settle(space, &known, results)?;
+            let next = numbered(std::mem::take(&mut derived.wanted), known.len());
+            if next.iter().all(|e| missing(results, e.index)) {
+                return Ok(Rounds {
+                    derived,
+                    round,
+                    next,
+                    jobs: known.len(),
+                });
+            }
+            round += 1;
+            known.extend(next.iter().cloned());
+            check(&next, known.len())?;
+        }
     }
 
     /// What the results of `known` jobs (those in checked by the caller) derive: the parts
@@ -395,8 +426,20 @@ pub(super) struct Derivation {
     pub(super) wanted: Vec<JobEntry>,
 }
 
+/// What [`Split::rounds`] derives.
+pub(super) struct Rounds {
+    /// What the results of the rounds' jobs derive.
+    pub(super) derived: Derivation,
+    /// How many rounds there are (round 1 is the split's).
+    pub(super) round: usize,
+    /// The next round's jobs, numbered after the others: none has a result yet.
+    pub(super) next: Vec<JobEntry>,
+    /// How many jobs the rounds have in all.
+    pub(super) jobs: usize,
+}
+
 /// `entries` numbered from `start` in their order, as a round's jobs.
-pub(super) fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
+fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
     entries
         .into_iter()
         .enumerate()
@@ -408,7 +451,7 @@ pub(super) fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
 }
 
 /// Whether job `index` has no result.
-pub(super) fn missing(results: &[Option<JobResult>], index: usize) -> bool {
+fn missing(results: &[Option<JobResult>], index: usize) -> bool {
     !matches!(results.get(index), Some(Some(_)))
 }
 

@@ -1,10 +1,8 @@
 //! How far a split's run has got, while a round is still running: the parts settled, what the
 //! results in prove of the others from below, and the best strategy they have found so far.
 
-use super::join::{missing, numbered, Derivation};
-use super::{
-    DeepPart, JobEntry, JobResult, PartOutcome, SettledPart, Split, SplitError, Standing, Task,
-};
+use super::join::Derivation;
+use super::{DeepPart, JobResult, PartOutcome, SettledPart, Split, SplitError, Standing, Task};
 use crate::space::CodeSpace;
 use crate::tree::{DecisionTree, Objective, TreeStats};
 
@@ -14,7 +12,7 @@ impl Split {
     /// (each result in is checked as the join checks it, and none need be missing).
     pub fn standing(&self, results: &[Option<JobResult>]) -> Result<Standing, SplitError> {
         let space = super::exact_space(self.rules.clone())?;
-        let derived = self.derive_so_far(&space, results)?;
+        let derived = self.rounds(&space, results, true)?.derived;
         Ok(self.standing_of(&space, results, derived))
     }
 
@@ -29,7 +27,7 @@ impl Split {
         results: &[Option<JobResult>],
     ) -> Result<(Standing, Option<(DecisionTree, TreeStats)>), SplitError> {
         let space = super::exact_space(self.rules.clone())?;
-        let derived = self.derive_so_far(&space, results)?;
+        let derived = self.rounds(&space, results, true)?.derived;
         let strategy = self.strategy_of(&space, results, &derived)?;
         Ok((self.standing_of(&space, results, derived), strategy))
     }
@@ -59,26 +57,6 @@ impl Split {
             });
         }
         Ok(Some((tree, stats)))
-    }
-
-    /// Every round derived from the results in, as the join derives them, the last with only
-    /// some of its results in (each checked as the join checks it).
-    fn derive_so_far(
-        &self,
-        space: &CodeSpace,
-        results: &[Option<JobResult>],
-    ) -> Result<Derivation, SplitError> {
-        self.check_answers(&self.jobs, results)?;
-        let mut known: Vec<JobEntry> = self.jobs.clone();
-        loop {
-            let mut derived = self.settle(space, &known, results)?;
-            let entries = numbered(std::mem::take(&mut derived.wanted), known.len());
-            if entries.iter().all(|e| missing(results, e.index)) {
-                return Ok(derived);
-            }
-            self.check_answers(&entries, results)?;
-            known.extend(entries);
-        }
     }
 
     /// The standing a derivation gives: its settled parts, its open ones, the least total they
