@@ -147,6 +147,34 @@ fn a_job_run_twice_is_done_once_and_a_job_file_runs_by_name() {
         .stdout(predicate::str::contains("already done"));
 }
 
+/// A job whose cache is far too small forgets and searches again, never answers differently;
+/// a bad size is a usage error.
+#[test]
+fn a_job_with_a_small_cache_gives_the_same_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    split(tmp.path(), &[]);
+    let job = tmp.path().join("0000.job.json");
+    let run = |cache: &str| {
+        let file = tmp.path().join(format!("{cache}.result.json"));
+        let report = json(&stdout(
+            &["tree", "job", "--json", "--cache-memory", cache, "-o"],
+            &[&file, &job],
+        ));
+        let result = json(&std::fs::read(&file).unwrap());
+        (result["outcome"].clone(), report["nodes"].as_u64().unwrap())
+    };
+    let (roomy, searched) = run("1GiB");
+    let (cramped, searched_again) = run("1KiB");
+    assert_eq!(roomy, cramped);
+    assert!(searched_again > searched, "{searched_again} {searched}");
+    moo()
+        .args(["tree", "job", "--cache-memory", "much"])
+        .arg(&job)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("give a size such as"));
+}
+
 #[test]
 fn join_names_the_jobs_without_a_result() {
     let tmp = tempfile::tempdir().unwrap();

@@ -86,7 +86,7 @@ fn sample(
 ) -> Result<Option<SampledJob>> {
     let job = &jobs[index];
     let before = clock();
-    let mut result = match job.solve_in(space, &Progress::new(), stop) {
+    let mut result = match job.solve_in(space, &Progress::new(), stop, None) {
         Ok(result) => result,
         Err(SplitError::Search(SearchError::Stopped)) => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("sampling job {index}")),

@@ -89,6 +89,13 @@ pub struct JobArgs {
     /// Print a summary of the result as JSON on stdout.
     #[arg(long)]
     json: bool,
+
+    /// The most memory the search's cache may take, e.g. 8GiB. A job of more than minutes can
+    /// fill the default, and a full cache forgets its smallest candidate sets, which the search
+    /// then meets and solves again: more memory costs less time, never another result
+    /// [default: 640 MiB].
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::parse_size, help_heading = "Memory")]
+    cache_memory: Option<u64>,
 }
 
 /// `moo tree status`'s flags.
@@ -441,8 +448,10 @@ pub fn job(args: JobArgs) -> Result<()> {
     }
     let pool = pool.build().context("cannot start the worker threads")?;
     let progress = Progress::new();
+    let space =
+        exact_space(job.rules.clone()).with_context(|| format!("{}", job_path.display()))?;
     let mut result = pool
-        .install(|| job.solve(&progress, &Stop::never()))
+        .install(|| job.solve_in(&space, &progress, &Stop::never(), args.cache_memory))
         .with_context(|| format!("{}", job_path.display()))?;
     result.cpu_seconds = super::estimate::cpu_seconds();
     write_file(&output, result.to_json().as_bytes())?;

@@ -69,16 +69,25 @@ impl Job {
     /// guess's subtree below its bound. Runs on the current rayon pool; returns
     /// [`crate::tree::SearchError::Stopped`] soon after `stop` fires.
     pub fn solve(&self, progress: &Progress, stop: &Stop) -> Result<JobResult, SplitError> {
-        self.solve_in(&super::exact_space(self.rules.clone())?, progress, stop)
+        self.solve_in(
+            &super::exact_space(self.rules.clone())?,
+            progress,
+            stop,
+            None,
+        )
     }
 
     /// [`Job::solve`] in `space`, the code space of the job's rules, built once for many jobs
-    /// run in one process.
+    /// run in one process, with a search cache of `cache_bytes` (default:
+    /// [`crate::tree::DEFAULT_CACHE_BYTES`]). A job of hours fills the default cache, and a full
+    /// cache forgets sets that the search then meets again: more cache, where the machine has
+    /// it, is less time, never another result.
     pub fn solve_in(
         &self,
         space: &CodeSpace,
         progress: &Progress,
         stop: &Stop,
+        cache_bytes: Option<u64>,
     ) -> Result<JobResult, SplitError> {
         let history = self.history()?;
         let candidates: CodeSet = history.candidates(space);
@@ -89,7 +98,9 @@ impl Job {
             );
         }
         let start = Instant::now();
-        let options = SearchOptions::new(self.objective).with_guesses(self.guesses);
+        let options = SearchOptions::new(self.objective)
+            .with_guesses(self.guesses)
+            .with_cache_bytes(cache_bytes);
         let at = Position {
             space,
             history: &history,

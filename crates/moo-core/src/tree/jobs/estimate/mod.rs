@@ -358,7 +358,7 @@ impl Split {
     ) -> Result<JobResult, SplitError> {
         let timed = |job: &super::Job| -> Result<(JobResult, f64), SplitError> {
             let before = clock();
-            let result = job.solve_in(space, &Progress::new(), stop)?;
+            let result = job.solve_in(space, &Progress::new(), stop, None)?;
             Ok((result, (clock() - before).max(0.0)))
         };
         let Task::Guesses { path, guesses, .. } = &entry.task else {
