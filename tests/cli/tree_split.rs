@@ -671,6 +671,20 @@ fn status_summary_counts_jobs_by_part() {
     run_job(&dir, 1);
     let after = summary();
     assert!(after.contains(", 2 with a result, "), "{after}");
+    // Each job's runner measured its process's peak memory: a few megabytes at least.
+    let peak: Vec<f64> = (0..2)
+        .map(|i| {
+            let result = json(&std::fs::read(dir.join(format!("{i:04}.result.json"))).unwrap());
+            result["peak_bytes"].as_f64().unwrap()
+        })
+        .collect();
+    assert!(peak.iter().all(|&b| b > 1e6), "{peak:?}");
+    let largest = if peak[1] > peak[0] { 1 } else { 0 };
+    let line = format!(
+        "memory    {:.2} GB at most, by job {largest} ",
+        peak[largest] / 1e9
+    );
+    assert!(after.contains(&line), "{line}\n{after}");
     // 3 of 0-9's first guess leaves 252 secrets with 0B1C, split deeper at the default share.
     assert!(after.contains("012 0B1C 252 (split deeper): "), "{after}");
     let parts = after

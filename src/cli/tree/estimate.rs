@@ -40,6 +40,27 @@ pub fn cpu_seconds() -> Option<f64> {
     }
 }
 
+/// The most memory this process has held at once (its peak resident set), in bytes, where the
+/// platform tells it.
+pub fn peak_bytes() -> Option<u64> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
+        // SAFETY: getrusage writes the whole struct when it returns 0.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+            return None;
+        }
+        // SAFETY: initialised by the successful call above.
+        let usage = unsafe { usage.assume_init() };
+        // Linux counts it in KiB.
+        u64::try_from(usage.ru_maxrss).ok().map(|kib| kib * 1024)
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        None
+    }
+}
+
 /// Runs a sample of `split`'s jobs and drives a sample of its deep parts, on one thread as the
 /// jobs are measured, and predicts the whole run; the sampled jobs' results are written beside
 /// their jobs in `dir`, so the run does not repeat them. Without a `budget` it samples six jobs

@@ -454,6 +454,7 @@ pub fn job(args: JobArgs) -> Result<()> {
         .install(|| job.solve_in(&space, &progress, &Stop::never(), args.cache_memory))
         .with_context(|| format!("{}", job_path.display()))?;
     result.cpu_seconds = super::estimate::cpu_seconds();
+    result.peak_bytes = super::estimate::peak_bytes();
     write_file(&output, result.to_json().as_bytes())?;
     report_job(&result, &output, false, args.json)
 }
@@ -718,6 +719,8 @@ struct Tally {
     done: usize,
     cpu: f64,
     nodes: u64,
+    /// The largest peak memory of a job, with its index.
+    peak: Option<(u64, usize)>,
 }
 
 impl Tally {
@@ -727,6 +730,12 @@ impl Tally {
             self.done += 1;
             self.cpu += r.cpu_seconds.unwrap_or(0.0);
             self.nodes += r.nodes;
+            if let Some(bytes) = r
+                .peak_bytes
+                .filter(|&b| self.peak.is_none_or(|(p, _)| b > p))
+            {
+                self.peak = Some((bytes, r.entry.index));
+            }
         }
     }
 }
@@ -788,6 +797,12 @@ fn summary(dir: &Path, split: &Split) -> Result<()> {
         all.cpu,
         all.nodes
     )?;
+    if let Some((bytes, index)) = all.peak {
+        outln!(
+            "memory    {:.2} GB at most, by job {index} (the peak of the jobs that measured it)",
+            bytes as f64 / 1e9
+        )?;
+    }
     outln!(
         "by part   first guess, feedback, secrets: jobs with a result of those written, their CPU"
     )?;

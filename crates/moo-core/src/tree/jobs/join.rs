@@ -181,6 +181,7 @@ impl Split {
             nodes: 0,
             seconds: 0.0,
             cpu_seconds: None,
+            peak_bytes: None,
         })
     }
 

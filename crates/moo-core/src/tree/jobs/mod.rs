@@ -315,6 +315,10 @@ pub struct JobResult {
     /// runner measured it: what a share of the run is counted in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_seconds: Option<f64>,
+    /// The most memory the process that ran the job held at once (its peak resident set), in
+    /// bytes, when the runner measured it: what a batch system's task must be given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_bytes: Option<u64>,
 }
 
 /// What a job proved about its part, counting guesses after the first one.

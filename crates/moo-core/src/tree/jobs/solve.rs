@@ -136,6 +136,7 @@ impl Job {
             nodes: progress.nodes(),
             seconds: start.elapsed().as_secs_f64(),
             cpu_seconds: None,
+            peak_bytes: None,
         })
     }
 
