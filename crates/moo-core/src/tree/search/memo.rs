@@ -5,7 +5,7 @@
 //! search's lower bound found once serves every later path to the same set. Sets are keyed by
 //! their members, compared in full on a hash match, so a collision never gives a wrong answer.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use hashbrown::HashTable;
@@ -174,10 +174,13 @@ fn fold(key: u64) -> u32 {
 ///
 /// The cache holds at most the bytes it is given ([`super::DEFAULT_CACHE_BYTES`] by default;
 /// without a cap, a search of 5 symbols of 0-7 passed 4 GB after 15 minutes). When it is full it
-/// makes room by forgetting its smallest sets, and from then on admits only sets at least that
-/// large: a small set is quick to search again, while the large ones hold hours of work. A
-/// search that outgrows the budget so goes on remembering what matters most (slower, still
-/// exact) instead of outgrowing the machine, or of forgetting everything new.
+/// makes room by forgetting its smallest sets, a quarter of the budget or more: a small set is
+/// quick to search again, while the large ones hold hours of work. New sets of every size are
+/// still admitted, and forgotten first the next time: a search meets the small sets of the
+/// position it is in again and again, and those it met long ago seldom. A search that outgrows
+/// the budget so goes on remembering what matters most (slower, still exact) instead of
+/// outgrowing the machine. Admitting only sets as large as the last ones forgotten, as the cache
+/// did before, searched 2.6 times as many sets on a job of the 5 of 0-8 run.
 pub(super) struct Memo {
     shards: Vec<Mutex<Shard>>,
     filter: Vec<AtomicU64>,
@@ -187,8 +190,6 @@ pub(super) struct Memo {
     bytes: AtomicU64,
     /// The bytes held by sets of each size (the last counts every larger size too).
     by_size: Vec<AtomicU64>,
-    /// Sets smaller than this are no longer admitted.
-    min_size: AtomicUsize,
     /// Set while one thread makes room, so the others do not start to as well.
     making_room: AtomicBool,
     /// The most bytes the cache may take.
@@ -214,7 +215,6 @@ impl Memo {
             filter: (0..words).map(|_| AtomicU64::new(0)).collect(),
             bytes: AtomicU64::new(0),
             by_size: (0..SIZES).map(|_| AtomicU64::new(0)).collect(),
-            min_size: AtomicUsize::new(0),
             making_room: AtomicBool::new(false),
             budget,
         }
@@ -225,9 +225,9 @@ impl Memo {
         len.min(SIZES - 1)
     }
 
-    /// Frees a quarter of the budget or more by forgetting every set below some size, and
-    /// admits no smaller set from then on. Does nothing if another thread is already at it, or
-    /// if that would mean forgetting the largest sizes.
+    /// Frees a quarter of the budget or more by forgetting every set below some size. Does
+    /// nothing if another thread is already at it, or if that would mean forgetting the largest
+    /// sizes.
     #[cold]
     #[inline(never)]
     fn make_room(&self) {
@@ -244,13 +244,12 @@ impl Memo {
             .map(|b| b.load(Ordering::Relaxed))
             .collect();
         let mut freed = 0;
-        let mut size = self.min_size.load(Ordering::Relaxed);
+        let mut size = 0;
         while size < SIZES - 1 && freed < self.budget / 4 {
             freed += held[size];
             size += 1;
         }
         if freed >= self.budget / 4 && freed > 0 {
-            self.min_size.store(size, Ordering::Relaxed);
             for shard in &self.shards {
                 let mut shard = shard.lock().unwrap_or_else(|e| e.into_inner());
                 shard.forget_below(size);
@@ -320,9 +319,6 @@ impl Memo {
             } else if slot.worst & BORROWED != 0 && own {
                 slot.set_entry(entry);
             }
-            return false;
-        }
-        if set.len() < self.min_size.load(Ordering::Relaxed) {
             return false;
         }
         let cost = Memo::cost(set.len());
@@ -426,23 +422,47 @@ mod tests {
         let memo = Memo::new(1000, total / 2);
         let admitted: Vec<bool> = sets.iter().map(|s| memo.put(s, 5, bound(7))).collect();
         assert!(memo.bytes.load(Ordering::Relaxed) <= total / 2);
-        let min = memo.min_size.load(Ordering::Relaxed);
-        assert!(min > 3 && min < 39, "{min}");
         let kept = |s: &Vec<u32>| memo.get(s, 5).map(|e| e.bound) == Some(7);
+        // Everything held is a suffix of the sizes: the smallest went first.
+        let smallest = sets.iter().filter(|s| kept(s)).map(Vec::len).min().unwrap();
+        assert!(smallest > 3 && smallest < 39, "{smallest}");
         for (s, &admitted) in sets.iter().zip(&admitted) {
-            // Only the puts that found the cache full were refused, and all smaller sets are
-            // forgotten: the rest is all there.
-            assert_eq!(kept(s), s.len() >= min && admitted, "a set of {}", s.len());
+            // Only the puts that found the cache full were refused.
+            if s.len() > smallest {
+                assert_eq!(kept(s), admitted, "a set of {}", s.len());
+            }
         }
         let refused = admitted.iter().filter(|&&a| !a).count();
         assert!(refused > 0 && refused < sets.len() / 2, "{refused}");
-        assert!(
-            !memo.put(&sets[0], 5, bound(9)),
-            "too small to be admitted again"
-        );
+        // A small set forgotten is admitted again, and held.
+        assert!(!kept(&sets[0]));
+        assert!(memo.put(&sets[0], 5, bound(9)));
+        assert_eq!(memo.get(&sets[0], 5).unwrap().bound, 9);
         // A set already held still learns a higher bound.
         let last = sets.last().unwrap();
         memo.put(last, 5, bound(9));
         assert_eq!(memo.get(last, 5).unwrap().bound, 9);
+    }
+
+    #[test]
+    fn small_sets_streaming_through_a_full_cache_leave_the_large_ones() {
+        // 200 sets of 60 codes take a third of the room; then ten times the room in small sets.
+        let large: Vec<Vec<u32>> = (0..200u32).map(|k| (k..k + 60).collect()).collect();
+        let budget = 3 * large.iter().map(|s| Memo::cost(s.len())).sum::<u64>();
+        let memo = Memo::new(1000, budget);
+        assert!(large.iter().all(|s| memo.put(s, 5, bound(7))));
+        let mut streamed = 0;
+        let mut k = 0u32;
+        while streamed < 10 * budget {
+            let small: Vec<u32> = (k % 900..k % 900 + 3 + k % 5).collect();
+            memo.put(&small, (k / 900) as u8, bound(3));
+            streamed += Memo::cost(small.len());
+            k += 1;
+        }
+        assert!(memo.bytes.load(Ordering::Relaxed) <= budget);
+        assert!(large.iter().all(|s| memo.get(s, 5).is_some()));
+        // The latest small sets are held.
+        let last: Vec<u32> = ((k - 1) % 900..(k - 1) % 900 + 3 + (k - 1) % 5).collect();
+        assert!(memo.get(&last, ((k - 1) / 900) as u8).is_some());
     }
 }
