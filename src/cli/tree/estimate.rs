@@ -22,6 +22,24 @@ const SAMPLES: usize = 6;
 
 /// This process's CPU time so far (user and system), in seconds, where the platform tells it.
 pub fn cpu_seconds() -> Option<f64> {
+    own_usage().map(|u| u.cpu_seconds)
+}
+
+/// The most memory this process has held at once (its peak resident set), in bytes, where the
+/// platform tells it.
+pub fn peak_bytes() -> Option<u64> {
+    own_usage()?.peak_bytes
+}
+
+/// What this process has used so far, as [`cpu_seconds`] and [`peak_bytes`] report it.
+struct Usage {
+    cpu_seconds: f64,
+    peak_bytes: Option<u64>,
+}
+
+/// This process's [`Usage`], on Linux with glibc (the one platform where `libc` is a
+/// dependency and `ru_maxrss` is known to count KiB).
+fn own_usage() -> Option<Usage> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
@@ -32,28 +50,10 @@ pub fn cpu_seconds() -> Option<f64> {
         // SAFETY: initialised by the successful call above.
         let usage = unsafe { usage.assume_init() };
         let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
-    }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    {
-        None
-    }
-}
-
-/// The most memory this process has held at once (its peak resident set), in bytes, where the
-/// platform tells it.
-pub fn peak_bytes() -> Option<u64> {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        let mut usage = std::mem::MaybeUninit::<libc::rusage>::uninit();
-        // SAFETY: getrusage writes the whole struct when it returns 0.
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
-            return None;
-        }
-        // SAFETY: initialised by the successful call above.
-        let usage = unsafe { usage.assume_init() };
-        // Linux counts it in KiB.
-        u64::try_from(usage.ru_maxrss).ok().map(|kib| kib * 1024)
+        Some(Usage {
+            cpu_seconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+            peak_bytes: u64::try_from(usage.ru_maxrss).ok().map(|kib| kib * 1024),
+        })
     }
     #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
     {
