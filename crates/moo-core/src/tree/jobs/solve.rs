@@ -79,8 +79,8 @@ impl Job {
 
     /// [`Job::solve`] in `space`, the code space of the job's rules, built once for many jobs
     /// run in one process, with a search cache of `cache_bytes` (default:
-    /// [`crate::tree::DEFAULT_CACHE_BYTES`]). A job of hours fills the default cache, and a full
-    /// cache forgets sets that the search then meets again: more cache, where the machine has
+    /// [`crate::tree::DEFAULT_CACHE_BYTES`]). A job of more than minutes can fill the default
+    /// cache, and a full cache forgets sets that the search then meets again: more cache, where the machine has
     /// it, is less time, never another result.
     pub fn solve_in(
         &self,
