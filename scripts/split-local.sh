@@ -4,8 +4,8 @@
 # tree. Stopped at any point, it resumes where it was: a job with its result is not run again,
 # and a job killed midway leaves nothing and runs again. MOO=path picks the binary (default:
 # `moo` on the PATH); CACHE=SIZE gives each job's search that much cache (`--cache-memory`,
-# e.g. CACHE=8GiB): jobs of hours fill the default 640 MiB and then search again what they
-# forgot, so keep PROCS times SIZE within the machine's memory.
+# e.g. CACHE=8GiB): jobs of more than minutes can fill the default 640 MiB and then search
+# again what they forgot, so keep PROCS times SIZE within the machine's memory.
 # Usage: split-local.sh JOBS_DIR TREE [PROCS] (after `moo tree split --out JOBS_DIR`).
 set -euo pipefail
 dir=${1:?usage: split-local.sh JOBS_DIR TREE [PROCS]}
