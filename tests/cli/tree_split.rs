@@ -826,3 +826,88 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
             .stderr(predicate::str::contains(error));
     }
 }
+
+/// Bulls and Cows 4 of 0-7, its parts above a tenth of the run deeper: 110 jobs in all, some
+/// positions with several runs of later guesses.
+const SEVERAL_RUNS: [&str; 6] = ["--length", "4", "--symbols", "01234567", "--share", "10"];
+
+/// A run of later guesses reads the results of its position's other runs in the directory and
+/// needs only to beat their trees: jobs run one at a time in order lower some runs' bounds,
+/// and the join still gives the single run's tree, byte for byte. `--alone` keeps the job's own
+/// bound.
+#[test]
+fn runs_below_their_positions_other_trees_join_to_the_single_runs_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    moo()
+        .args(["tree", "split", "--out"])
+        .arg(&dir)
+        .args(SEVERAL_RUNS)
+        .assert()
+        .success();
+    let joined = tmp.path().join("joined.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/split-local.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(&dir)
+        .arg(&joined)
+        .arg("1")
+        .env("MOO", env!("CARGO_BIN_EXE_moo"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let single = tmp.path().join("single.json");
+    moo()
+        .args(["tree", "build", "--threads", "2", "-o"])
+        .arg(&single)
+        .args(&SEVERAL_RUNS[..4])
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&joined).unwrap(),
+        std::fs::read(&single).unwrap(),
+        "the single run's tree, byte for byte"
+    );
+    // A run that ended below its job's bound, and the same job run again alone and beside.
+    let lowered = (jobs(&dir)..)
+        .map(|i| dir.join(format!("{i:04}.result.json")))
+        .take_while(|p| p.exists())
+        .map(|p| serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()))
+        .map(Result::unwrap)
+        .find(|r| r["tightened"].is_u64() && r["outcome"]["kind"] == "at_least")
+        .expect("a run ended below its job's bound");
+    let index = lowered["index"].as_u64().unwrap().to_string();
+    let below = lowered["task"]["below"].as_u64().unwrap();
+    let tightened = lowered["tightened"].as_u64().unwrap();
+    assert!(tightened < below, "{lowered}");
+    assert_eq!(lowered["outcome"]["bound"], tightened, "{lowered}");
+    let again = |flags: &[&str]| {
+        let out = moo()
+            .args([
+                "tree",
+                "job",
+                "--force",
+                "--json",
+                "--threads",
+                "1",
+                "--index",
+                &index,
+            ])
+            .args(flags)
+            .arg(&dir)
+            .arg("-o")
+            .arg(tmp.path().join("again.json"))
+            .assert()
+            .success();
+        json(&out.get_output().stdout)
+    };
+    let beside = again(&[]);
+    assert_eq!(beside["tightened"], tightened, "{beside}");
+    assert_eq!(beside["at_least"], tightened, "{beside}");
+    // Alone, it proves its job's bound, or finds a tree no cheaper than the one beside it.
+    let alone = again(&["--alone"]);
+    assert!(alone["tightened"].is_null(), "{alone}");
+    let proven = alone["at_least"].as_u64().map(|b| b >= below);
+    let costlier = alone["total"].as_u64().map(|t| t >= tightened);
+    assert!(proven.or(costlier) == Some(true), "{alone}");
+}

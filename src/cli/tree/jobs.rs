@@ -15,8 +15,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    array_range, exact_space, DeepPart, Estimate, Job, JobEntry, JobResult, Joined, PartOutcome,
-    Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
+    array_range, exact_space, Ceiling, DeepPart, Estimate, Job, JobEntry, JobResult, Joined,
+    PartOutcome, Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
 };
 use moo_core::{Stop, TreeStats};
 use serde::Serialize;
@@ -96,6 +96,14 @@ pub struct JobArgs {
     /// [default: 640 MiB].
     #[arg(long, value_name = "SIZE", value_parser = crate::cli::parse_size, help_heading = "Memory")]
     cache_memory: Option<u64>,
+
+    /// Run under the job's own bound only. Without this, a run of later guesses in a jobs'
+    /// directory reads the results of its position's other runs, as they come in, and needs
+    /// only to beat the trees they found, which refutes its guesses sooner (often several
+    /// times over); the join gives the same tree either way, but the run's lower bound, if it
+    /// finds no tree, then depends on which results were in.
+    #[arg(long)]
+    alone: bool,
 }
 
 /// `moo tree status`'s flags.
@@ -180,6 +188,10 @@ struct JobReport<'a> {
     /// Whether the result file already answered the job, so nothing was searched.
     already_done: bool,
     file: String,
+    /// The bound a run of later guesses ended under, when other runs of its position lowered
+    /// it below its job's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tightened: Option<u64>,
     #[serde(flatten)]
     outcome: JobOutcome,
 }
@@ -295,12 +307,18 @@ enum JoinReport<'a> {
     },
 }
 
-fn job_name(index: usize) -> String {
+pub(super) fn job_name(index: usize) -> String {
     format!("{index:04}.job.json")
 }
 
-fn result_name(index: usize) -> String {
+pub(super) fn result_name(index: usize) -> String {
     format!("{index:04}.result.json")
+}
+
+/// Reads a job file.
+pub(super) fn read_job(path: &Path) -> Result<Job> {
+    let text = read_capped(path, MAX_TREE_FILE)?;
+    Job::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
 /// Runs `moo tree split`.
@@ -425,13 +443,16 @@ pub fn job(args: JobArgs) -> Result<()> {
         let dir = args.path.parent().map(Path::to_path_buf);
         (args.path.clone(), dir)
     };
-    let text = read_capped(&job_path, MAX_TREE_FILE)?;
-    let job = Job::from_json(&text).with_context(|| format!("{}", job_path.display()))?;
+    let job = read_job(&job_path)?;
     // The manifest beside the job, when there is one, confirms the job is one of its split's.
+    let mut others = Vec::new();
     if let Some(dir) = dir.filter(|d| d.join(MANIFEST).exists()) {
         let split = read_manifest(&dir)?;
         job.check(&split)
             .with_context(|| format!("{}", job_path.display()))?;
+        if !args.alone {
+            others = super::watch::other_runs(&dir, &job, written_jobs(&dir, &split));
+        }
     }
     let output = match args.output {
         Some(path) => path,
@@ -450,9 +471,19 @@ pub fn job(args: JobArgs) -> Result<()> {
     let progress = Progress::new();
     let space =
         exact_space(job.rules.clone()).with_context(|| format!("{}", job_path.display()))?;
-    let mut result = pool
-        .install(|| job.solve_in(&space, &progress, &Stop::never(), args.cache_memory))
-        .with_context(|| format!("{}", job_path.display()))?;
+    let ceiling = Ceiling::new();
+    let mut result = super::watch::watching(&job, others, &ceiling, || {
+        pool.install(|| {
+            job.solve_under(
+                &space,
+                &progress,
+                &Stop::never(),
+                args.cache_memory,
+                &ceiling,
+            )
+        })
+    })
+    .with_context(|| format!("{}", job_path.display()))?;
     result.cpu_seconds = super::estimate::cpu_seconds();
     result.peak_bytes = super::estimate::peak_bytes();
     write_file(&output, result.to_json().as_bytes())?;
@@ -468,6 +499,7 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
             seconds: result.seconds,
             already_done: cached,
             file: output.display().to_string(),
+            tightened: result.tightened,
             outcome: JobOutcome::of(&result.outcome),
         };
         return outln!("{}", serde_json::to_string(&report)?);
@@ -496,11 +528,14 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
         }
         PartOutcome::Pieces { pieces } => pieces_summary(pieces),
     };
-    let when = if cached {
+    let mut when = if cached {
         "already done".to_string()
     } else {
         format!("{} sets in {:.2} s", result.nodes, result.seconds)
     };
+    if let Some(bound) = result.tightened {
+        when += &format!(", below {bound} from another run of its position");
+    }
     let then = e.then();
     outln!(
         "job {:04} ({} {}{then}, {} secrets): {what}; {when}; result in {}",
@@ -856,7 +891,7 @@ fn read_manifest(dir: &Path) -> Result<Split> {
 }
 
 /// A result file, `None` if it does not exist; a file that is there but unreadable is an error.
-fn read_result(path: &Path) -> Result<Option<JobResult>> {
+pub(super) fn read_result(path: &Path) -> Result<Option<JobResult>> {
     if !path.exists() {
         return Ok(None);
     }

@@ -27,6 +27,7 @@ mod estimate;
 mod flags;
 mod jobs;
 mod stats;
+mod watch;
 
 /// Build, verify or show decision trees.
 #[derive(Debug, ClapArgs)]

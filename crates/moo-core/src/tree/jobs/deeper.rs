@@ -65,6 +65,26 @@ pub(super) fn heavy_parts(parts: &[FirstPart], share: f64) -> (Vec<bool>, u64) {
     (flags, heavy)
 }
 
+/// Checks the runs that proved a lower bound under a bound lowered from their job's
+/// (`lowered`: job index and bound) against the position's trials, all in: another run must
+/// have found a tree below each such bound, as the runner lowered it for one. Else the run's
+/// bound says nothing of the guess that wins, and its result must be made again.
+fn check_lowered(trials: &Trials, lowered: &[(usize, u64)]) -> Result<(), SplitError> {
+    let cheapest = trials.values.iter().filter_map(Value::total).min();
+    match lowered
+        .iter()
+        .find(|&&(_, b)| cheapest.is_none_or(|t| t >= b))
+    {
+        Some(&(index, b)) => Err(SplitError::Mismatch {
+            index,
+            reason: format!(
+                "it ran under a bound lowered to {b}, but no other run of its position found a tree below that: delete its result to run it again"
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// The pieces `second` leaves of `set`, the win left out, in feedback order.
 pub(super) fn pieces(space: &CodeSpace, set: &CodeSet, second: u32) -> Vec<(Feedback, CodeSet)> {
     space
@@ -238,6 +258,7 @@ impl<'a> Deeper<'a> {
         )?;
         let guesses = root.guesses();
         let limit = node.below.unwrap_or(u64::MAX);
+        let mut lowered = Vec::new();
         let mut trials = Trials::new(&guesses);
         for (i, &(g, lower)) in guesses.iter().enumerate().take(FIRST_SECONDS) {
             if lower >= limit {
@@ -268,7 +289,7 @@ impl<'a> Deeper<'a> {
         } else {
             let mut start = 0;
             for run in runs(&later, bound, self.runs(node.set.len(), later.len())) {
-                let value = self.run(node, run, bound)?;
+                let value = self.run(node, run, bound, &mut lowered)?;
                 let waiting = Derived::waiting(0);
                 trials.record(
                     &at[start..start + run.len()],
@@ -280,6 +301,7 @@ impl<'a> Deeper<'a> {
         if trials.pending {
             return Ok(trials.waiting(node.path.is_empty()));
         }
+        check_lowered(&trials, &lowered)?;
         match (trials.cheapest(limit), node.below) {
             (Some(v), _) => Ok(Derived::Value(v)),
             (None, Some(b)) => Ok(Derived::Value(Value::AtLeast(b))),
@@ -391,12 +413,15 @@ impl<'a> Deeper<'a> {
     }
 
     /// The value of a run of a position's later guesses below `below`, or `None` while its job
-    /// has no result (the job is added to [`Deeper::wanted`]).
+    /// has no result (the job is added to [`Deeper::wanted`]). A run that found no tree under
+    /// a bound lowered from its job's ([`JobResult::tightened`]) is added to `lowered`, as its
+    /// job's index and that bound.
     fn run(
         &mut self,
         node: &Position,
         run: &[(u32, u64)],
         below: u64,
+        lowered: &mut Vec<(usize, u64)>,
     ) -> Result<Option<Value>, SplitError> {
         let rules = self.space.rules();
         let entry = JobEntry {
@@ -416,7 +441,11 @@ impl<'a> Deeper<'a> {
         let Some(result) = self.result(entry)? else {
             return Ok(None);
         };
-        read_run(&result, below).map(Some)
+        let value = read_run(&result, below)?;
+        if let (Value::AtLeast(b), Some(_)) = (&value, result.tightened) {
+            lowered.push((result.entry.index, *b));
+        }
+        Ok(Some(value))
     }
 
     /// The light pieces of `cut` (`light`), in jobs of a few: their values from the jobs'

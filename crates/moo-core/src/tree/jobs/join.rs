@@ -182,6 +182,7 @@ impl Split {
             seconds: 0.0,
             cpu_seconds: None,
             peak_bytes: None,
+            tightened: None,
         })
     }
 

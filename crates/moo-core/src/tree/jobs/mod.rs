@@ -64,6 +64,7 @@ pub use self::estimate::{
     DrivenPart, Estimate, PartEstimate, SampledJob, DRIVE_STEP, RUN_STRIDE, SHARED_CACHE,
 };
 pub use self::plan::{SplitOptions, DEFAULT_SHARE};
+pub use self::solve::Ceiling;
 use super::{DecisionTree, Objective, SearchError, TreeError, TreeStats};
 use crate::pool::GuessPool;
 use crate::rules::Rules;
@@ -319,6 +320,12 @@ pub struct JobResult {
     /// bytes, when the runner measured it: what a batch system's task must be given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_bytes: Option<u64>,
+    /// For a run of later guesses ([`Task::Guesses`]) whose [`Ceiling`] fell below its job's
+    /// bound while it ran: the bound it ended under. Another run of its position had found a
+    /// tree below its total, so it needed only to beat that; its lower bound, if it found no
+    /// tree, is this one and not its job's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tightened: Option<u64>,
 }
 
 /// What a job proved about its part, counting guesses after the first one.

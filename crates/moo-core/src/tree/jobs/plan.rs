@@ -223,6 +223,12 @@ impl Split {
                 ),
             });
         }
+        if result.tightened.is_some() && !matches!(entry.task, Task::Guesses { .. }) {
+            return Err(SplitError::Mismatch {
+                index,
+                reason: "only a run of later guesses can run under a lowered bound".into(),
+            });
+        }
         Ok(())
     }
 

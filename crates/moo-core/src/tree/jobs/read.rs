@@ -58,8 +58,10 @@ pub(super) fn read_pieces(r: &JobResult) -> Result<Vec<Value>, SplitError> {
 }
 
 /// The value a [`Task::Guesses`] result gives its position, checked against what the job
-/// asked: a tree whose total is what its histogram adds up to, below `below`, rooted at one of
-/// the job's guesses; or a lower bound at or above `below`.
+/// asked: a tree whose total is what its histogram adds up to, below `below` (and below the
+/// bound the run ended under, if lower), rooted at one of the job's guesses; or a lower bound
+/// at or above `below`, or at or above the bound the run ended under
+/// ([`JobResult::tightened`]), which the position then checks against its other runs.
 pub(super) fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
     let bad = |reason: &str| SplitError::Mismatch {
         index: r.entry.index,
@@ -67,6 +69,11 @@ pub(super) fn read_run(r: &JobResult, below: u64) -> Result<Value, SplitError> {
     };
     let Task::Guesses { guesses, .. } = &r.entry.task else {
         return Err(bad("it answers another kind of job"));
+    };
+    let below = match r.tightened {
+        Some(t) if t < below => t,
+        Some(_) => return Err(bad("it claims to have run under a bound not below its own")),
+        None => below,
     };
     match &r.outcome {
         PartOutcome::Solved {

@@ -1,18 +1,22 @@
 //! Running one job: the position its history leaves, searched as the search of the whole game
 //! searches it there.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
+use super::read::read_run;
+use super::values::Value;
 use super::{
-    parse, Column, Job, JobResult, PartOutcome, Piece, Split, SplitError, Task, Unreduced,
-    JOB_FORMAT, RESULT_FORMAT,
+    parse, Column, Job, JobEntry, JobResult, PartOutcome, Piece, Split, SplitError, Task,
+    Unreduced, JOB_FORMAT, RESULT_FORMAT,
 };
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::tree::search::{best_guess_below, first_optimum_below, GuessTrial, PartPlans};
+use crate::tree::search::{best_guess_below, first_optimum_below, GuessTrial, PartPlans, RunTrial};
 use crate::tree::{
     DecisionTree, Node, NodeId, Objective, PlanMove, Progress, Search, SearchOptions,
     SearchOutcome, SetPlan,
@@ -89,6 +93,23 @@ impl Job {
         stop: &Stop,
         cache_bytes: Option<u64>,
     ) -> Result<JobResult, SplitError> {
+        self.solve_under(space, progress, stop, cache_bytes, &Ceiling::new())
+    }
+
+    /// [`Job::solve_in`], a run of later guesses ([`Task::Guesses`]) also kept below
+    /// `ceiling`, which the caller lowers while it runs as other runs of its position find
+    /// trees ([`Job::bound_from`]): each guess after that needs only to beat theirs, and is
+    /// refuted far sooner. The result's total, if it finds a tree, is the same; if it finds
+    /// none, its lower bound may be the lower ceiling ([`JobResult::tightened`]), which the
+    /// join accepts only beside a run that found a tree below it. Other jobs ignore `ceiling`.
+    pub fn solve_under(
+        &self,
+        space: &CodeSpace,
+        progress: &Progress,
+        stop: &Stop,
+        cache_bytes: Option<u64>,
+        ceiling: &Ceiling,
+    ) -> Result<JobResult, SplitError> {
         let history = self.history()?;
         let candidates: CodeSet = history.candidates(space);
         let deeper = !matches!(self.entry.task, Task::Part);
@@ -108,6 +129,7 @@ impl Job {
             progress,
             stop,
         };
+        let mut tightened = None;
         let outcome = match &self.entry.task {
             Task::Part => {
                 self.check_size(candidates.len(), self.entry.size)?;
@@ -125,7 +147,10 @@ impl Job {
             }
             Task::Guesses { guesses, below, .. } => {
                 self.check_size(candidates.len(), self.entry.size)?;
-                self.solve_guesses(&at, &options, guesses, *below)?
+                let (outcome, bound) =
+                    self.solve_guesses(&at, &options, guesses, *below, ceiling)?;
+                tightened = Some(bound).filter(|b| b < below);
+                outcome
             }
         };
         Ok(JobResult {
@@ -137,6 +162,7 @@ impl Job {
             seconds: start.elapsed().as_secs_f64(),
             cpu_seconds: None,
             peak_bytes: None,
+            tightened,
         })
     }
 
@@ -208,14 +234,15 @@ impl Job {
     }
 
     /// The cheapest subtree of the position whose root plays one of `guesses`, if below
-    /// `below`, else the proven lower bound `below`.
+    /// `below` and `ceiling`, else a proven lower bound; and the bound it ended under.
     fn solve_guesses(
         &self,
         at: &Position,
         options: &SearchOptions,
         guesses: &[String],
         below: u64,
-    ) -> Result<PartOutcome, SplitError> {
+        ceiling: &Ceiling,
+    ) -> Result<(PartOutcome, u64), SplitError> {
         let indexes = guesses
             .iter()
             .map(|g| {
@@ -229,20 +256,62 @@ impl Job {
                     .ok_or_else(|| self.bad(format!("its guess {g} is not a code of the game")))
             })
             .collect::<Result<Vec<u32>, SplitError>>()?;
-        let trial = best_guess_below(
+        let RunTrial { trial, bound } = best_guess_below(
             at.space,
             at.history,
             at.candidates,
             options,
             &indexes,
             below,
+            &|| ceiling.get(),
             at.progress,
             at.stop,
         )?
         .ok_or_else(|| self.bad("one of its guesses is not one the search tries there".into()))?;
-        match trial {
-            GuessTrial::Below(plan) => self.solved(at.space, plan, None),
-            GuessTrial::AtLeast(bound) => Ok(PartOutcome::AtLeast { bound }),
+        let outcome = match trial {
+            GuessTrial::Below(plan) => self.solved(at.space, plan, None)?,
+            GuessTrial::AtLeast(bound) => PartOutcome::AtLeast { bound },
+        };
+        Ok((outcome, bound))
+    }
+
+    /// Whether `other` is another run of this run's position: a [`Task::Guesses`] job at the
+    /// same position under the same bound, with other guesses. `false` when this job is not a
+    /// run.
+    pub fn is_run_beside(&self, other: &JobEntry) -> bool {
+        let (
+            Task::Guesses { path, below, .. },
+            Task::Guesses {
+                path: their_path,
+                below: their_below,
+                ..
+            },
+        ) = (&self.entry.task, &other.task)
+        else {
+            return false;
+        };
+        other.guess == self.entry.guess
+            && other.feedback == self.entry.feedback
+            && other.task != self.entry.task
+            && their_path == path
+            && their_below == below
+    }
+
+    /// What `result`, of another run of this run's position ([`Job::is_run_beside`]), lets
+    /// this run stay below: one more than its total, if it found a tree. A tree of that total
+    /// still wins here if it comes first in the position's order, so the join picks the same
+    /// tree whichever run ran first. `None` for any other result.
+    pub fn bound_from(&self, result: &JobResult) -> Option<u64> {
+        let Task::Guesses { below, .. } = &self.entry.task else {
+            return None;
+        };
+        let ours = result.fingerprint == self.fingerprint && result.format == RESULT_FORMAT;
+        if !ours || !self.is_run_beside(&result.entry) {
+            return None;
+        }
+        match read_run(result, *below).ok()? {
+            Value::Tree { total, .. } => Some(total + 1),
+            Value::AtLeast(_) => None,
         }
     }
 
@@ -406,4 +475,33 @@ fn plan_tree(space: &CodeSpace, moves: &[PlanMove]) -> Option<DecisionTree> {
     let mut next = 0;
     add(space, moves, &mut next, &mut nodes)?;
     Some(DecisionTree::from_nodes(space.rules().clone(), nodes))
+}
+
+/// A bound shared with a running job, which may fall while it runs: the least of what
+/// [`Job::bound_from`] gives from the results of other runs of its position, as they come in.
+/// Clones share it.
+#[derive(Debug, Clone)]
+pub struct Ceiling(Arc<AtomicU64>);
+
+impl Ceiling {
+    /// No bound yet.
+    pub fn new() -> Ceiling {
+        Ceiling(Arc::new(AtomicU64::new(u64::MAX)))
+    }
+
+    /// Lowers it to `bound`, if that is lower.
+    pub fn lower(&self, bound: u64) {
+        self.0.fetch_min(bound, Ordering::Relaxed);
+    }
+
+    /// Its value now.
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for Ceiling {
+    fn default() -> Ceiling {
+        Ceiling::new()
+    }
 }

@@ -73,7 +73,9 @@ mod state;
 mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets, MAX_CHECKPOINT_LINE};
-pub(crate) use self::part::{best_guess_below, first_optimum_below, GuessTrial, PositionRoot};
+pub(crate) use self::part::{
+    best_guess_below, first_optimum_below, GuessTrial, PositionRoot, RunTrial,
+};
 pub use self::progress::Progress;
 
 use self::drivers::{history_symmetry, part_columns, search_from};

@@ -162,6 +162,11 @@ pub(crate) fn first_optimum_below(
 /// tries them. One solver, so one cache, serves every guess: a run of guesses is one job of a
 /// split. `None` when a guess is not one the search tries there. Returns
 /// [`SearchError::Stopped`] soon after `stop` fires.
+///
+/// `ceiling` is read before each guess and bounds it too: another run of the same position
+/// that found a tree lowers it while this one runs. The trial is then below the least bound
+/// read, or a lower bound of it (which [`RunTrial::bound`] gives), since every guess was tried
+/// under that or more.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn best_guess_below(
     space: &CodeSpace,
@@ -170,9 +175,10 @@ pub(crate) fn best_guess_below(
     options: &SearchOptions,
     guesses: &[u32],
     below: u64,
+    ceiling: &(dyn Fn() -> u64 + Sync),
     progress: &Progress,
     stop: &Stop,
-) -> Result<Option<GuessTrial>, SearchError> {
+) -> Result<Option<RunTrial>, SearchError> {
     if candidates_left.is_empty() {
         return Err(SearchError::NoCandidates);
     }
@@ -181,15 +187,17 @@ pub(crate) fn best_guess_below(
     let set = candidates_left.as_slice();
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
-    let limit = u32::try_from(below).unwrap_or(INF);
     let ranked = Ranked::new(set);
+    let mut bound = below;
     let mut best: Option<Solved> = None;
     for &g in guesses {
         let Some(&c) = cands.iter().find(|c| c.guess == g) else {
             return Ok(None);
         };
+        bound = bound.min(ceiling());
+        let limit = u32::try_from(bound).unwrap_or(INF);
         // A later guess wins only if cheaper: the earlier keeps a tie.
-        let limit_here = best.as_ref().map_or(limit, |b| b.total);
+        let limit_here = best.as_ref().map_or(limit, |b| b.total.min(limit));
         if c.bound >= limit_here {
             continue;
         }
@@ -200,12 +208,23 @@ pub(crate) fn best_guess_below(
             return Err(SearchError::Stopped);
         }
     }
-    match best {
-        Some(sol) => Ok(Some(GuessTrial::Below(
-            build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
-        ))),
-        None => Ok(Some(GuessTrial::AtLeast(u64::from(limit)))),
-    }
+    let trial = match best {
+        // Found under a higher ceiling than the last one read: proven only that far.
+        Some(sol) if u64::from(sol.total) < bound => {
+            GuessTrial::Below(build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan())
+        }
+        _ => GuessTrial::AtLeast(bound),
+    };
+    Ok(Some(RunTrial { trial, bound }))
+}
+
+/// What [`best_guess_below`] proved of a run of guesses, and the bound it ended under: its
+/// own, or lower, from its ceiling.
+pub(crate) struct RunTrial {
+    /// A tree below `bound`, or the lower bound `bound`.
+    pub(crate) trial: GuessTrial,
+    /// The least of its bound and every ceiling it read.
+    pub(crate) bound: u64,
 }
 
 /// The depth limit of a deeper split's search, which only the average objective without a

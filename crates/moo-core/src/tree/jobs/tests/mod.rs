@@ -1,5 +1,7 @@
 //! The split against the single search, and the files it refuses.
 
+mod beside;
+
 use super::*;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
