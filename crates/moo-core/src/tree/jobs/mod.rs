@@ -26,7 +26,9 @@
 //! guess out; below a part, as runs of many guesses each, searched as the position's search
 //! tries them. The join settles each position on the cheapest guess (the earliest in the
 //! search's order among equals) once its jobs are in, and writes the next round while some are
-//! missing.
+//! missing. A run may also be kept below the trees its position's other runs have found
+//! ([`Job::solve_under`], [`Job::bound_from`]): it then refutes its guesses sooner, and the
+//! join accepts the lower bound it proves only beside a run that found a tree below it.
 //!
 //! Every file of one split carries the split's fingerprint, a hash of what was split and of the
 //! list of jobs, so a result of another split (other rules, options, or another version of the
