@@ -445,14 +445,12 @@ pub fn job(args: JobArgs) -> Result<()> {
     };
     let job = read_job(&job_path)?;
     // The manifest beside the job, when there is one, confirms the job is one of its split's.
-    let mut others = Vec::new();
+    let mut beside = None;
     if let Some(dir) = dir.filter(|d| d.join(MANIFEST).exists()) {
         let split = read_manifest(&dir)?;
         job.check(&split)
             .with_context(|| format!("{}", job_path.display()))?;
-        if !args.alone {
-            others = super::watch::other_runs(&dir, &job, written_jobs(&dir, &split));
-        }
+        beside = Some((written_jobs(&dir, &split), dir));
     }
     let output = match args.output {
         Some(path) => path,
@@ -471,6 +469,10 @@ pub fn job(args: JobArgs) -> Result<()> {
     let progress = Progress::new();
     let space =
         exact_space(job.rules.clone()).with_context(|| format!("{}", job_path.display()))?;
+    let others = match beside {
+        Some((written, dir)) if !args.alone => super::watch::other_runs(&dir, &job, written),
+        _ => Vec::new(),
+    };
     let ceiling = Ceiling::new();
     let mut result = super::watch::watching(&job, others, &ceiling, || {
         pool.install(|| {
