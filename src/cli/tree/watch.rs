@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::Duration;
 
-use moo_core::tree::{Ceiling, Job};
+use moo_core::tree::{Ceiling, Job, Task};
 
 use super::jobs::{read_job, read_result};
 
@@ -15,9 +15,12 @@ use super::jobs::{read_job, read_result};
 const POLL: Duration = Duration::from_secs(5);
 
 /// The result files of the other runs of `job`'s position among the `written` jobs of `dir`,
-/// where `moo tree job` writes them by default. A job file that cannot be read is passed over:
-/// the join names it.
+/// where `moo tree job` writes them by default; none, without reading a job file, when `job`
+/// is not a run. A job file that cannot be read is passed over: the join names it.
 pub(super) fn other_runs(dir: &Path, job: &Job, written: usize) -> Vec<PathBuf> {
+    if !matches!(job.entry.task, Task::Guesses { .. }) {
+        return Vec::new();
+    }
     (0..written)
         .filter(|&i| i != job.entry.index)
         .filter_map(|i| {
@@ -73,7 +76,6 @@ mod tests {
 
     use moo_core::tree::{
         exact_space, JobResult, Joined, PartOutcome, Progress, SearchOptions, Split, SplitOptions,
-        Task,
     };
     use moo_core::{Rules, Stop};
 
