@@ -43,13 +43,13 @@ fn run_job(dir: &Path, index: usize) {
         .success();
 }
 
-/// Builds `GAME` in one run, in `tmp`, and checks that `joined` is its tree, node for node.
-fn assert_is_the_single_runs_tree(tmp: &Path, joined: &Path) {
+/// Builds `game` in one run, in `tmp`, and checks that `joined` is its tree, node for node.
+fn assert_is_the_single_runs_tree(tmp: &Path, joined: &Path, game: &[&str]) {
     let single_file = tmp.join("single.json");
     moo()
         .args(["tree", "build", "--threads", "2", "-o"])
         .arg(&single_file)
-        .args(GAME)
+        .args(game)
         .assert()
         .success();
     assert_eq!(
@@ -428,7 +428,7 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
     }
     assert!(rounds > 2, "positions below the parts take more rounds");
     assert_eq!(status(&dir), "");
-    assert_is_the_single_runs_tree(tmp.path(), &joined_file);
+    assert_is_the_single_runs_tree(tmp.path(), &joined_file, &GAME);
 }
 
 /// Splits `GAME` into `dir` with an estimate (`how`: its flags) and returns the JSON report.
@@ -504,7 +504,7 @@ fn split_estimate_predicts_from_sampled_jobs_and_driven_parts() {
             break;
         }
     }
-    assert_is_the_single_runs_tree(tmp.path(), &joined_file);
+    assert_is_the_single_runs_tree(tmp.path(), &joined_file, &GAME);
 }
 
 #[test]
@@ -579,16 +579,38 @@ fn split_estimate_within_a_budget_drives_the_smallest_part_first_and_gives_a_ran
     assert!(f(&estimate["took"]) < 20.0 + 5.0, "{estimate}");
 }
 
-/// Splits `GAME` at the default share (its large parts deeper) into `tmp/jobs`.
-fn split_deeper(tmp: &Path) -> std::path::PathBuf {
+/// Splits `game` (at the default share unless it says, its large parts deeper) into
+/// `tmp/jobs`.
+fn split_deeper(tmp: &Path, game: &[&str]) -> std::path::PathBuf {
     let dir = tmp.join("jobs");
     moo()
         .args(["tree", "split", "--out"])
         .arg(&dir)
-        .args(GAME)
+        .args(game)
         .assert()
         .success();
     dir
+}
+
+/// Runs `scripts/split-local.sh` on `dir`, `procs` jobs at a time, to `tree`, and returns what
+/// it printed; fails the test if it fails.
+fn split_local(dir: &Path, tree: &Path, procs: usize) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/split-local.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(dir)
+        .arg(tree)
+        .arg(procs.to_string())
+        .env("MOO", env!("CARGO_BIN_EXE_moo"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// `scripts/split-local.sh`, the rounds run on this machine: every round to the single run's tree;
@@ -597,26 +619,9 @@ fn split_deeper(tmp: &Path) -> std::path::PathBuf {
 #[test]
 fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = split_deeper(tmp.path());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/split-local.sh");
+    let dir = split_deeper(tmp.path(), &GAME);
     let joined = tmp.path().join("joined.json");
-    let drive = || {
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .arg(&dir)
-            .arg(&joined)
-            .arg("2")
-            .env("MOO", env!("CARGO_BIN_EXE_moo"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let drive = || split_local(&dir, &joined, 2);
     let first = drive();
     assert!(first.contains("round 2 written"), "{first}");
     // Each round's join says which parts split deeper the rounds before it settled.
@@ -626,7 +631,7 @@ fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
         "a part settled before the last round:\n{first}"
     );
     assert_eq!(status(&dir), "");
-    assert_is_the_single_runs_tree(tmp.path(), &joined);
+    assert_is_the_single_runs_tree(tmp.path(), &joined, &GAME);
     let tree = std::fs::read(&joined).unwrap();
 
     let mut results: Vec<_> = std::fs::read_dir(&dir)
@@ -656,7 +661,7 @@ fn the_local_driver_runs_every_round_and_resumes_after_a_loss() {
 #[test]
 fn status_summary_counts_jobs_by_part() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = split_deeper(tmp.path());
+    let dir = split_deeper(tmp.path(), &GAME);
     let first = jobs(&dir);
     let summary = || status_with(&dir, &["--summary"]);
     let before = summary();
@@ -709,7 +714,7 @@ fn status_summary_counts_jobs_by_part() {
 #[test]
 fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = split_deeper(tmp.path());
+    let dir = split_deeper(tmp.path(), &GAME);
     let bounds = || status_with(&dir, &["--bounds"]);
     // The whole game's bound: the number on the `lower` line, if there is one.
     let lower = |text: &str| -> Option<u64> {
@@ -838,36 +843,10 @@ const SEVERAL_RUNS: [&str; 6] = ["--length", "4", "--symbols", "01234567", "--sh
 #[test]
 fn runs_below_their_positions_other_trees_join_to_the_single_runs_tree() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("jobs");
-    moo()
-        .args(["tree", "split", "--out"])
-        .arg(&dir)
-        .args(SEVERAL_RUNS)
-        .assert()
-        .success();
+    let dir = split_deeper(tmp.path(), &SEVERAL_RUNS);
     let joined = tmp.path().join("joined.json");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/split-local.sh");
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(&dir)
-        .arg(&joined)
-        .arg("1")
-        .env("MOO", env!("CARGO_BIN_EXE_moo"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let single = tmp.path().join("single.json");
-    moo()
-        .args(["tree", "build", "--threads", "2", "-o"])
-        .arg(&single)
-        .args(&SEVERAL_RUNS[..4])
-        .assert()
-        .success();
-    assert_eq!(
-        std::fs::read(&joined).unwrap(),
-        std::fs::read(&single).unwrap(),
-        "the single run's tree, byte for byte"
-    );
+    split_local(&dir, &joined, 1);
+    assert_is_the_single_runs_tree(tmp.path(), &joined, &SEVERAL_RUNS[..4]);
     // A run that ended below its job's bound, and the same job run again alone and beside.
     let lowered = (jobs(&dir)..)
         .map(|i| dir.join(format!("{i:04}.result.json")))
