@@ -754,6 +754,7 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     let first = bounds();
     let mut seen = vec![lower(&first).unwrap_or_else(|| panic!("{first}"))];
     let mut uppers: Vec<u64> = Vec::new();
+    let mut listed = 0;
     assert!(first.contains("open      "), "{first}");
     let joined_file = tmp.path().join("joined.json");
     let total = loop {
@@ -765,12 +766,30 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
         let proven = report["lower"]
             .as_u64()
             .unwrap_or_else(|| panic!("{report}"));
-        assert_eq!(Some(proven), lower(&bounds()), "{report}");
+        let text = bounds();
+        assert_eq!(Some(proven), lower(&text), "{report}");
         let open = report["open"].as_array().unwrap();
         assert!(
             open.iter().all(|o| o["lower"].as_u64().is_some()),
             "{report}"
         );
+        // Each open part's second guesses left, the least bound first (the part's), counted
+        // under it in status's report as in the join's.
+        let mut left = Vec::new();
+        for o in open {
+            let guesses = o["guesses"].as_array().unwrap();
+            if let Some(least) = guesses.first() {
+                assert_eq!(least["lower"], o["lower"], "{report}");
+                left.push(guesses.len());
+            }
+        }
+        let counted: Vec<usize> = text
+            .lines()
+            .filter_map(|l| l.trim_start().split_once(" second guess"))
+            .map(|(n, _)| n.parse().unwrap())
+            .collect();
+        assert_eq!(counted, left, "{text}");
+        listed += left.len();
         seen.push(proven);
         // Half of the round in: status proves at least as much as the round began with, and
         // the best strategy found so far is a tree of the total it says.
@@ -805,6 +824,10 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     assert!(seen[0] < total && seen.len() > 4, "{seen:?} {total}");
     assert!(uppers.iter().all(|&u| u >= total), "{uppers:?} {total}");
     assert!(uppers.iter().any(|&u| u > total), "{uppers:?} {total}");
+    assert!(
+        listed > 0,
+        "some round lists an open part's second guesses left"
+    );
 
     // A damaged result, or one that answers another job than the one derived, is an error.
     let written = std::fs::read_dir(&dir)

@@ -16,7 +16,7 @@ use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
     array_range, exact_space, Ceiling, DeepPart, Estimate, Job, JobEntry, JobResult, Joined,
-    PartOutcome, Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
+    OpenPart, PartOutcome, Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
 };
 use moo_core::{Stop, TreeStats};
 use serde::Serialize;
@@ -668,6 +668,7 @@ fn print_standing(split: &Split, standing: &Standing) -> Result<()> {
                 part(&o.part),
                 o.lower
             )?;
+            print_open_guesses(o)?;
         }
     }
     let secrets = exact_space(split.rules.clone())?.len();
@@ -684,6 +685,32 @@ fn print_standing(split: &Split, standing: &Standing) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// How many second guesses of an open part may still beat its best subtree, and the least
+/// proven of them: where the next rounds' time goes.
+fn print_open_guesses(o: &OpenPart) -> Result<()> {
+    /// How many guesses to name.
+    const NAMED: usize = 3;
+    let n = o.guesses.len();
+    let named: Vec<String> = o
+        .guesses
+        .iter()
+        .take(NAMED)
+        .map(|g| format!("{} (at least {})", g.guess, g.lower))
+        .collect();
+    let (guesses, which) = match (n, o.upper) {
+        (0, _) => return Ok(()),
+        (1, Some(_)) => ("guess", "may still beat it: "),
+        (1, None) => ("guess", "is still open: "),
+        (_, Some(_)) => ("guesses", "may still beat it, the least bound first: "),
+        (_, None) => ("guesses", "are still open, the least bound first: "),
+    };
+    let more = if n > NAMED { ", ..." } else { "" };
+    outln!(
+        "            {n} second {guesses} {which}{}{more}",
+        named.join(", ")
+    )
 }
 
 /// The CPU time of the jobs whose runner measured it: the sum, the largest and its job.

@@ -267,7 +267,7 @@ impl<'a> Deeper<'a> {
             trials.record(&[i], self.guess(node, &root, g, node.below)?);
         }
         if trials.pending {
-            return Ok(trials.waiting(node.path.is_empty()));
+            return Ok(trials.waiting(node.path.is_empty().then_some(&guesses[..])));
         }
         let bound = trials
             .values
@@ -299,7 +299,7 @@ impl<'a> Deeper<'a> {
             }
         }
         if trials.pending {
-            return Ok(trials.waiting(node.path.is_empty()));
+            return Ok(trials.waiting(node.path.is_empty().then_some(&guesses[..])));
         }
         check_lowered(&trials, &lowered)?;
         match (trials.cheapest(limit), node.below) {

@@ -8,8 +8,8 @@ use super::plan::FirstPart;
 use super::standing::solved_total;
 use super::values::{Derived, Value};
 use super::{
-    Column, DeepPart, JobEntry, JobResult, Joined, OpenPart, PartOutcome, Split, SplitError, Task,
-    RESULT_FORMAT,
+    Column, DeepPart, JobEntry, JobResult, Joined, OpenGuess, OpenPart, PartOutcome, Split,
+    SplitError, Task, RESULT_FORMAT,
 };
 use crate::code::Code;
 use crate::feedback::Feedback;
@@ -134,12 +134,20 @@ impl Split {
             let part = first_part(self, space, d)?;
             match deeper.node(&Position::part(space, &part))? {
                 Derived::Value(value) => derived.parts.extend(self.part_result(d, value)),
-                Derived::Waiting { lower, best } => {
+                Derived::Waiting { lower, best, open } => {
                     let best = best.and_then(|b| self.part_result(d, *b));
+                    let rules = space.rules();
                     derived.open.push(OpenPart {
                         part: d.clone(),
                         lower,
                         upper: best.as_ref().and_then(solved_total),
+                        guesses: open
+                            .into_iter()
+                            .map(|(g, lower)| OpenGuess {
+                                guess: rules.format_code(&space.code(g as usize)),
+                                lower,
+                            })
+                            .collect(),
                     });
                     derived.best.extend(best);
                 }

@@ -491,6 +491,20 @@ pub struct OpenPart {
     /// The cheapest subtree for it the results have found so far (a second guess whose every
     /// piece is solved), counted the same way; `None` before one is.
     pub upper: Option<u64>,
+    /// The second guesses that may still beat that subtree (every one before there is one):
+    /// what is left to search in the part. The least bound first, so that the first one's is
+    /// [`OpenPart::lower`].
+    pub guesses: Vec<OpenGuess>,
+}
+
+/// A second guess that may still be the best for an [`OpenPart`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenGuess {
+    /// The guess, as text.
+    pub guess: String,
+    /// Every strategy with it as the part's second guess takes at least this many guesses
+    /// after the first, summed over the part's secrets.
+    pub lower: u64,
 }
 
 /// Reads a file of this module's `kind`, refusing any other format than `expected`.

@@ -53,13 +53,19 @@ pub(super) enum Derived {
         /// At a part, the cheapest subtree its results have found so far, a guess whose every
         /// piece is solved (a strategy for it, not yet proven optimal); `None` below a part.
         best: Option<Box<Value>>,
+        /// At a part, [`Trials::open`]; empty below a part.
+        open: Vec<(u32, u64)>,
     },
 }
 
 impl Derived {
     /// Waiting, proven to cost at least `lower`.
     pub(super) fn waiting(lower: u64) -> Derived {
-        Derived::Waiting { lower, best: None }
+        Derived::Waiting {
+            lower,
+            best: None,
+            open: Vec::new(),
+        }
     }
 }
 
@@ -104,17 +110,34 @@ impl Trials {
         }
     }
 
-    /// What the position is proven to cost at least so far, with (`with_best`, at a part) the
-    /// cheapest subtree found so far.
-    pub(super) fn waiting(&self, with_best: bool) -> Derived {
-        let best = with_best
-            .then(|| self.cheapest_at(u64::MAX))
-            .flatten()
+    /// What the position is proven to cost at least so far, with, at a part (`part`: its
+    /// guesses in the search's order), the cheapest subtree found so far and the guesses that
+    /// may still beat it.
+    pub(super) fn waiting(&self, part: Option<&[(u32, u64)]>) -> Derived {
+        let best = part
+            .and_then(|_| self.cheapest_at(u64::MAX))
             .map(|i| Box::new(self.values[i].clone()));
         Derived::Waiting {
             lower: self.floor.iter().copied().min().unwrap_or(u64::MAX),
             best,
+            open: part.map_or_else(Vec::new, |guesses| self.open(guesses)),
         }
+    }
+
+    /// The guesses (of `guesses`, the position's in the search's order) that may still cost
+    /// less than the cheapest value found so far (every guess before one is found), each with
+    /// what it is proven to cost at least: the least first, in the search's order among
+    /// equals. What is left to search at the position.
+    pub(super) fn open(&self, guesses: &[(u32, u64)]) -> Vec<(u32, u64)> {
+        let best = self.values.iter().filter_map(Value::total).min();
+        let mut open: Vec<(u32, u64)> = guesses
+            .iter()
+            .zip(&self.floor)
+            .filter(|&(_, &floor)| best.is_none_or(|b| floor < b))
+            .map(|(&(g, _), &floor)| (g, floor))
+            .collect();
+        open.sort_by_key(|&(_, floor)| floor);
+        open
     }
 
     /// The cheapest value below `limit`, the earliest in the search's order among equals.

@@ -366,6 +366,11 @@ fn assert_settled_as_solved_whole(split: &Split, settled: &[SettledPart]) {
 
 /// A part's optimum, solved whole by one job.
 fn solved_whole(split: &Split, part: &DeepPart) -> u64 {
+    solved_whole_with(split, part).0
+}
+
+/// A part's optimum, solved whole, and the second guess of its optimal subtree.
+fn solved_whole_with(split: &Split, part: &DeepPart) -> (u64, String) {
     let job = split.job(JobEntry {
         index: 0,
         guess: part.guess.clone(),
@@ -374,20 +379,40 @@ fn solved_whole(split: &Split, part: &DeepPart) -> u64 {
         task: Task::Part,
     });
     let whole = job.solve(&Progress::new(), &Stop::never()).unwrap();
-    let PartOutcome::Solved { total, .. } = whole.outcome else {
+    let PartOutcome::Solved { total, tree, .. } = whole.outcome else {
         panic!("a part solved whole has an optimum");
     };
-    total
+    (total, split.rules.format_code(&tree.root().guess))
+}
+
+/// An open part's guesses left: each below its best subtree, the least bound first and that
+/// bound the part's; and while the best subtree is not optimal, the optimal second guess among
+/// them, proven no more than the optimum.
+fn assert_open_guesses(o: &OpenPart, optimum: u64, second: &str) {
+    let lowers: Vec<u64> = o.guesses.iter().map(|g| g.lower).collect();
+    assert!(lowers.is_sorted(), "{o:?}");
+    assert!(
+        lowers.iter().all(|&l| o.upper.is_none_or(|u| l < u)),
+        "{o:?}"
+    );
+    match lowers.first() {
+        Some(&least) => assert_eq!(least, o.lower, "{o:?}"),
+        None => assert!(o.upper.is_some_and(|u| o.lower >= u), "{o:?}"),
+    }
+    if o.upper.is_none_or(|u| optimum < u) {
+        let left = o.guesses.iter().find(|g| g.guess == second);
+        assert!(left.is_some_and(|g| g.lower <= optimum), "{second}: {o:?}");
+    }
 }
 
 #[test]
 fn standings_bound_the_optimum_from_both_sides_and_close_on_it() {
     let space = CodeSpace::new(Rules::new(3, "0123456789", false, false).unwrap()).unwrap();
     let (split, jobs) = Split::plan(&space, &SearchOptions::default(), &all_deeper()).unwrap();
-    let optima: Vec<u64> = split
+    let optima: Vec<(u64, String)> = split
         .deeper
         .iter()
-        .map(|d| solved_whole(&split, d))
+        .map(|d| solved_whole_with(&split, d))
         .collect();
     let mut lowers = Vec::new();
     let mut uppers = Vec::new();
@@ -397,7 +422,7 @@ fn standings_bound_the_optimum_from_both_sides_and_close_on_it() {
     let mut check = |standing: &Standing, results: &[Option<JobResult>]| {
         assert_settled_as_solved_whole(&split, &standing.settled);
         let mut sum = space.len() as u64;
-        for (d, optimum) in split.deeper.iter().zip(&optima) {
+        for (d, (optimum, second)) in split.deeper.iter().zip(&optima) {
             let settled = standing.settled.iter().find(|s| s.part == *d);
             let open = standing.open.iter().find(|o| o.part == *d);
             match (settled, open) {
@@ -405,6 +430,7 @@ fn standings_bound_the_optimum_from_both_sides_and_close_on_it() {
                 (None, Some(o)) => {
                     assert!(o.lower <= *optimum, "{d:?}: {} > {optimum}", o.lower);
                     assert!(o.upper.is_none_or(|u| u >= *optimum), "{d:?}: {o:?}");
+                    assert_open_guesses(o, *optimum, second);
                     sum += o.lower;
                 }
                 _ => panic!("{d:?} is either settled or open"),
