@@ -153,6 +153,7 @@ fn every_new_result_has_a_test() {
             published::BULLS_FEWEST_WORST,
             published::BULLS_5_OF_0_7,
             published::BULLS_5_OF_0_7_FEWEST_WORST,
+            published::BULLS_5_OF_0_8,
             published::MASTERMIND_4X9,
             published::MASTERMIND_5X6,
             published::MASTERMIND_5X6_FEWEST_WORST,
