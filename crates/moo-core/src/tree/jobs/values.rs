@@ -114,22 +114,20 @@ impl Trials {
     /// guesses in the search's order), the cheapest subtree found so far and the guesses that
     /// may still beat it.
     pub(super) fn waiting(&self, part: Option<&[(u32, u64)]>) -> Derived {
-        let best = part
-            .and_then(|_| self.cheapest_at(u64::MAX))
-            .map(|i| Box::new(self.values[i].clone()));
+        let best = part.and_then(|_| self.cheapest_at(u64::MAX));
+        let best_total = best.and_then(|i| self.values[i].total());
         Derived::Waiting {
             lower: self.floor.iter().copied().min().unwrap_or(u64::MAX),
-            best,
-            open: part.map_or_else(Vec::new, |guesses| self.open(guesses)),
+            best: best.map(|i| Box::new(self.values[i].clone())),
+            open: part.map_or_else(Vec::new, |guesses| self.open(guesses, best_total)),
         }
     }
 
     /// The guesses (of `guesses`, the position's in the search's order) that may still cost
-    /// less than the cheapest value found so far (every guess before one is found), each with
-    /// what it is proven to cost at least: the least first, in the search's order among
+    /// less than `best`, the cheapest value found so far (every guess before one is found), each
+    /// with what it is proven to cost at least: the least first, in the search's order among
     /// equals. What is left to search at the position.
-    pub(super) fn open(&self, guesses: &[(u32, u64)]) -> Vec<(u32, u64)> {
-        let best = self.values.iter().filter_map(Value::total).min();
+    fn open(&self, guesses: &[(u32, u64)], best: Option<u64>) -> Vec<(u32, u64)> {
         let mut open: Vec<(u32, u64)> = guesses
             .iter()
             .zip(&self.floor)
