@@ -86,6 +86,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    // A kernel level the search cannot use is refused before anything runs, not ignored.
+    moo_core::Kernel::from_env().map_err(|e| cli::UsageError(e.to_string()))?;
     match cli.command {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),

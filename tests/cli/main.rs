@@ -8,6 +8,7 @@ mod completions;
 mod crack;
 mod frontier;
 mod hint;
+mod kernels;
 mod play;
 mod review;
 mod snapshots;

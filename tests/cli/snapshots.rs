@@ -73,6 +73,8 @@ fn tree_build_json() {
         ".seconds" => "[seconds]",
         ".file" => "[file]",
         ".nodes" => "[nodes]",
+        // The best level this CPU has: every level builds the same tree (tests/cli/kernels.rs).
+        ".kernel" => "[kernel]",
     });
     // The tree written is what `tree verify` reads back, with the same figures.
     let verified = json(&["tree", "verify", "--json", file]);
@@ -174,9 +176,9 @@ fn help() {
             commands.push(path);
         }
     }
-    // moo, its ten subcommands, tree's build, verify, show, split, job, join, status and bound,
-    // and bench's advisor, review and arena.
-    assert_eq!(commands.len(), 22);
+    // moo, its ten subcommands, tree's build, verify, show, split, job, join, status, bound and
+    // kernels, and bench's advisor, review and arena.
+    assert_eq!(commands.len(), 23);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.

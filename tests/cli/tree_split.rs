@@ -135,10 +135,14 @@ fn a_job_run_twice_is_done_once_and_a_job_file_runs_by_name() {
     moo()
         .args(["tree", "job", "--json"])
         .arg(&job)
+        .env("MOO_KERNEL", "scalar")
         .assert()
         .success()
-        .stdout(predicate::str::contains("\"already_done\":false"));
-    assert!(tmp.path().join("0003.result.json").is_file());
+        .stdout(predicate::str::contains("\"already_done\":false"))
+        .stdout(predicate::str::contains("\"kernel\":\"scalar\""));
+    // The result records the kernel level its search ran at.
+    let result = json(&std::fs::read(tmp.path().join("0003.result.json")).unwrap());
+    assert_eq!(result["kernel"], "scalar");
     moo()
         .args(["tree", "job"])
         .arg(&job)

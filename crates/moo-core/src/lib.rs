@@ -9,6 +9,7 @@ pub mod eval;
 pub mod feedback;
 pub mod histogram;
 pub mod history;
+pub mod kernel;
 pub mod pool;
 pub mod published;
 pub mod review;
@@ -30,6 +31,7 @@ pub use eval::{
 pub use feedback::{Feedback, FeedbackError};
 pub use histogram::Histogram;
 pub use history::{History, Repair, Turn};
+pub use kernel::{Kernel, KernelError};
 pub use pool::GuessPool;
 pub use review::{review, GameReview, MoveReview, ReviewError, ReviewOptions};
 pub use rules::{CodeError, Preset, Rules, RulesError};

@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use multiversion::multiversion;
+use crate::kernel::{by_level, Level};
 use rayon::prelude::*;
 
 use crate::code::Code;
@@ -299,11 +299,22 @@ impl Counted {
     }
 }
 
-/// Writes the feedback index of `guess` against each code `codes[at[i]]` into `out[i]`. Compiled
-/// also for CPUs with a popcount instruction (every x86-64 of the last decade) and AVX2, picked at
-/// run time, so the binary stays portable.
-#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
-fn distinct_feedbacks(
+by_level! {
+    /// Writes the feedback index of `guess` against each code `codes[at[i]]` into `out[i]`.
+    /// Compiled for each [`crate::Kernel`] level (popcount, AVX2, AVX-512), the one
+    /// [`Level::active`] names picked at run time, so the binary stays portable.
+    fn distinct_feedbacks(
+        guess: Distinct,
+        codes: &[Distinct],
+        at: &[u32],
+        length: u32,
+        out: &mut [u8],
+    ) = distinct_feedbacks_at;
+}
+
+/// [`distinct_feedbacks`] at level `K`.
+#[inline(always)]
+fn distinct_feedbacks_at<const K: u8>(
     guess: Distinct,
     codes: &[Distinct],
     at: &[u32],
@@ -327,9 +338,20 @@ pub(crate) enum Gathered {
 /// Each nibble's lowest bit.
 const NIBBLES: u64 = 0x1111_1111_1111_1111;
 
-/// [`distinct_feedbacks`] against gathered secrets.
-#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
-fn distinct_gathered(
+by_level! {
+    /// [`distinct_feedbacks`] against gathered secrets.
+    fn distinct_gathered(
+        guess: Distinct,
+        positions: &[u64],
+        masks: &[u64],
+        length: u32,
+        out: &mut [u8],
+    ) = distinct_gathered_at;
+}
+
+/// [`distinct_gathered`] at level `K`.
+#[inline(always)]
+fn distinct_gathered_at<const K: u8>(
     guess: Distinct,
     positions: &[u64],
     masks: &[u64],
@@ -345,9 +367,20 @@ fn distinct_gathered(
     }
 }
 
-/// [`counted_feedbacks`] against gathered secrets.
-#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
-fn counted_gathered(
+by_level! {
+    /// [`counted_feedbacks`] against gathered secrets.
+    fn counted_gathered(
+        guess: &Counted,
+        positions: &[u64],
+        counts: &[[u8; 16]],
+        length: u32,
+        out: &mut [u8],
+    ) = counted_gathered_at;
+}
+
+/// [`counted_gathered`] at level `K`.
+#[inline(always)]
+fn counted_gathered_at<const K: u8>(
     guess: &Counted,
     positions: &[u64],
     counts: &[[u8; 16]],
@@ -361,9 +394,26 @@ fn counted_gathered(
     }
 }
 
-/// [`distinct_feedbacks`] for games with repeats.
-#[multiversion(targets("x86_64+avx2+popcnt+bmi1+bmi2", "x86_64+popcnt"))]
-fn counted_feedbacks(guess: &Counted, codes: &[Counted], at: &[u32], length: u32, out: &mut [u8]) {
+by_level! {
+    /// [`distinct_feedbacks`] for games with repeats.
+    fn counted_feedbacks(
+        guess: &Counted,
+        codes: &[Counted],
+        at: &[u32],
+        length: u32,
+        out: &mut [u8],
+    ) = counted_feedbacks_at;
+}
+
+/// [`counted_feedbacks`] at level `K`.
+#[inline(always)]
+fn counted_feedbacks_at<const K: u8>(
+    guess: &Counted,
+    codes: &[Counted],
+    at: &[u32],
+    length: u32,
+    out: &mut [u8],
+) {
     for (o, &s) in out.iter_mut().zip(at) {
         *o = guess.score(&codes[s as usize], length);
     }
@@ -546,10 +596,10 @@ impl CodeSpace {
             }
             return;
         }
-        let length = self.length() as u32;
+        let (length, level) = (self.length() as u32, Level::active());
         match &self.packed {
-            Packed::Distinct(p) => distinct_feedbacks(p[g], p, at, length, out),
-            Packed::Repeats(p) => counted_feedbacks(&p[g], p, at, length, out),
+            Packed::Distinct(p) => distinct_feedbacks(level, p[g], p, at, length, out),
+            Packed::Repeats(p) => counted_feedbacks(level, &p[g], p, at, length, out),
             Packed::No => {
                 let guess = self.codes[g];
                 for (o, &s) in out.iter_mut().zip(at) {
@@ -577,13 +627,13 @@ impl CodeSpace {
 
     /// [`CodeSpace::feedbacks`] of guess `g` against secrets gathered from this space.
     pub(crate) fn gathered_feedbacks(&self, g: usize, secrets: &Gathered, out: &mut [u8]) {
-        let length = self.length() as u32;
+        let (length, level) = (self.length() as u32, Level::active());
         match (&self.packed, secrets) {
             (Packed::Distinct(p), Gathered::Distinct(positions, masks)) => {
-                distinct_gathered(p[g], positions, masks, length, out)
+                distinct_gathered(level, p[g], positions, masks, length, out)
             }
             (Packed::Repeats(p), Gathered::Repeats(positions, counts)) => {
-                counted_gathered(&p[g], positions, counts, length, out)
+                counted_gathered(level, &p[g], positions, counts, length, out)
             }
             _ => unreachable!("secrets are gathered from the same space"),
         }
@@ -921,6 +971,82 @@ mod tests {
             let mut counts = [0u32; 256];
             space.partition_counts(7, &all, &mut counts);
             assert_eq!(counts[fb.index(space.length())] as usize, kept.len());
+        }
+    }
+
+    /// Every kernel level this CPU runs scores packed codes, scattered and gathered, as
+    /// [`Code::score`] does, for distinct and repeated symbols and 4 to 6 positions.
+    #[test]
+    fn packed_scoring_matches_direct_scoring_at_every_level() {
+        for rules in [
+            Rules::new(4, "0123456789", false, false).unwrap(),
+            Rules::new(5, "0123456789", false, true).unwrap(),
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(6, "012345678", true, true).unwrap(),
+        ] {
+            let space = CodeSpace::with_options(
+                rules.clone(),
+                &SpaceOptions::default().with_table_bytes(0),
+            )
+            .unwrap();
+            let n = space.len();
+            let at: Vec<u32> = (0..n as u32).step_by(7).collect();
+            let gathered = space.gather(&at).expect("packed codes gather");
+            let length = space.length() as u32;
+            for level in crate::Kernel::supported()
+                .into_iter()
+                .map(|k| Level::new(k).unwrap())
+            {
+                for g in (0..n).step_by(n / 37 + 1) {
+                    let want: Vec<u8> = at
+                        .iter()
+                        .map(|&s| {
+                            space
+                                .code(g)
+                                .score(&space.code(s as usize))
+                                .index(space.length()) as u8
+                        })
+                        .collect();
+                    let (mut scattered, mut from_gathered) = (vec![0; at.len()], vec![0; at.len()]);
+                    match (&space.packed, &gathered) {
+                        (Packed::Distinct(p), Gathered::Distinct(positions, masks)) => {
+                            distinct_feedbacks(level, p[g], p, &at, length, &mut scattered);
+                            distinct_gathered(
+                                level,
+                                p[g],
+                                positions,
+                                masks,
+                                length,
+                                &mut from_gathered,
+                            );
+                        }
+                        (Packed::Repeats(p), Gathered::Repeats(positions, counts)) => {
+                            counted_feedbacks(level, &p[g], p, &at, length, &mut scattered);
+                            counted_gathered(
+                                level,
+                                &p[g],
+                                positions,
+                                counts,
+                                length,
+                                &mut from_gathered,
+                            );
+                        }
+                        _ => panic!("{} packs its codes", rules.describe()),
+                    }
+                    assert_eq!(
+                        scattered,
+                        want,
+                        "{level:?}, {}, guess {g}",
+                        rules.describe()
+                    );
+                    assert_eq!(
+                        from_gathered,
+                        want,
+                        "{level:?}, {}, guess {g}",
+                        rules.describe()
+                    );
+                }
+            }
         }
     }
 

@@ -18,7 +18,7 @@ use moo_core::tree::{
     array_range, exact_space, Ceiling, DeepPart, Estimate, Job, JobEntry, JobResult, Joined,
     OpenPart, PartOutcome, Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
 };
-use moo_core::{Stop, TreeStats};
+use moo_core::{Kernel, Stop, TreeStats};
 use serde::Serialize;
 
 use super::flags::SearchArgs;
@@ -192,6 +192,9 @@ struct JobReport<'a> {
     /// it below its job's.
     #[serde(skip_serializing_if = "Option::is_none")]
     tightened: Option<u64>,
+    /// The kernel level its search ran at (absent in results written before it was recorded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kernel: Option<Kernel>,
     #[serde(flatten)]
     outcome: JobOutcome,
 }
@@ -502,6 +505,7 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
             already_done: cached,
             file: output.display().to_string(),
             tightened: result.tightened,
+            kernel: result.kernel,
             outcome: JobOutcome::of(&result.outcome),
         };
         return outln!("{}", serde_json::to_string(&report)?);
@@ -534,6 +538,10 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
         "already done".to_string()
     } else {
         format!("{} sets in {:.2} s", result.nodes, result.seconds)
+            + &result
+                .kernel
+                .map(|k| format!(" on the {k} kernels"))
+                .unwrap_or_default()
     };
     if let Some(bound) = result.tightened {
         when += &format!(", below {bound} from another run of its position");

@@ -13,7 +13,7 @@ use moo_core::text::read_capped;
 use moo_core::tree::{
     Checkpoint, OptimalTree, Progress, Search, SearchError, SearchOutcome, MAX_TREE_FILE,
 };
-use moo_core::{CodeSpace, DecisionTree, TreeStats};
+use moo_core::{CodeSpace, DecisionTree, Kernel, TreeStats};
 use serde::Serialize;
 
 use super::output::{out, outln, write_file};
@@ -91,6 +91,78 @@ and how far a long run has got (jobs done and their CPU time, by part):
   moo tree bound --game mastermind --length 5 --symbols 12345678 --top 3 --top-levels 1 -o t.json
   moo tree bound --game mastermind --length 5 --symbols 12345678 --lower")]
     Bound(bound::BoundArgs),
+    /// List the search's kernel levels and which of them this CPU runs
+    ///
+    /// A level is a set of vector instructions the search's inner loops are compiled for. Every level gives the same trees; only the speed differs. The search takes the best this
+    /// CPU has; the environment variable MOO_KERNEL holds it at a lower one (scalar, avx2,
+    /// avx512, vbmi), which is how one machine tests every version it can run.
+    #[command(after_help = "Examples:
+  moo tree kernels
+  moo tree kernels --supported                        one name a line, for scripts
+  MOO_KERNEL=avx2 moo tree build -o bulls.json        the same tree, by the AVX2 kernels")]
+    Kernels(KernelsArgs),
+}
+
+#[derive(Debug, ClapArgs)]
+struct KernelsArgs {
+    /// Print only the names of the levels this CPU can run, lowest first, one a line.
+    #[arg(long, conflicts_with = "json")]
+    supported: bool,
+    /// Print the levels as JSON: each with whether this CPU runs it, and the one in use.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `moo tree kernels --json` prints.
+#[derive(Serialize)]
+struct KernelsReport {
+    /// The level searches run at.
+    active: Kernel,
+    /// The best level this CPU has.
+    detected: Kernel,
+    /// Every level and whether this CPU runs it.
+    levels: Vec<KernelLevel>,
+}
+
+/// One level of [`KernelsReport`].
+#[derive(Serialize)]
+struct KernelLevel {
+    name: Kernel,
+    supported: bool,
+}
+
+fn kernels(args: KernelsArgs) -> Result<()> {
+    if args.supported {
+        for k in Kernel::supported() {
+            outln!("{k}")?;
+        }
+        return Ok(());
+    }
+    if args.json {
+        let report = KernelsReport {
+            active: Kernel::active(),
+            detected: Kernel::detected(),
+            levels: Kernel::ALL
+                .into_iter()
+                .map(|name| KernelLevel {
+                    name,
+                    supported: name.is_supported(),
+                })
+                .collect(),
+        };
+        return outln!("{}", serde_json::to_string(&report)?);
+    }
+    for k in Kernel::ALL {
+        let what = if k == Kernel::active() {
+            "in use"
+        } else if k.is_supported() {
+            "runs here"
+        } else {
+            "not on this CPU"
+        };
+        outln!("{:<7} {what}", k.name())?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, ClapArgs)]
@@ -178,6 +250,7 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Join(a) => jobs::join(a),
         TreeCommand::Status(a) => jobs::status(a),
         TreeCommand::Bound(a) => bound::bound(a),
+        TreeCommand::Kernels(a) => kernels(a),
     }
 }
 
@@ -266,14 +339,16 @@ fn report_build(
                     stats: &stats,
                     nodes: progress.nodes(),
                     seconds,
+                    kernel: Kernel::active(),
                     file: args.output.display().to_string(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 print_stats(&stats)?;
                 outln!(
-                    "searched  {} candidate sets in {seconds:.2} s ({} answered by an equivalent set's result); tree written to {}",
+                    "searched  {} candidate sets in {seconds:.2} s on the {} kernels ({} answered by an equivalent set's result); tree written to {}",
                     progress.nodes(),
+                    Kernel::active(),
                     progress.borrowed(),
                     args.output.display()
                 )?;
@@ -290,10 +365,14 @@ fn report_build(
                     max_depth,
                     nodes: progress.nodes(),
                     seconds,
+                    kernel: Kernel::active(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
-                outln!("{message} (proven in {seconds:.2} s; no tree written)")?;
+                outln!(
+                    "{message} (proven in {seconds:.2} s on the {} kernels; no tree written)",
+                    Kernel::active()
+                )?;
             }
         }
     }
@@ -310,6 +389,8 @@ enum BuildReport<'a> {
         stats: &'a TreeStats,
         nodes: u64,
         seconds: f64,
+        /// The kernel level the search ran at.
+        kernel: Kernel,
         file: String,
     },
     Impossible {
@@ -317,6 +398,7 @@ enum BuildReport<'a> {
         max_depth: u32,
         nodes: u64,
         seconds: f64,
+        kernel: Kernel,
     },
 }
 

@@ -191,6 +191,7 @@ impl Split {
             cpu_seconds: None,
             peak_bytes: None,
             tightened: None,
+            kernel: None,
         })
     }
 

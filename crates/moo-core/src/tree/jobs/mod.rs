@@ -328,6 +328,10 @@ pub struct JobResult {
     /// tree, is this one and not its job's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tightened: Option<u64>,
+    /// The kernel level the job's search ran at ([`crate::Kernel::active`]); absent in
+    /// results written before it was recorded, and in subtrees a join derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<crate::Kernel>,
 }
 
 /// What a job proved about its part, counting guesses after the first one.

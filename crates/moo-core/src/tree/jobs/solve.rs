@@ -163,6 +163,7 @@ impl Job {
             cpu_seconds: None,
             peak_bytes: None,
             tightened,
+            kernel: Some(crate::Kernel::active()),
         })
     }
 

@@ -13,7 +13,7 @@
 
 use smallvec::{smallvec, SmallVec};
 
-use super::bulk::{mark_equal, marked, BoundRule, Split, Splits, Splitter, MAX_SET};
+use super::bulk::{mark_equal, marked, BoundRule, Level, Split, Splits, Splitter, MAX_SET};
 use super::columns::min_bound_of_large;
 use super::levels::{count_branches, feedbacks_of, LevelBounds};
 use super::orbits::{OrbitCache, Orbits};
@@ -68,6 +68,8 @@ pub(super) struct Bounds<'a> {
     compact: Option<&'a CompactTable>,
     /// The canonical guesses by the symbols played ([`OrbitCache`]).
     orbits: OrbitCache,
+    /// The level of the bulk passes' kernels ([`crate::Kernel::active`]).
+    pub(super) kernel: Level,
 }
 
 impl<'a> Bounds<'a> {
@@ -103,10 +105,12 @@ impl<'a> Bounds<'a> {
         // The splitter learns its thresholds from the unweighted bound; a weighted search only
         // uses its parts count, which needs no bound.
         let plain = LevelBounds::new(branches, MAX_SET.min(n), None);
+        let kernel = Level::active();
         let splitter = Splitter::new(
             feedbacks,
             bulk_win,
             level.plain_totals().unwrap_or(plain.table(0).totals()),
+            kernel,
         );
         Bounds {
             space,
@@ -118,6 +122,7 @@ impl<'a> Bounds<'a> {
             splitter,
             compact,
             orbits: OrbitCache::new(space.rules().alphabet().len()),
+            kernel,
         }
     }
 
@@ -252,7 +257,7 @@ impl<'a> Bounds<'a> {
         Some(spare::with(&spare::SPLITS, |splits| {
             splitter.split_all(&rows, self.n_codes, last, splits);
             spare::with(&spare::BOUNDS, |bounds| {
-                splits.bounds(&rule, bounds);
+                splits.bounds(self.kernel, &rule, bounds);
                 f(bounds, splits)
             })
         }))
@@ -342,7 +347,7 @@ impl<'a> Bounds<'a> {
                     best = floor;
                     break;
                 }
-                mark_equal(score, level as u8, marks);
+                mark_equal(self.kernel, score, level as u8, marks);
                 for g in marked(marks) {
                     let split = split(g, marks, &mut counts, best);
                     if let Some((bound, _)) =

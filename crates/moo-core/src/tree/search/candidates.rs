@@ -126,7 +126,7 @@ fn bulk_candidates(
     }
     bounds.with_bulk_bounds(set, child_depth, |each, splits| {
         spare::with(&spare::MARKS, |below| {
-            let least = mark_below(each, limit, below);
+            let least = mark_below(bounds.kernel, each, limit, below);
             orbits.mask(below);
             out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
             for g in tried(below, orbits, bounds) {
@@ -185,7 +185,7 @@ fn sparse_candidates(
     bounds
         .with_part_scores(set, |scores, rows| {
             spare::with(&spare::MARKS, |marks| {
-                let rest = mark_above(scores, level, marks);
+                let rest = mark_above(bounds.kernel, scores, level, marks);
                 orbits.mask(marks);
                 let count: usize = marks.iter().map(|w| w.count_ones() as usize).sum();
                 if count * SPARSE_SHARE > bounds.n_codes {
@@ -285,7 +285,7 @@ impl<'a> FloorOrder<'a> {
             spare::put(&spare::SCORES, scores);
             return None;
         };
-        let (top, rest) = highest(&scores, level);
+        let (top, rest) = highest(bounds.kernel, &scores, level);
         // A score of 0 is a guess that teaches nothing, never worth its cost.
         let left_out = if rest > 0 {
             3 * n - u32::from(rest)
@@ -387,7 +387,7 @@ impl<'a> FloorOrder<'a> {
         let bound = 3 * n - u32::from(self.level);
         let (bounds, orbits, floors) = (self.bounds, self.orbits, &mut self.floors);
         spare::with(&spare::MARKS, |marks| {
-            mark_equal(&self.scores, self.level, marks);
+            mark_equal(bounds.kernel, &self.scores, self.level, marks);
             orbits.mask(marks);
             for &s in self.set {
                 let (word, bit) = (s as usize / 64, 1u64 << (s % 64));

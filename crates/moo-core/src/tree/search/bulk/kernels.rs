@@ -1,16 +1,28 @@
 //! The vector kernels behind [`super::Splitter`] and [`super::Splits`]: counting feedbacks 64
 //! guesses at a time and finishing a block into sums, parts and largest parts (OR-ing the bits
-//! of the feedbacks that occur is [`super::or_pass`]'s). Most are plain loops that `multiversion` compiles for AVX-512
-//! and AVX2 as well; the ones that must hold their counters in registers, or gather through
-//! 16-entry tables, are written with the intrinsics of each and chosen at run time.
-
-use multiversion::multiversion;
+//! of the feedbacks that occur is [`super::or_pass`]'s). Most are plain loops compiled once per
+//! [`Level`](crate::kernel::Level) ([`by_level!`]); the ones that must hold their counters in registers, or gather
+//! through 16-entry tables, are written with the intrinsics of each level.
 
 use super::{Aligned, BoundRule, Counters, BLOCK};
+use crate::kernel::{by_level, AVX2, AVX512, VBMI};
 
-/// [`Splits::bounds`]' pass.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn bounds_pass(
+by_level! {
+    /// [`super::Splits::bounds`]' pass.
+    pub(super) fn bounds_pass(
+        sum: &[u16],
+        parts: &[u8],
+        largest: &[u8],
+        member: &[bool],
+        excess: Option<&[u16]>,
+        rule: &BoundRule,
+        out: &mut [u32],
+    ) = bounds_pass_at;
+}
+
+/// [`bounds_pass`] at level `K`.
+#[inline(always)]
+fn bounds_pass_at<const K: u8>(
     sum: &[u16],
     parts: &[u8],
     largest: &[u8],
@@ -73,17 +85,24 @@ pub(super) fn block<'a>(
     }
 }
 
-/// Counts, for guesses `start..start + width`, how many members give each feedback.
-#[multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512vbmi",
-    "x86_64+avx512f+avx512bw",
-    "x86_64+avx2"
-))]
-// The kernels' calls need `unsafe` only in a build whose target already has the features
-// (`-C target-cpu=native`): there `multiversion` compiles this function without the
-// `target_feature` attribute that makes them safe calls elsewhere.
+by_level! {
+    /// Counts, for guesses `start..start + width`, how many members give each feedback (each
+    /// below `u8::MAX`, the padding), into `counts`, which must hold zeros.
+    pub(super) fn count_block(
+        rows: &[&[u8]],
+        start: usize,
+        width: usize,
+        feedbacks: &[u8],
+        counts: &mut [Counters],
+    ) = count_block_at;
+}
+
+/// [`count_block`] at level `K`.
+#[inline(always)]
+// The kernels' calls need `unsafe` except in a build whose target already has the features
+// (`-C target-cpu=native`).
 #[allow(unused_unsafe)]
-pub(super) fn count_block(
+fn count_block_at<const K: u8>(
     rows: &[&[u8]],
     start: usize,
     width: usize,
@@ -95,21 +114,22 @@ pub(super) fn count_block(
     // takes one AVX-512 register but two AVX2 ones, of which there are only 16: there the
     // feedbacks are counted in groups of at most seven, one pass over the rows for each group
     // (the later passes find the rows in the core's cache).
-    let wide = multiversion::target::target_cfg_f!(target_feature = "avx512bw");
-    if feedbacks.iter().all(|&f| f < 16) {
-        multiversion::target::match_target! {
-            // SAFETY: this arm is compiled and taken only where the CPU has these features.
-            "x86_64+avx512f+avx512bw" => return unsafe { count_nibbles_avx512(rows, start, width, feedbacks, counts) },
-            // SAFETY: as above.
-            "x86_64+avx2" => return unsafe { count_nibbles_avx2(rows, start, width, feedbacks, counts) },
-            _ => {}
+    let wide = K >= AVX512;
+    #[cfg(target_arch = "x86_64")]
+    {
+        if feedbacks.iter().all(|&f| f < 16) {
+            if K >= AVX512 {
+                // SAFETY: `count_block` calls this body at level `K` only on a CPU that has it.
+                return unsafe { count_nibbles_avx512(rows, start, width, feedbacks, counts) };
+            }
+            if K >= AVX2 {
+                // SAFETY: as above.
+                return unsafe { count_nibbles_avx2(rows, start, width, feedbacks, counts) };
+            }
         }
-    }
-    if feedbacks.iter().all(|&f| f < PADDING_INDEX) {
-        multiversion::target::match_target! {
+        if K >= VBMI && feedbacks.iter().all(|&f| f < PADDING_INDEX) {
             // SAFETY: as above.
-            "x86_64+avx512f+avx512bw+avx512vbmi" => return unsafe { count_nibbles_vbmi(rows, start, width, feedbacks, counts) },
-            _ => {}
+            return unsafe { count_nibbles_vbmi(rows, start, width, feedbacks, counts) };
         }
     }
     match (feedbacks.len(), wide) {
@@ -146,8 +166,6 @@ pub(super) fn count_block(
 /// 32 bytes as an AVX2 vector (an unaligned load, without a raw pointer).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
-#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn vector(bytes: &[u8]) -> std::arch::x86_64::__m256i {
     bytemuck::cast::<[u8; 32], _>(bytes.try_into().expect("32 bytes"))
 }
@@ -161,8 +179,6 @@ pub(super) fn vector(bytes: &[u8]) -> std::arch::x86_64::__m256i {
 /// lookups and 7 adds per member and 32 lanes instead of 28 instructions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
-#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn count_nibbles_avx2(
     rows: &[&[u8]],
     start: usize,
@@ -199,8 +215,6 @@ pub(super) fn pair_table<const N: usize, const LANE: usize>(feedbacks: &[u8]) ->
 /// [`count_nibbles_avx2`] for `P` pairs of feedbacks (the last may be a single one).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
-#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn count_pairs_avx2<const P: usize>(
     rows: &[&[u8]],
     start: usize,
@@ -419,9 +433,21 @@ pub(super) fn count_held<const F: usize>(
     counts[..F].copy_from_slice(&held);
 }
 
-/// Turns a block's counts into bound sums, part counts and largest parts.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn finish_block(
+by_level! {
+    /// Turns a block's counts into bound sums, part counts and largest parts, added to what
+    /// `sum`, `parts` and `largest` hold.
+    pub(super) fn finish_block(
+        counts: &[Counters],
+        thresholds: &[u8],
+        sum: &mut [u16; BLOCK],
+        parts: &mut [u8; BLOCK],
+        largest: &mut [u8; BLOCK],
+    ) = finish_block_at;
+}
+
+/// [`finish_block`] at level `K`.
+#[inline(always)]
+fn finish_block_at<const K: u8>(
     counts: &[Counters],
     thresholds: &[u8],
     sum: &mut [u16; BLOCK],

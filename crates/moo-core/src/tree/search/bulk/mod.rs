@@ -7,9 +7,11 @@
 //! order; reading those rows a block of 64 guesses at a time, and counting each feedback with a
 //! compare and a subtract on 64 bytes at once, turns the same work into a few vector
 //! instructions per secret and block. This file is the API the search calls; the loops are in
-//! [`kernels`]: plain Rust that `multiversion` compiles for AVX-512 and AVX2 too, and AVX2 or
+//! [`kernels`] and [`or_pass`]: plain Rust compiled for AVX2 and AVX-512 too, and AVX2 or
 //! AVX-512 intrinsics where counters must stay in registers or be gathered through 16-entry
-//! tables. The best the CPU has is picked at run time, so the binary stays portable.
+//! tables. Each call names its [`Level`] ([`crate::kernel`]): the search takes the best the CPU has, or
+//! the one `MOO_KERNEL` holds it at, so the binary stays portable and every version can be
+//! tested on one machine.
 //!
 //! Counts are bytes, so a set must have at most [`MAX_SET`] members; larger sets (the few at the
 //! top of the tree) are scanned guess by guess.
@@ -19,13 +21,13 @@
 //! `2c - 1`, the number of parts alone bounds a guess from below, which is enough to rule most
 //! guesses out before counting anything.
 
-use multiversion::multiversion;
-
 mod kernels;
 mod or_pass;
 
 use self::kernels::{bounds_pass, count_block, finish_block, PADDING_INDEX};
 use self::or_pass::{or_block, or_nibbles, score_block, score_nibbles, score_planes};
+use crate::kernel::by_level;
+pub(super) use crate::kernel::Level;
 
 /// Guesses per block: one AVX-512 register of byte counters per feedback.
 const BLOCK: usize = 64;
@@ -71,6 +73,10 @@ pub(super) struct Splitter {
     thresholds: Vec<u8>,
     /// The OR pass's lookup tables by the feedbacks' ranks, when every index fits them.
     planes: Option<Planes>,
+    /// Whether every feedback index is below 32, as [`Splitter::part_scores`] needs.
+    bits: bool,
+    /// The kernels' level.
+    level: Level,
 }
 
 /// The lookup tables of the OR pass in byte planes ([`or_pass::score_planes`]): plane `p` maps
@@ -80,6 +86,25 @@ pub(super) struct Splitter {
 pub(super) struct Planes {
     /// One table per plane: as many as the feedbacks need, 3 for 20.
     tables: Vec<Aligned<[u8; BLOCK]>>,
+    /// The plane and bit of the winning feedback.
+    win_plane: usize,
+    win_bit: u8,
+    /// The same planes for 16-entry lookups, when every index is below 32.
+    halves: Option<HalfPlanes>,
+}
+
+/// [`Planes`] for AVX2, whose byte lookup (`vpshufb`) takes 16 entries: the indexes below 16
+/// and those from 16 to 31 are looked up separately, each half's feedbacks ranked within it,
+/// eight to a plane. Five-symbol games' 20 feedbacks (15 below 16, 5 above) take three planes,
+/// three lookups per member and 32 guesses where spreading each index into a 32-bit mask took
+/// a widening, a shift and an or per 8 guesses.
+#[derive(Debug, Clone)]
+pub(super) struct HalfPlanes {
+    /// The planes reading indexes below 16 (0 to 2), then those reading 16 to 31 (0 to 2):
+    /// each maps the index's low four bits to its bit in the plane, in both 16-byte lanes.
+    tables: Vec<Aligned<[u8; 32]>>,
+    /// How many of `tables` read the low half.
+    low: usize,
     /// The plane and bit of the winning feedback.
     win_plane: usize,
     win_bit: u8,
@@ -100,6 +125,38 @@ impl Planes {
             tables,
             win_plane: win / 8,
             win_bit: (win % 8) as u8,
+            halves: HalfPlanes::new(feedbacks, feedbacks[win]),
+        })
+    }
+}
+
+impl HalfPlanes {
+    /// The half planes of `feedbacks`, when every index is below 32, with `win` the winning
+    /// index.
+    fn new(feedbacks: &[u8], win: u8) -> Option<HalfPlanes> {
+        if feedbacks.iter().any(|&f| f >= 32) {
+            return None;
+        }
+        let (below, above): (Vec<u8>, Vec<u8>) = feedbacks.iter().partition(|&&f| f < 16);
+        let low = below.len().div_ceil(8);
+        let mut tables = vec![Aligned([0u8; 32]); low + above.len().div_ceil(8)];
+        let (mut win_plane, mut win_bit) = (0, 0);
+        for (first, half) in [(0, &below), (low, &above)] {
+            for (rank, &f) in half.iter().enumerate() {
+                let (plane, bit) = (first + rank / 8, (rank % 8) as u8);
+                let entry = usize::from(f % 16);
+                tables[plane].0[entry] = 1 << bit;
+                tables[plane].0[16 + entry] = 1 << bit;
+                if f == win {
+                    (win_plane, win_bit) = (plane, bit);
+                }
+            }
+        }
+        Some(HalfPlanes {
+            tables,
+            low,
+            win_plane,
+            win_bit,
         })
     }
 }
@@ -153,15 +210,17 @@ pub(super) struct BoundRule {
 }
 
 impl Splits {
-    /// Every guess's one-guess bound under `rule`, or `rule.none`, into `out`.
+    /// Every guess's one-guess bound under `rule`, or `rule.none`, into `out`, by the kernels
+    /// of `level`.
     ///
     /// One pass over the arrays with no branch: a loop deciding guess by guess which test
     /// fails mispredicts too often.
-    pub fn bounds(&self, rule: &BoundRule, out: &mut Vec<u32>) {
+    pub fn bounds(&self, level: Level, rule: &BoundRule, out: &mut Vec<u32>) {
         out.clear();
         out.resize(self.sum.len(), 0);
         let excess = (!self.excess.is_empty()).then_some(self.excess.as_slice());
         bounds_pass(
+            level,
             &self.sum,
             &self.parts,
             &self.largest,
@@ -179,13 +238,18 @@ impl Splits {
     }
 }
 
-/// Marks the bounds below `limit`, bit `j % 64` of `below[j / 64]` for bound `j`, and returns the
-/// least of the others (`u32::MAX` if none).
-///
-/// Compared 64 at a time, the marks come out of vector compares, and only the guesses marked
-/// are visited after, instead of a branch per guess.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn mark_below(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 {
+by_level! {
+    /// Marks the bounds below `limit`, bit `j % 64` of `below[j / 64]` for bound `j`, and
+    /// returns the least of the others (`u32::MAX` if none).
+    ///
+    /// Compared 64 at a time, the marks come out of vector compares, and only the guesses
+    /// marked are visited after, instead of a branch per guess.
+    pub(super) fn mark_below(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 = mark_below_at;
+}
+
+/// [`mark_below`] at level `K`.
+#[inline(always)]
+fn mark_below_at<const K: u8>(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 {
     below.clear();
     let mut least = u32::MAX;
     let mut chunks = bounds.chunks_exact(64);
@@ -222,13 +286,18 @@ pub(super) fn marked(marks: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// Marks the scores equal to `level`, bit `j % 64` of `marks[j / 64]` for score `j`.
-///
-/// [`Bounds::min_bound_by_parts`](super::bounds::Bounds::min_bound_by_parts) takes the guesses
-/// with the most parts first, one score at a time; 64 compared at once take a few instructions
-/// where picking them out byte by byte dominated its time.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
+by_level! {
+    /// Marks the scores equal to `level`, bit `j % 64` of `marks[j / 64]` for score `j`.
+    ///
+    /// [`Bounds::min_bound_by_parts`](super::bounds::Bounds::min_bound_by_parts) takes the
+    /// guesses with the most parts first, one score at a time; 64 compared at once take a few
+    /// instructions where picking them out byte by byte dominated its time.
+    pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) = mark_equal_at;
+}
+
+/// [`mark_equal`] at level `K`.
+#[inline(always)]
+fn mark_equal_at<const K: u8>(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
     marks.clear();
     for chunk in scores.chunks(64) {
         let mut mask = 0u64;
@@ -239,13 +308,18 @@ pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
     }
 }
 
-/// Marks the scores above `level`, bit `j % 64` of `marks[j / 64]` for score `j`, and returns
-/// the highest of the others (0 if none).
-///
-/// [`super::candidates`] keeps the guesses whose parts floor (`3n` less the score) is below the
-/// limit; the highest score left out gives the least floor of those it skips.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
+by_level! {
+    /// Marks the scores above `level`, bit `j % 64` of `marks[j / 64]` for score `j`, and
+    /// returns the highest of the others (0 if none).
+    ///
+    /// [`super::candidates`] keeps the guesses whose parts floor (`3n` less the score) is below
+    /// the limit; the highest score left out gives the least floor of those it skips.
+    pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 = mark_above_at;
+}
+
+/// [`mark_above`] at level `K`.
+#[inline(always)]
+fn mark_above_at<const K: u8>(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
     marks.clear();
     let mut rest = 0u8;
     for chunk in scores.chunks(64) {
@@ -259,12 +333,17 @@ pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
     rest
 }
 
-/// The highest of `scores`, and the highest of those at most `level` (0 if none).
-///
-/// [`super::candidates::FloorOrder`] takes the guesses one score at a time from the highest
-/// down, and the highest score it leaves out gives the least parts floor of those it skips.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn highest(scores: &[u8], level: u8) -> (u8, u8) {
+by_level! {
+    /// The highest of `scores`, and the highest of those at most `level` (0 if none).
+    ///
+    /// [`super::candidates::FloorOrder`] takes the guesses one score at a time from the highest
+    /// down, and the highest score it leaves out gives the least parts floor of those it skips.
+    pub(super) fn highest(scores: &[u8], level: u8) -> (u8, u8) = highest_at;
+}
+
+/// [`highest`] at level `K`.
+#[inline(always)]
+fn highest_at<const K: u8>(scores: &[u8], level: u8) -> (u8, u8) {
     let (mut top, mut rest) = (0u8, 0u8);
     for &s in scores {
         top = top.max(s);
@@ -277,8 +356,9 @@ impl Splitter {
     /// A splitter for a game whose occurring feedback indexes are `feedbacks` (winning one
     /// `win` among them) and whose level-filling bound gives a part of `c` the total `lb[c]`.
     /// `None` when the bound is not of the threshold form for small parts (only for games with
-    /// a single non-winning feedback, where the scalar scan is as good).
-    pub fn new(feedbacks: Vec<u8>, win: u8, lb: &[u32]) -> Option<Splitter> {
+    /// a single non-winning feedback, where the scalar scan is as good). Its kernels run at
+    /// `level`.
+    pub fn new(feedbacks: Vec<u8>, win: u8, lb: &[u32], level: Level) -> Option<Splitter> {
         let win = feedbacks.iter().position(|&f| f == win)?;
         // Recover the thresholds from the bound: the increment lb[c+1] - lb[c] counts the
         // thresholds below c + 1.
@@ -296,30 +376,40 @@ impl Splitter {
         }
         (thresholds.len() <= 8).then(|| Splitter {
             planes: Planes::new(&feedbacks, win),
+            bits: feedbacks.iter().all(|&f| f < 32),
             feedbacks,
             win,
             thresholds,
+            level,
         })
     }
 
     /// Whether [`Splitter::part_scores`] applies: every feedback index is below 32.
     pub fn has_bits(&self) -> bool {
-        self.feedbacks.iter().all(|&f| f < 32)
+        self.bits
     }
 
     /// For each of `guesses` guesses on the set whose members' score rows are `rows`: its
     /// non-empty parts plus one if it is a member (so the parts floor of its bound is `3n` less
-    /// this), or 0 if it teaches nothing (a non-member leaving the set whole). Needs
-    /// [`Splitter::has_bits`].
+    /// this), or 0 if it teaches nothing (a non-member leaving the set whole).
+    ///
+    /// # Panics
+    ///
+    /// Without [`Splitter::has_bits`]: the bits of indexes of 32 and more would alias those
+    /// below at every level without VBMI, and a wrong score prunes a guess the search needs.
     pub fn part_scores(&self, rows: &[&[u8]], guesses: usize, out: &mut Vec<u8>) {
-        debug_assert!(self.has_bits());
+        assert!(
+            self.bits,
+            "part scores need feedback indexes below 32: check Splitter::has_bits first"
+        );
+        let level = self.level;
         out.clear();
         out.resize(guesses, 0);
         let win = u32::from(self.feedbacks[self.win]);
         let nibbles = self.feedbacks.iter().all(|&f| f < 16);
         if !nibbles {
             if let Some(planes) = &self.planes {
-                if score_planes(rows, planes, out) {
+                if score_planes(level, rows, planes, out) {
                     return;
                 }
             }
@@ -336,12 +426,12 @@ impl Splitter {
             };
             if nibbles {
                 let (mut low, mut high) = (Aligned([0u8; BLOCK]), Aligned([0u8; BLOCK]));
-                or_nibbles(rows, start, width, &mut low.0, &mut high.0);
-                score_nibbles(&low.0, &high.0, win as u8, scores);
+                or_nibbles(level, rows, start, width, &mut low.0, &mut high.0);
+                score_nibbles(level, &low.0, &high.0, win as u8, scores);
             } else {
                 let mut bits = Aligned([0u32; BLOCK]);
-                or_block(rows, start, width, &mut bits.0);
-                score_block(&bits.0, win, scores);
+                or_block(level, rows, start, width, &mut bits.0);
+                score_block(level, &bits.0, win, scores);
             }
             if width < BLOCK {
                 out[start..].copy_from_slice(&tail.0[..width]);
@@ -371,7 +461,7 @@ impl Splitter {
             for c in counts.iter_mut() {
                 c.0.fill(0);
             }
-            count_block(rows, start, width, &self.feedbacks, &mut counts);
+            count_block(self.level, rows, start, width, &self.feedbacks, &mut counts);
             let end = start + width;
             // Full blocks are finished straight into `out`, as in `part_scores`; finish_block
             // adds to what it is given, so the reused buffers are zeroed first.
@@ -391,7 +481,7 @@ impl Splitter {
             sum.fill(0);
             parts.fill(0);
             largest.fill(0);
-            finish_block(&counts, &self.thresholds, sum, parts, largest);
+            finish_block(self.level, &counts, &self.thresholds, sum, parts, largest);
             if width < BLOCK {
                 out.sum[start..end].copy_from_slice(&sum_tail.0[..width]);
                 out.parts[start..end].copy_from_slice(&parts_tail.0[..width]);
@@ -403,7 +493,7 @@ impl Splitter {
             if let Some(last) = last {
                 let mut excess = [0u16; BLOCK];
                 let (mut p, mut l) = ([0u8; BLOCK], [0u8; BLOCK]);
-                finish_block(&counts, &[last], &mut excess, &mut p, &mut l);
+                finish_block(self.level, &counts, &[last], &mut excess, &mut p, &mut l);
                 out.excess[start..end].copy_from_slice(&excess[..width]);
             }
             start = end;

@@ -3,17 +3,22 @@
 //! AVX-512 with VBMI), and scoring a block from those bits. Split from the counting kernels
 //! ([`super::kernels`]), whose block loads and vector helpers they share.
 
-use multiversion::multiversion;
-
 use super::kernels::block;
 #[cfg(target_arch = "x86_64")]
 use super::kernels::{vector, vector512};
-use super::{Aligned, Planes, BLOCK};
+use super::{Aligned, HalfPlanes, Planes, BLOCK};
+use crate::kernel::{by_level, AVX2, AVX512, VBMI};
 
-/// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member (feedback
-/// indexes below 32). On AVX-512 with VBMI the part scores come from [`score_planes`] instead.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+by_level! {
+    /// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member
+    /// (feedback indexes below 32). On AVX-512 with VBMI the part scores come from
+    /// [`score_planes`] instead.
+    pub(super) fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) = or_block_at;
+}
+
+/// [`or_block`] at level `K`: the same plain loops, vectorised for the level.
+#[inline(always)]
+fn or_block_at<const K: u8>(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
     or_block_plain(rows, start, width, bits);
 }
 
@@ -48,30 +53,127 @@ pub(super) const fn bit_table<const N: usize, const LANE: usize>(plane: usize) -
     table
 }
 
-/// Every guess's part score ([`super::Splitter::part_scores`]) into `out`, on AVX-512 with VBMI;
-/// `false`, with `out` untouched, on a CPU without it.
-#[multiversion(targets("x86_64+avx512f+avx512bw+avx512vbmi"))]
-// `unsafe` is needed only where the target already has the features: see `count_block`.
+by_level! {
+    /// Every guess's part score ([`super::Splitter::part_scores`]) into `out`, from planes of
+    /// bits: on AVX-512 with VBMI by 64-entry lookups, on AVX2 by 16-entry ones when every index
+    /// is below 32 ([`HalfPlanes`]); `false`, with `out` untouched, where neither applies.
+    pub(super) fn score_planes(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool = score_planes_at;
+}
+
+/// [`score_planes`] at level `K`.
+#[inline(always)]
+// `unsafe` is needed except where the target already has the features: see `count_block`.
 #[allow(unused_unsafe)]
-pub(super) fn score_planes(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool {
-    multiversion::target::match_target! {
-        "x86_64+avx512f+avx512bw+avx512vbmi" => {
-            // SAFETY: this arm is compiled and taken only where the CPU has these features.
+fn score_planes_at<const K: u8>(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if K >= VBMI {
+        // SAFETY: `score_planes` calls this body at level `K` only on a CPU that has it.
+        unsafe {
+            match planes.tables.len() {
+                1 => score_planes_of::<1>(rows, planes, out),
+                2 => score_planes_of::<2>(rows, planes, out),
+                3 => score_planes_of::<3>(rows, planes, out),
+                _ => score_planes_of::<4>(rows, planes, out),
+            }
+        }
+        return true;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if K >= AVX2 {
+        if let Some(halves) = &planes.halves {
+            // SAFETY: as above.
             unsafe {
-                match planes.tables.len() {
-                    1 => score_planes_of::<1>(rows, planes, out),
-                    2 => score_planes_of::<2>(rows, planes, out),
-                    3 => score_planes_of::<3>(rows, planes, out),
-                    _ => score_planes_of::<4>(rows, planes, out),
+                match (halves.low, halves.tables.len() - halves.low) {
+                    (0, 1) => score_halves_avx2::<0, 1>(rows, halves, out),
+                    (0, _) => score_halves_avx2::<0, 2>(rows, halves, out),
+                    (1, 1) => score_halves_avx2::<1, 1>(rows, halves, out),
+                    (1, _) => score_halves_avx2::<1, 2>(rows, halves, out),
+                    (_, 1) => score_halves_avx2::<2, 1>(rows, halves, out),
+                    _ => score_halves_avx2::<2, 2>(rows, halves, out),
                 }
             }
-            true
+            return true;
         }
-        _ => {
-            // The scalar version has no use for them: the caller takes the plain OR pass.
-            let _ = (rows, planes, out);
-            false
+    }
+    // The scalar level has no use for them: the caller takes the plain OR pass.
+    let _ = (rows, planes, out);
+    false
+}
+
+/// [`score_planes`] on AVX2, by [`HalfPlanes`]: `LOW` planes for the indexes below 16 and `HIGH`
+/// for those from 16 to 31 (each 1 or 2, or none below 16). Adding 0x70 with saturation keeps an
+/// index below 16 in the low nibble with the top bit clear and sets the top bit of every other
+/// (the padding included), which makes `vpshufb` look it up as zero; subtracting 16 does the
+/// same for the high half. A block's scores come from byte popcounts of the planes, as in
+/// [`score_planes_of`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
+    rows: &[&[u8]],
+    halves: &HalfPlanes,
+    out: &mut [u8],
+) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_cmpeq_epi8,
+        _mm256_cmpgt_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8,
+    };
+    let low_tables: [__m256i; LOW] = std::array::from_fn(|p| vector(&halves.tables[p].0));
+    let high_tables: [__m256i; HIGH] = std::array::from_fn(|p| vector(&halves.tables[LOW + p].0));
+    let (to_low, to_high) = (_mm256_set1_epi8(0x70), _mm256_set1_epi8(16));
+    let ones = vector(&std::array::from_fn::<u8, 32, _>(|i| {
+        (i % 16).count_ones() as u8
+    }));
+    let nibble = _mm256_set1_epi8(0x0f);
+    let one = _mm256_set1_epi8(1);
+    let win = _mm256_set1_epi8(1 << halves.win_bit);
+    let mut tail = Aligned([u8::MAX; BLOCK]);
+    let mut start = 0;
+    while start < out.len() {
+        let width = (out.len() - start).min(BLOCK);
+        let mut low = [[_mm256_setzero_si256(); 2]; LOW];
+        let mut high = [[_mm256_setzero_si256(); 2]; HIGH];
+        for row in rows {
+            let block = block(row, start, width, &mut tail.0);
+            for h in 0..2 {
+                let f = vector(&block[32 * h..32 * h + 32]);
+                let (below, above) = (_mm256_adds_epu8(f, to_low), _mm256_sub_epi8(f, to_high));
+                for (held, table) in low.iter_mut().zip(&low_tables) {
+                    held[h] = _mm256_or_si256(held[h], _mm256_shuffle_epi8(*table, below));
+                }
+                for (held, table) in high.iter_mut().zip(&high_tables) {
+                    held[h] = _mm256_or_si256(held[h], _mm256_shuffle_epi8(*table, above));
+                }
+            }
         }
+        let mut scores = [0u8; BLOCK];
+        for h in 0..2 {
+            let planes = low.iter().chain(&high).map(|held| held[h]);
+            let mut parts = _mm256_setzero_si256();
+            for plane in planes.clone() {
+                let bits_low = _mm256_shuffle_epi8(ones, _mm256_and_si256(plane, nibble));
+                let high_nibbles = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), nibble);
+                let bits_high = _mm256_shuffle_epi8(ones, high_nibbles);
+                parts = _mm256_add_epi8(parts, _mm256_add_epi8(bits_low, bits_high));
+            }
+            let winning = planes
+                .clone()
+                .nth(halves.win_plane)
+                .expect("the winning plane");
+            // All ones where the guess is a member, else zero.
+            let member = _mm256_cmpeq_epi8(_mm256_and_si256(winning, win), win);
+            // A non-member leaving the set whole teaches nothing: score 0.
+            let useful = _mm256_or_si256(member, _mm256_cmpgt_epi8(parts, one));
+            // Subtracting the all-ones mask adds one for a member.
+            let score = _mm256_and_si256(useful, _mm256_sub_epi8(parts, member));
+            let score: [u8; 32] = bytemuck::cast(score);
+            scores[32 * h..32 * h + 32].copy_from_slice(&score);
+        }
+        match out[start..].first_chunk_mut::<BLOCK>() {
+            Some(full) => *full = scores,
+            None => out[start..].copy_from_slice(&scores[..width]),
+        }
+        start += width;
     }
 }
 
@@ -156,31 +258,46 @@ fn score_planes_of<const P: usize>(rows: &[&[u8]], planes: &Planes, out: &mut [u
     }
 }
 
-/// [`or_block`] for feedback indexes below 16 (a compact table's): sets bit `f` of `low[j]`, or
-/// bit `f - 8` of `high[j]` for `f` of 8 or more, when guess `start + j` gets feedback `f`.
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-// `unsafe` is needed only where the target already has the features: see `count_block`.
+by_level! {
+    /// [`or_block`] for feedback indexes below 16 (a compact table's): sets bit `f` of
+    /// `low[j]`, or bit `f - 8` of `high[j]` for `f` of 8 or more, when guess `start + j` gets
+    /// feedback `f`.
+    pub(super) fn or_nibbles(
+        rows: &[&[u8]],
+        start: usize,
+        width: usize,
+        low: &mut [u8; BLOCK],
+        high: &mut [u8; BLOCK],
+    ) = or_nibbles_at;
+}
+
+/// [`or_nibbles`] at level `K`.
+#[inline(always)]
+// `unsafe` is needed except where the target already has the features: see `count_block`.
 #[allow(unused_unsafe)]
-pub(super) fn or_nibbles(
+fn or_nibbles_at<const K: u8>(
     rows: &[&[u8]],
     start: usize,
     width: usize,
     low: &mut [u8; BLOCK],
     high: &mut [u8; BLOCK],
 ) {
-    multiversion::target::match_target! {
-        // SAFETY: this arm is compiled and taken only where the CPU has these features.
-        "x86_64+avx512f+avx512bw" => unsafe { or_nibbles_avx512(rows, start, width, low, high) },
-        // SAFETY: as above.
-        "x86_64+avx2" => unsafe { or_nibbles_avx2(rows, start, width, low, high) },
-        _ => or_nibbles_plain(rows, start, width, low, high),
+    #[cfg(target_arch = "x86_64")]
+    {
+        if K >= AVX512 {
+            // SAFETY: `or_nibbles` calls this body at level `K` only on a CPU that has it.
+            return unsafe { or_nibbles_avx512(rows, start, width, low, high) };
+        }
+        if K >= AVX2 {
+            // SAFETY: as above.
+            return unsafe { or_nibbles_avx2(rows, start, width, low, high) };
+        }
     }
+    or_nibbles_plain(rows, start, width, low, high)
 }
 
 /// [`or_nibbles`] without vector instructions.
 #[inline(always)]
-// Unused where the target has AVX2 already (`-C target-cpu=native` on such a CPU).
-#[cfg_attr(target_feature = "avx2", allow(dead_code))]
 pub(super) fn or_nibbles_plain(
     rows: &[&[u8]],
     start: usize,
@@ -207,8 +324,6 @@ pub(super) fn or_nibbles_plain(
 /// in all. An index with its top bit set (the padding) looks up zero.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-// Unused where the target has AVX-512 already (`-C target-cpu=native` on such a CPU).
-#[cfg_attr(target_feature = "avx512bw", allow(dead_code))]
 pub(super) fn or_nibbles_avx2(
     rows: &[&[u8]],
     start: usize,
@@ -280,9 +395,19 @@ pub(super) fn or_nibbles_avx512(
     }
 }
 
-/// [`score_block`] for the bits of [`or_nibbles`].
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn score_nibbles(
+by_level! {
+    /// [`score_block`] for the bits of [`or_nibbles`].
+    pub(super) fn score_nibbles(
+        low: &[u8; BLOCK],
+        high: &[u8; BLOCK],
+        win: u8,
+        scores: &mut [u8; BLOCK],
+    ) = score_nibbles_at;
+}
+
+/// [`score_nibbles`] at level `K`.
+#[inline(always)]
+fn score_nibbles_at<const K: u8>(
     low: &[u8; BLOCK],
     high: &[u8; BLOCK],
     win: u8,
@@ -297,9 +422,15 @@ pub(super) fn score_nibbles(
     }
 }
 
-/// Turns a block's feedback bits into part scores (see [`Splitter::part_scores`]).
-#[multiversion(targets("x86_64+avx512f+avx512bw", "x86_64+avx2"))]
-pub(super) fn score_block(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) {
+by_level! {
+    /// Turns a block's feedback bits into part scores (see
+    /// [`super::Splitter::part_scores`]).
+    pub(super) fn score_block(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) = score_block_at;
+}
+
+/// [`score_block`] at level `K`.
+#[inline(always)]
+fn score_block_at<const K: u8>(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) {
     for j in 0..BLOCK {
         let member = (bits[j] >> win) & 1;
         let parts = bits[j].count_ones();

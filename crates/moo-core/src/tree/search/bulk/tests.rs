@@ -1,7 +1,18 @@
 use super::kernels::*;
 use super::or_pass::*;
 use super::*;
-use crate::{CodeSpace, Rules};
+use crate::{CodeSpace, Kernel, Rules};
+
+mod differential;
+
+/// Every kernel level this CPU can run, lowest first: each test runs them all, so that a
+/// machine tests every version it has, not only the one the search would pick.
+pub(super) fn levels() -> Vec<Level> {
+    Kernel::supported()
+        .into_iter()
+        .map(|k| Level::new(k).expect("a supported kernel makes a level"))
+        .collect()
+}
 
 /// Every way of holding the counters (all at once, a few feedbacks at a time, none in
 /// registers, or two to a byte in nibbles) counts as a plain loop does, for each number of feedbacks the games have and
@@ -36,13 +47,16 @@ fn counting_passes_match_a_plain_count() {
             })
             .collect();
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
-            let mut counts = vec![Counters([0; BLOCK]); f];
-            count_block(&rows, start, width, &feedbacks, &mut counts);
-            for (k, &fb) in feedbacks.iter().enumerate() {
-                for j in 0..width {
-                    let want = rows.iter().filter(|r| r[start + j] == fb).count();
-                    assert_eq!(usize::from(counts[k].0[j]), want, "{f} feedbacks, {k}, {j}");
+        for level in levels() {
+            for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+                let mut counts = vec![Counters([0; BLOCK]); f];
+                count_block(level, &rows, start, width, &feedbacks, &mut counts);
+                for (k, &fb) in feedbacks.iter().enumerate() {
+                    for j in 0..width {
+                        let want = rows.iter().filter(|r| r[start + j] == fb).count();
+                        let at = format!("{level:?}, {f} feedbacks, {k}, {j}");
+                        assert_eq!(usize::from(counts[k].0[j]), want, "{at}");
+                    }
                 }
             }
         }
@@ -58,16 +72,19 @@ fn equal_scores_are_marked_as_a_filter_finds_them() {
     let mut marks = Vec::new();
     for len in [0usize, 1, 63, 64, 65, 127, 128, 4536] {
         let scores: Vec<u8> = (0..len).map(|_| rng.gen_range(0..6)).collect();
-        for level in 0..7 {
-            mark_equal(&scores, level, &mut marks);
+        for (kernel, level) in levels()
+            .into_iter()
+            .flat_map(|k| (0..7).map(move |l| (k, l)))
+        {
+            mark_equal(kernel, &scores, level, &mut marks);
             assert_eq!(marks.len(), len.div_ceil(64), "{len} scores");
             let marked: Vec<usize> = (0..64 * marks.len())
                 .filter(|&j| marks[j / 64] >> (j % 64) & 1 == 1)
                 .collect();
             let expected: Vec<usize> = (0..len).filter(|&j| scores[j] == level).collect();
-            assert_eq!(marked, expected, "{len} scores, level {level}");
+            assert_eq!(marked, expected, "{kernel:?}, {len} scores, level {level}");
             let visited: Vec<usize> = super::marked(&marks).collect();
-            assert_eq!(visited, expected, "{len} scores, level {level}");
+            assert_eq!(visited, expected, "{kernel:?}, {len} scores, level {level}");
         }
     }
 }
@@ -83,9 +100,12 @@ fn nibble_passes_match_a_plain_loop() {
             .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
             .collect();
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+        for (level, (start, width)) in levels()
+            .into_iter()
+            .flat_map(|l| [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)].map(|b| (l, b)))
+        {
             let (mut low, mut high) = ([0u8; BLOCK], [0u8; BLOCK]);
-            or_nibbles(&rows, start, width, &mut low, &mut high);
+            or_nibbles(level, &rows, start, width, &mut low, &mut high);
             let (mut plain_low, mut plain_high) = ([0u8; BLOCK], [0u8; BLOCK]);
             or_nibbles_plain(&rows, start, width, &mut plain_low, &mut plain_high);
             for j in 0..BLOCK {
@@ -96,8 +116,9 @@ fn nibble_passes_match_a_plain_loop() {
                 };
                 let got = u16::from(low[j]) | u16::from(high[j]) << 8;
                 let plain = u16::from(plain_low[j]) | u16::from(plain_high[j]) << 8;
-                assert_eq!(got, want, "{f} feedbacks, block at {start}, guess {j}");
-                assert_eq!(plain, want, "{f} feedbacks, block at {start}, guess {j}");
+                let at = format!("{level:?}, {f} feedbacks, block at {start}, guess {j}");
+                assert_eq!(got, want, "{at}");
+                assert_eq!(plain, want, "{at}");
             }
         }
     }
@@ -114,71 +135,110 @@ fn bits_passes_match_a_plain_loop() {
             .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
             .collect();
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (start, width) in [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)] {
+        for (level, (start, width)) in levels()
+            .into_iter()
+            .flat_map(|l| [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)].map(|b| (l, b)))
+        {
             let mut bits = [0u32; BLOCK];
-            or_block(&rows, start, width, &mut bits);
+            or_block(level, &rows, start, width, &mut bits);
             let mut plain = [0u32; BLOCK];
             or_block_plain(&rows, start, width, &mut plain);
             for j in 0..width {
                 let want = rows.iter().fold(0u32, |m, r| m | 1 << r[start + j]);
-                assert_eq!(bits[j], want, "{f} feedbacks, block at {start}, guess {j}");
-                assert_eq!(plain[j], want, "{f} feedbacks, block at {start}, guess {j}");
+                let at = format!("{level:?}, {f} feedbacks, block at {start}, guess {j}");
+                assert_eq!(bits[j], want, "{at}");
+                assert_eq!(plain[j], want, "{at}");
             }
         }
     }
 }
 
-/// The part scores, as this CPU computes them (in planes of bits by the feedbacks' ranks on
-/// VBMI), are what a plain loop finds: parts plus one for a member, 0 for a guess that teaches
-/// nothing; for feedback indexes spread as the games spread them, the winning one anywhere
-/// among them, an odd and an even number of members, and a partial last block.
+/// The feedback indexes of a five-symbol game (`bulls * 6 + cows`, no 4 bulls and 1 cow): 20
+/// of them, up to 30, as Mastermind 5 pegs and 5-digit Bulls and Cows number them.
+fn five_symbol_feedbacks() -> Vec<u8> {
+    (0..=5u8)
+        .flat_map(|b| (0..=5 - b).map(move |c| (b, c)))
+        .filter(|&(b, c)| (b, c) != (4, 1))
+        .map(|(b, c)| b * 6 + c)
+        .collect()
+}
+
+/// The part scores, at every level (in planes of bits by the feedbacks' ranks on VBMI), are
+/// what a plain loop finds: parts plus one for a member, 0 for a guess that teaches nothing;
+/// for feedback indexes as the games spread them (all below 32, as the search asks them only
+/// then), the winning one anywhere among them, an odd and an even number of members, and a
+/// partial last block.
 #[test]
 fn part_scores_match_a_plain_loop() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
     let lb: Vec<u32> = (0..=MAX_SET as u32 + 1).map(|c| 2 * c).collect();
-    for (f, spread, win) in [
-        (20usize, 1u8, 19usize),
-        (20, 3, 0),
-        (20, 2, 11),
-        (9, 3, 4),
-        (32, 1, 31),
-    ] {
-        let feedbacks: Vec<u8> = (0..f as u8).map(|i| spread * i + spread - 1).collect();
-        let Some(splitter) = Splitter::new(feedbacks.clone(), feedbacks[win], &lb) else {
-            panic!("{f} feedbacks make a splitter");
-        };
-        let guesses = 9 * BLOCK + 23;
-        for members in [1, 2, 5, 36, 37] {
-            // Few members from two feedbacks, so that some guesses teach nothing.
-            let drawn = if members > 5 { f } else { 2 };
-            let rows: Vec<Vec<u8>> = (0..members)
-                .map(|_| {
-                    (0..guesses)
-                        .map(|_| feedbacks[rng.gen_range(0..drawn)])
-                        .collect()
-                })
-                .collect();
-            let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-            let mut scores = Vec::new();
-            splitter.part_scores(&rows, guesses, &mut scores);
-            assert_eq!(scores.len(), guesses);
-            for (j, &score) in scores.iter().enumerate() {
-                let seen = rows.iter().fold(0u64, |m, r| m | 1 << r[j]);
-                let member = seen >> feedbacks[win] & 1;
-                let parts = u64::from(seen.count_ones());
-                let want = if member == 1 || parts >= 2 {
-                    parts + member
-                } else {
-                    0
-                };
-                assert_eq!(
-                    u64::from(score),
-                    want,
-                    "{f} feedbacks, {members} members, guess {j}"
-                );
+    let five = five_symbol_feedbacks();
+    let cases: Vec<(Vec<u8>, usize)> = vec![
+        ((0..20).collect(), 19),
+        (five.clone(), five.iter().position(|&f| f == 30).unwrap()),
+        (five, 0),
+        ((0..20).map(|i| i + i / 2).collect(), 11),
+        ((0..9).map(|i| 3 * i + 2).collect(), 4),
+        ((0..32).collect(), 31),
+        ((0..14).collect(), 3),
+    ];
+    for level in levels() {
+        for (feedbacks, win) in &cases {
+            let f = feedbacks.len();
+            let Some(splitter) = Splitter::new(feedbacks.clone(), feedbacks[*win], &lb, level)
+            else {
+                panic!("{f} feedbacks make a splitter");
+            };
+            assert!(splitter.has_bits());
+            let guesses = 9 * BLOCK + 23;
+            for members in [1, 2, 5, 36, 37] {
+                // Few members from two feedbacks, so that some guesses teach nothing.
+                let drawn = if members > 5 { f } else { 2 };
+                let rows: Vec<Vec<u8>> = (0..members)
+                    .map(|_| {
+                        (0..guesses)
+                            .map(|_| feedbacks[rng.gen_range(0..drawn)])
+                            .collect()
+                    })
+                    .collect();
+                let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+                let mut scores = Vec::new();
+                splitter.part_scores(&rows, guesses, &mut scores);
+                assert_eq!(scores.len(), guesses);
+                for (j, &score) in scores.iter().enumerate() {
+                    let seen = rows.iter().fold(0u64, |m, r| m | 1 << r[j]);
+                    let member = seen >> feedbacks[*win] & 1;
+                    let parts = u64::from(seen.count_ones());
+                    let want = if member == 1 || parts >= 2 {
+                        parts + member
+                    } else {
+                        0
+                    };
+                    let at = format!("{level:?}, {f} feedbacks, {members} members, guess {j}");
+                    assert_eq!(u64::from(score), want, "{at}");
+                }
             }
         }
+    }
+}
+
+/// Feedback indexes of 32 and more alias below 32 in the bits of the OR pass at every level
+/// without VBMI (and score right with it): a splitter for them says the part scores do not
+/// apply, and asking anyway panics at every level instead of pruning by a wrong score.
+#[test]
+fn part_scores_refuse_indexes_from_32_at_every_level() {
+    let lb: Vec<u32> = (0..=MAX_SET as u32 + 1).map(|c| 2 * c).collect();
+    let feedbacks: Vec<u8> = (0..20).map(|i| 2 * i + 1).collect();
+    let rows: Vec<Vec<u8>> = vec![feedbacks.clone(); 3];
+    let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+    for level in levels() {
+        let splitter = Splitter::new(feedbacks.clone(), 39, &lb, level).unwrap();
+        assert!(!splitter.has_bits());
+        let asked = std::panic::catch_unwind(|| {
+            splitter.part_scores(&rows, feedbacks.len(), &mut Vec::new());
+        });
+        assert!(asked.is_err(), "{level:?}");
     }
 }
 
@@ -228,13 +288,13 @@ fn bulk_splits_match_guess_by_guess_counting() {
                 .collect();
             assert_eq!(decoded, space.score_row(g).unwrap());
         }
-        for use_compact in [false, true] {
+        for (level, use_compact) in levels().into_iter().flat_map(|l| [(l, false), (l, true)]) {
             let splitter = if use_compact {
-                Splitter::new(numbered.clone(), compact_win as u8, &lb).unwrap()
+                Splitter::new(numbered.clone(), compact_win as u8, &lb, level).unwrap()
             } else {
-                Splitter::new(feedbacks.clone(), win, &lb).unwrap()
+                Splitter::new(feedbacks.clone(), win, &lb, level).unwrap()
             };
-            check_splitter(&space, &splitter, use_compact, &lb, win);
+            check_splitter(&space, &splitter, use_compact, &lb, win, level);
         }
     }
 }
@@ -242,7 +302,14 @@ fn bulk_splits_match_guess_by_guess_counting() {
 /// [`bulk_splits_match_guess_by_guess_counting`] for one splitter: over sets of every size
 /// the bulk pass accepts, its splits, part scores and bounds against counting guess by
 /// guess.
-fn check_splitter(space: &CodeSpace, splitter: &Splitter, compact: bool, lb: &[u32], win: u8) {
+fn check_splitter(
+    space: &CodeSpace,
+    splitter: &Splitter,
+    compact: bool,
+    lb: &[u32],
+    win: u8,
+    level: Level,
+) {
     let n = space.len();
     let slots = space.rules().feedback_slots();
     // Every buffer is reused from set to set, as the search's spares are.
@@ -271,11 +338,11 @@ fn check_splitter(space: &CodeSpace, splitter: &Splitter, compact: bool, lb: &[u
             largest: (set.len() / 3) as u8,
             none: u32::MAX,
         };
-        out.bounds(&rule, &mut bounds);
+        out.bounds(level, &rule, &mut bounds);
         let mut sorted = bounds.clone();
         sorted.sort_unstable();
         let limit = sorted[n / 2];
-        let least = mark_below(&bounds, limit, &mut below);
+        let least = mark_below(level, &bounds, limit, &mut below);
         assert_eq!(below.len(), n.div_ceil(64));
         assert_eq!(
             least,
@@ -298,7 +365,10 @@ fn check_splitter(space: &CodeSpace, splitter: &Splitter, compact: bool, lb: &[u
                 largest: *counts.iter().max().unwrap(),
                 member: counts[usize::from(win)] > 0,
             };
-            let at = format!("guess {g}, set of {}, compact {compact}", set.len());
+            let at = format!(
+                "{level:?}, guess {g}, set of {}, compact {compact}",
+                set.len()
+            );
             assert_eq!(out.get(g), want, "{at}");
             let excess: u32 = counts
                 .iter()
