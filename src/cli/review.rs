@@ -50,6 +50,13 @@ pub struct Args {
     #[arg(long, value_name = "DURATION", default_value = DEFAULT_MOVE_TIME, value_parser = parse_time_limit)]
     time_limit: Duration,
 
+    /// The most time the whole review may take, such as 30s or 10m: each move then gets at most
+    /// its share of what is left (and at most --time-limit), and a review that cannot finish in
+    /// time stops with an error naming how many moves it reviewed [default: no bound beyond
+    /// --time-limit per move].
+    #[arg(long, value_name = "DURATION", value_parser = parse_time_limit)]
+    total_time: Option<Duration>,
+
     /// Which codes the best move may guess: any code, or only codes still possible ("hard mode").
     #[arg(long, value_enum, default_value = "all")]
     guesses: GuessPoolArg,
@@ -78,7 +85,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_move_time(Some(args.time_limit))
         .with_guesses(GuessPool::from(args.guesses));
     options.seed = args.seed;
-    let review = review::review(&Advisor::new(), &space, &history, &options, &Stop::never())?;
+    // A move's share of a total bound can be too short for a proof it would have cached for
+    // the moves after it, so the whole is bounded only when asked.
+    let stop = args.total_time.map_or_else(Stop::never, Stop::after);
+    let review = review::review(&Advisor::new(), &space, &history, &options, &stop).map_err(
+        |e| match e {
+            review::ReviewError::Stopped { .. } => {
+                anyhow::anyhow!("{e}: give it more time with --total-time")
+            }
+            e => e.into(),
+        },
+    )?;
     if args.json {
         outln!("{}", serde_json::to_string(&review)?)?;
     } else {

@@ -124,3 +124,25 @@ fn play_and_solve_offer_the_review_when_the_game_ends() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("4 of 4 moves were the best possible"), "{out}");
 }
+
+/// A long game is reviewed move by move from the previous move's candidates, each repeat found
+/// without going over the history again, and the whole review is bounded by --total-time: a
+/// review that cannot finish says how far it got and which flag gives it more time.
+#[test]
+fn long_games_are_reviewed_whole_and_a_review_keeps_to_its_total_time() {
+    let turns: Vec<String> = (0..3000).map(|_| "0123=1B1C".to_string()).collect();
+    let args: Vec<&str> = turns.iter().map(String::as_str).collect();
+    let review = review_json(&args, "");
+    let moves = review["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3000);
+    assert_eq!(moves[2999]["repeats_turn"], 1);
+    assert_eq!(moves[0]["repeats_turn"], Value::Null);
+    // Seven digits: each move partitions 604800 codes, far more than a millisecond allows.
+    crate::common::moo()
+        .args(["review", "--length", "7", "--total-time", "1ms"])
+        .args(["0123456=0B4C", "1234567=1B4C", "2345678=0B6C"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("the review stopped after"))
+        .stderr(predicates::str::contains("--total-time"));
+}

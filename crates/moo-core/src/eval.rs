@@ -33,7 +33,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;

@@ -255,7 +255,7 @@ mod tests {
             h.push(rules.parse_code("0123").unwrap(), Feedback::new(0, 0));
         }
         h.push(rules.parse_code("4567").unwrap(), Feedback::new(0, 0));
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let repairs = h.repairs(&space);
         // Only the last turn can be changed alone; 20000 copies of the first cannot.
         assert_eq!(repairs.len(), 1);
@@ -274,7 +274,7 @@ mod tests {
         for _ in 0..10_000 {
             h.push(guess, Feedback::new(2, 8));
         }
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let once = {
             let mut one = History::new();
             one.push(guess, Feedback::new(2, 8));
@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(h.candidates(&space), once);
         // Generous: ten times one filter, where ten thousand filters took minutes.
         assert!(start.elapsed() < single * 10 + std::time::Duration::from_secs(5));
-        let stopped = Stop::at(std::time::Instant::now());
+        let stopped = Stop::at(web_time::Instant::now());
         assert_eq!(h.candidates_until(&space, &stopped), Err(Stopped));
         // Contradicted by the last turn, which alone can be changed: the 10000 copies cannot.
         h.push(guess, Feedback::new(3, 7));

@@ -187,10 +187,12 @@ impl FromStr for Kernel {
 /// The kernels' levels as const-generic arguments, in [`Kernel`]'s order.
 pub(crate) const SCALAR: u8 = 0;
 /// See [`SCALAR`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const AVX2: u8 = 1;
 /// See [`SCALAR`].
 pub(crate) const AVX512: u8 = 2;
 /// See [`SCALAR`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const VBMI: u8 = 3;
 
 /// A kernel level this CPU can run. Only [`Level::new`] and [`Level::active`] make one, which
@@ -211,6 +213,7 @@ impl Level {
     }
 
     /// Which level this is.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn kernel(self) -> Kernel {
         self.0
     }

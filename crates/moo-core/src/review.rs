@@ -13,11 +13,14 @@
 //! part's total is estimated from its size (see [`estimated_total`]). Such figures are marked as
 //! estimates, never passed off as proven.
 
-use std::time::{Duration, Instant};
+use std::collections::HashMap;
+
+use web_time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::advisor::{self, Advisor, Contradiction, TurnReport};
+use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::{History, Turn};
@@ -233,6 +236,9 @@ pub fn review(
     let mut moves = Vec::with_capacity(turns.len());
     let mut before = History::new();
     let mut candidates = space.all();
+    // Each guess's first turn, so that a repeat is found without going over the history again:
+    // every move's work is its own, and a long game reviews in time linear in its length.
+    let mut first_played: HashMap<Code, usize> = HashMap::new();
     for (i, turn) in turns.iter().enumerate() {
         if stop.is_stopped() {
             return Err(stopped(i));
@@ -250,13 +256,10 @@ pub fn review(
             options,
             stop: &move_stop,
         };
-        let knowledge = Knowledge {
-            space,
-            history: &before,
-            candidates: &candidates,
-        };
-        moves.push(reviewer.review_move(&knowledge, turn));
+        let repeats = first_played.get(&turn.guess).copied();
+        moves.push(reviewer.review_move(&mut before, &candidates, turn, repeats));
         candidates = space.filter_code(&candidates, &turn.guess, turn.feedback);
+        first_played.entry(turn.guess).or_insert(i + 1);
         before.push(turn.guess, turn.feedback);
     }
     Ok(GameReview::new(
@@ -348,17 +351,29 @@ enum Best {
 }
 
 impl Reviewer<'_> {
-    fn review_move(&self, knowledge: &Knowledge<'_>, turn: &Turn) -> MoveReview {
+    /// The review of `turn`, played where `history` leaves `candidates`; `repeats` is the turn
+    /// that played its guess first, if one did. `history` is lent for the proofs of the parts
+    /// the guesses leave (a turn pushed and taken back for each) and comes back as it was.
+    fn review_move(
+        &self,
+        history: &mut History,
+        candidates: &CodeSet,
+        turn: &Turn,
+        repeats: Option<usize>,
+    ) -> MoveReview {
         let start = Instant::now();
         let space = self.space;
-        let candidates = knowledge.candidates;
         let n = candidates.len() as f64;
         let g = space
             .index_of(&turn.guess)
             .expect("review() checked every guess is a code of the space");
         let stats = partition_stats(space, g, candidates);
         let told_nothing_apart = stats.parts == 1 && !turn.feedback.is_win(space.length());
-        let best = self.best(knowledge);
+        let best = self.best(&Knowledge {
+            space,
+            history,
+            candidates,
+        });
         let (best_guess, best_note) = match &best {
             Best::Proven { guess, .. } => (*guess, None),
             Best::Heuristic { guess, note } => (*guess, Some(note.clone())),
@@ -372,7 +387,7 @@ impl Reviewer<'_> {
             },
             Best::Heuristic { guess, .. } => {
                 let parts = space.partition(guess, candidates);
-                let after = self.after(knowledge, guess, &parts, information);
+                let after = self.after(history, guess, &parts, information);
                 // A heuristic guess is proven optimal only when it meets the bound no play
                 // beats: every code but one found with the next guess (2n - 1 in all).
                 After {
@@ -391,7 +406,7 @@ impl Reviewer<'_> {
             best_after
         } else {
             let parts = space.partition(g, candidates);
-            self.after(knowledge, g, &parts, information)
+            self.after(history, g, &parts, information)
         };
         let mut best_guess = best_guess;
         if after.total < best_after.total {
@@ -418,7 +433,7 @@ impl Reviewer<'_> {
             .len();
         let cost = (after.total - best_after.total) / n;
         MoveReview {
-            turn: knowledge.history.len() + 1,
+            turn: history.len() + 1,
             played: TurnReport::new(space.rules(), turn),
             before: candidates.len(),
             after: left,
@@ -431,12 +446,7 @@ impl Reviewer<'_> {
             proven,
             is_best: cost <= 0.0,
             could_be_secret: stats.is_candidate,
-            repeats_turn: knowledge
-                .history
-                .turns()
-                .iter()
-                .position(|t| t.guess == turn.guess)
-                .map(|i| i + 1),
+            repeats_turn: repeats,
             told_nothing_apart,
             luck: Luck {
                 left,
@@ -482,7 +492,7 @@ impl Reviewer<'_> {
     /// bits a guess.
     fn after(
         &self,
-        knowledge: &Knowledge<'_>,
+        history: &mut History,
         guess: usize,
         parts: &[(Feedback, CodeSet)],
         information: f64,
@@ -497,11 +507,10 @@ impl Reviewer<'_> {
             if feedback.is_win(space.length()) {
                 continue;
             }
-            let mut history = knowledge.history.clone();
             history.push(code, *feedback);
             let child = Knowledge {
                 space,
-                history: &history,
+                history,
                 candidates: part,
             };
             let proven = self
@@ -509,6 +518,7 @@ impl Reviewer<'_> {
                 .prove(&child, self.options.guesses, self.stop, Instant::now())
                 .ok()
                 .and_then(|p| p.total);
+            history.undo();
             match proven {
                 Some(total) => sum.total += total as f64,
                 None => {

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 /// A deadline and a cancel flag; work asked to respect it stops soon after either fires.
 #[derive(Debug, Clone, Default)]

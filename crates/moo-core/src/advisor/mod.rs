@@ -26,7 +26,7 @@ pub use report::{
 };
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::code::Code;
 use crate::codeset::CodeSet;

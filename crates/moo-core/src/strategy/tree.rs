@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use super::{GuessPool, Knowledge, Strategy, StrategyError, StrategyOptions};
 use crate::code::Code;
@@ -332,8 +332,8 @@ enum Follow {
     Guess(Code, NodeId),
     /// The image plays the guesses, but some feedback has no branch: no secret fits.
     Contradiction,
-    /// The image does not play these guesses.
-    OffTree,
+    /// The image does not play these guesses: it plays the first this many, not the next.
+    OffTree(usize),
 }
 
 impl TreeStrategy {
@@ -361,6 +361,9 @@ impl TreeStrategy {
             perms.push(identity);
         }
         let mut contradicted = false;
+        // The most turns any image played: the error names the guesses up to the first none
+        // plays, not a whole long history (a review asks after every move of one).
+        let mut played = 0;
         for (k, tree) in self.trees.iter().enumerate() {
             for perm in &perms {
                 match follow(tree, turns, perm) {
@@ -372,7 +375,7 @@ impl TreeStrategy {
                         })
                     }
                     Follow::Contradiction => contradicted = true,
-                    Follow::OffTree => {}
+                    Follow::OffTree(turns) => played = played.max(turns),
                 }
             }
         }
@@ -381,7 +384,7 @@ impl TreeStrategy {
             // one means the answers contradict each other.
             return Err(StrategyError::NoCandidates);
         }
-        let guesses = turns
+        let guesses = turns[..turns.len().min(played + 1)]
             .iter()
             .map(|t| rules.format_code(&t.guess))
             .collect::<Vec<_>>()
@@ -410,13 +413,13 @@ fn follow(tree: &DecisionTree, turns: &[crate::history::Turn], perm: &[u8]) -> F
     if rules.no_leading() {
         // The forbidden leading symbol and the first position must stay where they are.
         if perm[0] != 0 {
-            return Follow::OffTree;
+            return Follow::OffTree(0);
         }
         rename[0] = 0;
         back[0] = 0;
     }
     let mut id = tree.root_id();
-    for turn in turns {
+    for (played, turn) in turns.iter().enumerate() {
         let node = tree.node(id);
         let tree_guess = node.guess.symbols();
         for (p, &a) in turn.guess.symbols().iter().enumerate() {
@@ -427,7 +430,7 @@ fn follow(tree: &DecisionTree, turns: &[crate::history::Turn], perm: &[u8]) -> F
                     back[usize::from(b)] = a;
                 }
                 x if x == b => {}
-                _ => return Follow::OffTree,
+                _ => return Follow::OffTree(played),
             }
         }
         match node.child(turn.feedback) {

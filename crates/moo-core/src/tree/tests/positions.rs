@@ -172,7 +172,7 @@ fn a_stop_fired_in_advance_stops_the_search() {
         .stop(&stop)
         .run();
     assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
-    let past = Stop::at(std::time::Instant::now());
+    let past = Stop::at(web_time::Instant::now());
     let outcome = Search::after(&space, &History::new(), &space.all())
         .stop(&past)
         .run();

@@ -5,7 +5,9 @@
 //! through 16-entry tables, are written with the intrinsics of each level.
 
 use super::{Aligned, BoundRule, Counters, BLOCK};
-use crate::kernel::{by_level, AVX2, AVX512, VBMI};
+use crate::kernel::{by_level, AVX512};
+#[cfg(target_arch = "x86_64")]
+use crate::kernel::{AVX2, VBMI};
 
 by_level! {
     /// [`super::Splits::bounds`]' pass.
@@ -202,6 +204,7 @@ pub(super) fn count_nibbles_avx2(
 /// one or two): the first feedback maps to 1, the second to 16, and everything else to 0, in
 /// every `LANE` bytes of an `N`-byte vector, since the lookup does not cross lanes (16 bytes for
 /// `vpshufb`, 64 for `vpermb`).
+#[cfg(target_arch = "x86_64")]
 pub(super) fn pair_table<const N: usize, const LANE: usize>(feedbacks: &[u8]) -> [u8; N] {
     let mut table = [0u8; N];
     for (k, &f) in feedbacks.iter().take(2).enumerate() {

@@ -83,6 +83,8 @@ pub(super) struct Splitter {
 /// a feedback index to bit `k - 8p` of its rank `k` among the game's feedbacks, when that is
 /// below 8, and everything else (the padding of a partial block, [`PADDING_INDEX`]) to 0.
 #[derive(Debug, Clone)]
+// Read by the x86-64 kernels only: elsewhere the part scores take the plain OR pass.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) struct Planes {
     /// One table per plane: as many as the feedbacks need, 3 for 20.
     tables: Vec<Aligned<[u8; BLOCK]>>,
@@ -99,6 +101,7 @@ pub(super) struct Planes {
 /// three lookups per member and 32 guesses where spreading each index into a 32-bit mask took
 /// a widening, a shift and an or per 8 guesses.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) struct HalfPlanes {
     /// The planes reading indexes below 16 (0 to 2), then those reading 16 to 31 (0 to 2):
     /// each maps the index's low four bits to its bit in the plane, in both 16-byte lanes.

@@ -6,8 +6,13 @@
 use super::kernels::block;
 #[cfg(target_arch = "x86_64")]
 use super::kernels::{vector, vector512};
-use super::{Aligned, HalfPlanes, Planes, BLOCK};
-use crate::kernel::{by_level, AVX2, AVX512, VBMI};
+use super::{Aligned, Planes, BLOCK};
+use crate::kernel::by_level;
+#[cfg(target_arch = "x86_64")]
+use {
+    super::HalfPlanes,
+    crate::kernel::{AVX2, AVX512, VBMI},
+};
 
 by_level! {
     /// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member
@@ -40,6 +45,7 @@ pub(super) fn or_block_plain(rows: &[&[u8]], start: usize, width: usize, bits: &
 /// The byte-lookup table of the passes that note feedbacks in planes of bits: in every `LANE`
 /// bytes of an `N`-byte vector (the lookup does not cross lanes), index `f` maps to bit
 /// `f - 8 * plane` when that is below 8, and to 0 otherwise.
+#[cfg(target_arch = "x86_64")]
 pub(super) const fn bit_table<const N: usize, const LANE: usize>(plane: usize) -> [u8; N] {
     let mut table = [0u8; N];
     let mut i = 0;
