@@ -2361,3 +2361,55 @@ fn the_server_answers_only_its_own_names_and_always_in_json() {
         server.abort();
     });
 }
+
+/// Issue 51 item 6: an empty Host header and two Host headers (ours, then another) are refused
+/// like a foreign name, and every answer (the page, an API answer, an error) carries the
+/// security headers: a policy that loads only the server's own scripts and styles and forbids
+/// framing, no framing in older browsers, no type sniffing.
+#[test]
+fn empty_and_repeated_host_headers_are_refused_and_every_answer_has_security_headers() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(moo_web::serve(listener, moo_web::Config::default()));
+        let limit = Duration::from_secs(5);
+        let post = |hosts: &str| {
+            format!("POST /api/games HTTP/1.1\r\n{hosts}Connection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{{}}")
+        };
+        let (status, answer) = raw(addr, &post("Host: \r\n"), limit).await;
+        assert_eq!(status, 421, "{answer}");
+        json_error(&answer);
+        let (status, answer) = raw(addr, &post("Host: localhost\r\nHost: attacker.example\r\n"), limit).await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(json_error(&answer).contains("more than one Host"), "{answer}");
+        let (status, answer) = raw(addr, &post("Host: localhost\r\nHost: localhost\r\n"), limit).await;
+        assert_eq!(status, 400, "{answer}");
+        let get = |path: &str| format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let (status, created) = raw(addr, &post("Host: localhost\r\n"), limit).await;
+        assert_eq!(status, 201, "{created}");
+        for (what, answer) in [
+            ("the page", raw(addr, &get("/"), limit).await.1),
+            ("a script", raw(addr, &get("/app.js"), limit).await.1),
+            ("an API answer", raw(addr, &get("/api/presets"), limit).await.1),
+            ("a created game", created),
+            ("an error", raw(addr, &get("/api/games/none"), limit).await.1),
+            ("a foreign host", raw(addr, &post("Host: attacker.example\r\n"), limit).await.1),
+        ] {
+            let head = answer.split_once("\r\n\r\n").map_or(answer.as_str(), |(h, _)| h).to_ascii_lowercase();
+            for want in [
+                "content-security-policy: default-src 'self'; script-src 'self'; style-src 'self';",
+                "frame-ancestors 'none'",
+                "x-frame-options: deny",
+                "x-content-type-options: nosniff",
+            ] {
+                assert!(head.contains(want), "{what} lacks {want:?}: {head}");
+            }
+        }
+        server.abort();
+    });
+}

@@ -12,6 +12,8 @@ const el = (tag, attrs = {}, ...kids) => {
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
+    // Through the CSS object model: the server's Content-Security-Policy refuses style attributes.
+    else if (k === "style") e.style.cssText = v;
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
   }
