@@ -75,6 +75,44 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomically(&target, bytes).with_context(failed)
 }
 
+/// Writes a file of a split run's directory (the manifest, a job, a result), whole or not at all.
+///
+/// Unlike [`write_file`], which writes through a symbolic link the user named, this refuses any
+/// entry at `path` that is not a regular file: a run directory is often unpacked from someone
+/// else's archive, which can carry links that lead outside it and pipes that block a reader or
+/// writer for ever. The file is written to a temporary beside it and renamed onto the name, so
+/// even a link planted between the check and the rename is replaced, never followed.
+pub fn write_run_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    check_run_entry(path)?;
+    write_atomically(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Whether a run directory's `path` holds a regular file (`false`: nothing there yet); an error
+/// naming what it holds instead, for anything else (see [`write_run_file`]). Looked at without
+/// following a link or opening the entry, so a FIFO cannot block the caller.
+pub fn check_run_entry(path: &Path) -> Result<bool> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(true);
+    }
+    let what = if kind.is_symlink() {
+        "a symbolic link, which could lead outside the run"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "a FIFO, socket or device, which would block or reach outside the run"
+    };
+    anyhow::bail!(
+        "{} is {what}: moo reads and writes only regular files in a run directory; remove it (and check where the run's files came from)",
+        path.display()
+    )
+}
+
 /// A temporary file beside `target`, filled and renamed onto it; removed on any failure.
 fn write_atomically(target: &Path, bytes: &[u8]) -> Result<()> {
     let dir: PathBuf = match target.parent() {

@@ -917,3 +917,56 @@ fn runs_below_their_positions_other_trees_join_to_the_single_runs_tree() {
     let costlier = alone["total"].as_u64().map(|t| t >= tightened);
     assert!(proven.or(costlier) == Some(true), "{alone}");
 }
+
+/// Issue 51 item 3: a run directory is often unpacked from someone else's archive. A symbolic
+/// link planted at a job's or a result's name is refused, never written through (the file it
+/// leads to stays as it was), and a FIFO at a job's name is refused at once instead of blocking
+/// the reader for ever; each error names the entry and what to do.
+#[test]
+fn links_and_fifos_in_a_run_directory_are_refused_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    split(&dir, &[]);
+    let outside = tmp.path().join("outside.txt");
+    std::fs::write(&outside, "not moo's").unwrap();
+    let unchanged = || assert_eq!(std::fs::read_to_string(&outside).unwrap(), "not moo's");
+    let refused = |args: &[&str], entry: &str, what: &str| {
+        moo()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(entry))
+            .stderr(predicate::str::contains(what))
+            .stderr(predicate::str::contains("remove it"));
+    };
+    let dir_arg = dir.to_str().unwrap();
+    // The split written again over a job that is now a link.
+    let job = dir.join("0003.job.json");
+    std::fs::remove_file(&job).unwrap();
+    std::os::unix::fs::symlink(&outside, &job).unwrap();
+    let split_again = [
+        "tree", "split", "--share", "100", "--length", "3", "--out", dir_arg,
+    ];
+    refused(&split_again, "0003.job.json", "symbolic link");
+    unchanged();
+    // A result's name that is a link, with and without --force.
+    std::fs::remove_file(&job).unwrap();
+    split(&dir, &[]);
+    let result = dir.join("0002.result.json");
+    std::os::unix::fs::symlink(&outside, &result).unwrap();
+    let job_arg = dir.join("0002.job.json");
+    for force in [false, true] {
+        let mut args = vec!["tree", "job", job_arg.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        refused(&args, "0002.result.json", "symbolic link");
+        unchanged();
+    }
+    // A FIFO at a job's name: refused, not waited on.
+    std::fs::remove_file(&result).unwrap();
+    std::fs::remove_file(&job).unwrap();
+    nix::unistd::mkfifo(&job, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    refused(&split_again, "0003.job.json", "FIFO");
+}

@@ -15,7 +15,7 @@ use moo_core::tree::{
 };
 use moo_core::{CodeSpace, Stop};
 
-use crate::cli::output::{outln, write_file};
+use crate::cli::output::{outln, write_run_file};
 
 /// How many jobs an estimate runs.
 const SAMPLES: usize = 6;
@@ -114,7 +114,7 @@ fn sample(
     };
     let seconds = clock() - before;
     result.cpu_seconds = Some(seconds);
-    write_file(
+    write_run_file(
         &dir.join(format!("{index:04}.result.json")),
         result.to_json().as_bytes(),
     )?;

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::flags::SearchArgs;
 use super::stats::print_stats;
-use crate::cli::output::{outln, write_file};
+use crate::cli::output::{check_run_entry, outln, write_file, write_run_file};
 use crate::cli::{parse_threads, RuleArgs, UsageError};
 
 /// The manifest's name in the jobs' directory.
@@ -348,7 +348,7 @@ pub fn split(args: SplitArgs) -> Result<()> {
     }
     write_jobs(&args.out, &jobs)?;
     // The manifest last: a directory with a manifest has every job file.
-    write_file(&manifest, split.to_json().as_bytes())?;
+    write_run_file(&manifest, split.to_json().as_bytes())?;
     let estimate = if args.estimate || args.estimate_budget.is_some() {
         Some(super::estimate::estimate(
             &split,
@@ -418,10 +418,10 @@ fn write_jobs(dir: &Path, jobs: &[Job]) -> Result<()> {
     for job in jobs {
         let path = dir.join(job_name(job.entry.index));
         let text = job.to_json();
-        if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+        if check_run_entry(&path)? && std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
             continue;
         }
-        write_file(&path, text.as_bytes())?;
+        write_run_file(&path, text.as_bytes())?;
     }
     Ok(())
 }
@@ -459,6 +459,8 @@ pub fn job(args: JobArgs) -> Result<()> {
         Some(path) => path,
         None => job_path.with_file_name(result_name(job.entry.index)),
     };
+    // Refused before the search, not after it: a link or pipe at the result's name.
+    check_run_entry(&output)?;
     if !args.force {
         if let Some(done) = read_result(&output)?.filter(|r| job.is_answered_by(r)) {
             return report_job(&done, &output, true, args.json);
@@ -491,7 +493,7 @@ pub fn job(args: JobArgs) -> Result<()> {
     .with_context(|| format!("{}", job_path.display()))?;
     result.cpu_seconds = super::estimate::cpu_seconds();
     result.peak_bytes = super::estimate::peak_bytes();
-    write_file(&output, result.to_json().as_bytes())?;
+    write_run_file(&output, result.to_json().as_bytes())?;
     report_job(&result, &output, false, args.json)
 }
 
