@@ -379,8 +379,16 @@ fn fewest_worst_with_a_checkpoint_resumes_to_the_same_tree() {
         (std::fs::read_to_string(&file).unwrap(), built)
     };
     let (first, built) = run("a.json");
-    let (second, _) = run("b.json");
+    let (second, resumed) = run("b.json");
     assert_eq!(first, second);
+    // The first run proved everything itself; the second says what it took from the file.
+    assert_eq!(built.get("rests_on"), None);
+    let facts = resumed["rests_on"]["facts"].as_u64().unwrap();
+    assert!(facts > 0, "{resumed}");
+    assert!(resumed["rests_on"]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("c.checkpoint"));
     assert!(std::fs::read_to_string(&log).unwrap().contains("ended"));
     let out = moo()
         .args(["tree", "verify", "--json"])

@@ -314,7 +314,14 @@ fn build(args: BuildArgs) -> Result<()> {
         e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();
-    report_build(&args, outcome, &progress, seconds, &written)
+    let rests_on = checkpoint
+        .as_ref()
+        .filter(|c| c.loaded() > 0)
+        .map(|c| RestsOn {
+            file: c.path().display().to_string(),
+            facts: c.loaded(),
+        });
+    report_build(&args, outcome, &progress, seconds, &written, rests_on)
 }
 
 /// Writes the tree a build found (holding `written`'s lock, see [`exit_on_interrupt`]) and prints
@@ -325,7 +332,16 @@ fn report_build(
     progress: &Progress,
     seconds: f64,
     written: &Mutex<bool>,
+    rests_on: Option<RestsOn>,
 ) -> Result<()> {
+    // A checkpoint's facts are taken as proven, not searched again: a result that used some says
+    // so, so that a claim of optimality is never stronger than what this run proved.
+    let rests = rests_on.as_ref().map_or(String::new(), |r| {
+        format!(
+            "\nrests on  {} facts read from the checkpoint {}, proven by an earlier run and taken as true here (a build without --checkpoint proves it alone)",
+            r.facts, r.file
+        )
+    });
     match outcome {
         SearchOutcome::Found(OptimalTree { tree, stats }) => {
             let text = tree.to_json(false);
@@ -340,6 +356,7 @@ fn report_build(
                     nodes: progress.nodes(),
                     seconds,
                     kernel: Kernel::active(),
+                    rests_on: rests_on.as_ref(),
                     file: args.output.display().to_string(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
@@ -352,6 +369,9 @@ fn report_build(
                     progress.borrowed(),
                     args.output.display()
                 )?;
+                if !rests.is_empty() {
+                    outln!("{}", rests.trim_start())?;
+                }
             }
         }
         SearchOutcome::Impossible { max_depth } => {
@@ -366,11 +386,12 @@ fn report_build(
                     nodes: progress.nodes(),
                     seconds,
                     kernel: Kernel::active(),
+                    rests_on: rests_on.as_ref(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 outln!(
-                    "{message} (proven in {seconds:.2} s on the {} kernels; no tree written)",
+                    "{message} (proven in {seconds:.2} s on the {} kernels; no tree written){rests}",
                     Kernel::active()
                 )?;
             }
@@ -391,6 +412,9 @@ enum BuildReport<'a> {
         seconds: f64,
         /// The kernel level the search ran at.
         kernel: Kernel,
+        /// The checkpoint facts the result rests on, when it read any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rests_on: Option<&'a RestsOn>,
         file: String,
     },
     Impossible {
@@ -399,7 +423,18 @@ enum BuildReport<'a> {
         nodes: u64,
         seconds: f64,
         kernel: Kernel,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rests_on: Option<&'a RestsOn>,
     },
+}
+
+/// The facts of a checkpoint a build read and took as proven instead of searching them again.
+#[derive(Serialize)]
+struct RestsOn {
+    /// The checkpoint file.
+    file: String,
+    /// The facts read from it.
+    facts: usize,
 }
 
 /// The exit status after Ctrl-C: 128 + SIGINT, what shells report for a process the signal
