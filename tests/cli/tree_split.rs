@@ -111,6 +111,11 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
         assert_eq!(joined[key], single[key], "{key}");
     }
     assert_eq!(joined["jobs"], 8);
+    // The claim rests on the jobs' own searches: the report names the machine that ran them.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    assert_eq!(joined["hosts"][host.trim()], 8, "{joined}");
+    let result = json(&std::fs::read(dir.join("0000.result.json")).unwrap());
+    assert_eq!(result["host"], host.trim());
     assert_eq!(
         std::fs::read_to_string(&joined_file).unwrap(),
         std::fs::read_to_string(&single_file).unwrap(),

@@ -31,6 +31,14 @@ pub fn peak_bytes() -> Option<u64> {
     own_usage()?.peak_bytes
 }
 
+/// This machine's name, as the kernel has it, where the platform tells it: a job result records
+/// it so that a join can say which machines its claims rest on.
+pub fn host_name() -> Option<String> {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    let name = name.trim();
+    (!name.is_empty()).then(|| moo_core::text::excerpt(name))
+}
+
 /// What this process has used so far, as [`cpu_seconds`] and [`peak_bytes`] report it.
 struct Usage {
     cpu_seconds: f64,

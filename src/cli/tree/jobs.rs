@@ -8,6 +8,7 @@
 //! simply run again. A split whose large parts go deeper has later rounds: `join` writes each
 //! round's jobs, numbered after the rounds before, and `status` names the jobs still to run.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -290,11 +291,16 @@ enum JoinReport<'a> {
         largest_cpu_seconds: Option<f64>,
         #[serde(skip_serializing_if = "Option::is_none")]
         largest_job: Option<usize>,
+        /// The machines that ran the jobs, each with how many: the claim of optimality rests on
+        /// their searches.
+        hosts: &'a BTreeMap<String, usize>,
         file: String,
     },
     Impossible {
         impossible: bool,
         max_depth: u32,
+        /// As in `Found`.
+        hosts: &'a BTreeMap<String, usize>,
     },
     /// A round of jobs written: run them, then join again.
     Round {
@@ -493,6 +499,7 @@ pub fn job(args: JobArgs) -> Result<()> {
     .with_context(|| format!("{}", job_path.display()))?;
     result.cpu_seconds = super::estimate::cpu_seconds();
     result.peak_bytes = super::estimate::peak_bytes();
+    result.host = super::estimate::host_name();
     write_run_file(&output, result.to_json().as_bytes())?;
     report_job(&result, &output, false, args.json)
 }
@@ -576,6 +583,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
         } => {
             write_file(&args.output, tree.to_json(false).as_bytes())?;
             let cpu = cpu_of(&results[..jobs]);
+            let hosts = hosts_of(&results[..jobs]);
             if args.json {
                 let report = JoinReport::Found {
                     stats: &stats,
@@ -586,6 +594,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     cpu_seconds: cpu.map(|c| c.0),
                     largest_cpu_seconds: cpu.map(|c| c.1),
                     largest_job: cpu.map(|c| c.2),
+                    hosts: &hosts,
                     file: args.output.display().to_string(),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
@@ -601,13 +610,16 @@ pub fn join(args: JoinArgs) -> Result<()> {
                         100.0 * largest / sum.max(f64::MIN_POSITIVE)
                     )?;
                 }
+                outln!("{}", rests_on_jobs(&hosts))?;
             }
         }
         Joined::Impossible { max_depth } => {
+            let hosts = hosts_of(&results);
             if args.json {
                 let report = JoinReport::Impossible {
                     impossible: true,
                     max_depth,
+                    hosts: &hosts,
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
@@ -615,6 +627,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     "no strategy solves every secret within {max_depth} guesses (proven by {} jobs; no tree written)",
                     split.jobs.len()
                 )?;
+                outln!("{}", rests_on_jobs(&hosts))?;
             }
         }
         Joined::Round {
@@ -724,6 +737,30 @@ fn print_open_guesses(o: &OpenPart) -> Result<()> {
 }
 
 /// The CPU time of the jobs whose runner measured it: the sum, the largest and its job.
+/// How many of the results each machine ran, by the name the result records ("unrecorded" for
+/// results written before moo recorded it, or by a runner that could not tell).
+fn hosts_of(results: &[Option<JobResult>]) -> BTreeMap<String, usize> {
+    let mut hosts = BTreeMap::new();
+    for r in results.iter().flatten() {
+        let name = r.host.clone().unwrap_or_else(|| "unrecorded".to_string());
+        *hosts.entry(name).or_insert(0) += 1;
+    }
+    hosts
+}
+
+/// The join's line on what its claim of optimality rests on: every job's own search, on the
+/// machines that ran them. The join checks that each result answers its job and that the
+/// joined tree replays every secret at the claimed total; that no subtree could be cheaper is
+/// each job's own claim.
+fn rests_on_jobs(hosts: &BTreeMap<String, usize>) -> String {
+    let each: Vec<String> = hosts.iter().map(|(h, n)| format!("{h} ({n})")).collect();
+    format!(
+        "rests on  {} job results, each its own search taken as proven, run on {}; `moo tree job --force` re-proves one on a machine you trust",
+        hosts.values().sum::<usize>(),
+        each.join(", ")
+    )
+}
+
 fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
     let timed: Vec<(f64, usize)> = results
         .iter()

@@ -192,6 +192,7 @@ impl Split {
             peak_bytes: None,
             tightened: None,
             kernel: None,
+            host: None,
         })
     }
 

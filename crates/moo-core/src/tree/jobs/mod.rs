@@ -332,6 +332,10 @@ pub struct JobResult {
     /// results written before it was recorded, and in subtrees a join derived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernel: Option<crate::Kernel>,
+    /// The name of the machine that ran the job, when the runner recorded it: a join's claims
+    /// rest on each job's own search, and the report says which machines ran them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// What a job proved about its part, counting guesses after the first one.

@@ -164,6 +164,7 @@ impl Job {
             peak_bytes: None,
             tightened,
             kernel: Some(crate::Kernel::active()),
+            host: None,
         })
     }
 
