@@ -314,6 +314,14 @@ fn build(args: BuildArgs) -> Result<()> {
         e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();
+    if let Some(c) = checkpoint.as_ref().filter(|c| c.failed() > 0) {
+        // The result stands (it never depends on the file); only a resumed run loses the facts.
+        eprintln!(
+            "warning: {} facts could not be written to the checkpoint {} (is its disk full?): a run resumed from it would search them again; free space on that disk, or give --checkpoint a file on another",
+            c.failed(),
+            c.path().display()
+        );
+    }
     let rests_on = checkpoint
         .as_ref()
         .filter(|c| c.loaded() > 0)

@@ -109,7 +109,9 @@ struct Record {
 /// An open checkpoint file: the facts it held when opened, and the file to append new ones to.
 pub struct Checkpoint {
     path: PathBuf,
-    file: Mutex<File>,
+    /// The file to append to, and whether the next fact must start a fresh line first (the
+    /// file ended with a line cut short, or a write failed partway).
+    file: Mutex<(File, bool)>,
     records: Vec<Record>,
     /// Lines that were not whole (a killed writer's last line).
     damaged: usize,
@@ -157,10 +159,12 @@ impl Checkpoint {
             }
             _ => (Vec::new(), 0, false),
         };
-        let file = open_to_append(path, restart, &wanted, cut_short)?;
+        let file = open_to_append(path, restart, &wanted)?;
         Ok(Checkpoint {
             path: path.to_path_buf(),
-            file: Mutex::new(file),
+            // The fresh line a cut-short file needs is written with the first new fact, not
+            // now: a resumed run on a full disk still reads every fact and finishes.
+            file: Mutex::new((file, cut_short)),
             records,
             damaged,
             written: AtomicU64::new(0),
@@ -252,10 +256,18 @@ impl Checkpoint {
         }
         let sum = crate::text::fnv1a(&line);
         line += &format!(" {sum:016x}\n");
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let (file, fresh_line) = &mut *guard;
+        if *fresh_line {
+            line.insert(0, '\n');
+        }
         if file.write_all(line.as_bytes()).is_err() {
+            // Part of the line may be in the file: the next fact starts a line of its own, and
+            // this one's checksum makes the part ignored when the file is read.
+            *fresh_line = true;
             self.failed.fetch_add(1, Ordering::Relaxed);
         } else {
+            *fresh_line = false;
             let n = self.written.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some((after, stop)) = &self.cancel_after {
                 if n >= *after {
@@ -477,14 +489,9 @@ fn read_facts(
 }
 
 /// The checkpoint file opened for appending, a regular file only: emptied and given the
-/// `wanted` header if it starts afresh, else on a fresh line after its last whole one (the last
-/// line was `cut_short`: it has no newline).
-fn open_to_append(
-    path: &Path,
-    restart: bool,
-    wanted: &str,
-    cut_short: bool,
-) -> Result<File, CheckpointError> {
+/// `wanted` header if it starts afresh, else left as it is (a last line cut short gets its
+/// newline with the first new fact, [`Checkpoint::record`]).
+fn open_to_append(path: &Path, restart: bool, wanted: &str) -> Result<File, CheckpointError> {
     let io = |source| CheckpointError::Io {
         path: path.to_path_buf(),
         source,
@@ -503,9 +510,6 @@ fn open_to_append(
         file.set_len(0).map_err(io)?;
         file.write_all(format!("{wanted}\n").as_bytes())
             .map_err(io)?;
-    } else if cut_short {
-        // Start on a fresh line if the last one was cut short.
-        file.write_all(b"\n").map_err(io)?;
     }
     Ok(file)
 }

@@ -34,11 +34,15 @@ fn an_interrupted_search_resumes_from_its_checkpoint() {
         let mut text = std::fs::read_to_string(&path).unwrap();
         text += "0 5 123 - - - 1,2,";
         std::fs::write(&path, text).unwrap();
+        let cut_short = std::fs::metadata(&path).unwrap().len();
         let second = Checkpoint::open(&path, &space, &options)
             .unwrap()
             .with_min_set(5);
         assert!(second.loaded() >= 30, "{}", second.loaded());
         assert_eq!(second.damaged(), 1);
+        // Resuming writes nothing before its first new fact, so a run on a full disk still
+        // reads every fact and finishes (the fresh line the half line needs comes with it).
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), cut_short);
         let progress = Progress::new();
         match Search::whole(&space)
             .options(&options)
@@ -56,6 +60,16 @@ fn an_interrupted_search_resumes_from_its_checkpoint() {
             }
             other => panic!("{other:?}"),
         }
+        // The facts the resumed run appended start on a line of their own: all are read back.
+        let (loaded, written) = (second.loaded(), second.written() as usize);
+        drop(second);
+        let third = Checkpoint::open(&path, &space, &options).unwrap();
+        assert_eq!(third.loaded(), loaded + written, "{objective:?}");
+        assert_eq!(
+            third.damaged(),
+            1,
+            "{objective:?}: only the half line is damaged"
+        );
         // Another search's file is refused.
         let other = SearchOptions::new(objective).with_max_depth(Some(9));
         let err = Checkpoint::open(&path, &space, &other).unwrap_err();
