@@ -299,6 +299,49 @@ fn bulk_splits_match_guess_by_guess_counting() {
     }
 }
 
+/// What the bulk passes should give a guess whose parts hold `counts` (one per feedback, the
+/// winning one at `win`), worked out plainly: its split, the members above `last` (0 without),
+/// its part score, and its one-guess bound under `rule`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Expected {
+    pub split: Split,
+    pub excess: u32,
+    pub score: u8,
+    pub bound: u32,
+}
+
+impl Expected {
+    pub(super) fn of(
+        counts: &[u32],
+        win: usize,
+        lb: &[u32],
+        last: Option<u8>,
+        rule: &BoundRule,
+    ) -> Expected {
+        let split = Split {
+            sum: counts.iter().map(|&c| lb[c as usize]).sum(),
+            parts: counts.iter().filter(|&&c| c > 0).count() as u32,
+            largest: *counts.iter().max().unwrap(),
+            member: counts[win] > 0,
+        };
+        let excess = last.map_or(0, |t| {
+            counts.iter().map(|&c| c.saturating_sub(u32::from(t))).sum()
+        });
+        let useful = split.member || split.parts > 1;
+        let bound = if useful && split.largest <= u32::from(rule.largest) {
+            rule.n + split.sum + rule.weight * excess - u32::from(split.member) * rule.win
+        } else {
+            rule.none
+        };
+        Expected {
+            split,
+            excess,
+            score: u8::from(useful) * (split.parts as u8 + u8::from(split.member)),
+            bound,
+        }
+    }
+}
+
 /// [`bulk_splits_match_guess_by_guess_counting`] for one splitter: over sets of every size
 /// the bulk pass accepts, its splits, part scores and bounds against counting guess by
 /// guess.
@@ -359,33 +402,17 @@ fn check_splitter(
             for &s in &set {
                 counts[usize::from(space.score_row(g).unwrap()[s as usize])] += 1;
             }
-            let want = Split {
-                sum: counts.iter().map(|&c| lb[c as usize]).sum(),
-                parts: counts.iter().filter(|&&c| c > 0).count() as u32,
-                largest: *counts.iter().max().unwrap(),
-                member: counts[usize::from(win)] > 0,
-            };
+            let want = Expected::of(&counts, usize::from(win), lb, Some(last), &rule);
             let at = format!(
                 "{level:?}, guess {g}, set of {}, compact {compact}",
                 set.len()
             );
-            assert_eq!(out.get(g), want, "{at}");
-            let excess: u32 = counts
-                .iter()
-                .map(|&c| c.saturating_sub(u32::from(last)))
-                .sum();
-            assert_eq!(out.excess(g), excess, "{at}");
-            let useful = want.member || want.parts > 1;
-            let want_score = u32::from(useful) * (want.parts + u32::from(want.member));
-            assert_eq!(u32::from(scores[g]), want_score, "{at}");
-            let want_bound = if useful && want.largest <= u32::from(rule.largest) {
-                rule.n + want.sum + rule.weight * excess - u32::from(want.member) * rule.win
-            } else {
-                rule.none
-            };
-            assert_eq!(bounds[g], want_bound, "{at}");
+            assert_eq!(out.get(g), want.split, "{at}");
+            assert_eq!(out.excess(g), want.excess, "{at}");
+            assert_eq!(scores[g], want.score, "{at}");
+            assert_eq!(bounds[g], want.bound, "{at}");
             let marked = below[g / 64] >> (g % 64) & 1 == 1;
-            assert_eq!(marked, want_bound < limit, "{at}");
+            assert_eq!(marked, want.bound < limit, "{at}");
         }
     }
 }

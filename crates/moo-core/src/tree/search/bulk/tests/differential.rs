@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 
-use super::levels;
+use super::{levels, Expected};
 use crate::tree::search::bulk::*;
 
 /// One random game and set, as the bulk passes see them.
@@ -118,48 +118,29 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
     let rows = case.rows();
     let row_refs: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
     let lb = case.lb();
-    let n = case.members as u32;
     let rule = BoundRule {
-        n,
+        n: case.members as u32,
         win: case.win_cost,
         weight: case.weight,
         largest: case.largest,
         none: u32::MAX,
     };
-    let want: Vec<(Split, u32, u8, u32)> = (0..case.guesses)
+    let want: Vec<Expected> = (0..case.guesses)
         .map(|g| {
             let counts = counts_of(&rows, &case.feedbacks, g);
-            let split = Split {
-                sum: counts.iter().map(|&c| lb[c as usize]).sum(),
-                parts: counts.iter().filter(|&&c| c > 0).count() as u32,
-                largest: *counts.iter().max().unwrap(),
-                member: counts[case.win] > 0,
-            };
-            let excess: u32 = case.last.map_or(0, |t| {
-                counts.iter().map(|&c| c.saturating_sub(u32::from(t))).sum()
-            });
-            let useful = split.member || split.parts > 1;
-            let score = u8::from(useful) * (split.parts as u8 + u8::from(split.member));
-            let bound = if useful && split.largest <= u32::from(rule.largest) {
-                n + split.sum + rule.weight * excess - u32::from(split.member) * rule.win
-            } else {
-                rule.none
-            };
-            (split, excess, score, bound)
+            Expected::of(&counts, case.win, &lb, case.last, &rule)
         })
         .collect();
-    let scores: Vec<u8> = want.iter().map(|w| w.2).collect();
-    let bounds: Vec<u32> = want.iter().map(|w| w.3).collect();
-    let limit = bounds[case.seed as usize % bounds.len()];
-    let level_of_scores = (case.seed >> 8) as u8 % 8;
+    let scores: Vec<u8> = want.iter().map(|w| w.score).collect();
+    let bounds: Vec<u32> = want.iter().map(|w| w.bound).collect();
     for level in levels() {
         let splitter = Splitter::new(case.feedbacks.clone(), case.feedbacks[case.win], &lb, level)
             .expect("thresholds of the level form make a splitter");
         let mut splits = Splits::default();
         splitter.split_all(&row_refs, case.guesses, case.last, &mut splits);
         for (g, w) in want.iter().enumerate() {
-            prop_assert_eq!(splits.get(g), w.0, "{:?}, guess {}", level, g);
-            prop_assert_eq!(splits.excess(g), w.1, "{:?}, guess {}", level, g);
+            prop_assert_eq!(splits.get(g), w.split, "{:?}, guess {}", level, g);
+            prop_assert_eq!(splits.excess(g), w.excess, "{:?}, guess {}", level, g);
         }
         let mut got = Vec::new();
         splits.bounds(level, &rule, &mut got);
@@ -170,48 +151,48 @@ fn check(case: &Case) -> Result<(), TestCaseError> {
             splitter.part_scores(&row_refs, case.guesses, &mut got);
             prop_assert_eq!(&got, &scores, "{:?}: part scores", level);
         }
-        let mut marks = Vec::new();
-        let least = mark_below(level, &bounds, limit, &mut marks);
-        let below: Vec<usize> = marked(&marks).collect();
-        prop_assert_eq!(
-            below,
-            (0..bounds.len())
-                .filter(|&g| bounds[g] < limit)
-                .collect::<Vec<_>>()
-        );
-        prop_assert_eq!(
-            least,
-            bounds
-                .iter()
-                .copied()
-                .filter(|&b| b >= limit)
-                .min()
-                .unwrap_or(u32::MAX)
-        );
-        mark_equal(level, &scores, level_of_scores, &mut marks);
-        prop_assert_eq!(
-            marked(&marks).collect::<Vec<_>>(),
-            (0..scores.len())
-                .filter(|&g| scores[g] == level_of_scores)
-                .collect::<Vec<_>>()
-        );
-        let rest = mark_above(level, &scores, level_of_scores, &mut marks);
-        prop_assert_eq!(
-            marked(&marks).collect::<Vec<_>>(),
-            (0..scores.len())
-                .filter(|&g| scores[g] > level_of_scores)
-                .collect::<Vec<_>>()
-        );
-        let at_most = scores.iter().copied().filter(|&s| s <= level_of_scores);
-        prop_assert_eq!(rest, at_most.clone().max().unwrap_or(0));
-        prop_assert_eq!(
-            highest(level, &scores, level_of_scores),
-            (
-                scores.iter().copied().max().unwrap_or(0),
-                at_most.max().unwrap_or(0)
-            )
-        );
+        check_marks(level, case.seed, &bounds, &scores)?;
     }
+    Ok(())
+}
+
+/// The marking passes at `level` against plain filters, at a limit and a score level drawn
+/// from `seed`.
+fn check_marks(
+    level: Level,
+    seed: u64,
+    bounds: &[u32],
+    scores: &[u8],
+) -> Result<(), TestCaseError> {
+    let limit = bounds[seed as usize % bounds.len()];
+    let at = (seed >> 8) as u8 % 8;
+    let indexes =
+        |keep: &dyn Fn(usize) -> bool| (0..bounds.len()).filter(|&g| keep(g)).collect::<Vec<_>>();
+    let mut marks = Vec::new();
+    let least = mark_below(level, bounds, limit, &mut marks);
+    prop_assert_eq!(
+        marked(&marks).collect::<Vec<_>>(),
+        indexes(&|g| bounds[g] < limit)
+    );
+    let others = bounds.iter().copied().filter(|&b| b >= limit);
+    prop_assert_eq!(least, others.min().unwrap_or(u32::MAX));
+    mark_equal(level, scores, at, &mut marks);
+    prop_assert_eq!(
+        marked(&marks).collect::<Vec<_>>(),
+        indexes(&|g| scores[g] == at)
+    );
+    let rest = mark_above(level, scores, at, &mut marks);
+    prop_assert_eq!(
+        marked(&marks).collect::<Vec<_>>(),
+        indexes(&|g| scores[g] > at)
+    );
+    let at_most = scores.iter().copied().filter(|&s| s <= at);
+    prop_assert_eq!(rest, at_most.clone().max().unwrap_or(0));
+    let top = scores.iter().copied().max().unwrap_or(0);
+    prop_assert_eq!(
+        highest(level, scores, at),
+        (top, at_most.max().unwrap_or(0))
+    );
     Ok(())
 }
 
