@@ -177,11 +177,10 @@ impl FromStr for Kernel {
 
 // How a kernel is compiled once per level and one version chosen at run time.
 //
-// Each kernel is written once, as an `#[inline(always)]` function generic over its level `K`
-// (one of the constants below). `by_level!` wraps it in one function per level carrying that
-// level's `#[target_feature]`s, so the plain loops inlined into it are vectorised for the level,
-// and `K` tests pick the hand-written intrinsics; the wrapper's caller names the level with a
-// `Level`. Choosing the level per call, rather than once per process as a dispatcher crate does,
+// Each kernel is written once, its body generic over its level `K` (one of the constants
+// below). `by_level!` compiles it into one function per level carrying that level's
+// `#[target_feature]`s, so the plain loops in it are vectorised for the level, and `K` tests
+// pick the hand-written intrinsics; the caller names the level with a `Level`. Choosing the level per call, rather than once per process as a dispatcher crate does,
 // is what lets one test run every version side by side on one machine.
 
 /// The kernels' levels as const-generic arguments, in [`Kernel`]'s order.
@@ -219,36 +218,42 @@ impl Level {
     }
 }
 
-/// `$vis fn $name(level: Level, args) -> R`, calling `$body::<K>(args)` compiled for the
-/// level's instructions. `$body` must be `#[inline(always)]` (or it is compiled once, for the
-/// baseline) and may use a level's intrinsics only under a `K` test of at least that level.
+/// `$vis fn $name(level: Level, args) -> R { body }`: the body compiled once per level, with
+/// that level's target features, its level the const `K` it may test (against [`AVX2`],
+/// [`AVX512`], [`VBMI`]); the function runs the version `level` names. The body may use a level's
+/// intrinsics only under a `K` test of at least that level, and gets `unsafe` blocks for them
+/// (needless only in a build whose target has the features already, `-C target-cpu=native`).
 macro_rules! by_level {
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:ident;
+        $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
     ) => {
         $(#[$attr])*
         #[allow(clippy::too_many_arguments)]
         $vis fn $name(level: $crate::kernel::Level, $($arg: $ty),*) $(-> $ret)? {
+            // Inlined into each version below, so compiled with its features.
+            #[inline(always)]
+            #[allow(unused_unsafe, clippy::too_many_arguments)]
+            fn body<const K: u8>($($arg: $ty),*) $(-> $ret)? $body
             #[cfg(target_arch = "x86_64")]
             {
                 #[allow(clippy::too_many_arguments)]
                 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
                 fn avx2($($arg: $ty),*) $(-> $ret)? {
-                    $body::<{ $crate::kernel::AVX2 }>($($arg),*)
+                    body::<{ $crate::kernel::AVX2 }>($($arg),*)
                 }
                 #[allow(clippy::too_many_arguments)]
                 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,\
                     avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
                 fn avx512($($arg: $ty),*) $(-> $ret)? {
-                    $body::<{ $crate::kernel::AVX512 }>($($arg),*)
+                    body::<{ $crate::kernel::AVX512 }>($($arg),*)
                 }
                 #[allow(clippy::too_many_arguments)]
                 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,\
                     avx512f,avx512bw,avx512cd,avx512dq,avx512vl,\
                     avx512vbmi,avx512vbmi2,avx512bitalg,avx512vpopcntdq")]
                 fn vbmi($($arg: $ty),*) $(-> $ret)? {
-                    $body::<{ $crate::kernel::VBMI }>($($arg),*)
+                    body::<{ $crate::kernel::VBMI }>($($arg),*)
                 }
                 match level.kernel() {
                     // SAFETY: a `Level` is made only for a kernel this CPU can run
@@ -263,7 +268,7 @@ macro_rules! by_level {
             }
             #[cfg(not(target_arch = "x86_64"))]
             let _ = level;
-            $body::<{ $crate::kernel::SCALAR }>($($arg),*)
+            body::<{ $crate::kernel::SCALAR }>($($arg),*)
         }
     };
 }

@@ -309,20 +309,10 @@ by_level! {
         at: &[u32],
         length: u32,
         out: &mut [u8],
-    ) = distinct_feedbacks_at;
-}
-
-/// [`distinct_feedbacks`] at level `K`.
-#[inline(always)]
-fn distinct_feedbacks_at<const K: u8>(
-    guess: Distinct,
-    codes: &[Distinct],
-    at: &[u32],
-    length: u32,
-    out: &mut [u8],
-) {
-    for (o, &s) in out.iter_mut().zip(at) {
-        *o = guess.score(codes[s as usize], length);
+    ) {
+        for (o, &s) in out.iter_mut().zip(at) {
+            *o = guess.score(codes[s as usize], length);
+        }
     }
 }
 
@@ -346,24 +336,14 @@ by_level! {
         masks: &[u64],
         length: u32,
         out: &mut [u8],
-    ) = distinct_gathered_at;
-}
-
-/// [`distinct_gathered`] at level `K`.
-#[inline(always)]
-fn distinct_gathered_at<const K: u8>(
-    guess: Distinct,
-    positions: &[u64],
-    masks: &[u64],
-    length: u32,
-    out: &mut [u8],
-) {
-    for ((o, &p), &m) in out.iter_mut().zip(positions).zip(masks) {
-        let x = guess.positions ^ p;
-        let x = x | x >> 1;
-        let x = x | x >> 2;
-        let bulls = length - (x & NIBBLES).count_ones();
-        *o = (bulls * length + (guess.mask & m).count_ones()) as u8;
+    ) {
+        for ((o, &p), &m) in out.iter_mut().zip(positions).zip(masks) {
+            let x = guess.positions ^ p;
+            let x = x | x >> 1;
+            let x = x | x >> 2;
+            let bulls = length - (x & NIBBLES).count_ones();
+            *o = (bulls * length + (guess.mask & m).count_ones()) as u8;
+        }
     }
 }
 
@@ -375,22 +355,12 @@ by_level! {
         counts: &[[u8; 16]],
         length: u32,
         out: &mut [u8],
-    ) = counted_gathered_at;
-}
-
-/// [`counted_gathered`] at level `K`.
-#[inline(always)]
-fn counted_gathered_at<const K: u8>(
-    guess: &Counted,
-    positions: &[u64],
-    counts: &[[u8; 16]],
-    length: u32,
-    out: &mut [u8],
-) {
-    for ((o, &p), c) in out.iter_mut().zip(positions).zip(counts) {
-        let bulls = length - differing(guess.positions, p);
-        let common: u8 = guess.counts.iter().zip(c).map(|(a, b)| *a.min(b)).sum();
-        *o = (bulls * length + u32::from(common)) as u8;
+    ) {
+        for ((o, &p), c) in out.iter_mut().zip(positions).zip(counts) {
+            let bulls = length - differing(guess.positions, p);
+            let common: u8 = guess.counts.iter().zip(c).map(|(a, b)| *a.min(b)).sum();
+            *o = (bulls * length + u32::from(common)) as u8;
+        }
     }
 }
 
@@ -402,20 +372,10 @@ by_level! {
         at: &[u32],
         length: u32,
         out: &mut [u8],
-    ) = counted_feedbacks_at;
-}
-
-/// [`counted_feedbacks`] at level `K`.
-#[inline(always)]
-fn counted_feedbacks_at<const K: u8>(
-    guess: &Counted,
-    codes: &[Counted],
-    at: &[u32],
-    length: u32,
-    out: &mut [u8],
-) {
-    for (o, &s) in out.iter_mut().zip(at) {
-        *o = guess.score(&codes[s as usize], length);
+    ) {
+        for (o, &s) in out.iter_mut().zip(at) {
+            *o = guess.score(&codes[s as usize], length);
+        }
     }
 }
 

@@ -19,23 +19,11 @@ by_level! {
         excess: Option<&[u16]>,
         rule: &BoundRule,
         out: &mut [u32],
-    ) = bounds_pass_at;
-}
-
-/// [`bounds_pass`] at level `K`.
-#[inline(always)]
-fn bounds_pass_at<const K: u8>(
-    sum: &[u16],
-    parts: &[u8],
-    largest: &[u8],
-    member: &[bool],
-    excess: Option<&[u16]>,
-    rule: &BoundRule,
-    out: &mut [u32],
-) {
-    match excess {
-        None => bounds_of::<false>(sum, parts, largest, member, &[], rule, out),
-        Some(excess) => bounds_of::<true>(sum, parts, largest, member, excess, rule, out),
+    ) {
+        match excess {
+            None => bounds_of::<false>(sum, parts, largest, member, &[], rule, out),
+            Some(excess) => bounds_of::<true>(sum, parts, largest, member, excess, rule, out),
+        }
     }
 }
 
@@ -96,68 +84,55 @@ by_level! {
         width: usize,
         feedbacks: &[u8],
         counts: &mut [Counters],
-    ) = count_block_at;
-}
-
-/// [`count_block`] at level `K`.
-#[inline(always)]
-// The kernels' calls need `unsafe` except in a build whose target already has the features
-// (`-C target-cpu=native`).
-#[allow(unused_unsafe)]
-fn count_block_at<const K: u8>(
-    rows: &[&[u8]],
-    start: usize,
-    width: usize,
-    feedbacks: &[u8],
-    counts: &mut [Counters],
-) {
-    // With the number of feedbacks known at compile time the counters stay in vector registers
-    // from member to member, instead of a load and a store each per member. A block's counter
-    // takes one AVX-512 register but two AVX2 ones, of which there are only 16: there the
-    // feedbacks are counted in groups of at most seven, one pass over the rows for each group
-    // (the later passes find the rows in the core's cache).
-    let wide = K >= AVX512;
-    #[cfg(target_arch = "x86_64")]
-    {
-        if feedbacks.iter().all(|&f| f < 16) {
-            if K >= AVX512 {
-                // SAFETY: `count_block` calls this body at level `K` only on a CPU that has it.
-                return unsafe { count_nibbles_avx512(rows, start, width, feedbacks, counts) };
+    ) {
+        // With the number of feedbacks known at compile time the counters stay in vector registers
+        // from member to member, instead of a load and a store each per member. A block's counter
+        // takes one AVX-512 register but two AVX2 ones, of which there are only 16: there the
+        // feedbacks are counted in groups of at most seven, one pass over the rows for each group
+        // (the later passes find the rows in the core's cache).
+        let wide = K >= AVX512;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if feedbacks.iter().all(|&f| f < 16) {
+                if K >= AVX512 {
+                    // SAFETY: `count_block` calls this body at level `K` only on a CPU that has it.
+                    return unsafe { count_nibbles_avx512(rows, start, width, feedbacks, counts) };
+                }
+                if K >= AVX2 {
+                    // SAFETY: as above.
+                    return unsafe { count_nibbles_avx2(rows, start, width, feedbacks, counts) };
+                }
             }
-            if K >= AVX2 {
+            if K >= VBMI && feedbacks.iter().all(|&f| f < PADDING_INDEX) {
                 // SAFETY: as above.
-                return unsafe { count_nibbles_avx2(rows, start, width, feedbacks, counts) };
+                return unsafe { count_nibbles_vbmi(rows, start, width, feedbacks, counts) };
             }
         }
-        if K >= VBMI && feedbacks.iter().all(|&f| f < PADDING_INDEX) {
-            // SAFETY: as above.
-            return unsafe { count_nibbles_vbmi(rows, start, width, feedbacks, counts) };
-        }
-    }
-    match (feedbacks.len(), wide) {
-        (9, true) => count_held::<9>(rows, start, width, feedbacks, counts),
-        (14, true) => count_held::<14>(rows, start, width, feedbacks, counts),
-        (20, true) => count_held::<20>(rows, start, width, feedbacks, counts),
-        (9, false) => {
-            count_held::<5>(rows, start, width, &feedbacks[..5], &mut counts[..5]);
-            count_held::<4>(rows, start, width, &feedbacks[5..], &mut counts[5..]);
-        }
-        (14, false) => {
-            count_held::<7>(rows, start, width, &feedbacks[..7], &mut counts[..7]);
-            count_held::<7>(rows, start, width, &feedbacks[7..], &mut counts[7..]);
-        }
-        (20, false) => {
-            count_held::<7>(rows, start, width, &feedbacks[..7], &mut counts[..7]);
-            count_held::<7>(rows, start, width, &feedbacks[7..14], &mut counts[7..14]);
-            count_held::<6>(rows, start, width, &feedbacks[14..], &mut counts[14..]);
-        }
-        _ => {
-            let mut tail = Aligned([u8::MAX; BLOCK]);
-            for row in rows {
-                let block = block(row, start, width, &mut tail.0);
-                for (Counters(c), &f) in counts.iter_mut().zip(feedbacks) {
-                    for j in 0..BLOCK {
-                        c[j] += u8::from(block[j] == f);
+        match (feedbacks.len(), wide) {
+            (9, true) => count_held::<9>(rows, start, width, feedbacks, counts),
+            (14, true) => count_held::<14>(rows, start, width, feedbacks, counts),
+            (20, true) => count_held::<20>(rows, start, width, feedbacks, counts),
+            (9, false) => {
+                count_held::<5>(rows, start, width, &feedbacks[..5], &mut counts[..5]);
+                count_held::<4>(rows, start, width, &feedbacks[5..], &mut counts[5..]);
+            }
+            (14, false) => {
+                count_held::<7>(rows, start, width, &feedbacks[..7], &mut counts[..7]);
+                count_held::<7>(rows, start, width, &feedbacks[7..], &mut counts[7..]);
+            }
+            (20, false) => {
+                count_held::<7>(rows, start, width, &feedbacks[..7], &mut counts[..7]);
+                count_held::<7>(rows, start, width, &feedbacks[7..14], &mut counts[7..14]);
+                count_held::<6>(rows, start, width, &feedbacks[14..], &mut counts[14..]);
+            }
+            _ => {
+                let mut tail = Aligned([u8::MAX; BLOCK]);
+                for row in rows {
+                    let block = block(row, start, width, &mut tail.0);
+                    for (Counters(c), &f) in counts.iter_mut().zip(feedbacks) {
+                        for j in 0..BLOCK {
+                            c[j] += u8::from(block[j] == f);
+                        }
                     }
                 }
             }
@@ -445,37 +420,27 @@ by_level! {
         sum: &mut [u16; BLOCK],
         parts: &mut [u8; BLOCK],
         largest: &mut [u8; BLOCK],
-    ) = finish_block_at;
-}
-
-/// [`finish_block`] at level `K`.
-#[inline(always)]
-fn finish_block_at<const K: u8>(
-    counts: &[Counters],
-    thresholds: &[u8],
-    sum: &mut [u16; BLOCK],
-    parts: &mut [u8; BLOCK],
-    largest: &mut [u8; BLOCK],
-) {
-    // Each threshold's share of a sum is at most the set's size, so it fits a byte: summing
-    // bytes per threshold and widening once at the end does a fraction of the work of widening
-    // every feedback's share.
-    let mut shares = [Counters([0; BLOCK]); 8];
-    let shares = &mut shares[..thresholds.len()];
-    for Counters(c) in counts {
-        for j in 0..BLOCK {
-            parts[j] += u8::from(c[j] > 0);
-            largest[j] = largest[j].max(c[j]);
-        }
-        for (Counters(share), &k) in shares.iter_mut().zip(thresholds) {
+    ) {
+        // Each threshold's share of a sum is at most the set's size, so it fits a byte: summing
+        // bytes per threshold and widening once at the end does a fraction of the work of widening
+        // every feedback's share.
+        let mut shares = [Counters([0; BLOCK]); 8];
+        let shares = &mut shares[..thresholds.len()];
+        for Counters(c) in counts {
             for j in 0..BLOCK {
-                share[j] += c[j].saturating_sub(k);
+                parts[j] += u8::from(c[j] > 0);
+                largest[j] = largest[j].max(c[j]);
+            }
+            for (Counters(share), &k) in shares.iter_mut().zip(thresholds) {
+                for j in 0..BLOCK {
+                    share[j] += c[j].saturating_sub(k);
+                }
             }
         }
-    }
-    for Counters(share) in shares.iter() {
-        for j in 0..BLOCK {
-            sum[j] += u16::from(share[j]);
+        for Counters(share) in shares.iter() {
+            for j in 0..BLOCK {
+                sum[j] += u16::from(share[j]);
+            }
         }
     }
 }

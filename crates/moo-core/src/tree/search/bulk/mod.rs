@@ -247,34 +247,30 @@ by_level! {
     ///
     /// Compared 64 at a time, the marks come out of vector compares, and only the guesses
     /// marked are visited after, instead of a branch per guess.
-    pub(super) fn mark_below(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 = mark_below_at;
-}
-
-/// [`mark_below`] at level `K`.
-#[inline(always)]
-fn mark_below_at<const K: u8>(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 {
-    below.clear();
-    let mut least = u32::MAX;
-    let mut chunks = bounds.chunks_exact(64);
-    for chunk in &mut chunks {
-        let chunk: &[u32; 64] = chunk.try_into().expect("64 bounds");
-        let mut mask = 0u64;
-        for (i, &b) in chunk.iter().enumerate() {
-            mask |= u64::from(b < limit) << i;
-            least = least.min(if b < limit { u32::MAX } else { b });
+    pub(super) fn mark_below(bounds: &[u32], limit: u32, below: &mut Vec<u64>) -> u32 {
+        below.clear();
+        let mut least = u32::MAX;
+        let mut chunks = bounds.chunks_exact(64);
+        for chunk in &mut chunks {
+            let chunk: &[u32; 64] = chunk.try_into().expect("64 bounds");
+            let mut mask = 0u64;
+            for (i, &b) in chunk.iter().enumerate() {
+                mask |= u64::from(b < limit) << i;
+                least = least.min(if b < limit { u32::MAX } else { b });
+            }
+            below.push(mask);
         }
-        below.push(mask);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut mask = 0u64;
-        for (i, &b) in rest.iter().enumerate() {
-            mask |= u64::from(b < limit) << i;
-            least = least.min(if b < limit { u32::MAX } else { b });
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut mask = 0u64;
+            for (i, &b) in rest.iter().enumerate() {
+                mask |= u64::from(b < limit) << i;
+                least = least.min(if b < limit { u32::MAX } else { b });
+            }
+            below.push(mask);
         }
-        below.push(mask);
+        least
     }
-    least
 }
 
 /// The indexes marked in `marks` (bit `j % 64` of `marks[j / 64]` for index `j`), in order: what
@@ -295,19 +291,15 @@ by_level! {
     /// [`Bounds::min_bound_by_parts`](super::bounds::Bounds::min_bound_by_parts) takes the
     /// guesses with the most parts first, one score at a time; 64 compared at once take a few
     /// instructions where picking them out byte by byte dominated its time.
-    pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) = mark_equal_at;
-}
-
-/// [`mark_equal`] at level `K`.
-#[inline(always)]
-fn mark_equal_at<const K: u8>(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
-    marks.clear();
-    for chunk in scores.chunks(64) {
-        let mut mask = 0u64;
-        for (i, &s) in chunk.iter().enumerate() {
-            mask |= u64::from(s == level) << i;
+    pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {
+        marks.clear();
+        for chunk in scores.chunks(64) {
+            let mut mask = 0u64;
+            for (i, &s) in chunk.iter().enumerate() {
+                mask |= u64::from(s == level) << i;
+            }
+            marks.push(mask);
         }
-        marks.push(mask);
     }
 }
 
@@ -317,23 +309,19 @@ by_level! {
     ///
     /// [`super::candidates`] keeps the guesses whose parts floor (`3n` less the score) is below
     /// the limit; the highest score left out gives the least floor of those it skips.
-    pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 = mark_above_at;
-}
-
-/// [`mark_above`] at level `K`.
-#[inline(always)]
-fn mark_above_at<const K: u8>(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
-    marks.clear();
-    let mut rest = 0u8;
-    for chunk in scores.chunks(64) {
-        let mut mask = 0u64;
-        for (i, &s) in chunk.iter().enumerate() {
-            mask |= u64::from(s > level) << i;
-            rest = rest.max(if s > level { 0 } else { s });
+    pub(super) fn mark_above(scores: &[u8], level: u8, marks: &mut Vec<u64>) -> u8 {
+        marks.clear();
+        let mut rest = 0u8;
+        for chunk in scores.chunks(64) {
+            let mut mask = 0u64;
+            for (i, &s) in chunk.iter().enumerate() {
+                mask |= u64::from(s > level) << i;
+                rest = rest.max(if s > level { 0 } else { s });
+            }
+            marks.push(mask);
         }
-        marks.push(mask);
+        rest
     }
-    rest
 }
 
 by_level! {
@@ -341,18 +329,14 @@ by_level! {
     ///
     /// [`super::candidates::FloorOrder`] takes the guesses one score at a time from the highest
     /// down, and the highest score it leaves out gives the least parts floor of those it skips.
-    pub(super) fn highest(scores: &[u8], level: u8) -> (u8, u8) = highest_at;
-}
-
-/// [`highest`] at level `K`.
-#[inline(always)]
-fn highest_at<const K: u8>(scores: &[u8], level: u8) -> (u8, u8) {
-    let (mut top, mut rest) = (0u8, 0u8);
-    for &s in scores {
-        top = top.max(s);
-        rest = rest.max(if s > level { 0 } else { s });
+    pub(super) fn highest(scores: &[u8], level: u8) -> (u8, u8) {
+        let (mut top, mut rest) = (0u8, 0u8);
+        for &s in scores {
+            top = top.max(s);
+            rest = rest.max(if s > level { 0 } else { s });
+        }
+        (top, rest)
     }
-    (top, rest)
 }
 
 impl Splitter {

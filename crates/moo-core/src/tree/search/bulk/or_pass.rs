@@ -18,13 +18,9 @@ by_level! {
     /// Sets bit `f` of `bits[j]` when guess `start + j` gets feedback `f` from some member
     /// (feedback indexes below 32). On AVX-512 with VBMI the part scores come from
     /// [`score_planes`] instead.
-    pub(super) fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) = or_block_at;
-}
-
-/// [`or_block`] at level `K`: the same plain loops, vectorised for the level.
-#[inline(always)]
-fn or_block_at<const K: u8>(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
-    or_block_plain(rows, start, width, bits);
+    pub(super) fn or_block(rows: &[&[u8]], start: usize, width: usize, bits: &mut [u32; BLOCK]) {
+        or_block_plain(rows, start, width, bits);
+    }
 }
 
 /// [`or_block`] as plain loops, which the compiler vectorises.
@@ -63,47 +59,41 @@ by_level! {
     /// Every guess's part score ([`super::Splitter::part_scores`]) into `out`, from planes of
     /// bits: on AVX-512 with VBMI by 64-entry lookups, on AVX2 by 16-entry ones when every index
     /// is below 32 ([`HalfPlanes`]); `false`, with `out` untouched, where neither applies.
-    pub(super) fn score_planes(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool = score_planes_at;
-}
-
-/// [`score_planes`] at level `K`.
-#[inline(always)]
-// `unsafe` is needed except where the target already has the features: see `count_block`.
-#[allow(unused_unsafe)]
-fn score_planes_at<const K: u8>(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if K >= VBMI {
-        // SAFETY: `score_planes` calls this body at level `K` only on a CPU that has it.
-        unsafe {
-            match planes.tables.len() {
-                1 => score_planes_of::<1>(rows, planes, out),
-                2 => score_planes_of::<2>(rows, planes, out),
-                3 => score_planes_of::<3>(rows, planes, out),
-                _ => score_planes_of::<4>(rows, planes, out),
-            }
-        }
-        return true;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if K >= AVX2 {
-        if let Some(halves) = &planes.halves {
-            // SAFETY: as above.
+    pub(super) fn score_planes(rows: &[&[u8]], planes: &Planes, out: &mut [u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if K >= VBMI {
+            // SAFETY: `score_planes` calls this body at level `K` only on a CPU that has it.
             unsafe {
-                match (halves.low, halves.tables.len() - halves.low) {
-                    (0, 1) => score_halves_avx2::<0, 1>(rows, halves, out),
-                    (0, _) => score_halves_avx2::<0, 2>(rows, halves, out),
-                    (1, 1) => score_halves_avx2::<1, 1>(rows, halves, out),
-                    (1, _) => score_halves_avx2::<1, 2>(rows, halves, out),
-                    (_, 1) => score_halves_avx2::<2, 1>(rows, halves, out),
-                    _ => score_halves_avx2::<2, 2>(rows, halves, out),
+                match planes.tables.len() {
+                    1 => score_planes_of::<1>(rows, planes, out),
+                    2 => score_planes_of::<2>(rows, planes, out),
+                    3 => score_planes_of::<3>(rows, planes, out),
+                    _ => score_planes_of::<4>(rows, planes, out),
                 }
             }
             return true;
         }
+        #[cfg(target_arch = "x86_64")]
+        if K >= AVX2 {
+            if let Some(halves) = &planes.halves {
+                // SAFETY: as above.
+                unsafe {
+                    match (halves.low, halves.tables.len() - halves.low) {
+                        (0, 1) => score_halves_avx2::<0, 1>(rows, halves, out),
+                        (0, _) => score_halves_avx2::<0, 2>(rows, halves, out),
+                        (1, 1) => score_halves_avx2::<1, 1>(rows, halves, out),
+                        (1, _) => score_halves_avx2::<1, 2>(rows, halves, out),
+                        (_, 1) => score_halves_avx2::<2, 1>(rows, halves, out),
+                        _ => score_halves_avx2::<2, 2>(rows, halves, out),
+                    }
+                }
+                return true;
+            }
+        }
+        // The scalar level has no use for them: the caller takes the plain OR pass.
+        let _ = (rows, planes, out);
+        false
     }
-    // The scalar level has no use for them: the caller takes the plain OR pass.
-    let _ = (rows, planes, out);
-    false
 }
 
 /// [`score_planes`] on AVX2, by [`HalfPlanes`]: `LOW` planes for the indexes below 16 and `HIGH`
@@ -274,32 +264,20 @@ by_level! {
         width: usize,
         low: &mut [u8; BLOCK],
         high: &mut [u8; BLOCK],
-    ) = or_nibbles_at;
-}
-
-/// [`or_nibbles`] at level `K`.
-#[inline(always)]
-// `unsafe` is needed except where the target already has the features: see `count_block`.
-#[allow(unused_unsafe)]
-fn or_nibbles_at<const K: u8>(
-    rows: &[&[u8]],
-    start: usize,
-    width: usize,
-    low: &mut [u8; BLOCK],
-    high: &mut [u8; BLOCK],
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if K >= AVX512 {
-            // SAFETY: `or_nibbles` calls this body at level `K` only on a CPU that has it.
-            return unsafe { or_nibbles_avx512(rows, start, width, low, high) };
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if K >= AVX512 {
+                // SAFETY: `or_nibbles` calls this body at level `K` only on a CPU that has it.
+                return unsafe { or_nibbles_avx512(rows, start, width, low, high) };
+            }
+            if K >= AVX2 {
+                // SAFETY: as above.
+                return unsafe { or_nibbles_avx2(rows, start, width, low, high) };
+            }
         }
-        if K >= AVX2 {
-            // SAFETY: as above.
-            return unsafe { or_nibbles_avx2(rows, start, width, low, high) };
-        }
+        or_nibbles_plain(rows, start, width, low, high)
     }
-    or_nibbles_plain(rows, start, width, low, high)
 }
 
 /// [`or_nibbles`] without vector instructions.
@@ -408,39 +386,26 @@ by_level! {
         high: &[u8; BLOCK],
         win: u8,
         scores: &mut [u8; BLOCK],
-    ) = score_nibbles_at;
-}
-
-/// [`score_nibbles`] at level `K`.
-#[inline(always)]
-fn score_nibbles_at<const K: u8>(
-    low: &[u8; BLOCK],
-    high: &[u8; BLOCK],
-    win: u8,
-    scores: &mut [u8; BLOCK],
-) {
-    let (plane, shift) = if win < 8 { (low, win) } else { (high, win - 8) };
-    for j in 0..BLOCK {
-        let member = (plane[j] >> shift) & 1;
-        let parts = (low[j].count_ones() + high[j].count_ones()) as u8;
-        let useless = u8::from(member == 0 && parts < 2);
-        scores[j] = (parts + member) * (1 - useless);
+    ) {
+        let (plane, shift) = if win < 8 { (low, win) } else { (high, win - 8) };
+        for j in 0..BLOCK {
+            let member = (plane[j] >> shift) & 1;
+            let parts = (low[j].count_ones() + high[j].count_ones()) as u8;
+            let useless = u8::from(member == 0 && parts < 2);
+            scores[j] = (parts + member) * (1 - useless);
+        }
     }
 }
 
 by_level! {
     /// Turns a block's feedback bits into part scores (see
     /// [`super::Splitter::part_scores`]).
-    pub(super) fn score_block(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) = score_block_at;
-}
-
-/// [`score_block`] at level `K`.
-#[inline(always)]
-fn score_block_at<const K: u8>(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) {
-    for j in 0..BLOCK {
-        let member = (bits[j] >> win) & 1;
-        let parts = bits[j].count_ones();
-        let useless = u32::from(member == 0 && parts < 2);
-        scores[j] = ((parts + member) * (1 - useless)) as u8;
+    pub(super) fn score_block(bits: &[u32; BLOCK], win: u32, scores: &mut [u8; BLOCK]) {
+        for j in 0..BLOCK {
+            let member = (bits[j] >> win) & 1;
+            let parts = bits[j].count_ones();
+            let useless = u32::from(member == 0 && parts < 2);
+            scores[j] = ((parts + member) * (1 - useless)) as u8;
+        }
     }
 }
