@@ -3,7 +3,7 @@
 
 use predicates::prelude::*;
 
-use crate::common::moo;
+use crate::common::{json_of, moo};
 
 /// The levels `moo tree kernels --supported` lists, lowest first.
 fn supported() -> Vec<String> {
@@ -40,17 +40,13 @@ fn every_level_builds_the_same_tree_and_says_which_it_ran() {
         let mut first: Option<Vec<u8>> = None;
         for level in &levels {
             let file = dir.path().join(format!("{g}-{level}.json"));
-            let out = moo()
-                .env("MOO_KERNEL", level)
-                .args(["tree", "build", "--json", "--threads", "2", "-o"])
-                .arg(&file)
-                .args(*game)
-                .assert()
-                .success()
-                .get_output()
-                .stdout
-                .clone();
-            let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            let report = json_of(
+                moo()
+                    .env("MOO_KERNEL", level)
+                    .args(["tree", "build", "--json", "--threads", "2", "-o"])
+                    .arg(&file)
+                    .args(*game),
+            );
             assert_eq!(report["kernel"], level.as_str(), "{game:?}");
             if g == 0 {
                 assert_eq!(report["total"], 5625, "{level}");
@@ -67,15 +63,11 @@ fn every_level_builds_the_same_tree_and_says_which_it_ran() {
 #[test]
 fn kernels_lists_every_level_and_marks_the_one_in_use() {
     let levels = supported();
-    let out = moo()
-        .args(["tree", "kernels", "--json"])
-        .env("MOO_KERNEL", "scalar")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let report = json_of(
+        moo()
+            .args(["tree", "kernels", "--json"])
+            .env("MOO_KERNEL", "scalar"),
+    );
     assert_eq!(report["active"], "scalar");
     assert_eq!(report["detected"], levels.last().unwrap().as_str());
     let listed: Vec<&str> = report["levels"]

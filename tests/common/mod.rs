@@ -10,6 +10,12 @@ pub fn moo() -> Command {
     cmd
 }
 
+/// Runs a prepared `moo` command, asserts that it succeeds, and parses what it printed as JSON.
+pub fn json_of(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("moo printed JSON")
+}
+
 /// Runs `moo` with `args` and `stdin`, returning (exit code, stdout, stderr).
 pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     let out = moo()
