@@ -1120,3 +1120,39 @@ fn bulls_left(turns: &[(&str, (u8, u8))]) -> usize {
     }
     history.candidates(&CodeSpace::new(rules).unwrap()).len()
 }
+
+/// Issue 51 item 6: a shared link replays exactly the shared game. Its seed travels as a
+/// string, so a seed above 2^53 (which a JSON number would round) draws the secret
+/// `moo play --seed` draws; a link whose seed is no number says so instead of starting another
+/// game.
+#[tokio::test]
+async fn browser_replays_a_link_with_a_large_seed_exactly() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::start();
+    let seed = u64::MAX - 2;
+    let rules = Rules::bulls();
+    let secret = rules.format_code(
+        &rules
+            .random_code(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed)),
+    );
+    b.open(&format!("{}#play?seed={seed}&gaveup=1", server.url))
+        .await;
+    b.wait(&format!(
+        "document.querySelector('#play-status').textContent.includes('{secret}')"
+    ))
+    .await;
+    // The link keeps the seed whole.
+    let hash = b.js("return location.hash;").await;
+    assert!(
+        hash.as_str().unwrap().contains(&format!("seed={seed}")),
+        "{hash}"
+    );
+    b.open(&format!("{}#play?seed=abc", server.url)).await;
+    b.js("location.reload();").await;
+    b.wait("document.querySelector('#play-status.error')?.textContent.includes('is not a whole number')")
+        .await;
+    b.stop().await;
+}

@@ -416,7 +416,8 @@ const play = {
     $("#play-review").hidden = true;
     this.seed = seed || String(crypto.getRandomValues(new Uint32Array(1))[0]);
     try {
-      this.game = await api("POST", "/api/games", Object.assign(this.form.body(), { seed: Number(this.seed) }));
+      // As a string: a number above 2^53 would lose digits, and a link replay another game.
+      this.game = await api("POST", "/api/games", Object.assign(this.form.body(), { seed: this.seed }));
       if (!restoring) {
         setStatus($("#play-status"), "New game: make your first guess.");
         this.render();

@@ -206,7 +206,33 @@ struct NewGame {
     preset: Option<Preset>,
     rules: Option<RulesIn>,
     /// Makes the secret reproducible.
-    seed: Option<u64>,
+    seed: Option<SeedIn>,
+}
+
+/// A seed as a client sends it: a string of decimal digits, as the page sends every seed (a
+/// JSON number above 2^53 loses digits in JavaScript, and a link would then replay another
+/// game), or a number, for clients that can carry every `u64` in one.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum SeedIn {
+    Number(u64),
+    Text(String),
+}
+
+impl SeedIn {
+    /// The seed, or why it is none.
+    fn value(self) -> Result<u64, ApiError> {
+        match self {
+            SeedIn::Number(n) => Ok(n),
+            SeedIn::Text(text) => text.trim().parse().map_err(|_| {
+                ApiError::unprocessable(format!(
+                    "the seed {:?} is not a whole number from 0 to {}: a game's link carries the seed it was started with, so check that the link is whole",
+                    moo_core::text::excerpt(&text),
+                    u64::MAX
+                ))
+            }),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -261,7 +287,8 @@ async fn new_game(
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<(StatusCode, Json<GameReport>), ApiError> {
     let rules = pick_rules(body.preset, body.rules)?;
-    let (id, game) = state.games.create(rules, body.seed, client.0)?;
+    let seed = body.seed.map(SeedIn::value).transpose()?;
+    let (id, game) = state.games.create(rules, seed, client.0)?;
     Ok((StatusCode::CREATED, Json(GameReport::new(&id, &game))))
 }
 

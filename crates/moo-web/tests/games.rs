@@ -201,3 +201,44 @@ async fn a_given_up_game_gets_no_hint() {
         "given up",
     );
 }
+
+/// Issue 51 item 6: seeds travel as strings, so every `u64` seed survives JavaScript (a number
+/// above 2^53 would lose digits); the same seed as a string or a number draws the same secret
+/// as `moo play --seed`, and a seed that is no whole number is refused, never replaced by a
+/// random one (a shared link must replay the shared game or say it cannot).
+#[tokio::test]
+async fn seeds_travel_as_strings_and_a_bad_seed_is_refused() {
+    let app = moo_web::router(moo_web::Config::default());
+    let secret_of = |body: &'static str| {
+        let app = app.clone();
+        async move {
+            let (status, g) = call_with(app.clone(), "POST", "/api/games", Some(body)).await;
+            assert_eq!(status, StatusCode::CREATED, "{body}: {g}");
+            let uri = format!("/api/games/{}/give-up", g["id"].as_str().unwrap());
+            let (_, g) = call_with(app, "POST", &uri, None).await;
+            g["secret"].as_str().unwrap().to_string()
+        }
+    };
+    assert_eq!(
+        secret_of(r#"{"seed":"42"}"#).await,
+        secret_of(r#"{"seed":42}"#).await
+    );
+    let big = u64::MAX - 2;
+    let cli = Rules::bulls().format_code(
+        &Rules::bulls()
+            .random_code(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(big)),
+    );
+    assert_eq!(secret_of(r#"{"seed":"18446744073709551613"}"#).await, cli);
+    for bad in [
+        r#"{"seed":"abc"}"#,
+        r#"{"seed":"-1"}"#,
+        r#"{"seed":"18446744073709551616"}"#,
+    ] {
+        let answer = call_with(app.clone(), "POST", "/api/games", Some(bad)).await;
+        assert_error(
+            answer,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "is not a whole number",
+        );
+    }
+}
