@@ -257,8 +257,9 @@ pub fn review(
             stop: &move_stop,
         };
         let repeats = first_played.get(&turn.guess).copied();
-        moves.push(reviewer.review_move(&mut before, &candidates, turn, repeats));
-        candidates = space.filter_code(&candidates, &turn.guess, turn.feedback);
+        let left = space.filter_code(&candidates, &turn.guess, turn.feedback);
+        moves.push(reviewer.review_move(&mut before, &candidates, turn, repeats, left.len()));
+        candidates = left;
         first_played.entry(turn.guess).or_insert(i + 1);
         before.push(turn.guess, turn.feedback);
     }
@@ -351,8 +352,8 @@ enum Best {
 }
 
 impl Reviewer<'_> {
-    /// The review of `turn`, played where `history` leaves `candidates`; `repeats` is the turn
-    /// that played its guess first, if one did. `history` is lent for the proofs of the parts
+    /// The review of `turn`, played where `history` leaves `candidates` and leaving `left`;
+    /// `repeats` is the turn that played its guess first, if one did. `history` is lent for the proofs of the parts
     /// the guesses leave (a turn pushed and taken back for each) and comes back as it was.
     fn review_move(
         &self,
@@ -360,6 +361,7 @@ impl Reviewer<'_> {
         candidates: &CodeSet,
         turn: &Turn,
         repeats: Option<usize>,
+        left: usize,
     ) -> MoveReview {
         let start = Instant::now();
         let space = self.space;
@@ -428,9 +430,6 @@ impl Reviewer<'_> {
                 "not every part this guess leaves was solved exactly within the time limit: their totals are estimated from their sizes".to_string()
             })
         });
-        let left = space
-            .filter_code(candidates, &turn.guess, turn.feedback)
-            .len();
         let cost = (after.total - best_after.total) / n;
         MoveReview {
             turn: history.len() + 1,
