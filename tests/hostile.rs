@@ -1934,11 +1934,7 @@ async fn full_connection_table_waits(addr: std::net::SocketAddr, timeout: Durati
 
 #[test]
 fn slow_clients_are_cut_off_and_normal_games_go_on() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let timeout = Duration::from_secs(1);
         let mut config = moo_web::Config::default();
@@ -2206,11 +2202,7 @@ async fn third_client_plays_on(addr: std::net::SocketAddr, me: [u8; 4]) {
 #[test]
 fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let config = moo_web::Config::default();
         let (body_limit, max_turns) = (config.body_limit, config.max_turns);
@@ -2307,11 +2299,7 @@ fn json_error(answer: &str) -> String {
 /// shapes, no long id echoed whole, an early 413 for a body declared too large.
 #[test]
 fn the_server_answers_only_its_own_names_and_always_in_json() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let mut config = moo_web::Config::default();
         config.allowed_hosts = vec!["moo.example".into()];
@@ -2368,11 +2356,7 @@ fn the_server_answers_only_its_own_names_and_always_in_json() {
 /// framing, no framing in older browsers, no type sniffing.
 #[test]
 fn empty_and_repeated_host_headers_are_refused_and_every_answer_has_security_headers() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -2412,4 +2396,13 @@ fn empty_and_repeated_host_headers_are_refused_and_every_answer_has_security_hea
         }
         server.abort();
     });
+}
+
+/// The two-worker runtime each server test runs its server and clients on.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
 }

@@ -344,9 +344,9 @@ fn report_build(
 ) -> Result<()> {
     // A checkpoint's facts are taken as proven, not searched again: a result that used some says
     // so, so that a claim of optimality is never stronger than what this run proved.
-    let rests = rests_on.as_ref().map_or(String::new(), |r| {
+    let rests = rests_on.as_ref().map(|r| {
         format!(
-            "\nrests on  {} facts read from the checkpoint {}, proven by an earlier run and taken as true here (a build without --checkpoint proves it alone)",
+            "rests on  {} facts read from the checkpoint {}, proven by an earlier run and taken as true here (a build without --checkpoint proves it alone)",
             r.facts, r.file
         )
     });
@@ -377,9 +377,6 @@ fn report_build(
                     progress.borrowed(),
                     args.output.display()
                 )?;
-                if !rests.is_empty() {
-                    outln!("{}", rests.trim_start())?;
-                }
             }
         }
         SearchOutcome::Impossible { max_depth } => {
@@ -399,11 +396,14 @@ fn report_build(
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
                 outln!(
-                    "{message} (proven in {seconds:.2} s on the {} kernels; no tree written){rests}",
+                    "{message} (proven in {seconds:.2} s on the {} kernels; no tree written)",
                     Kernel::active()
                 )?;
             }
         }
+    }
+    if let Some(rests) = rests.filter(|_| !args.json) {
+        outln!("{rests}")?;
     }
     Ok(())
 }
