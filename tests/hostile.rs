@@ -1942,8 +1942,8 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
         config.body_timeout = timeout;
         config.request_timeout = Duration::from_secs(5);
         config.max_connections = 16;
-        config.max_games = 20;
-        config.evict_idle = Duration::from_secs(1);
+        config.service.max_games = 20;
+        config.service.evict_idle = Duration::from_secs(1);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let server = tokio::spawn(moo_web::serve(listener, config));
@@ -2205,7 +2205,7 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
     let runtime = runtime();
     runtime.block_on(async {
         let config = moo_web::Config::default();
-        let (body_limit, max_turns) = (config.body_limit, config.max_turns);
+        let (body_limit, max_turns) = (config.service.body_limit, config.service.max_turns);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let server = tokio::spawn(moo_web::serve(listener, config));

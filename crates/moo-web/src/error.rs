@@ -1,4 +1,4 @@
-//! API errors: a status code and a message, sent as `{"error": "..."}`.
+//! API errors: a status, a code and a message, sent as `{"error": "...", "code": "..."}`.
 //!
 //! Every failure a client can cause maps to a 4xx with a message that says what to change; the
 //! axum extractors' own rejections (malformed JSON, wrong content type, body too large) are
@@ -8,83 +8,59 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use moo_core::{EvalError, StrategyError};
+use moo_service::{plain, ErrorCode, ServiceError};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 use crate::AppState;
 
-/// An error answered to an API client.
+/// An error answered to an API client: the service's own, or one of the transport's (a Host,
+/// a body, a time limit).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
-    /// What went wrong and what to do about it.
-    pub message: String,
+#[error(transparent)]
+pub struct ApiError(pub ServiceError);
+
+impl From<ServiceError> for ApiError {
+    fn from(error: ServiceError) -> ApiError {
+        ApiError(error)
+    }
 }
 
 impl ApiError {
-    /// An error with any status.
+    /// An error with any status, its code the one that status stands for here.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    /// 422: the request is well formed but its values are not acceptable.
-    pub fn unprocessable(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
-    }
-
-    /// 404: no such thing.
-    pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, message)
+        let code = match status {
+            StatusCode::BAD_REQUEST => ErrorCode::BadRequest,
+            StatusCode::NOT_FOUND => ErrorCode::NoSuchRoute,
+            StatusCode::METHOD_NOT_ALLOWED => ErrorCode::WrongMethod,
+            StatusCode::CONFLICT => ErrorCode::GameOver,
+            StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::TooLarge,
+            StatusCode::MISDIRECTED_REQUEST => ErrorCode::WrongHost,
+            StatusCode::UNPROCESSABLE_ENTITY => ErrorCode::Invalid,
+            StatusCode::REQUEST_TIMEOUT | StatusCode::SERVICE_UNAVAILABLE => ErrorCode::Busy,
+            s if s.is_client_error() => ErrorCode::BadRequest,
+            _ => ErrorCode::Internal,
+        };
+        ApiError(ServiceError::new(status.as_u16(), code, message))
     }
 
     /// 503: the server is too busy; the client may retry.
     pub fn unavailable(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+        ApiError(ServiceError::unavailable(message))
     }
 
-    /// An evaluation of `what` (say "the benchmark") that did not finish: 503 when it was
-    /// stopped, since the same request may succeed on a less busy server; 422 when the strategy
-    /// or the rules are the problem.
-    pub(crate) fn from_eval(error: EvalError, what: &str) -> ApiError {
-        match error {
-            EvalError::DeadlinePassed => ApiError::unavailable(format!(
-                "{what} took longer than the server's time limit: try smaller rules"
-            )),
-            EvalError::Cancelled => ApiError::unavailable(format!("{what} was cancelled")),
-            EvalError::Strategy(e) => strategy_error(e),
-            other => ApiError::unprocessable(other.to_string()),
-        }
-    }
-}
-
-/// A strategy that cannot play, said for the web: its reason may go on with what to type at
-/// the command line ("build one with `moo tree build` ... and use --strategy tree:..."), which
-/// a web user cannot do, so only the reason's first clause is kept.
-pub(crate) fn strategy_error(error: StrategyError) -> ApiError {
-    match error {
-        StrategyError::Unsupported {
-            name,
-            rules,
-            reason,
-        } => ApiError::unprocessable(format!(
-            "strategy {name:?} cannot play {rules} on this server: {}",
-            reason.split(';').next().unwrap_or_default()
-        )),
-        other => ApiError::unprocessable(other.to_string()),
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
-            self.status,
-            axum::Json(serde_json::json!({ "error": self.message })),
+            self.status(),
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            self.0.to_json(),
         )
             .into_response()
     }
@@ -112,30 +88,13 @@ impl ApiError {
             ),
             other => other.body_text(),
         };
-        ApiError::new(status, message)
+        let mut error = ApiError::new(status, message);
+        if status != StatusCode::PAYLOAD_TOO_LARGE {
+            // A body of the wrong shape is a bad request whatever its status says.
+            error.0.code = ErrorCode::BadRequest;
+        }
+        error
     }
-}
-
-/// serde_json's message without what only a programmer can use: "at line 1 column 74" and the
-/// names of Rust types ("expected struct NewGame").
-fn plain(message: &str) -> String {
-    let message = match message.rfind(" at line ") {
-        Some(i) if message[i..].contains(" column ") => &message[..i],
-        _ => message,
-    };
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(i) = rest.find("struct ") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + "struct ".len()..];
-        let name_end = after
-            .find(|c: char| !c.is_alphanumeric() && c != '_')
-            .unwrap_or(after.len());
-        out.push_str("a JSON object");
-        rest = &after[name_end..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// The innermost cause of an extractor error, which is the part that names the field.
@@ -159,26 +118,7 @@ where
     async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, Self::Rejection> {
         match axum::Json::<T>::from_request(req, state).await {
             Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(e) => Err(ApiError::from_rejection(e, state.config.body_limit)),
+            Err(e) => Err(ApiError::from_rejection(e, state.config.service.body_limit)),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::plain;
-
-    #[test]
-    fn parser_positions_and_type_names_are_left_out() {
-        assert_eq!(
-            plain("invalid type: string \"x\", expected struct NewGame at line 1 column 74"),
-            "invalid type: string \"x\", expected a JSON object"
-        );
-        assert_eq!(
-            plain(
-                "unknown field `histroy`, expected one of `rules`, `history` at line 1 column 10"
-            ),
-            "unknown field `histroy`, expected one of `rules`, `history`"
-        );
     }
 }

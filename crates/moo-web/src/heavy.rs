@@ -39,14 +39,7 @@ const GRACE: Duration = Duration::from_secs(2);
 /// Past this many client addresses, idle ones are forgotten.
 const CLIENTS_KEPT: usize = 1024;
 
-/// What a job is, which decides the workers it may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Work {
-    /// A hint, a solver or assistant step: a player waits for it.
-    Advice,
-    /// A benchmark or a strategy tree: every secret is played.
-    Long,
-}
+pub(crate) use moo_service::Work;
 
 /// The address of the client that sent a request, when the server knows it (tests that call
 /// the router directly have none); [`crate::serve`] records it for every connection.

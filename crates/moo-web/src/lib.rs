@@ -26,38 +26,23 @@
 
 mod api;
 mod assets;
-mod bench;
 mod error;
-mod games;
 mod guard;
 mod heavy;
-mod spaces;
-mod treeview;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use moo_core::advisor::Advisor;
+pub use moo_service::Limits;
+use moo_service::Service;
 
 /// Limits and sizes of a server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {
-    /// The most games kept at once; past it, a new game replaces a finished one or the game
-    /// idle longest, if that one has been idle for [`Config::evict_idle`].
-    pub max_games: usize,
-    /// The most turns a game or a solver history may have: far more than any game needs, and a
-    /// bound on the work of every hint and on the size of every answer, which lists the turns.
-    pub max_turns: usize,
-    /// A client address's share of a full store: when the store is full, a client holding more
-    /// gives up its game played longest ago to a new one, so one client cannot keep the store
-    /// full for everyone.
-    pub client_games: usize,
-    /// How long a game may go without a move before it is dropped (reading it does not count).
-    pub idle_expiry: Duration,
-    /// How long a game must have gone untouched before a new game may take its place when the
-    /// store is full.
-    pub evict_idle: Duration,
+    /// The limits of the engine behind the routes: games kept, turns, time limits, code spaces,
+    /// the body size; the static site's WebAssembly build runs under the same defaults.
+    pub service: Limits,
     /// How long a client has to send a request's headers, counted from the connection's start
     /// or the previous response; an idle connection is closed after it too.
     pub header_timeout: Duration,
@@ -68,17 +53,6 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The most connections served at once; more wait in the listen queue.
     pub max_connections: usize,
-    /// The largest request body accepted, in bytes.
-    pub body_limit: usize,
-    /// How long one piece of advice (a hint, a solver or assistant step) may take, waiting
-    /// included: past it the advisor answers with the best guess it has.
-    pub time_limit: Duration,
-    /// How long the review of a whole game may take, waiting included: each move gets at most
-    /// `time_limit` and its share of what is left, and figures its proofs do not reach in time
-    /// are estimated, marked as such; a review that runs out before its last move answers 503.
-    pub review_time_limit: Duration,
-    /// How long a benchmark or a strategy tree may run or wait: they play every secret.
-    pub bench_time_limit: Duration,
     /// How many benchmarks and strategy trees run at once.
     pub heavy_jobs: usize,
     /// How many pieces of advice (hints, solver and assistant steps) run at once, on workers
@@ -87,13 +61,6 @@ pub struct Config {
     /// How many jobs of each kind one client address may run at once; its further requests
     /// wait behind its own.
     pub client_jobs: usize,
-    /// The largest code space for hints and the solver: it is enumerated and held in memory
-    /// (the advisor bounds the time by sampling, not the memory).
-    pub solver_max_codes: usize,
-    /// The largest code space for benchmarks and strategy trees (they play every secret).
-    pub bench_max_codes: usize,
-    /// How many code spaces (with their score tables) are kept in memory for reuse.
-    pub cached_spaces: usize,
     /// The host names (or addresses) requests may name in their Host header, besides the
     /// loopback's (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) and the address
     /// [`serve`] is bound to: others are refused, so a web page that rebinds its own name to
@@ -104,25 +71,14 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_games: 1000,
-            max_turns: 500,
-            client_games: 100,
-            idle_expiry: Duration::from_secs(30 * 60),
-            evict_idle: Duration::from_secs(60),
+            service: Limits::default(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(60),
             max_connections: 1024,
-            body_limit: 16 * 1024,
-            time_limit: Duration::from_secs(2),
-            review_time_limit: Duration::from_secs(10),
-            bench_time_limit: Duration::from_secs(20),
             heavy_jobs: 2,
             advice_jobs: 4,
             client_jobs: 1,
-            solver_max_codes: moo_core::space::MAX_CODES,
-            bench_max_codes: 5040,
-            cached_spaces: 3,
             allowed_hosts: Vec::new(),
         }
     }
@@ -131,12 +87,9 @@ impl Default for Config {
 /// The shared state of a server.
 pub(crate) struct AppState {
     pub config: Config,
-    pub games: games::Games,
-    pub spaces: spaces::Spaces,
+    /// The engine: games, spaces, the one advisor (its clones share one cache), benchmarks.
+    pub service: Arc<Service>,
     pub heavy: heavy::Heavy,
-    /// The one advisor: every hint and solver step asks it, and its clones share one cache.
-    pub advisor: Advisor,
-    pub bench_cache: bench::BenchCache,
 }
 
 /// The web UI and the JSON API, as one axum router, behind the Host check, the early 413 and
@@ -153,15 +106,11 @@ pub fn router(config: Config) -> axum::Router {
                     .map(|h| h.trim().to_ascii_lowercase()),
             )
             .collect(),
-        body_limit: config.body_limit,
+        body_limit: config.service.body_limit,
     });
     let state = Arc::new(AppState {
-        games: games::Games::new(config.max_games, config.idle_expiry, config.evict_idle)
-            .with_per_client(config.client_games),
-        spaces: spaces::Spaces::new(config.cached_spaces),
+        service: Arc::new(Service::new(config.service.clone())),
         heavy: heavy::Heavy::new(config.advice_jobs, config.heavy_jobs, config.client_jobs),
-        advisor: Advisor::new(),
-        bench_cache: bench::BenchCache::default(),
         config,
     });
     api::routes(state)

@@ -12,7 +12,7 @@ use common::call_with;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
     let config = moo_web::Config::default();
-    let limit = config.time_limit;
+    let limit = config.service.time_limit;
     let app = moo_web::router(config);
     // Mastermind once first, so the check below measures waiting on the big request, not the
     // first build of the Mastermind space on a machine shared with the compiler.

@@ -28,11 +28,11 @@ fn app() -> Router {
     APP.get_or_init(|| {
         let mut config = moo_web::Config::default();
         // Every case starts a game; the cap has its own test in games.rs.
-        config.max_games = 1 << 20;
-        config.solver_max_codes = 64;
-        config.bench_max_codes = 64;
+        config.service.max_games = 1 << 20;
+        config.service.solver_max_codes = 64;
+        config.service.bench_max_codes = 64;
         // Generous, so a loaded CI machine never turns a valid body into a 503.
-        config.time_limit = Duration::from_secs(120);
+        config.service.time_limit = Duration::from_secs(120);
         moo_web::router(config)
     })
     .clone()

@@ -91,7 +91,7 @@ async fn a_repeated_guess_is_explained_and_not_counted() {
 #[tokio::test]
 async fn the_live_game_cap_is_enforced() {
     let mut config = moo_web::Config::default();
-    config.max_games = 2;
+    config.service.max_games = 2;
     let app = moo_web::router(config);
     for _ in 0..2 {
         let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;

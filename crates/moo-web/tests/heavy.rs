@@ -11,7 +11,7 @@ use common::call_with;
 #[tokio::test]
 async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
     let mut config = moo_web::Config::default();
-    config.bench_time_limit = Duration::ZERO;
+    config.service.bench_time_limit = Duration::ZERO;
     let app = moo_web::router(config);
     let (status, bench) = call_with(
         app.clone(),
@@ -49,8 +49,8 @@ async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
 async fn a_long_computation_does_not_stall_other_clients() {
     let mut config = moo_web::Config::default();
     config.heavy_jobs = 1;
-    config.bench_time_limit = Duration::from_secs(3);
-    config.bench_max_codes = 30240;
+    config.service.bench_time_limit = Duration::from_secs(3);
+    config.service.bench_max_codes = 30240;
     let app = moo_web::router(config);
     // Enumerating codes one by one against every secret of 5 distinct digits takes about 450
     // million guesses, far longer than 3 s.

@@ -202,13 +202,13 @@ async fn the_size_limit_is_said_and_the_game_cap_says_how_long_to_wait() {
     assert_error(
         call("POST", "/api/games", Some(&body)).await,
         StatusCode::PAYLOAD_TOO_LARGE,
-        &config.body_limit.to_string(),
+        &config.service.body_limit.to_string(),
     );
     // A full store: the wait is the one a game must be idle before a new one may replace it
     // (games live 30 minutes idle, so "a few minutes" would be wrong both ways).
     let mut config = moo_web::Config::default();
-    config.max_games = 1;
-    let wait = format!("{} seconds", config.evict_idle.as_secs());
+    config.service.max_games = 1;
+    let wait = format!("{} seconds", config.service.evict_idle.as_secs());
     let app = moo_web::router(config);
     call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
     let (status, full) = call_with(app, "POST", "/api/games", Some("{}")).await;

@@ -25,8 +25,8 @@ async fn post(config: moo_web::Config, body: Value) -> (StatusCode, Value) {
 fn patient() -> moo_web::Config {
     let mut config = moo_web::Config::default();
     // Generous, so a loaded machine still proves every move.
-    config.time_limit = Duration::from_secs(60);
-    config.review_time_limit = Duration::from_secs(120);
+    config.service.time_limit = Duration::from_secs(60);
+    config.service.review_time_limit = Duration::from_secs(120);
     config
 }
 
@@ -88,7 +88,7 @@ async fn contradictions_are_reported_and_bad_turns_refused() {
 #[tokio::test]
 async fn a_review_out_of_time_says_so_rather_than_hanging() {
     let mut config = moo_web::Config::default();
-    config.review_time_limit = Duration::from_millis(1);
+    config.service.review_time_limit = Duration::from_millis(1);
     // 7 digits: 604800 codes, far too many to prove anything in a millisecond.
     let rules = moo_core::Rules::new(7, "0123456789", false, false).unwrap();
     let secret = rules.parse_code("9876543").unwrap();

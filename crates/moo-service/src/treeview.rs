@@ -13,7 +13,7 @@ const MAX_CHARTED_DEPTH: usize = 60;
 
 /// A verified tree with its per-node figures.
 #[derive(Debug, Serialize)]
-pub(crate) struct TreeView {
+pub struct TreeView {
     /// The tree's own rules (an uploaded tree brings them).
     pub rules: Rules,
     /// The rules in words.
@@ -21,7 +21,7 @@ pub(crate) struct TreeView {
     /// The whole tree's figures, as `moo tree verify` prints them.
     pub stats: TreeStats,
     /// Root first; a node's children have larger indexes than the node.
-    pub nodes: Vec<ViewNode>,
+    nodes: Vec<ViewNode>,
 }
 
 /// One node: its guess, the secrets that reach it and what they still need.

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use moo_core::{CodeSpace, Rules};
 
-use crate::error::ApiError;
+use crate::ServiceError;
 
 pub(crate) struct Spaces {
     capacity: usize,
@@ -25,7 +25,12 @@ impl Spaces {
     }
 
     /// The space of `rules`, refused over `limit` codes; `what` names the feature for the message.
-    pub fn get(&self, rules: &Rules, limit: usize, what: &str) -> Result<Arc<CodeSpace>, ApiError> {
+    pub fn get(
+        &self,
+        rules: &Rules,
+        limit: usize,
+        what: &str,
+    ) -> Result<Arc<CodeSpace>, ServiceError> {
         check_size(rules, limit, what)?;
         if let Some(space) = self.lookup(rules) {
             return Ok(space);
@@ -33,7 +38,7 @@ impl Spaces {
         // Built outside the lock: two racing builds of one space waste time but stay correct.
         let space = Arc::new(
             CodeSpace::with_limit(rules.clone(), limit)
-                .map_err(|e| ApiError::unprocessable(e.to_string()))?,
+                .map_err(|e| ServiceError::invalid(e.to_string()))?,
         );
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         entries.retain(|s| s.rules() != rules);
@@ -55,10 +60,10 @@ impl Spaces {
 }
 
 /// Refuses rules whose space exceeds `limit`, before anything is enumerated.
-pub(crate) fn check_size(rules: &Rules, limit: usize, what: &str) -> Result<(), ApiError> {
+pub(crate) fn check_size(rules: &Rules, limit: usize, what: &str) -> Result<(), ServiceError> {
     let size = rules.space_size();
     if size > limit as u128 {
-        return Err(ApiError::unprocessable(format!(
+        return Err(ServiceError::invalid(format!(
             "{what} handles at most {limit} codes, and {rules} allow {size}: use a shorter code or fewer symbols"
         )));
     }

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use moo_core::strategy::{self, StrategyOptions};
 use moo_core::{CodeSpace, EvalOptions, Evaluation, Rules, Stop, Strategy, StrategyError};
 
-use crate::error::ApiError;
+use crate::ServiceError;
 
 /// Finished benchmarks by rules and strategy; cleared when it grows past a bound.
 #[derive(Default)]
@@ -54,28 +54,36 @@ pub(crate) fn builder<'a>(
     }
 }
 
-/// The rayon pool benchmarks and strategy trees run on: a pool of their own, so a 20-second
-/// evaluation keeps its work out of the global pool that the advisor's searches use, and a hint
-/// asked meanwhile is not queued behind it.
-pub(crate) fn long_pool() -> &'static rayon::ThreadPool {
-    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .thread_name(|i| format!("moo-bench-{i}"))
-            .build()
-            .expect("the benchmark threads start")
-    })
+/// Runs `work` on the rayon pool benchmarks and strategy trees run on: a pool of their own, so
+/// a 20-second evaluation keeps its work out of the global pool that the advisor's searches
+/// use, and a hint asked meanwhile is not queued behind it. In the browser there is one thread
+/// and no pool to keep apart: `work` runs where it is called.
+pub(crate) fn on_long_pool<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    #[cfg(target_family = "wasm")]
+    {
+        work()
+    }
+    #[cfg(not(target_family = "wasm"))]
+    {
+        static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+        POOL.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .thread_name(|i| format!("moo-bench-{i}"))
+                .build()
+                .expect("the benchmark threads start")
+        })
+        .install(work)
+    }
 }
 
 /// Measures strategy `name` against every secret of `space`, giving up at `stop`.
-pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<Evaluation, ApiError> {
+pub(crate) fn run(space: &CodeSpace, name: &str, stop: &Stop) -> Result<Evaluation, ServiceError> {
     let build = builder(name, space, stop);
     let mut options = EvalOptions::default();
     options.deadline = stop.deadline();
     options.cancel = stop.flag().cloned();
-    long_pool()
-        .install(|| moo_core::evaluate(space, &build, &options, &|_| {}))
-        .map_err(|e| ApiError::from_eval(e, "the benchmark"))
+    on_long_pool(|| moo_core::evaluate(space, &build, &options, &|_| {}))
+        .map_err(|e| ServiceError::from_eval(e, "the benchmark"))
 }
 
 #[cfg(test)]
@@ -124,7 +132,7 @@ mod tests {
                 &Stop::at(Instant::now() - Duration::from_secs(1)),
             )
             .unwrap_err();
-            assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(err.status, 503);
             assert!(err.message.contains("time limit"), "{}", err.message);
         }
     }

@@ -12,12 +12,14 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use moo_core::{Code, History, Rules};
 use rand::{Rng, SeedableRng};
 
-use crate::error::ApiError;
+use crate::ServiceError;
 
 /// One game in play.
 #[derive(Debug, Clone)]
@@ -73,7 +75,7 @@ impl Games {
         rules: Rules,
         seed: Option<u64>,
         owner: Option<IpAddr>,
-    ) -> Result<(String, Game), ApiError> {
+    ) -> Result<(String, Game), ServiceError> {
         let secret = match seed {
             Some(seed) => rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
             None => rules.random_code(&mut rand::thread_rng()),
@@ -101,8 +103,8 @@ impl Games {
     pub fn read<T>(
         &self,
         id: &str,
-        f: impl FnOnce(&Game) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        f: impl FnOnce(&Game) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
         let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         match games.get(id) {
             Some(game) if game.last_used.elapsed() < self.expiry => f(game),
@@ -114,8 +116,8 @@ impl Games {
     pub fn with<T>(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Game) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        f: impl FnOnce(&mut Game) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         match games.get_mut(id) {
@@ -127,8 +129,8 @@ impl Games {
         }
     }
 
-    fn missing(&self, id: &str) -> ApiError {
-        ApiError::not_found(format!(
+    fn missing(&self, id: &str) -> ServiceError {
+        crate::play::no_such_game(format!(
             "no live game with id {:?}: games are dropped after {} minutes without a move; start a new one with POST /api/games",
             moo_core::text::excerpt(id),
             self.expiry.as_secs() / 60
@@ -140,7 +142,11 @@ impl Games {
     /// Drops the finished game used longest ago, or else the game played longest ago of a
     /// client holding more than its share, or else the game idle longest if it has been idle for
     /// `evict_idle`; otherwise says when a place will free up.
-    fn make_room(&self, games: &mut HashMap<String, Game>, now: Instant) -> Result<(), ApiError> {
+    fn make_room(
+        &self,
+        games: &mut HashMap<String, Game>,
+        now: Instant,
+    ) -> Result<(), ServiceError> {
         let finished = games
             .iter()
             .filter(|(_, g)| g.is_over())
@@ -161,7 +167,7 @@ impl Games {
             }
             (None, Some((_, g))) => {
                 let wait = self.evict_idle - now.duration_since(g.last_used);
-                return Err(ApiError::unavailable(format!(
+                return Err(ServiceError::unavailable(format!(
                     "the server holds its limit of {} live games, all played in the last {} \
                      seconds: try again in {} seconds",
                     self.max,
@@ -203,7 +209,7 @@ mod tests {
         let (a, _) = games.create(Rules::bulls(), Some(1), None).unwrap();
         games.create(Rules::bulls(), None, None).unwrap();
         let full = games.create(Rules::bulls(), None, None).unwrap_err();
-        assert_eq!(full.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(full.status, 503);
         assert!(
             full.message
                 .contains("limit of 2 live games, all played in the last 60 seconds: try again in"),
@@ -212,7 +218,7 @@ mod tests {
         );
         assert!(games.with(&a, |g| Ok(g.history.len())).is_ok());
         let missing = games.with("nope", |_| Ok(())).unwrap_err();
-        assert_eq!(missing.status, axum::http::StatusCode::NOT_FOUND);
+        assert_eq!(missing.status, 404);
     }
 
     /// Issue 30: in a full store, a client holding more than its share gives up its game played

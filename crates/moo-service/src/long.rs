@@ -1,0 +1,221 @@
+//! Work that plays every secret: benchmarks, strategy trees, and the Explorer's checked trees.
+
+use moo_core::strategy::{self, StrategyOptions};
+use moo_core::{CodeSpace, DecisionTree, EvalOptions, Evaluation, Preset, Stop};
+use serde::{Deserialize, Serialize};
+
+use crate::bench;
+use crate::rules::{check_offered, rules_within, RulesIn, RulesReport, BENCH, TREES};
+use crate::spaces::check_size;
+use crate::treeview::{self, TreeView};
+use crate::{Job, Service, ServiceError, Work};
+
+/// A benchmark: the rules, and the strategies to measure.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    /// Absent or empty: every registered strategy that can play the rules.
+    strategies: Option<Vec<String>>,
+}
+
+/// One strategy's figures, or why it has none (the others' still count).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum BenchRow {
+    Done(Evaluation),
+    Failed { strategy: String, error: String },
+}
+
+/// A benchmark's figures, one row per strategy.
+#[derive(Debug, Serialize)]
+pub struct BenchReport {
+    #[serde(flatten)]
+    rules: RulesReport,
+    results: Vec<BenchRow>,
+}
+
+/// A strategy whose decision tree to build for the rules.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    strategy: Option<String>,
+}
+
+/// The most nodes a tree sent to a client may have: brute force asks millions of guesses over the
+/// 5040 Bulls and Cows secrets, each a node, far more than anyone can browse.
+const MAX_NODES: usize = 1_000_000;
+
+/// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
+/// about 200 KB.
+pub const TREE_UPLOAD_LIMIT: usize = 8 << 20;
+
+/// A tree for the Explorer: a tree file's contents to check, or a strategy whose tree to build.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeViewBody {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    /// A strategy whose tree the service builds for the rules.
+    strategy: Option<String>,
+    /// A tree file's contents, in the `moo tree` format (its own rules apply).
+    tree: Option<serde_json::Value>,
+}
+
+impl Service {
+    /// Measures strategies against every secret, as `moo bench` does.
+    pub fn bench(&self, body: BenchBody) -> Result<Job<BenchReport>, ServiceError> {
+        let limit = (self.limits.bench_max_codes, BENCH);
+        let rules = rules_within(body.preset, body.rules, limit.0, BENCH)?;
+        let mut names: Vec<String> = Vec::new();
+        for n in body.strategies.unwrap_or_default() {
+            check_offered(&n)?;
+            // A name given twice is measured once: its row would be the same.
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        let job_rules = rules.clone();
+        Ok(Job::new(
+            Work::Long,
+            self.limits.bench_time_limit,
+            rules,
+            limit,
+            move |service, space, stop| {
+                // With no list, every strategy that can play these rules by name alone.
+                let names = if names.is_empty() {
+                    let mut options = StrategyOptions::default();
+                    options.stop = stop.clone();
+                    strategy::playable(space, &options)
+                        .into_iter()
+                        .map(String::from)
+                        .collect()
+                } else {
+                    names
+                };
+                let cache = &service.bench_cache;
+                let results = names
+                    .iter()
+                    .map(|n| match cache.get(&job_rules, n) {
+                        Some(r) => BenchRow::Done(r),
+                        None => match bench::run(space, n, &stop) {
+                            Ok(r) => {
+                                cache.put(&job_rules, n, &r);
+                                BenchRow::Done(r)
+                            }
+                            Err(e) => BenchRow::Failed {
+                                strategy: n.clone(),
+                                error: e.message,
+                            },
+                        },
+                    })
+                    .collect();
+                Ok(BenchReport {
+                    rules: RulesReport::new(&job_rules),
+                    results,
+                })
+            },
+        ))
+    }
+
+    /// The decision tree of a strategy, as the JSON text `moo tree` writes.
+    pub fn tree(&self, body: TreeBody) -> Result<Job<String>, ServiceError> {
+        let limit = (self.limits.bench_max_codes, TREES);
+        let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
+        let name = strategy_named(body.strategy)?;
+        Ok(Job::new(
+            Work::Long,
+            self.limits.bench_time_limit,
+            rules,
+            limit,
+            move |_, space, stop| {
+                let tree = grow_tree(&name, space, &stop)?;
+                // Written here, on the job's large stack: writing nests once per guess of the
+                // longest game, thousands deep for brute force.
+                Ok(tree.to_json(false))
+            },
+        ))
+    }
+
+    /// A tree checked as `moo tree verify` checks it, with each node's figures, either built
+    /// from a strategy or uploaded: the Explorer shows only what this returns.
+    pub fn tree_view(&self, body: TreeViewBody) -> Result<Job<TreeView>, ServiceError> {
+        let limit = (self.limits.bench_max_codes, TREES);
+        let time_limit = self.limits.bench_time_limit;
+        match (body.tree, body.strategy) {
+            (Some(_), Some(_)) => Err(ServiceError::invalid(
+                "give either a \"tree\" or a \"strategy\" to build one, not both",
+            )),
+            (None, None) => Err(ServiceError::invalid(
+                "give a \"tree\" to check, or a \"strategy\" whose tree to build",
+            )),
+            (Some(value), None) => {
+                if body.preset.is_some() || body.rules.is_some() {
+                    return Err(ServiceError::invalid(
+                        "a tree file carries its own rules: send it without \"preset\" or \"rules\"",
+                    ));
+                }
+                let tree = DecisionTree::from_json(&value.to_string())
+                    .map_err(|e| ServiceError::invalid(e.to_string()))?;
+                let rules = tree.rules().clone();
+                check_size(&rules, limit.0, limit.1)?;
+                Ok(Job::new(
+                    Work::Long,
+                    time_limit,
+                    rules,
+                    limit,
+                    move |_, space, _| {
+                        treeview::view(&tree, space)
+                            .map_err(|e| ServiceError::invalid(e.to_string()))
+                    },
+                ))
+            }
+            (None, Some(name)) => {
+                let rules = rules_within(body.preset, body.rules, limit.0, TREES)?;
+                check_offered(&name)?;
+                Ok(Job::new(
+                    Work::Long,
+                    time_limit,
+                    rules,
+                    limit,
+                    move |_, space, stop| {
+                        let tree = grow_tree(&name, space, &stop)?;
+                        bench::on_long_pool(|| treeview::view(&tree, space))
+                            .map_err(|e| ServiceError::invalid(e.to_string()))
+                    },
+                ))
+            }
+        }
+    }
+}
+
+/// The strategy a tree request names, or a refusal listing those that have trees.
+fn strategy_named(name: Option<String>) -> Result<String, ServiceError> {
+    let Some(name) = name else {
+        return Err(ServiceError::invalid(format!(
+            "name the strategy whose tree to build, one of {}",
+            strategy::list()
+                .filter(|s| s.deterministic)
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    };
+    check_offered(&name)?;
+    Ok(name)
+}
+
+/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs.
+fn grow_tree(name: &str, space: &CodeSpace, stop: &Stop) -> Result<DecisionTree, ServiceError> {
+    let build = bench::builder(name, space, stop);
+    let mut options = EvalOptions::default();
+    options.deadline = stop.deadline();
+    options.cancel = stop.flag().cloned();
+    let grown =
+        bench::on_long_pool(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
+            .map_err(|e| ServiceError::from_eval(e, "the decision tree"))?;
+    Ok(grown.tree)
+}

@@ -1,0 +1,209 @@
+//! Games a player plays against a secret the service holds: start, guess, give up, ask a hint.
+
+use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
+use moo_core::Preset;
+use serde::{Deserialize, Serialize};
+
+use crate::error::strategy_error;
+use crate::games::Game;
+use crate::rules::{pick_rules, RulesIn, RulesReport};
+use crate::spaces::check_size;
+use crate::{Client, ErrorCode, Job, Service, ServiceError, Work};
+
+/// A new game: its rules (a preset, full rules, or neither for Bulls and Cows) and a seed that
+/// makes its secret reproducible.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    preset: Option<Preset>,
+    rules: Option<RulesIn>,
+    /// Makes the secret reproducible.
+    seed: Option<SeedIn>,
+}
+
+/// A seed as a client sends it: a string of decimal digits, as the page sends every seed (a
+/// JSON number above 2^53 loses digits in JavaScript, and a link would then replay another
+/// game), or a number, for clients that can carry every `u64` in one.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum SeedIn {
+    Number(u64),
+    Text(String),
+}
+
+impl SeedIn {
+    /// The seed, or why it is none.
+    fn value(self) -> Result<u64, ServiceError> {
+        match self {
+            SeedIn::Number(n) => Ok(n),
+            SeedIn::Text(text) => text.trim().parse().map_err(|_| {
+                ServiceError::invalid(format!(
+                    "the seed {:?} is not a whole number from 0 to {}: a game's link carries the seed it was started with, so check that the link is whole",
+                    moo_core::text::excerpt(&text),
+                    u64::MAX
+                ))
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct TurnOut {
+    guess: String,
+    feedback: String,
+    bulls: u8,
+    cows: u8,
+}
+
+/// A game as its player may see it: the secret only once it is over.
+#[derive(Debug, Serialize)]
+pub struct GameReport {
+    id: String,
+    #[serde(flatten)]
+    rules: RulesReport,
+    turns: Vec<TurnOut>,
+    won: bool,
+    over: bool,
+    gave_up: bool,
+    secret: Option<String>,
+}
+
+impl GameReport {
+    fn new(id: &str, game: &Game) -> GameReport {
+        let rules = &game.rules;
+        GameReport {
+            id: id.to_string(),
+            rules: RulesReport::new(rules),
+            turns: game
+                .history
+                .turns()
+                .iter()
+                .map(|t| TurnOut {
+                    guess: rules.format_code(&t.guess),
+                    feedback: t.feedback.to_string(),
+                    bulls: t.feedback.bulls,
+                    cows: t.feedback.cows,
+                })
+                .collect(),
+            won: game.history.is_won(rules.length()),
+            over: game.is_over(),
+            gave_up: game.gave_up,
+            secret: game.is_over().then(|| rules.format_code(&game.secret)),
+        }
+    }
+}
+
+/// A guess in a game.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuessBody {
+    guess: String,
+}
+
+/// How many of the codes left a hint lists.
+const HINT_LIST: usize = 20;
+
+impl Service {
+    /// Starts a game for `client`.
+    pub fn new_game(&self, body: NewGame, client: Client) -> Result<GameReport, ServiceError> {
+        let rules = pick_rules(body.preset, body.rules)?;
+        let seed = body.seed.map(SeedIn::value).transpose()?;
+        let (id, game) = self.games.create(rules, seed, client)?;
+        Ok(GameReport::new(&id, &game))
+    }
+
+    /// The game `id` as its player may see it.
+    pub fn game(&self, id: &str) -> Result<GameReport, ServiceError> {
+        self.games.read(id, |g| Ok(GameReport::new(id, g)))
+    }
+
+    /// Plays a guess in the game `id`.
+    pub fn guess(&self, id: &str, body: GuessBody) -> Result<GameReport, ServiceError> {
+        let max_turns = self.limits.max_turns;
+        self.games.with(id, |g| {
+            if g.is_over() {
+                return Err(ServiceError::conflict(
+                    "this game is over: start a new one with POST /api/games",
+                ));
+            }
+            if g.history.len() >= max_turns {
+                return Err(ServiceError::conflict(format!(
+                    "this game has reached the server's limit of {max_turns} turns: give up to see the secret, or start a new game"
+                )));
+            }
+            let code = g
+                .rules
+                .parse_code(&body.guess)
+                .map_err(|e| ServiceError::invalid(e.to_string()))?;
+            // A repeat tells nothing new, so it is refused like an invalid code and costs no turn.
+            if let Some(i) = g.history.turns().iter().position(|t| t.guess == code) {
+                let earlier = g.history.turns()[i].feedback;
+                return Err(ServiceError::invalid(format!(
+                    "you already guessed {} (guess {}), and it answered {earlier}: the same guess always gets the same answer, so try another code",
+                    g.rules.format_code(&code),
+                    i + 1
+                )));
+            }
+            let feedback = code.score(&g.secret);
+            g.history.push(code, feedback);
+            Ok(GameReport::new(id, g))
+        })
+    }
+
+    /// Gives the game `id` up, which shows its secret.
+    pub fn give_up(&self, id: &str) -> Result<GameReport, ServiceError> {
+        self.games.with(id, |g| {
+            if !g.is_over() {
+                g.gave_up = true;
+            }
+            Ok(GameReport::new(id, g))
+        })
+    }
+
+    /// The advisor's position in the game `id`: its best guess and the codes left.
+    pub fn hint(&self, id: &str) -> Result<Job<Position>, ServiceError> {
+        let (rules, history) = self.games.read(id, |g| {
+            if g.gave_up {
+                return Err(ServiceError::conflict(
+                    "this game was given up, so it gets no more hints: start a new one",
+                ));
+            }
+            Ok((g.rules.clone(), g.history.clone()))
+        })?;
+        let limit = (self.limits.solver_max_codes, "a hint");
+        check_size(&rules, limit.0, limit.1)?;
+        let options = AdviceOptions::default();
+        Ok(Job::new(
+            Work::Advice,
+            self.limits.time_limit,
+            rules,
+            limit,
+            move |service, space, stop| {
+                service
+                    .advisor
+                    .position(
+                        space,
+                        &history,
+                        HINT_LIST,
+                        Chooser::Advisor(&options, &stop),
+                    )
+                    .map_err(advice_error)
+            },
+        ))
+    }
+}
+
+/// The advisor's refusal: only a strategy the client named can fail (the advisor's own policy
+/// always has a guess, and a won or contradictory game is a position, not an error).
+pub(crate) fn advice_error(error: AdviceError) -> ServiceError {
+    match error {
+        AdviceError::Strategy(e) => strategy_error(e),
+        e @ AdviceError::Stopped { .. } => ServiceError::unavailable(e.to_string()),
+        other => ServiceError::invalid(other.to_string()),
+    }
+}
+
+/// The refusal of a game id no live game has.
+pub(crate) fn no_such_game(message: String) -> ServiceError {
+    ServiceError::not_found(ErrorCode::NoSuchGame, message)
+}

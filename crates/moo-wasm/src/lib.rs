@@ -1,0 +1,55 @@
+//! moo's engine in the browser: the web app's whole JSON API answered by
+//! [`moo_service::Service`] compiled to WebAssembly, for the static site.
+//!
+//! The site's Web Worker (`worker.js`) makes one [`Engine`] and hands it every request the
+//! page would send to `moo serve`, as a method, a path and a JSON body; the answer is the
+//! status and the JSON the server answers, so the page runs unchanged on either. Work runs on
+//! the worker's one thread under the same time limits as the server's; the page cancels a
+//! search by ending the worker, and a new engine starts with no games, which the page replays
+//! from its link as it does after a server restart.
+
+#![deny(missing_docs)]
+
+use std::time::Duration;
+
+use moo_core::Stop;
+use moo_service::{Limits, Service};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// One engine: the game store, the cached code spaces and the advisor of one browser tab.
+#[wasm_bindgen]
+pub struct Engine {
+    service: Service,
+}
+
+/// An answer: the HTTP status `moo serve` answers with, and its JSON body.
+#[wasm_bindgen(getter_with_clone)]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The JSON body.
+    pub body: String,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// An engine with the server's default limits.
+    #[wasm_bindgen(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Engine {
+        Engine {
+            service: Service::new(Limits::default()),
+        }
+    }
+
+    /// Answers `method` `path` with `body` (empty for none), as `moo serve` would.
+    pub fn call(&self, method: &str, path: &str, body: &str) -> Answer {
+        let reply = self
+            .service
+            .dispatch(method, path, body, |limit: Duration| Stop::after(limit));
+        Answer {
+            status: reply.status,
+            body: reply.body,
+        }
+    }
+}
