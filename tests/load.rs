@@ -19,7 +19,9 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+// Only `moo serve` is loaded here: the static site's helpers go unused.
 #[path = "common/server.rs"]
+#[allow(dead_code)]
 mod server;
 use server::Server;
 

@@ -161,6 +161,12 @@ impl Browser {
         self.client.execute(script, vec![]).await.unwrap()
     }
 
+    /// Runs `script`, which calls `done(value)` when it has its answer, and returns the value.
+    async fn js_async(&self, script: &str) -> Value {
+        let script = format!("const done = arguments[arguments.length - 1]; {script}");
+        self.client.execute_async(&script, vec![]).await.unwrap()
+    }
+
     /// Opens `url` and waits until the page is ready.
     async fn open(&self, url: &str) {
         self.client.goto(url).await.unwrap();
@@ -262,9 +268,26 @@ async fn best_hint(b: &Browser) -> String {
     guess.as_str().unwrap().to_string()
 }
 
+/// The page runs on the back-end under test: the static site's pages ask the WebAssembly engine,
+/// and nothing there answers the API over HTTP; `moo serve`'s pages ask the server.
+async fn page_runs_on_the_backend_under_test(b: &Browser) {
+    let backend = b
+        .js("return document.querySelector('meta[name=\"moo-backend\"]').content;")
+        .await;
+    let api = b
+        .js_async("fetch('api/presets').then((r) => done(r.status), () => done(0));")
+        .await;
+    if Server::is_static() {
+        assert_eq!((backend, api), (json!("wasm"), json!(404)));
+    } else {
+        assert_eq!((backend, api), (json!("server"), json!(200)));
+    }
+}
+
 /// The Play page's title, its light colours without a dark system setting, and the numeric
 /// keypad its digits come from on phones.
 async fn play_page_is_titled_light_and_numeric(b: &Browser) {
+    page_runs_on_the_backend_under_test(b).await;
     assert_eq!(b.js("return document.title;").await, json!("Play · moo"));
     assert_eq!(
         b.js("return getComputedStyle(document.documentElement).backgroundColor;")
@@ -284,7 +307,7 @@ async fn browser_plays_a_game_to_the_win() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#play", server.url)).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
@@ -356,7 +379,7 @@ async fn browser_plays_from_the_keyboard_only() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#play", server.url)).await;
     b.wait("document.activeElement.id === 'guess-input'").await;
     let keys = |k: &'static str| {
@@ -468,7 +491,7 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#solver", server.url)).await;
     let rules = Rules::bulls();
     let secret = rules.parse_code("9876").unwrap();
@@ -543,7 +566,7 @@ async fn browser_solver_repair_continues_to_the_win() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#solver", server.url)).await;
     let rules = Rules::bulls();
     let secret = rules.parse_code("3194").unwrap();
@@ -622,7 +645,7 @@ async fn browser_loads_the_explorer_and_the_bench_chart() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#explorer", server.url)).await;
     b.wait("document.querySelectorAll('#tree-select option').length > 0")
         .await;
@@ -816,7 +839,7 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#assistant", server.url)).await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
@@ -891,7 +914,7 @@ async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#play", server.url)).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
@@ -959,7 +982,7 @@ async fn browser_shares_an_assistant_position_by_link() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.open(&format!("{}#assistant", server.url)).await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
@@ -1092,7 +1115,7 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     b.client.set_window_size(390, 844).await.unwrap();
     let pages = [
         ("play", "#play-info"),
@@ -1131,7 +1154,7 @@ async fn browser_replays_a_link_with_a_large_seed_exactly() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let server = Server::start();
+    let server = Server::site();
     let seed = u64::MAX - 2;
     let rules = Rules::bulls();
     let secret = rules.format_code(

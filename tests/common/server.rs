@@ -31,6 +31,64 @@ impl Server {
         Server { child, url }
     }
 
+    /// What serves the web pages under test: `moo serve`, or with `MOO_WEB_BACKEND=static` the
+    /// static site built into `MOO_SITE_DIR` by `scripts/build-site.sh`, served by Python's
+    /// plain static file server with no moo process running, so every page runs on the
+    /// WebAssembly engine in its Web Worker.
+    pub fn site() -> Server {
+        match std::env::var("MOO_WEB_BACKEND").as_deref() {
+            Ok("static") => Server::static_site(),
+            Ok("server") | Err(_) => Server::start(),
+            Ok(other) => panic!("MOO_WEB_BACKEND={other:?}: say server (the default) or static"),
+        }
+    }
+
+    /// `python3 -m http.server` on a free port over `MOO_SITE_DIR`.
+    fn static_site() -> Server {
+        let dir = std::env::var("MOO_SITE_DIR").expect(
+            "MOO_WEB_BACKEND=static needs MOO_SITE_DIR, the directory scripts/build-site.sh wrote",
+        );
+        assert!(
+            std::path::Path::new(&dir).join("index.html").exists(),
+            "{dir} holds no site: build it with scripts/build-site.sh {dir}"
+        );
+        let mut child = Command::new("python3")
+            .args([
+                "-u",
+                "-m",
+                "http.server",
+                "0",
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+                &dir,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 -m http.server starts");
+        // "Serving HTTP on 127.0.0.1 port 40711 (http://127.0.0.1:40711/) ..."
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port: u16 = line
+            .split_whitespace()
+            .skip_while(|w| *w != "port")
+            .nth(1)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        Server {
+            child,
+            url: format!("http://127.0.0.1:{port}/"),
+        }
+    }
+
+    /// Whether the pages run on the static site's WebAssembly engine.
+    pub fn is_static() -> bool {
+        std::env::var("MOO_WEB_BACKEND").is_ok_and(|v| v == "static")
+    }
+
     /// The port the server listens on.
     pub fn port(&self) -> u16 {
         let rest = self.url.trim_start_matches("http://127.0.0.1:");

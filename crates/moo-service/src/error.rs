@@ -143,10 +143,15 @@ pub(crate) fn strategy_error(error: StrategyError) -> ServiceError {
     }
 }
 
-/// A body's JSON error in words for people: no parser positions, no Rust type names.
-pub fn body_error(error: &serde_json::Error) -> ServiceError {
+/// A body's JSON error in words for people: no parser positions, no Rust type names; a wrong
+/// value is named by its `path` in the body (`history[2].feedback`), as `moo serve` names it.
+pub fn body_error(error: &serde_json::Error, path: Option<&str>) -> ServiceError {
     use serde_json::error::Category;
     let text = plain(&error.to_string());
+    let text = match path {
+        Some(path) if path != "." => format!("{path}: {text}"),
+        _ => text,
+    };
     match error.classify() {
         Category::Data => ServiceError::new(
             422,

@@ -36,7 +36,7 @@ use moo_core::{CodeSpace, Rules, Stop};
 pub use error::{body_error, plain, ErrorCode, ServiceError};
 pub use long::{BenchBody, BenchReport, TreeBody, TreeViewBody, TREE_UPLOAD_LIMIT};
 pub use play::{GameReport, GuessBody, NewGame};
-pub use route::Reply;
+pub use route::{read_body, to_json, Reply};
 pub use rules::{Presets, Strategies};
 pub use solve::{ReviewBody, SolverBody, SolverStep};
 pub use treeview::TreeView;
@@ -175,6 +175,12 @@ impl<T> Job<T> {
             what,
             run: Box::new(run),
         }
+    }
+
+    /// The job with another time limit.
+    pub fn with_time_limit(mut self, time_limit: Duration) -> Job<T> {
+        self.time_limit = time_limit;
+        self
     }
 
     /// Runs the job on this thread on `service`, within `stop`.

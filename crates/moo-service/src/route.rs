@@ -83,17 +83,22 @@ impl<'a> Route<'a> {
 }
 
 /// The body read as `T`, refused as the server refuses it.
-fn read<T: DeserializeOwned>(body: &str) -> Result<T, ServiceError> {
-    serde_json::from_str(body).map_err(|e| body_error(&e))
+pub fn read_body<T: DeserializeOwned>(body: &str) -> Result<T, ServiceError> {
+    let mut json = serde_json::Deserializer::from_str(body);
+    let value: T = serde_path_to_error::deserialize(&mut json)
+        .map_err(|e| body_error(e.inner(), Some(&e.path().to_string())))?;
+    // Trailing characters after the value are refused, as serde_json::from_str refuses them.
+    json.end().map_err(|e| body_error(&e, None))?;
+    Ok(value)
 }
 
 /// A 200 answer of `value`.
 fn ok(value: &impl Serialize) -> Result<(u16, String), ServiceError> {
-    Ok((200, json(value)?))
+    Ok((200, to_json(value)?))
 }
 
 /// An answer as JSON text.
-fn json(value: &impl Serialize) -> Result<String, ServiceError> {
+pub fn to_json(value: &impl Serialize) -> Result<String, ServiceError> {
     serde_json::to_string(value)
         .map_err(|e| ServiceError::internal(format!("the answer could not be written: {e}")))
 }
@@ -147,17 +152,17 @@ impl Service {
         match route {
             Route::Presets => ok(&self.presets()),
             Route::Strategies => ok(&self.strategies()),
-            Route::NewGame => Ok((201, json(&self.new_game(read(body)?, None)?)?)),
+            Route::NewGame => Ok((201, to_json(&self.new_game(read_body(body)?, None)?)?)),
             Route::Game(id) => ok(&self.game(id)?),
-            Route::Guess(id) => ok(&self.guess(id, read(body)?)?),
+            Route::Guess(id) => ok(&self.guess(id, read_body(body)?)?),
             Route::GiveUp(id) => ok(&self.give_up(id)?),
             Route::Hint(id) => ok(&self.run_inline(self.hint(id)?, stop)?),
-            Route::Solver => ok(&self.run_inline(self.solver(read(body)?)?, stop)?),
-            Route::Review => ok(&self.run_inline(self.review(read(body)?)?, stop)?),
-            Route::Bench => ok(&self.run_inline(self.bench(read(body)?)?, stop)?),
+            Route::Solver => ok(&self.run_inline(self.solver(read_body(body)?)?, stop)?),
+            Route::Review => ok(&self.run_inline(self.review(read_body(body)?)?, stop)?),
+            Route::Bench => ok(&self.run_inline(self.bench(read_body(body)?)?, stop)?),
             // Already JSON text, as the core writes a tree.
-            Route::Tree => Ok((200, self.run_inline(self.tree(read(body)?)?, stop)?)),
-            Route::TreeView => ok(&self.run_inline(self.tree_view(read(body)?)?, stop)?),
+            Route::Tree => Ok((200, self.run_inline(self.tree(read_body(body)?)?, stop)?)),
+            Route::TreeView => ok(&self.run_inline(self.tree_view(read_body(body)?)?, stop)?),
         }
     }
 }

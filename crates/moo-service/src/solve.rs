@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use moo_core::advisor::{AdviceOptions, Chooser, Position};
+use moo_core::advisor::{Advice, AdviceOptions, Advisor, Chooser, Position};
 use moo_core::review::{self, GameReview, ReviewError, ReviewOptions};
 use moo_core::{CodeSpace, Feedback, History, Preset, Rules, Stop};
 use serde::{Deserialize, Serialize};
@@ -156,6 +156,39 @@ impl Service {
                     .map(|a| answers(space, &history, &a.guess, &stop))
                     .unwrap_or_default();
                 Ok(SolverStep { position, answers })
+            },
+        ))
+    }
+
+    /// The advice on a position of a fresh advisor (no cache from earlier requests), as
+    /// `moo bench advisor` times it: what the static site's speed benchmark runs in the browser
+    /// and natively, side by side. The `list` of the body is ignored.
+    pub fn fresh_advice(&self, body: SolverBody) -> Result<Job<Advice>, ServiceError> {
+        let limit = self.limits.solver_max_codes;
+        let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
+        let history = read_history(&rules, &body.history, self.limits.max_turns)?;
+        let mut options = AdviceOptions::default();
+        if let Some(name) = body.strategy {
+            check_offered(&name)?;
+            options.strategy = Some(name);
+        }
+        Ok(Job::new(
+            Work::Advice,
+            self.limits.time_limit,
+            rules,
+            (limit, SOLVER),
+            move |_, space, stop| {
+                let candidates = history
+                    .candidates_until(space, &stop)
+                    .map_err(|e| ServiceError::unavailable(e.to_string()))?;
+                Advisor::new()
+                    .advise(
+                        space,
+                        &history,
+                        &candidates,
+                        Chooser::Advisor(&options, &stop),
+                    )
+                    .map_err(advice_error)
             },
         ))
     }

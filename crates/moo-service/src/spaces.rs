@@ -63,9 +63,13 @@ impl Spaces {
 pub(crate) fn check_size(rules: &Rules, limit: usize, what: &str) -> Result<(), ServiceError> {
     let size = rules.space_size();
     if size > limit as u128 {
-        return Err(ServiceError::invalid(format!(
+        return Err(ServiceError::new(
+            422,
+            crate::ErrorCode::SpaceTooLarge,
+            format!(
             "{what} handles at most {limit} codes, and {rules} allow {size}: use a shorter code or fewer symbols"
-        )));
+        ),
+        ));
     }
     Ok(())
 }

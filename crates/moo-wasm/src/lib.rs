@@ -52,4 +52,25 @@ impl Engine {
             body: reply.body,
         }
     }
+
+    /// The advice of a fresh advisor (no cache from earlier calls) on the position of `body`
+    /// (a solver request: rules and history) within `time_limit_ms`, as `moo bench advisor`
+    /// times it: the static site's speed benchmark, run beside the native build.
+    pub fn fresh_advice(&self, body: &str, time_limit_ms: f64) -> Answer {
+        let limit = Duration::from_secs_f64(time_limit_ms.max(0.0) / 1000.0);
+        let answer = moo_service::read_body(body)
+            .and_then(|body| self.service.fresh_advice(body))
+            .and_then(|job| {
+                job.with_time_limit(limit)
+                    .run(&self.service, Stop::after(limit))
+            })
+            .and_then(|advice| moo_service::to_json(&advice));
+        match answer {
+            Ok(body) => Answer { status: 200, body },
+            Err(e) => Answer {
+                status: e.status,
+                body: e.to_json(),
+            },
+        }
+    }
 }

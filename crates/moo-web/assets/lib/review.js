@@ -1,0 +1,69 @@
+// The review of a game, shared by Play, the Solver, the Assistant and the Review page.
+
+import { el, num, plural, fixed } from "./dom.js";
+import { api } from "./api.js";
+import { answerView, codeView } from "./words.js";
+import { repairBoxes } from "./turns.js";
+
+// The core's GameReview in plain words: per move the verdict and what the answer left; the
+// expected figures, notes and times behind Details.
+export function reviewView(r, rules) {
+  const box = el("div", { class: "card review-card" });
+  box.append(el("h3", { text: "How good was each guess?" }));
+  const est = r.proven ? "" : " (estimate)";
+  if (r.optimal_expected != null) {
+    box.append(el("p", { text: `You used ${plural(r.guesses_played, "guess", "guesses")}${r.won ? "" : " without finding the secret"}; ` +
+      `playing the best possible guess every time needs ${fixed(r.optimal_expected, 2)} on average from the start${est}.` }));
+  }
+  box.append(el("p", { class: "review-total", text: r.total_cost < 0.005
+    ? `Every guess was as good as the best possible one${est}.`
+    : `Together your guesses cost ${fixed(r.total_cost, 2)} guesses on average against the best possible play${est}.` }));
+  const rows = r.moves.map((m) => {
+    const verdict = m.is_best ? (m.proven ? "best possible guess (proven)" : "as good as the best guess found (estimate)")
+      : `this guess cost ${fixed(m.cost, 2)} guesses on average${m.proven ? "" : " (estimate)"}`;
+    const notes = [];
+    if (m.repeats_turn) notes.push(`repeats guess ${m.repeats_turn}`);
+    else if (m.told_nothing_apart) notes.push("told no codes apart");
+    if (!m.could_be_secret) notes.push("could not be the secret");
+    const luck = m.after < m.luck.expected_left - 0.05 ? "a lucky answer" : m.after > m.luck.expected_left + 0.05 ? "an unlucky answer" : "an average answer";
+    return el("tr", { class: m.is_best ? "best" : "costly", "data-cost": m.cost },
+      el("td", { text: m.turn }), el("td", {}, codeView(m.guess, rules)),
+      el("td", {}, answerView(m.bulls, m.cows, rules)),
+      el("td", { text: `${num(m.before)} → ${num(m.after)}` }),
+      el("td", {}, el("span", { class: "verdict", text: verdict }),
+        notes.length ? el("small", { text: ` · ${notes.join(", ")}` }) : null,
+        m.before > 1 ? el("small", { class: "luck", text: ` · ${luck}: ${plural(m.after, "code")} left where this guess leaves ${fixed(m.luck.expected_left, 1)} on average` }) : null,
+        // Phones hide the best-guess column: the best guess then shows here.
+        m.is_best ? null : el("small", { class: "best-inline" }, " · best guess: ", codeView(m.best_guess, rules))),
+      el("td", {}, m.is_best ? el("span", { text: "—", "aria-label": "your guess" }) : codeView(m.best_guess, rules)));
+  });
+  box.append(el("div", { class: "scroll" }, el("table", { class: "history review-table" },
+    el("thead", {}, el("tr", {}, ...["#", "Guess", "Answer", "Codes left", "How good", "Best guess"].map((h) => el("th", { text: h })))),
+    el("tbody", {}, ...rows))));
+  const details = r.moves.flatMap((m) => [
+    el("dt", { text: `Guess ${m.turn}` }),
+    el("dd", { text: `expected guesses still needed after it ${m.expected_after_guess.toFixed(3)}, after ${m.best_guess} ${m.expected_after_best.toFixed(3)}; ` +
+      `${m.proven ? "proven by exact search" : "estimated"}${m.note ? ` (${m.note})` : ""}; ${(m.seconds * 1000).toFixed(0)} ms` }),
+  ]);
+  details.push(el("dt", { text: "Summary" }), el("dd", { text: r.summary }));
+  box.append(el("details", { class: "more" }, el("summary", { text: "Details" }), el("dl", { class: "details" }, ...details)));
+  return box;
+}
+// Asks the server for the review of `history` and shows it in `out`; `status` takes errors.
+export async function showReview(out, body, history, rules, fix = null) {
+  out.hidden = false;
+  out.replaceChildren(el("p", { class: "info", text: "Reviewing every guess…" }));
+  try {
+    const r = await api("POST", "/api/review", Object.assign({}, body, { history }));
+    if (r.contradiction) {
+      out.replaceChildren(el("p", { class: "status error", text: "No code fits every answer: one of them must be wrong." }),
+        ...(fix ? repairBoxes(r.contradiction, rules, fix) : []));
+      return r;
+    }
+    out.replaceChildren(reviewView(r, rules));
+    return r;
+  } catch (err) {
+    out.replaceChildren(el("p", { class: "status error", text: err.message }));
+    return null;
+  }
+}

@@ -1,0 +1,51 @@
+// A game's turns (guess and answer): their table rows, the repairs of a contradiction, the
+// command line's notation, and the step the Solver and the Assistant get back for them.
+
+import { el, num } from "./dom.js";
+import { answerView, answerWords, codeView, parseFeedback } from "./words.js";
+
+// The rows of a history table, newest first.
+export const turnRows = (history, rules) => history.map((t, i) => {
+  const [b, c] = parseFeedback(t.feedback);
+  return el("tr", {}, el("td", { text: i + 1 }), el("td", {}, codeView(t.guess, rules)),
+    el("td", { "data-feedback": t.feedback }, answerView(b, c, rules)));
+}).reverse();
+
+// A contradiction's repairs as buttons; `fix(turn, feedback)` applies one (turn is 1-based).
+export function repairBoxes(c, rules, fix) {
+  const out = [];
+  if (!c.repairs.length) out.push(el("p", { class: "info", text: "No single changed answer makes the answers fit: more than one is wrong. Undo some turns." }));
+  for (const r of c.repairs) {
+    const [b, cw] = parseFeedback(r.feedback);
+    const fixes = r.alternatives.map((a) => el("button", {
+      type: "button", class: "secondary", "data-turn": r.turn, "data-feedback": a.feedback,
+      onclick: () => fix(r.turn, a.feedback),
+    }, `${answerWords(...parseFeedback(a.feedback), rules)} · ${num(a.remaining)} left`));
+    out.push(el("div", { class: "repair" },
+      el("div", { text: `Turn ${r.turn}: ${r.guess} got ${answerWords(b, cw, rules)}. Had it been one of these, codes would remain:` }),
+      el("div", { class: "repair-fixes" }, ...fixes)));
+  }
+  return out;
+}
+
+// A history in the command line's notation: `0123=1B2C 4567=0B1C` (commas also separate).
+export function parseHistory(text) {
+  const turns = [];
+  for (const part of text.trim().split(/[\s,;]+/).filter(Boolean)) {
+    const m = /^([^=:]+)[=:](.+)$/.exec(part);
+    if (!m) throw new Error(`"${part}" is not a guess with its answer: write each turn as guess=answer, like 0123=1B2C`);
+    turns.push({ guess: m[1], feedback: m[2].toUpperCase() });
+  }
+  return turns;
+}
+export const historyText = (history) => history.map((t) => `${t.guess}=${t.feedback}`).join(" ");
+
+// The status of a step: "solved", "contradiction", "guess", or "none" (no advice).
+export const stepStatus = (s) => s.won ? "solved" : s.contradiction ? "contradiction" : s.advice ? "guess" : "none";
+
+// Opens the Review page on a history.
+export function goReview(form, history) {
+  const p = form.save(new URLSearchParams());
+  p.set("h", historyText(history));
+  location.hash = `#review?${p.toString()}`;
+}

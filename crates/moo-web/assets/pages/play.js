@@ -1,0 +1,249 @@
+// Play: the server holds the secret; the page keeps the game's rules, seed and guesses so a
+// reload or a shared link plays the same game again.
+
+import { $, el, setStatus, num, plural } from "../lib/dom.js";
+import { api } from "../lib/api.js";
+import { adviceWords, answerWords, colourGame, colourOf, digitsOnly, pegsGame, words } from "../lib/words.js";
+import { turnRows } from "../lib/turns.js";
+import { hashState, saveState, stored } from "../lib/state.js";
+import { rulesForm } from "../lib/forms.js";
+import { showReview } from "../lib/review.js";
+
+export const play = {
+  id: "play",
+  title: "Play",
+  markup: `
+  <h2 id="play-title">Play: guess the secret</h2>
+  <details class="howto" id="play-howto">
+    <summary>How to play</summary>
+    <div id="howto-text"></div>
+  </details>
+  <details class="settings" open><summary>Game</summary><form id="play-rules" class="rules card"></form></details>
+  <p id="play-info" class="info"></p>
+  <form id="guess-form" class="row card" autocomplete="off">
+    <label for="guess-input">Your guess</label>
+    <input id="guess-input" name="guess" inputmode="text" spellcheck="false" autocapitalize="off" required>
+    <button id="guess-btn" type="submit">Guess</button>
+    <div id="colour-picker" class="picker" role="group" aria-label="Add a colour" hidden></div>
+  </form>
+  <p id="play-status" class="status" role="status" aria-live="polite"></p>
+  <div class="row">
+    <button id="hint-btn" type="button">Hint</button>
+    <button id="giveup-btn" type="button" class="secondary">Give up</button>
+    <button id="newgame-btn" type="button" class="secondary">New game</button>
+  </div>
+  <div id="hint-box" aria-live="polite">
+    <p id="hint-out" class="info"></p>
+    <button id="hint-play" type="button" class="secondary" hidden>Play this guess</button>
+  </div>
+  <div class="scroll">
+    <table id="play-history" class="history">
+      <thead><tr><th>#</th><th>Guess</th><th>Answer</th></tr></thead>
+      <tbody></tbody>
+    </table>
+  </div>
+  <div id="play-review" class="review" hidden></div>
+`,
+  game: null,
+  seed: null,
+  init() {
+    this.form = rulesForm($("#play-rules"), () => this.newGame(), () => this.mayDrop());
+    $("#guess-form").addEventListener("submit", (e) => { e.preventDefault(); this.guess(); });
+    $("#hint-btn").addEventListener("click", () => this.hint());
+    $("#hint-play").addEventListener("click", () => { $("#guess-input").value = $("#hint-out").dataset.guess; this.guess(); });
+    $("#giveup-btn").addEventListener("click", () => this.giveUp());
+    $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
+    // An old refusal must not stay on screen while the next guess is typed.
+    $("#guess-input").addEventListener("input", () => {
+      if ($("#play-status").classList.contains("error")) setStatus($("#play-status"), "");
+    });
+    // A first visit opens the rules of the game.
+    if (!stored("play")) $("#play-howto").open = true;
+    this.render();
+  },
+  // A game with guesses and not over is worth a question before it is thrown away.
+  mayDrop() {
+    const g = this.game;
+    if (!g || g.over || !g.turns.length) return true;
+    return window.confirm(`Start a new game? The game in progress (${plural(g.turns.length, "guess", "guesses")}) will be lost.`);
+  },
+  enter(state, entering) {
+    const other = state.get("seed") && state.get("seed") !== this.seed;
+    if (this.game && entering && other && this.mayDrop()) { this.game = null; this.restore(state); return; }
+    if (this.game || this.starting) { if (this.game) this.save(); return; }
+    if (state.get("seed")) this.restore(state);
+    else this.newGame();
+  },
+  save() {
+    const g = this.game;
+    if (!g) return;
+    const p = this.form.save(new URLSearchParams());
+    p.set("seed", this.seed);
+    if (g.turns.length) p.set("h", g.turns.map((t) => t.guess).join(" "));
+    if (g.gave_up) p.set("gaveup", "1");
+    saveState("play", p);
+  },
+  // The same game again: the same rules and seed give the same secret, then the guesses replay.
+  async restore(state) {
+    this.form.load(state);
+    const guesses = (state.get("h") || "").split(" ").filter(Boolean);
+    await this.newGame(state.get("seed"), true);
+    if (!this.game) return;
+    try {
+      for (const guess of guesses) this.game = await api("POST", `/api/games/${this.game.id}/guesses`, { guess });
+      if (state.get("gaveup") === "1") this.game = await api("POST", `/api/games/${this.game.id}/give-up`);
+    } catch (err) { setStatus($("#play-status"), `Could not replay the saved game: ${err.message}`, "error"); }
+    this.render();
+    if (!this.game.over) setStatus($("#play-status"), guesses.length ? "Welcome back: your game goes on." : "New game: make your first guess.");
+    this.save();
+    if (this.game.over) this.finished(); else $("#guess-input").focus();
+  },
+  async newGame(seed, restoring = false) {
+    this.starting = true;
+    this.resetHint();
+    $("#play-review").hidden = true;
+    this.seed = seed || String(crypto.getRandomValues(new Uint32Array(1))[0]);
+    try {
+      // As a string: a number above 2^53 would lose digits, and a link replay another game.
+      this.game = await api("POST", "/api/games", Object.assign(this.form.body(), { seed: this.seed }));
+      if (!restoring) {
+        setStatus($("#play-status"), "New game: make your first guess.");
+        this.render();
+        this.save();
+        $("#guess-input").focus();
+      }
+    } catch (err) {
+      // Refused rules: no game is shown rather than the old one under the new rules.
+      this.game = null;
+      this.render();
+      setStatus($("#play-status"), err.message, "error");
+    }
+    this.starting = false;
+  },
+  async guess() {
+    const input = $("#guess-input");
+    if (!this.game) return;
+    try {
+      this.game = await api("POST", `/api/games/${this.game.id}/guesses`, { guess: input.value.trim() });
+      input.value = "";
+      this.resetHint();
+      this.render();
+      this.save();
+      if (this.game.over) { this.finished(); return; }
+    } catch (err) {
+      // A game the server dropped (idle, restarted) comes back from its seed and guesses.
+      if (err.code === "no_such_game") { await this.restore(hashState().params); return; }
+      setStatus($("#play-status"), err.message, "error");
+    }
+    input.focus();
+  },
+  resetHint() {
+    this.hintLevel = 0;
+    this.position = null;
+    const out = $("#hint-out");
+    out.textContent = "";
+    out.className = "info";
+    delete out.dataset.remaining;
+    delete out.dataset.guess;
+    $("#hint-play").hidden = true;
+    $("#hint-btn").textContent = "Hint";
+  },
+  // Three levels: how many codes are left, then a symbol to try, then the best guess itself.
+  async hint() {
+    if (!this.game) return;
+    const out = $("#hint-out");
+    if (!this.position) {
+      out.textContent = "Thinking…";
+      out.className = "info";
+      try {
+        this.position = await api("GET", `/api/games/${this.game.id}/hint`);
+      } catch (err) { out.textContent = err.message; out.className = "status error"; return; }
+    }
+    const h = this.position;
+    const a = h.advice;
+    this.hintLevel = Math.min(3, this.hintLevel + 1);
+    const lines = [`${plural(h.remaining, "code")} still possible.`];
+    out.dataset.remaining = h.remaining;
+    if (a && this.hintLevel >= 2) {
+      const used = new Set(this.game.turns.flatMap((t) => Array.from(t.guess)));
+      const sym = Array.from(a.guess).find((s) => !used.has(s)) || Array.from(a.guess)[0];
+      const colour = colourGame(this.game.rules) ? ` (${colourOf(this.game.rules, sym)[0]})` : "";
+      lines.push(`Try a guess with ${sym}${colour} in it.`);
+    }
+    if (a && this.hintLevel >= 3) {
+      lines.push(`Best guess: ${a.guess}, ${adviceWords(a).how}.`);
+      out.dataset.guess = a.guess;
+      $("#hint-play").textContent = `Play ${a.guess}`;
+      $("#hint-play").hidden = false;
+    }
+    out.textContent = lines.join(" ");
+    out.className = "info";
+    $("#hint-btn").textContent = this.hintLevel >= 3 ? "Hint" : "Another hint";
+    $("#hint-btn").disabled = this.hintLevel >= 3 || !a;
+    if (this.hintLevel >= 3) $("#hint-play").focus();
+  },
+  async giveUp() {
+    if (!this.game) return;
+    try {
+      this.game = await api("POST", `/api/games/${this.game.id}/give-up`);
+      this.resetHint();
+      this.render();
+      this.save();
+      this.finished();
+    } catch (err) { setStatus($("#play-status"), err.message, "error"); }
+  },
+  // A finished game: its review, and the focus on starting the next one.
+  finished() {
+    const g = this.game;
+    $("#newgame-btn").focus();
+    if (g.turns.length) showReview($("#play-review"), this.form.body(), g.turns.map((t) => ({ guess: t.guess, feedback: t.feedback })), g.rules);
+  },
+  render() {
+    const g = this.game;
+    const body = $("#play-history tbody");
+    const over = !g || g.over;
+    for (const id of ["#guess-input", "#guess-btn", "#hint-btn", "#giveup-btn"]) $(id).disabled = over;
+    const rules = g ? g.rules : this.form.rules();
+    this.howto(rules);
+    this.picker(g && !over ? rules : null);
+    $("#guess-input").setAttribute("inputmode", digitsOnly(rules) ? "numeric" : "text");
+    if (!g) {
+      $("#play-info").textContent = "";
+      body.replaceChildren();
+      return;
+    }
+    $("#play-info").textContent = `${g.description}: ${num(g.space_size)} possible secrets.`;
+    body.replaceChildren(...turnRows(g.turns, g.rules));
+    if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! The secret was ${g.secret}.`, "win");
+    else if (over) setStatus($("#play-status"), `The secret was ${g.secret}.`);
+    else if (g.turns.length) {
+      const last = g.turns[g.turns.length - 1];
+      setStatus($("#play-status"), `${last.guess}: ${answerWords(last.bulls, last.cows, g.rules)}.`);
+    }
+  },
+  howto(rules) {
+    const w = words(rules);
+    const n = rules.length;
+    const what = pegsGame(rules)
+      ? `The computer picks a secret of ${n} colours (shown as the symbols ${rules.symbols}); a colour may appear more than once.`
+      : `The computer picks a secret of ${n} different symbols from ${rules.symbols}.`;
+    const answer = pegsGame(rules)
+      ? "After each guess you get a black peg for each right colour in the right place, and a white peg for each right colour in the wrong place."
+      : "After each guess you are told the bulls (right symbol in the right place) and the cows (right symbol in the wrong place).";
+    $("#howto-text").replaceChildren(
+      el("p", { text: what }), el("p", { text: answer }),
+      el("p", { text: `Find the secret in as few guesses as you can. ${w.hit === "Black" ? "Four black pegs" : "All bulls"} means you won. Stuck? Ask for a hint, one step at a time.` }));
+  },
+  // Colour buttons for colour games, so a phone needs no keyboard.
+  picker(rules) {
+    const box = $("#colour-picker");
+    if (!rules || !colourGame(rules)) { box.hidden = true; box.replaceChildren(); return; }
+    box.hidden = false;
+    const input = $("#guess-input");
+    box.replaceChildren(...Array.from(rules.symbols).map((s) => el("button", {
+      type: "button", class: "cbtn", style: `background:${colourOf(rules, s)[1]}`, "aria-label": `Add ${s} (${colourOf(rules, s)[0]})`, text: s,
+      onclick: () => { if (Array.from(input.value).length < rules.length) input.value += s; },
+    })), el("button", { type: "button", class: "secondary", "aria-label": "Delete the last colour", text: "⌫",
+      onclick: () => { input.value = Array.from(input.value).slice(0, -1).join(""); } }));
+  },
+};
