@@ -1179,3 +1179,179 @@ async fn browser_replays_a_link_with_a_large_seed_exactly() {
         .await;
     b.stop().await;
 }
+
+// ---- the static site only: the WebAssembly engine against the native one, offline ----------
+
+/// Posts `messages` to a fresh engine worker of the static site open in `b`, one after the
+/// other, each slice of them after `first` (its reply dropped), and returns their replies:
+/// `{status, body}` each.
+async fn in_worker(b: &Browser, first: &Value, messages: &[Value]) -> Vec<Value> {
+    let mut replies = Vec::new();
+    // Each slice is one script: the engine's searches outlast WebDriver's default 30 s.
+    b.client
+        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+            Some(Duration::from_secs(600)),
+            None,
+            None,
+        ))
+        .await
+        .unwrap();
+    for slice in messages.chunks(50) {
+        let slice: Vec<Value> = std::iter::once(first.clone()).chain(slice.iter().cloned()).collect();
+        let script = "const [messages, done] = arguments; const w = new Worker('worker.js', { type: 'module' }); \
+            const out = []; w.onmessage = (e) => { out.push(e.data); if (out.length < messages.length) w.postMessage(messages[out.length]); else { w.terminate(); done(out); } }; \
+            w.onerror = (e) => done([{ crashed: e.message || 'the worker did not start' }]); w.postMessage(messages[0]);";
+        let answer = b
+            .client
+            .execute_async(script, vec![Value::from(slice.clone())])
+            .await
+            .unwrap();
+        let answer = answer.as_array().unwrap().clone();
+        assert_eq!(answer.len(), slice.len(), "{answer:?}");
+        replies.extend(answer.into_iter().skip(1));
+    }
+    replies
+}
+
+/// Timings differ run to run, and between machines; nothing else may.
+fn without_timings(mut value: Value) -> Value {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.retain(|k, _| k != "seconds");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    value
+}
+
+/// `count` positions of `rules`: the `openings`, then `random` guesses drawn at random, each
+/// answered as a secret drawn at random answers it; won games, and positions leaving more than
+/// `most_left` codes (whose exact search takes seconds in the browser), are skipped.
+fn positions(
+    rules: &Rules,
+    (openings, random): (&[&str], usize),
+    (count, most_left): (usize, usize),
+    seed: u64,
+) -> Vec<Vec<(String, String)>> {
+    use rand::{Rng, SeedableRng};
+    let space = CodeSpace::new(rules.clone()).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let secret = space.code(rng.gen_range(0..space.len()));
+        let mut history = moo_core::History::new();
+        let guesses: Vec<_> = openings
+            .iter()
+            .map(|o| rules.parse_code(o).unwrap())
+            .chain((0..random).map(|_| space.code(rng.gen_range(0..space.len()))))
+            .collect();
+        for g in guesses {
+            history.push(g, g.score(&secret));
+        }
+        if history.is_won(rules.length()) || history.candidates(&space).len() > most_left {
+            continue;
+        }
+        out.push(
+            history
+                .turns()
+                .iter()
+                .map(|t| (rules.format_code(&t.guess), t.feedback.to_string()))
+                .collect(),
+        );
+    }
+    out
+}
+
+/// A solver request's body for `rules` and `turns`.
+fn position_body(rules: &Rules, turns: &[(String, String)]) -> Value {
+    json!({
+        "rules": {"length": rules.length(), "symbols": rules.symbols(), "repeats": rules.repeats(), "no_leading": rules.no_leading()},
+        "history": turns.iter().map(|(g, f)| json!({"guess": g, "feedback": f})).collect::<Vec<_>>(),
+    })
+}
+
+/// Issue 48: for 300 seeded positions (Bulls and Cows 4 of 0-9 on and off the shipped tree,
+/// Mastermind 4x6, Bulls and Cows 5 of 0-8, 7 digits of 0-9), the WebAssembly engine's advice
+/// equals the native one JSON for JSON, timings aside; and so do its reviews of whole games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_webassembly_engine_answers_as_the_native_one() {
+    if !Server::is_static() {
+        eprintln!("the WebAssembly engine is compared on the static site: MOO_WEB_BACKEND=static");
+        return;
+    }
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let site = Server::site();
+    b.open(&site.url).await;
+    let seven = Rules::new(7, "0123456789", false, false).unwrap();
+    let nine = Rules::new(5, "012345678", false, false).unwrap();
+    let mut bodies = Vec::new();
+    let all = usize::MAX;
+    for (rules, guesses, count, seed) in [
+        // On the shipped tree: every opening is one of its images.
+        (&Rules::bulls(), (&[][..], 1), (80, all), 1),
+        // Off it: a second guess of one's own, then a third.
+        (&Rules::bulls(), (&["0123"][..], 1), (40, 150), 2),
+        (&Rules::bulls(), (&["0123"][..], 2), (40, all), 3),
+        (&Rules::mastermind(), (&["1122"][..], 1), (60, 150), 4),
+        (&nine, (&["01234"][..], 2), (60, 150), 5),
+        (&seven, (&[][..], 2), (20, all), 6),
+    ] {
+        for turns in positions(rules, guesses, count, seed) {
+            bodies.push(position_body(&rules, &turns));
+        }
+    }
+    // Whole games to review: the positions' own, one of each family per five.
+    let games: Vec<Value> = bodies.iter().step_by(5).cloned().collect();
+    // Time limits no search here comes near, on either side: what is compared is what the two
+    // builds compute, not how far each gets in 2 s.
+    let limit = Duration::from_secs(120);
+    let mut limits = moo_service::Limits::default();
+    limits.time_limit = limit;
+    limits.review_time_limit = limit * 5;
+    let service = moo_service::Service::new(limits.clone());
+    let native = |body: &Value| -> Value {
+        let body = moo_service::read_body(&body.to_string()).unwrap();
+        let job = service.fresh_advice(body).unwrap().with_time_limit(limit);
+        let advice = job.run(&service, moo_core::Stop::after(limit)).unwrap();
+        without_timings(serde_json::to_value(advice).unwrap())
+    };
+    let configure = json!({"id": 0, "limits": [limits.time_limit.as_millis() as f64, limits.review_time_limit.as_millis() as f64]});
+    let messages: Vec<Value> = bodies
+        .iter()
+        .map(|body| json!({"id": 0, "fresh": body.to_string(), "ms": limit.as_millis() as f64}))
+        .chain(games.iter().map(|g| json!({"id": 0, "method": "POST", "path": "/api/review", "body": g.to_string()})))
+        .collect();
+    let started = Instant::now();
+    let replies = in_worker(&b, &configure, &messages).await;
+    eprintln!("the engine in Chromium answered {} requests in {:.1} s", messages.len(), started.elapsed().as_secs_f64());
+    let (advice, reviews) = replies.split_at(bodies.len());
+    let mut proven = 0;
+    for (body, reply) in bodies.iter().zip(advice) {
+        assert_eq!(reply["status"], json!(200), "{body}: {reply}");
+        let wasm: Value = serde_json::from_str(reply["body"].as_str().unwrap()).unwrap();
+        let wasm = without_timings(wasm);
+        assert_eq!(wasm, native(body), "{body}");
+        proven += usize::from(wasm["proven_optimal"] == json!(true));
+    }
+    for (game, reply) in games.iter().zip(reviews) {
+        let reply_here = service.dispatch("POST", "/api/review", &game.to_string(), moo_core::Stop::after);
+        assert_eq!(reply["status"].as_u64(), Some(u64::from(reply_here.status)), "{game}: {reply}");
+        let wasm: Value = serde_json::from_str(reply["body"].as_str().unwrap()).unwrap();
+        let here: Value = serde_json::from_str(&reply_here.body).unwrap();
+        assert_eq!(without_timings(wasm), without_timings(here), "{game}");
+    }
+    eprintln!(
+        "{} positions ({proven} proven optimal) and {} reviews: the same in WebAssembly as native",
+        bodies.len(),
+        games.len()
+    );
+    b.stop().await;
+}

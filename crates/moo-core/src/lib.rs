@@ -39,3 +39,17 @@ pub use space::{CodeSpace, SpaceError};
 pub use stop::Stop;
 pub use strategy::{Knowledge, Strategy, StrategyError, StrategyOptions};
 pub use tree::{DecisionTree, Objective, SearchOptions, SearchOutcome, TreeError, TreeStats};
+
+/// `log2(x)`, the same to the last bit on every target: the platform's own (glibc natively, a
+/// port in WebAssembly) may differ in the last place, and the entropy scores and estimates it
+/// feeds decide between guesses, so the browser build would otherwise answer otherwise.
+pub(crate) fn log2(x: f64) -> f64 {
+    libm::log2(x)
+}
+
+/// A uniform index below `n`, drawn the same on every target: `gen_range` over `usize` draws
+/// 64-bit words natively and 32-bit ones in WebAssembly, so a seeded sample (the advisor's on
+/// the biggest games, a random strategy's guesses) would differ between the two builds.
+pub(crate) fn index_below(rng: &mut impl rand::Rng, n: usize) -> usize {
+    rng.gen_range(0..n as u64) as usize
+}

@@ -548,7 +548,7 @@ pub fn estimated_total(size: usize, information: f64) -> f64 {
     match size {
         0 => 0.0,
         1 | 2 => 2.0 * k - 1.0,
-        _ => (k * (1.0 + k.log2() / information.max(1.0))).max(2.0 * k - 1.0),
+        _ => (k * (1.0 + crate::log2(k) / information.max(1.0))).max(2.0 * k - 1.0),
     }
 }
 

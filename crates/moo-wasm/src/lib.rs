@@ -42,6 +42,19 @@ impl Engine {
         }
     }
 
+    /// An engine whose advice may take `advice_ms` and whose reviews `review_ms` (each move up
+    /// to `advice_ms`), the server's other limits kept: for comparing answers with the native
+    /// build's where neither is cut short by its clock.
+    pub fn with_time_limits(advice_ms: f64, review_ms: f64) -> Engine {
+        let ms = |ms: f64| Duration::from_secs_f64(ms.max(0.0) / 1000.0);
+        let mut limits = Limits::default();
+        limits.time_limit = ms(advice_ms);
+        limits.review_time_limit = ms(review_ms);
+        Engine {
+            service: Service::new(limits),
+        }
+    }
+
     /// Answers `method` `path` with `body` (empty for none), as `moo serve` would.
     pub fn call(&self, method: &str, path: &str, body: &str) -> Answer {
         let reply = self

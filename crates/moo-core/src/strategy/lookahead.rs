@@ -25,7 +25,7 @@ fn leaf(c: usize) -> f64 {
         2 => 1.5,
         _ => {
             let c = c as f64;
-            (2.0 - 1.0 / c).max(1.0 + c.log2() / BITS_PER_GUESS)
+            (2.0 - 1.0 / c).max(1.0 + crate::log2(c) / BITS_PER_GUESS)
         }
     }
 }

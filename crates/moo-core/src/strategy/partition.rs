@@ -112,7 +112,7 @@ fn xlog2x_fixed(c: u32) -> u64 {
         return 0;
     }
     let c = f64::from(c);
-    (c * c.log2() * 4_294_967_296.0).round() as u64
+    (c * crate::log2(c) * 4_294_967_296.0).round() as u64
 }
 
 /// How a guess splits a candidate set, in the terms people use to explain a choice.
@@ -147,7 +147,7 @@ impl PartitionStats {
             stats.largest = stats.largest.max(c);
             let p = c as f64 / n;
             stats.expected_size += p * c as f64;
-            stats.entropy -= p * p.log2();
+            stats.entropy -= p * crate::log2(p);
         }
         stats
     }

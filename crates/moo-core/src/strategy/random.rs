@@ -3,7 +3,7 @@
 //! It shows what feedback is worth. Guesses are drawn with replacement, so a game can in principle
 //! go on for ever; whoever plays it sets a guess cap and counts the games that hit it as give-ups.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Knowledge, Strategy, StrategyError};
@@ -31,7 +31,7 @@ impl Strategy for Random {
 
     fn next_guess(&mut self, knowledge: &Knowledge<'_>) -> Result<Code, StrategyError> {
         let n = knowledge.space.len();
-        Ok(knowledge.space.code(self.rng.gen_range(0..n)))
+        Ok(knowledge.space.code(crate::index_below(&mut self.rng, n)))
     }
 
     fn is_deterministic(&self) -> bool {

@@ -19,7 +19,7 @@
 
 use hashbrown::{HashMap, HashSet};
 use rand::seq::index;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{GuessPool, Knowledge};
@@ -232,7 +232,7 @@ pub(super) fn sample_pool(guesses: &Guesses<'_>, budget: usize, rng: &mut ChaCha
             let mut seen = HashSet::with_capacity(for_candidates);
             let mut kept = Vec::with_capacity(for_candidates);
             for _ in 0..2 * for_candidates {
-                let c = candidates[rng.gen_range(0..candidates.len())];
+                let c = candidates[crate::index_below(rng, candidates.len())];
                 let g = space.rank(&symmetry.canonical(&space.code(c as usize))) as u32;
                 if seen.insert(g) {
                     kept.push(g);
