@@ -79,6 +79,8 @@ fn warn_browser_missing(why: &str) {
 /// chromedriver with a fresh Chromium profile.
 struct Browser {
     driver: Driver,
+    /// chromedriver's port, for the commands fantoccini does not speak (network emulation).
+    port: u16,
     client: Client,
     _profile: tempfile::TempDir,
 }
@@ -152,6 +154,7 @@ impl Browser {
             .expect("a WebDriver session with headless Chromium");
         Some(Browser {
             driver,
+            port,
             client,
             _profile: profile,
         })
@@ -165,6 +168,27 @@ impl Browser {
     async fn js_async(&self, script: &str) -> Value {
         let script = format!("const done = arguments[arguments.length - 1]; {script}");
         self.client.execute_async(&script, vec![]).await.unwrap()
+    }
+
+    /// Sets Chromium's network emulation offline, through chromedriver's own command.
+    async fn go_offline(&self) {
+        let session = self.client.session_id().await.unwrap().unwrap();
+        let body = r#"{"network_conditions":{"offline":true,"latency":0,"download_throughput":0,"upload_throughput":0}}"#;
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        // The driver may keep the connection open: the status line is all that is needed.
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        write!(
+            stream,
+            "POST /session/{session}/chromium/network_conditions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).unwrap();
+        let head = String::from_utf8_lossy(&head);
+        assert!(head.ends_with(" 200"), "chromedriver answered {head:?}");
     }
 
     /// Opens `url` and waits until the page is ready.
@@ -1197,7 +1221,9 @@ async fn in_worker(b: &Browser, first: &Value, messages: &[Value]) -> Vec<Value>
         .await
         .unwrap();
     for slice in messages.chunks(50) {
-        let slice: Vec<Value> = std::iter::once(first.clone()).chain(slice.iter().cloned()).collect();
+        let slice: Vec<Value> = std::iter::once(first.clone())
+            .chain(slice.iter().cloned())
+            .collect();
         let script = "const [messages, done] = arguments; const w = new Worker('worker.js', { type: 'module' }); \
             const out = []; w.onmessage = (e) => { out.push(e.data); if (out.length < messages.length) w.postMessage(messages[out.length]); else { w.terminate(); done(out); } }; \
             w.onerror = (e) => done([{ crashed: e.message || 'the worker did not start' }]); w.postMessage(messages[0]);";
@@ -1305,7 +1331,7 @@ async fn the_webassembly_engine_answers_as_the_native_one() {
         (&seven, (&[][..], 2), (20, all), 6),
     ] {
         for turns in positions(rules, guesses, count, seed) {
-            bodies.push(position_body(&rules, &turns));
+            bodies.push(position_body(rules, &turns));
         }
     }
     // Whole games to review: the positions' own, one of each family per five.
@@ -1327,11 +1353,17 @@ async fn the_webassembly_engine_answers_as_the_native_one() {
     let messages: Vec<Value> = bodies
         .iter()
         .map(|body| json!({"id": 0, "fresh": body.to_string(), "ms": limit.as_millis() as f64}))
-        .chain(games.iter().map(|g| json!({"id": 0, "method": "POST", "path": "/api/review", "body": g.to_string()})))
+        .chain(games.iter().map(
+            |g| json!({"id": 0, "method": "POST", "path": "/api/review", "body": g.to_string()}),
+        ))
         .collect();
     let started = Instant::now();
     let replies = in_worker(&b, &configure, &messages).await;
-    eprintln!("the engine in Chromium answered {} requests in {:.1} s", messages.len(), started.elapsed().as_secs_f64());
+    eprintln!(
+        "the engine in Chromium answered {} requests in {:.1} s",
+        messages.len(),
+        started.elapsed().as_secs_f64()
+    );
     let (advice, reviews) = replies.split_at(bodies.len());
     let mut proven = 0;
     for (body, reply) in bodies.iter().zip(advice) {
@@ -1342,8 +1374,17 @@ async fn the_webassembly_engine_answers_as_the_native_one() {
         proven += usize::from(wasm["proven_optimal"] == json!(true));
     }
     for (game, reply) in games.iter().zip(reviews) {
-        let reply_here = service.dispatch("POST", "/api/review", &game.to_string(), moo_core::Stop::after);
-        assert_eq!(reply["status"].as_u64(), Some(u64::from(reply_here.status)), "{game}: {reply}");
+        let reply_here = service.dispatch(
+            "POST",
+            "/api/review",
+            &game.to_string(),
+            moo_core::Stop::after,
+        );
+        assert_eq!(
+            reply["status"].as_u64(),
+            Some(u64::from(reply_here.status)),
+            "{game}: {reply}"
+        );
         let wasm: Value = serde_json::from_str(reply["body"].as_str().unwrap()).unwrap();
         let here: Value = serde_json::from_str(&reply_here.body).unwrap();
         assert_eq!(without_timings(wasm), without_timings(here), "{game}");
@@ -1352,6 +1393,239 @@ async fn the_webassembly_engine_answers_as_the_native_one() {
         "{} positions ({proven} proven optimal) and {} reviews: the same in WebAssembly as native",
         bodies.len(),
         games.len()
+    );
+    b.stop().await;
+}
+
+/// Issue 48: after one visit the static site is installed for offline play: with its server
+/// gone and Chromium's network emulated offline, the page loads, a game is played to the win
+/// on the engine in the page, and every guess is reviewed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_static_site_plays_offline_after_one_visit() {
+    if !Server::is_static() {
+        eprintln!("only the static site works offline: MOO_WEB_BACKEND=static");
+        return;
+    }
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let site = Server::site();
+    let url = site.url.clone();
+    b.open(&format!("{url}#play")).await;
+    // The service worker has cached every file and controls the page.
+    let installed = b
+        .js_async("navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller ? done(true) : navigator.serviceWorker.addEventListener('controllerchange', () => done(true)));")
+        .await;
+    assert_eq!(installed, json!(true));
+    let manifest = b
+        .js_async("fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json()).then((m) => done(m.name), (e) => done(String(e)));")
+        .await;
+    assert!(manifest.as_str().unwrap().starts_with("moo"), "{manifest}");
+    drop(site);
+    b.go_offline().await;
+    let reachable = b
+        .js_async("fetch('app.css?fresh=' + Date.now(), { cache: 'no-store' }).then(() => done('cache'), () => done('offline'));")
+        .await;
+    assert_eq!(
+        reachable,
+        json!("cache"),
+        "the style sheet comes from the cache"
+    );
+    b.open(&format!("{url}#play")).await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
+        .await;
+    for turn in 1..=12 {
+        best_hint(&b).await;
+        b.click("#hint-play").await;
+        b.wait(&format!(
+            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
+        ))
+        .await;
+        let won = b
+            .js("return document.querySelector('#play-status').classList.contains('win');")
+            .await;
+        if won == json!(true) {
+            b.wait(&format!(
+                "document.querySelectorAll('#play-review .review-table tbody tr').length === {turn}"
+            ))
+            .await;
+            let review = b.text("#play-review").await;
+            assert!(review.contains("best possible guess"), "{review}");
+            b.stop().await;
+            return;
+        }
+    }
+    panic!("twelve hinted guesses did not win offline");
+}
+
+/// A long search can be stopped: the Explorer's tree of a slow strategy shows the busy bar, and
+/// its Cancel button ends the search at once with a message that says so; the page goes on
+/// answering (on the static site, a new engine; on the server, the job stops with its
+/// connection).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_search_is_cancelled_from_the_busy_bar() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let site = Server::site();
+    b.open(&format!("{}#bench", site.url)).await;
+    // Every strategy over every Bulls and Cows secret takes far longer than a moment.
+    b.js("const s = document.querySelector('#bench-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
+        .await;
+    b.click("#bench-run").await;
+    b.wait("!document.querySelector('#busy').hidden").await;
+    let started = Instant::now();
+    b.click("#busy-cancel").await;
+    let status = b
+        .wait("document.querySelector('#bench-status.error')?.textContent")
+        .await;
+    assert!(status.as_str().unwrap().contains("Cancelled"), "{status}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the cancel took {:?}",
+        started.elapsed()
+    );
+    b.wait("document.querySelector('#busy').hidden").await;
+    // The engine answers again.
+    b.open(&format!("{}#play", site.url)).await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
+        .await;
+    b.stop().await;
+}
+
+/// Issue 48's speed benchmark, the static site only (ignored: it measures, it checks nothing
+/// a run could get wrong but the answers): the 500 random two-guess Bulls and Cows positions of
+/// `moo bench advisor --openings 0123 --positions 500 --seed 1`, each on a fresh advisor with
+/// its 1 s limit, natively on one thread (that very command, RAYON_NUM_THREADS=1) and in the
+/// WebAssembly engine in headless Chromium, side by side; and the site's first load: the
+/// compressed bytes before a guess can be typed, and the time to that moment on loopback.
+///
+/// `scripts/build-site.sh target/site && MOO_WEB_BACKEND=static MOO_SITE_DIR=target/site
+/// cargo test --release --test web -- --ignored --nocapture webassembly_speed`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: run it by name on the static site (see its doc comment)"]
+async fn webassembly_speed_against_native() {
+    if !Server::is_static() {
+        eprintln!("the WebAssembly engine is measured on the static site: MOO_WEB_BACKEND=static");
+        return;
+    }
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let site = Server::site();
+    // First load, in a fresh profile: every file fetched before the first guess can be typed
+    // (the page's own, and the engine's, which its worker fetches), gzipped; and the time to
+    // that moment from the start of the navigation.
+    b.open(&format!("{}#play", site.url)).await;
+    let cold = b
+        .js("return performance.getEntriesByName('moo-ready')[0].startTime;")
+        .await
+        .as_f64()
+        .unwrap();
+    let fetched = b
+        .js("return performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname.slice(1));")
+        .await;
+    let dir = PathBuf::from(std::env::var("MOO_SITE_DIR").unwrap());
+    let mut files: Vec<String> = fetched
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .chain(["index.html", "pkg/moo_wasm.js", "pkg/moo_wasm_bg.wasm"].map(String::from))
+        .filter(|f| dir.join(f).is_file())
+        .collect();
+    files.sort();
+    files.dedup();
+    let mut compressed = 0;
+    for file in &files {
+        let gz = Command::new("gzip")
+            .args(["-9", "-c"])
+            .arg(dir.join(file))
+            .output()
+            .unwrap();
+        compressed += gz.stdout.len();
+    }
+    // Then reloads, the files from the service worker's cache.
+    let mut warm = Vec::new();
+    for _ in 0..5 {
+        b.client.refresh().await.unwrap();
+        b.wait("document.body.dataset.ready").await;
+        let ms = b
+            .js("return performance.getEntriesByName('moo-ready')[0].startTime;")
+            .await;
+        warm.push(ms.as_f64().unwrap());
+    }
+    warm.sort_by(f64::total_cmp);
+    // The positions and the native times, from the command itself.
+    let out = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args([
+            "bench",
+            "advisor",
+            "--openings",
+            "0123",
+            "--positions",
+            "500",
+            "--seed",
+            "1",
+        ])
+        .args(["--cross-checks", "0", "--json"])
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let native: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let samples = native["samples"].as_array().unwrap();
+    let messages: Vec<Value> = samples
+        .iter()
+        .map(|s| {
+            let turns: Vec<Value> = s["history"]
+                .as_str()
+                .unwrap()
+                .split_whitespace()
+                .map(|t| {
+                    let (g, f) = t.split_once('=').unwrap();
+                    json!({"guess": g, "feedback": f})
+                })
+                .collect();
+            json!({"id": 0, "fresh": json!({"history": turns}).to_string(), "ms": 1000.0})
+        })
+        .collect();
+    let configure = json!({"id": 0, "limits": [2000.0, 10000.0]});
+    let replies = in_worker(&b, &configure, &messages).await;
+    let (mut native_s, mut wasm_s, mut proven) = (0.0, 0.0, 0);
+    let mut ratios = Vec::new();
+    for (sample, reply) in samples.iter().zip(&replies) {
+        let wasm: Value = serde_json::from_str(reply["body"].as_str().unwrap()).unwrap();
+        let (n, w) = (
+            sample["seconds"].as_f64().unwrap(),
+            wasm["seconds"].as_f64().unwrap(),
+        );
+        native_s += n;
+        wasm_s += w;
+        ratios.push(w / n.max(1e-6));
+        proven += usize::from(wasm["proven_optimal"] == json!(true));
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "first load: {} files, {compressed} bytes gzipped; first usable page {cold:.0} ms, reloads {:.0} ms (median of 5; {:.0} to {:.0})",
+        files.len(),
+        warm[2],
+        warm[0],
+        warm[4]
+    );
+    println!(
+        "advisor, 500 positions, 1 s each, one thread: native {native_s:.2} s ({} proven), WebAssembly in Chromium {wasm_s:.2} s ({proven} proven, {:.1}%): time ratio {:.2} (median per position {:.2})",
+        native["proven"],
+        100.0 * proven as f64 / samples.len() as f64,
+        wasm_s / native_s,
+        ratios[ratios.len() / 2]
     );
     b.stop().await;
 }

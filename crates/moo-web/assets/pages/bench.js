@@ -55,8 +55,9 @@ export const bench = {
         r = report.results[0];
         $("#bench-secrets").textContent = `Each way of playing plays all ${num(report.space_size)} secrets of ${report.description}.`;
       } catch (err) {
-        // The names come from the engine's own list, so a refusal is about the rules: say it once.
-        if (err.code === "invalid" || err.code === "space_too_large") {
+        // The names come from the engine's own list, so a refusal is about the rules: say it
+        // once; a cancel stops the whole run.
+        if (err.code === "invalid" || err.code === "space_too_large" || err.code === "cancelled") {
           setStatus(status, err.message, "error");
           status.dataset.done = "1";
           $("#bench-table").hidden = true;
