@@ -108,6 +108,10 @@ by_level! {
                 return unsafe { count_nibbles_vbmi(rows, start, width, feedbacks, counts) };
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if feedbacks.iter().all(|&f| f < 16) {
+            return count_nibbles_simd128(rows, start, width, feedbacks, counts);
+        }
         match (feedbacks.len(), wide) {
             (9, true) => count_held::<9>(rows, start, width, feedbacks, counts),
             (14, true) => count_held::<14>(rows, start, width, feedbacks, counts),
@@ -178,8 +182,11 @@ pub(super) fn count_nibbles_avx2(
 /// The byte-lookup table of the nibble passes for the pair that starts `feedbacks` (the first
 /// one or two): the first feedback maps to 1, the second to 16, and everything else to 0, in
 /// every `LANE` bytes of an `N`-byte vector, since the lookup does not cross lanes (16 bytes for
-/// `vpshufb`, 64 for `vpermb`).
-#[cfg(target_arch = "x86_64")]
+/// `vpshufb` and WebAssembly's swizzle, 64 for `vpermb`).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(super) fn pair_table<const N: usize, const LANE: usize>(feedbacks: &[u8]) -> [u8; N] {
     let mut table = [0u8; N];
     for (k, &f) in feedbacks.iter().take(2).enumerate() {
@@ -235,6 +242,84 @@ pub(super) fn count_pairs_avx2<const P: usize>(
                 for h in 0..2 {
                     let step = _mm256_shuffle_epi8(*table, halves[h]);
                     packed[p][h] = _mm256_add_epi8(packed[p][h], step);
+                }
+            }
+        }
+        flush(&mut packed);
+    }
+}
+
+/// [`count_nibbles_avx2`] in WebAssembly's 128-bit vectors, the browser build's: a swizzle (0
+/// for an index of 16 or more, padding included) maps each lane's feedback to 1 or 16 for a
+/// pair of feedbacks and one add counts both, flushed from nibbles to bytes every 15 members;
+/// two pairs per pass over the members, whose counters, tables and four quarters of a block
+/// fit the 16 vector registers the browsers' compilers use.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn count_nibbles_simd128(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    feedbacks: &[u8],
+    counts: &mut [Counters],
+) {
+    for (feedbacks, counts) in feedbacks.chunks(4).zip(counts.chunks_mut(4)) {
+        match feedbacks.len().div_ceil(2) {
+            1 => count_pairs_simd128::<1>(rows, start, width, feedbacks, counts),
+            _ => count_pairs_simd128::<2>(rows, start, width, feedbacks, counts),
+        }
+    }
+}
+
+/// [`count_nibbles_simd128`] for `P` pairs of feedbacks (the last may be a single one).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn count_pairs_simd128<const P: usize>(
+    rows: &[&[u8]],
+    start: usize,
+    width: usize,
+    feedbacks: &[u8],
+    counts: &mut [Counters],
+) {
+    use std::arch::wasm32::{
+        i8x16_swizzle, u16x8_shr, u8x16_add, u8x16_splat, v128, v128_and, v128_load, v128_store,
+    };
+    const QUARTERS: usize = BLOCK / 16;
+    // SAFETY: every load is of 16 bytes inside a slice at least that long from the offset.
+    let load = |bytes: &[u8], at: usize| unsafe {
+        assert!(at + 16 <= bytes.len());
+        v128_load(bytes.as_ptr().add(at).cast())
+    };
+    let tables: [v128; P] =
+        std::array::from_fn(|p| load(&pair_table::<16, 16>(&feedbacks[2 * p..]), 0));
+    let nibble = u8x16_splat(0x0f);
+    let mut packed = [[u8x16_splat(0); QUARTERS]; P];
+    let mut flush = |packed: &mut [[v128; QUARTERS]; P]| {
+        for (p, quarters) in packed.iter_mut().enumerate() {
+            for (q, v) in quarters.iter_mut().enumerate() {
+                let low = v128_and(*v, nibble);
+                let high = v128_and(u16x8_shr(*v, 4), nibble);
+                for (k, part) in [low, high]
+                    .into_iter()
+                    .enumerate()
+                    .take(feedbacks.len() - 2 * p)
+                {
+                    let counter = &mut counts[2 * p + k].0[16 * q..16 * q + 16];
+                    let sum = u8x16_add(load(counter, 0), part);
+                    // SAFETY: `counter` is 16 bytes.
+                    unsafe { v128_store(counter.as_mut_ptr().cast(), sum) };
+                }
+                *v = u8x16_splat(0);
+            }
+        }
+    };
+    let mut tail = Aligned([u8::MAX; BLOCK]);
+    for chunk in rows.chunks(15) {
+        for row in chunk {
+            let block = block(row, start, width, &mut tail.0);
+            let quarters: [v128; QUARTERS] = std::array::from_fn(|q| load(block, 16 * q));
+            for (p, table) in tables.iter().enumerate() {
+                for q in 0..QUARTERS {
+                    let step = i8x16_swizzle(*table, quarters[q]);
+                    packed[p][q] = u8x16_add(packed[p][q], step);
                 }
             }
         }
