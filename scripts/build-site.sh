@@ -35,6 +35,14 @@ cp -R "$root/crates/moo-web/assets/." "$out/"
 wasm-bindgen --target web --no-typescript --out-dir "$out/pkg" \
     "$target/wasm32-unknown-unknown/release/moo_wasm.wasm"
 
+# The shipped optimal trees, which the WebAssembly build leaves out: its worker fetches one when
+# a game needs it (the files named in crates/moo-core/src/strategy/tree.rs).
+mkdir -p "$out/trees"
+trees=$(grep -o 'embedded!("../../trees/[a-z0-9-]*\.json")' "$root/crates/moo-core/src/strategy/tree.rs" \
+    | sed 's|.*/trees/\(.*\)")|\1|')
+[ -n "$trees" ] || { echo "build-site: no shipped tree found in crates/moo-core/src/strategy/tree.rs" >&2; exit 1; }
+for tree in $trees; do cp "$root/crates/moo-core/trees/$tree" "$out/trees/"; done
+
 # The page asks the engine in a Web Worker instead of a server.
 sed -i 's|<meta name="moo-backend" content="server">|<meta name="moo-backend" content="wasm">|' "$out/index.html"
 grep -q '<meta name="moo-backend" content="wasm">' "$out/index.html" || {

@@ -39,6 +39,10 @@ pub enum ErrorCode {
     WrongHost,
     /// A fault of the service's own; please report the request.
     Internal,
+    /// The in-browser engine needs shipped trees it was built without (listed in the answer's
+    /// `trees`): the static site's worker fetches them from `trees/`, gives them to the engine
+    /// and asks again. Never answered natively, where the trees are compiled in.
+    NeedsTrees,
 }
 
 /// An error answered to a client of the service.
@@ -51,6 +55,8 @@ pub struct ServiceError {
     pub code: ErrorCode,
     /// What went wrong and what to do about it, for people.
     pub message: String,
+    /// With [`ErrorCode::NeedsTrees`], the files of the shipped trees needed.
+    pub trees: Vec<String>,
 }
 
 /// The JSON body of every error answer.
@@ -58,6 +64,8 @@ pub struct ServiceError {
 struct ErrorBody<'a> {
     error: &'a str,
     code: ErrorCode,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    trees: &'a [String],
 }
 
 impl ServiceError {
@@ -67,6 +75,7 @@ impl ServiceError {
             status,
             code,
             message: message.into(),
+            trees: Vec::new(),
         }
     }
 
@@ -105,6 +114,7 @@ impl ServiceError {
         serde_json::to_string(&ErrorBody {
             error: &self.message,
             code: self.code,
+            trees: &self.trees,
         })
         .expect("an error body serialises")
     }

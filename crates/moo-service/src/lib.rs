@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use moo_core::advisor::Advisor;
-use moo_core::{CodeSpace, Rules, Stop};
+use moo_core::{CodeSpace, GuessPool, Rules, Stop};
 
 pub use error::{body_error, plain, ErrorCode, ServiceError};
 pub use long::{BenchBody, BenchReport, TreeBody, TreeViewBody, TREE_UPLOAD_LIMIT};
@@ -185,6 +185,20 @@ impl<T> Job<T> {
 
     /// Runs the job on this thread on `service`, within `stop`.
     pub fn run(self, service: &Service, stop: Stop) -> Result<T, ServiceError> {
+        let trees = moo_core::strategy::missing_shipped_trees(&self.rules, GuessPool::All);
+        if !trees.is_empty() {
+            let mut error = ServiceError::new(
+                503,
+                ErrorCode::NeedsTrees,
+                format!(
+                    "the engine needs the shipped trees {} for {}, which this page has not given it yet",
+                    trees.join(", "),
+                    self.rules.describe()
+                ),
+            );
+            error.trees = trees.into_iter().map(String::from).collect();
+            return Err(error);
+        }
         let space: Arc<CodeSpace> = service.spaces.get(&self.rules, self.max_codes, self.what)?;
         (self.run)(service, &space, stop)
     }

@@ -55,6 +55,13 @@ impl Engine {
         }
     }
 
+    /// Gives the engine the shipped tree `file` (such as `bulls-4x10-average.json`) read from
+    /// `json`: the module is built without them, and an answer with the code `needs_trees`
+    /// lists those a request needs.
+    pub fn provide_tree(&self, file: &str, json: &str) -> Result<(), String> {
+        moo_core::strategy::provide_shipped_tree(file, json).map_err(|e| e.to_string())
+    }
+
     /// Answers `method` `path` with `body` (empty for none), as `moo serve` would.
     pub fn call(&self, method: &str, path: &str, body: &str) -> Answer {
         let reply = self

@@ -12,6 +12,24 @@ import init, { Engine } from "./pkg/moo_wasm.js";
 const loaded = init({ module_or_path: new URL("./pkg/moo_wasm_bg.wasm", import.meta.url) });
 let engine = loaded.then(() => new Engine());
 
+// The shipped optimal trees are not in the module, which the page loads before its first guess:
+// an answer with the code "needs_trees" lists those a request needs, fetched here from the
+// site's trees/ once and given to the engine before asking again.
+async function withTrees(engine, ask) {
+  let answer = ask();
+  if (answer.status !== 503) return answer;
+  let needed;
+  try { needed = JSON.parse(answer.body); } catch (_) { return answer; }
+  if (needed.code !== "needs_trees") return answer;
+  for (const file of needed.trees) {
+    const res = await fetch(new URL(`./trees/${file}`, import.meta.url));
+    if (!res.ok) return answer;
+    engine.provide_tree(file, await res.text());
+  }
+  answer.free();
+  return ask();
+}
+
 self.onmessage = async (event) => {
   const { id, method, path, body, fresh, ms, limits } = event.data;
   let reply;
@@ -23,9 +41,10 @@ self.onmessage = async (event) => {
     return;
   }
   try {
-    const answer = fresh === undefined
-      ? (await engine).call(method, path, body === undefined ? "" : body)
-      : (await engine).fresh_advice(fresh, ms);
+    const e = await engine;
+    const answer = await withTrees(e, () => fresh === undefined
+      ? e.call(method, path, body === undefined ? "" : body)
+      : e.fresh_advice(fresh, ms));
     reply = { id, status: answer.status, body: answer.body };
     answer.free();
   } catch (err) {

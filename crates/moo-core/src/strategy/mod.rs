@@ -35,8 +35,8 @@ pub use random::Random;
 pub use registry::{by_name, describe, info_of, list, names, playable, Cost, StrategyInfo};
 pub use simple::Simple;
 pub use tree::{
-    shipped, shipped_totals, shipped_trees, Located, TreeStrategy, FAILURE_MEMORY,
-    ON_DEMAND_MAX_CODES, ON_DEMAND_TIME,
+    missing_shipped_trees, provide_shipped_tree, shipped, shipped_totals, shipped_trees, Located,
+    TreeStrategy, FAILURE_MEMORY, ON_DEMAND_MAX_CODES, ON_DEMAND_TIME,
 };
 
 pub use crate::pool::GuessPool;

@@ -68,50 +68,113 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 const SHIPPED: [Shipped; 3] = [
     Shipped {
         rules: Rules::bulls,
-        json: include_str!("../../trees/bulls-4x10-average.json"),
+        file: "bulls-4x10-average.json",
+        json: embedded!("../../trees/bulls-4x10-average.json"),
     },
     Shipped {
         rules: no_leading_zero,
-        json: include_str!("../../trees/bulls-4x10-no-leading-average.json"),
+        file: "bulls-4x10-no-leading-average.json",
+        json: embedded!("../../trees/bulls-4x10-no-leading-average.json"),
     },
     Shipped {
         rules: no_leading_zero,
-        json: include_str!("../../trees/bulls-4x10-no-leading-1023-average.json"),
+        file: "bulls-4x10-no-leading-1023-average.json",
+        json: embedded!("../../trees/bulls-4x10-no-leading-1023-average.json"),
     },
 ];
+
+/// A shipped tree's file, compiled in natively. In WebAssembly the trees are left out of the
+/// module, which a page downloads before its first guess, and given to the library when a game
+/// needs one ([`provide_shipped_tree`]): the static site fetches them from its `trees/`.
+#[cfg(not(target_family = "wasm"))]
+macro_rules! embedded {
+    ($path:literal) => {
+        Some(include_str!($path))
+    };
+}
+#[cfg(target_family = "wasm")]
+macro_rules! embedded {
+    ($path:literal) => {
+        None
+    };
+}
+use embedded;
 
 /// Bulls and Cows with no leading zero.
 fn no_leading_zero() -> Rules {
     Rules::new(4, "0123456789", false, true).expect("valid rules")
 }
 
-/// A tree that ships: the rules it plays, and its file.
+/// A tree that ships: the rules it plays, its file's name under `crates/moo-core/trees/`, and
+/// its contents when they are compiled in.
 struct Shipped {
     rules: fn() -> Rules,
-    json: &'static str,
+    file: &'static str,
+    json: Option<&'static str>,
 }
 
-/// Which of [`SHIPPED`] play `rules` with `guesses`, the optimal one first.
+/// The shipped trees read so far (or given, in WebAssembly), by their index in [`SHIPPED`].
+static TREES: [OnceLock<Arc<DecisionTree>>; SHIPPED.len()] =
+    [const { OnceLock::new() }; SHIPPED.len()];
+
+/// Which of [`SHIPPED`] play `rules` with `guesses`, the optimal one first, whether or not
+/// they are at hand.
+fn shipped_for(rules: &Rules, guesses: GuessPool) -> impl Iterator<Item = usize> + '_ {
+    (0..SHIPPED.len()).filter(move |&i| guesses == GuessPool::All && (SHIPPED[i].rules)() == *rules)
+}
+
+/// Which of [`SHIPPED`] play `rules` with `guesses` and are at hand, the optimal one first.
 fn shipped_indexes(rules: &Rules, guesses: GuessPool) -> Vec<usize> {
-    if guesses != GuessPool::All {
-        return Vec::new();
-    }
-    (0..SHIPPED.len())
-        .filter(|&i| (SHIPPED[i].rules)() == *rules)
+    shipped_for(rules, guesses)
+        .filter(|&i| SHIPPED[i].json.is_some() || TREES[i].get().is_some())
         .collect()
 }
 
-/// [`SHIPPED`]`[i]`, read once per process.
+/// [`SHIPPED`]`[i]`, read once per process; only for trees at hand ([`shipped_indexes`]).
 fn shipped_tree(i: usize) -> Arc<DecisionTree> {
-    static TREES: [OnceLock<Arc<DecisionTree>>; SHIPPED.len()] =
-        [const { OnceLock::new() }; SHIPPED.len()];
     TREES[i]
         .get_or_init(|| {
-            let tree = DecisionTree::from_json(SHIPPED[i].json)
-                .expect("a shipped tree is valid JSON for its rules");
+            let json = SHIPPED[i]
+                .json
+                .expect("shipped_indexes lists trees at hand only");
+            let tree =
+                DecisionTree::from_json(json).expect("a shipped tree is valid JSON for its rules");
             Arc::new(tree)
         })
         .clone()
+}
+
+/// The files of the shipped trees that would play `rules` with `guesses` but are not at hand:
+/// always none natively, where they are compiled in; in WebAssembly, those not yet given with
+/// [`provide_shipped_tree`].
+pub fn missing_shipped_trees(rules: &Rules, guesses: GuessPool) -> Vec<&'static str> {
+    shipped_for(rules, guesses)
+        .filter(|&i| SHIPPED[i].json.is_none() && TREES[i].get().is_none())
+        .map(|i| SHIPPED[i].file)
+        .collect()
+}
+
+/// Gives the library the shipped tree of `file` (its name, such as `bulls-4x10-average.json`)
+/// read from `json`, where it is not compiled in (WebAssembly). Refused when no shipped tree
+/// has that name, or the text is not that tree's rules' tree; giving one already at hand
+/// changes nothing.
+pub fn provide_shipped_tree(file: &str, json: &str) -> Result<(), TreeError> {
+    let Some(i) = SHIPPED.iter().position(|s| s.file == file) else {
+        return Err(TreeError::NotShipped(format!(
+            "no shipped tree is named {file:?}: the shipped trees are {}",
+            SHIPPED.map(|s| s.file).join(", ")
+        )));
+    };
+    let tree = DecisionTree::from_json(json)?;
+    if *tree.rules() != (SHIPPED[i].rules)() {
+        return Err(TreeError::NotShipped(format!(
+            "{file} is a tree of {}, not of {}",
+            tree.rules().describe(),
+            (SHIPPED[i].rules)().describe()
+        )));
+    }
+    let _ = TREES[i].set(Arc::new(tree));
+    Ok(())
 }
 
 /// The shipped optimal tree for `rules` and `guesses`, if there is one.
@@ -467,6 +530,29 @@ mod tests {
     use crate::rules::Rules;
     use crate::strategy::{by_name, play};
     use crate::{CodeSet, Feedback, Histogram, History, Stop};
+
+    /// Natively every shipped tree is compiled in; a tree given by name must be the one of
+    /// that name's rules, and an unknown name is refused with the names there are.
+    #[test]
+    fn shipped_trees_are_at_hand_and_given_ones_are_checked() {
+        for rules in [Rules::bulls(), no_leading_zero()] {
+            assert_eq!(
+                missing_shipped_trees(&rules, GuessPool::All),
+                Vec::<&str>::new()
+            );
+        }
+        let bulls = SHIPPED[0].json.unwrap();
+        provide_shipped_tree("bulls-4x10-average.json", bulls).unwrap();
+        let wrong = provide_shipped_tree("bulls-4x10-no-leading-average.json", bulls).unwrap_err();
+        assert!(wrong.to_string().contains("not of"), "{wrong}");
+        let unknown = provide_shipped_tree("nope.json", bulls).unwrap_err();
+        assert!(
+            unknown.to_string().contains("bulls-4x10-average.json"),
+            "{unknown}"
+        );
+        let bad = provide_shipped_tree("bulls-4x10-average.json", "{").unwrap_err();
+        assert!(matches!(bad, TreeError::Malformed(_)), "{bad}");
+    }
 
     #[test]
     fn optimal_searches_small_games_and_refuses_large_ones() {

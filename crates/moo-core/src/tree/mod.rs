@@ -53,6 +53,9 @@ use crate::text::{excerpt, shorten};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TreeError {
+    /// A tree given as a shipped one ([`crate::strategy::provide_shipped_tree`]) is not one.
+    #[error("{0}")]
+    NotShipped(String),
     /// The text is not JSON of the tree form.
     #[error("not a decision tree: {0} (expected {{\"rules\": {{...}}, \"root\": {{\"guess\": ..., \"children\": {{...}}}}}})")]
     Malformed(String),
