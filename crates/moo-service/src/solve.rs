@@ -128,9 +128,11 @@ fn answers(space: &CodeSpace, history: &History, guess: &str, stop: &Stop) -> Ve
 }
 
 impl Service {
-    /// A solver or assistant step: the advisor's guess (or the named strategy's) for the
-    /// history, with every answer it can get.
-    pub fn solver(&self, body: SolverBody) -> Result<Job<SolverStep>, ServiceError> {
+    /// The rules, history and advice options of a solver request, checked.
+    fn position_of(
+        &self,
+        body: SolverBody,
+    ) -> Result<(Rules, History, AdviceOptions), ServiceError> {
         let limit = self.limits.solver_max_codes;
         let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
         let history = read_history(&rules, &body.history, self.limits.max_turns)?;
@@ -139,7 +141,15 @@ impl Service {
             check_offered(&name)?;
             options.strategy = Some(name);
         }
+        Ok((rules, history, options))
+    }
+
+    /// A solver or assistant step: the advisor's guess (or the named strategy's) for the
+    /// history, with every answer it can get.
+    pub fn solver(&self, body: SolverBody) -> Result<Job<SolverStep>, ServiceError> {
         let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
+        let (rules, history, options) = self.position_of(body)?;
+        let limit = self.limits.solver_max_codes;
         Ok(Job::new(
             Work::Advice,
             self.limits.time_limit,
@@ -164,14 +174,8 @@ impl Service {
     /// `moo bench advisor` times it: what the static site's speed benchmark runs in the browser
     /// and natively, side by side. The `list` of the body is ignored.
     pub fn fresh_advice(&self, body: SolverBody) -> Result<Job<Advice>, ServiceError> {
+        let (rules, history, options) = self.position_of(body)?;
         let limit = self.limits.solver_max_codes;
-        let rules = rules_within(body.preset, body.rules, limit, SOLVER)?;
-        let history = read_history(&rules, &body.history, self.limits.max_turns)?;
-        let mut options = AdviceOptions::default();
-        if let Some(name) = body.strategy {
-            check_offered(&name)?;
-            options.strategy = Some(name);
-        }
         Ok(Job::new(
             Work::Advice,
             self.limits.time_limit,
