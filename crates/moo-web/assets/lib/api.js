@@ -24,6 +24,9 @@ function failure(message, status, code) {
   return err;
 }
 const cancelled = () => failure("Cancelled: nothing was changed.", 0, "cancelled");
+// An error answer of either back-end: its JSON's message and code, or the status alone.
+const refusal = (status, data, statusText = `error ${status}`) =>
+  failure((data && data.error) || statusText, status, (data && data.code) || "internal");
 
 // ---- moo serve -------------------------------------------------------------------------------
 
@@ -44,9 +47,7 @@ async function overHttp(method, path, body, request) {
   }
   let data = null;
   try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) {
-    throw failure((data && data.error) || `${res.status} ${res.statusText}`, res.status, (data && data.code) || "internal");
-  }
+  if (!res.ok) throw refusal(res.status, data, `${res.status} ${res.statusText}`);
   return data;
 }
 
@@ -64,13 +65,14 @@ function startWorker() {
     if (!request) return;
     waiting.delete(id);
     if (crashed !== undefined) {
-      restartWorker(failure(`The engine in this page failed (${crashed}) and was restarted: please try again.`, 500, "internal"));
-      request.reject(failure(`The engine in this page failed (${crashed}) and was restarted: please try again.`, 500, "internal"));
+      const error = failure(`The engine in this page failed (${crashed}) and was restarted: please try again.`, 500, "internal");
+      restartWorker(error);
+      request.reject(error);
       return;
     }
     let data = null;
     try { data = JSON.parse(body); } catch (_) { /* not JSON */ }
-    if (status >= 400) request.reject(failure((data && data.error) || `error ${status}`, status, (data && data.code) || "internal"));
+    if (status >= 400) request.reject(refusal(status, data));
     else request.resolve(data);
   };
   // The module or the WebAssembly could not load: every request fails with the reason.
