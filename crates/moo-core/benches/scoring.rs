@@ -38,6 +38,13 @@ fn scoring(c: &mut Criterion) {
                 sum
             })
         });
+        // Every code against every code into one table: what Python's CodeSpace.scores()
+        // returns, timed here so the binding's overhead can be measured against it.
+        let all: Vec<u32> = (0..space.len() as u32).collect();
+        let mut out = vec![0u8; all.len() * all.len()];
+        group.bench_function(format!("{name}/every pair"), |b| {
+            b.iter(|| space.score_table(black_box(&all), &all, &mut out))
+        });
     }
     group.finish();
     c.bench_function("table/build bulls", |b| {

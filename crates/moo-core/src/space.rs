@@ -23,6 +23,10 @@ use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::rules::Rules;
 
+/// The rows of [`CodeSpace::score_table`] one thread scores at a time: enough to amortise the
+/// hand-off, few enough that both halves of a small table run in parallel.
+const SCORE_TABLE_ROWS: usize = 32;
+
 /// The most codes a space will enumerate.
 pub const MAX_CODES: usize = 4_000_000;
 
@@ -569,6 +573,35 @@ impl CodeSpace {
         }
     }
 
+    /// Writes the feedback index ([`Feedback::index`]) of every guess of `guesses` against every
+    /// secret of `secrets` into `out`, row by row (`out[i * secrets.len() + j]` is guess `i`
+    /// against secret `j`): a table of scores with the kernels the search uses, rows scored in
+    /// parallel, for callers that score many codes at once (Python's arrays).
+    ///
+    /// # Panics
+    /// If `out` does not hold `guesses.len() * secrets.len()` entries or an index is out of range.
+    pub fn score_table(&self, guesses: &[u32], secrets: &[u32], out: &mut [u8]) {
+        assert_eq!(
+            out.len(),
+            guesses.len() * secrets.len(),
+            "one entry per pair"
+        );
+        assert!(
+            guesses
+                .iter()
+                .chain(secrets)
+                .all(|&c| (c as usize) < self.len()),
+            "a code index is out of range"
+        );
+        if secrets.is_empty() {
+            return;
+        }
+        out.par_chunks_mut(secrets.len())
+            .zip(guesses.par_iter())
+            .with_min_len(SCORE_TABLE_ROWS)
+            .for_each(|(row, &g)| self.feedbacks(g as usize, secrets, row));
+    }
+
     /// The secrets `at` copied side by side for [`CodeSpace::gathered_feedbacks`], when the space
     /// scores packed codes.
     pub(crate) fn gather(&self, at: &[u32]) -> Option<Gathered> {
@@ -901,6 +934,30 @@ mod tests {
             let space = CodeSpace::new(rules).unwrap();
             for (i, c) in space.codes().iter().enumerate() {
                 assert_eq!(space.rank(c), i, "{c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn score_table_is_every_pair_scored() {
+        // With a table and without one (packed codes): each entry is that pair's own score.
+        let tabled = CodeSpace::new(Rules::mastermind()).unwrap();
+        let packed = CodeSpace::with_options(
+            Rules::new(5, "0123456789", false, false).unwrap(),
+            &SpaceOptions::default().with_table_bytes(0),
+        )
+        .unwrap();
+        for space in [tabled, packed] {
+            let guesses: Vec<u32> = (0..space.len() as u32).step_by(37).collect();
+            let secrets: Vec<u32> = (0..space.len() as u32).rev().step_by(11).collect();
+            let mut out = vec![0u8; guesses.len() * secrets.len()];
+            space.score_table(&guesses, &secrets, &mut out);
+            for (i, &g) in guesses.iter().enumerate() {
+                for (j, &s) in secrets.iter().enumerate() {
+                    let direct = space.code(g as usize).score(&space.code(s as usize));
+                    let entry = usize::from(out[i * secrets.len() + j]);
+                    assert_eq!(entry, direct.index(space.length()), "{g} against {s}");
+                }
             }
         }
     }

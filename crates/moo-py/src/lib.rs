@@ -1,0 +1,33 @@
+//! moo for Python: the `moo._moo` extension module that the `moo` package re-exports.
+//!
+//! Each Python name is a thin wrapper of moo-core or moo-crack: the figures Python prints are
+//! the ones the CLI prints, from the same code. Long work (evaluations, advice, reviews, tree
+//! searches, cracking) runs with the interpreter's lock released, on a thread of its own that a
+//! Ctrl-C in the caller stops (`long`), and every library error is raised as a subclass of
+//! `moo.MooError` carrying the library's message (`errors`).
+
+#![deny(missing_docs)]
+
+mod advice;
+mod crack;
+mod errors;
+mod history;
+mod long;
+mod play;
+mod rules;
+mod tree;
+
+use pyo3::prelude::*;
+
+/// The native half of the `moo` package; import `moo`, which re-exports all of it.
+#[pymodule]
+fn _moo(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    rules::register(m)?;
+    play::register(m)?;
+    advice::register(m)?;
+    tree::register(m)?;
+    crack::register(m)?;
+    Ok(())
+}
