@@ -15,3 +15,4 @@ mod snapshots;
 mod solve;
 mod tree;
 mod tree_split;
+mod verifier;

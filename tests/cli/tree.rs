@@ -127,6 +127,45 @@ fn bad_trees_fail_with_a_message_not_a_panic() {
 }
 
 #[test]
+fn gzipped_trees_are_read_and_bad_ones_refused() {
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/moo-core/trees/bulls-5x9-average.json.gz"
+    );
+    moo()
+        .args(["tree", "verify", shipped])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("total     81847"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.json.gz");
+    let gzip = |bytes: &[u8]| {
+        use std::io::Write;
+        let mut out = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        out.write_all(bytes).unwrap();
+        out.finish().unwrap()
+    };
+    // Gzip's magic and then nothing of the kind; text that is not UTF-8; more than the cap.
+    let cases: [(Vec<u8>, &str); 3] = [
+        (vec![0x1f, 0x8b, 0, 1, 2, 3], "does not unpack"),
+        (gzip(&[0xff, 0xfe, 0xfd]), "does not unpack to UTF-8"),
+        (
+            gzip(&vec![b' '; (64 << 20) + 1]),
+            "unpacks to more than the limit",
+        ),
+    ];
+    for (bytes, want) in cases {
+        std::fs::write(&file, bytes).unwrap();
+        moo()
+            .args(["tree", "verify"])
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(want));
+    }
+}
+
+#[test]
 fn bad_flags_are_usage_errors() {
     for args in [["--max-depth", "0"], ["--threads", "0"]] {
         moo()

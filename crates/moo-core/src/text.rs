@@ -152,6 +152,14 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
 /// and the read stops one byte past the cap, so neither a link to `/dev/zero` nor a file that
 /// grows while it is read can take more than `cap` bytes.
 pub fn read_capped(path: &Path, cap: u64) -> Result<String, ReadError> {
+    let bytes = read_capped_bytes(path, cap)?;
+    String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8 {
+        path: path.display().to_string(),
+    })
+}
+
+/// [`read_capped`] as bytes, for files that may be compressed.
+pub fn read_capped_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     let name = || path.display().to_string();
     let io = |error| ReadError::Io {
         path: name(),
@@ -167,7 +175,7 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<String, ReadError> {
     if bytes.len() as u64 > cap {
         return Err(ReadError::TooLarge { path: name(), cap });
     }
-    String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8 { path: name() })
+    Ok(bytes)
 }
 
 #[cfg(test)]

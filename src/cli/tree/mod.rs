@@ -2,14 +2,14 @@
 //! search as jobs on many machines (`jobs`). The flags both a build and a split take live in
 //! `flags`, the statistics both print in `stats`, so the subcommands import them, never each other.
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args as ClapArgs, Subcommand};
-use moo_core::text::read_capped;
+use moo_core::text::read_capped_bytes;
 use moo_core::tree::{
     Checkpoint, OptimalTree, Progress, Search, SearchError, SearchOutcome, MAX_TREE_FILE,
 };
@@ -56,6 +56,13 @@ enum TreeCommand {
     #[command(after_help = "Example:
   moo tree show --depth 2 bulls.json")]
     Show(ShowArgs),
+    /// Write a tree file in plain text, one line per secret: the guesses that find it.
+    #[command(after_help = "Examples:
+  moo tree export bulls.json -o bulls.txt
+  moo tree export crates/moo-core/trees/bulls-5x9-average.json.gz | head
+The text form, and scripts/verify-tree.py, which checks it without moo, are described in the
+book's page on optimal strategies.")]
+    Export(ExportArgs),
     /// Write a search's first-guess subproblems as independent job files, to run anywhere.
     #[command(after_help = "Examples:
   moo tree split --out jobs                           Bulls and Cows: large parts go deeper
@@ -239,12 +246,38 @@ struct ShowArgs {
     depth: usize,
 }
 
+#[derive(Debug, ClapArgs)]
+struct ExportArgs {
+    /// The tree file (JSON, gzipped or not, as `moo tree build` writes and moo ships them).
+    file: PathBuf,
+
+    /// The format to write: `text`, one line per secret with the guesses that find it, the
+    /// secret last, after `# ` comment lines that give the rules as JSON; or `json`, moo's own
+    /// form, uncompressed.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Text)]
+    format: ExportFormat,
+
+    /// Write to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// The forms `moo tree export` writes.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ExportFormat {
+    /// One line per secret: the guesses that find it.
+    Text,
+    /// moo's JSON form.
+    Json,
+}
+
 /// Runs `moo tree`.
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         TreeCommand::Build(a) => build(a),
         TreeCommand::Verify(a) => verify(a),
         TreeCommand::Show(a) => show(a),
+        TreeCommand::Export(a) => export(a),
         TreeCommand::Split(a) => jobs::split(a),
         TreeCommand::Job(a) => jobs::job(a),
         TreeCommand::Join(a) => jobs::join(a),
@@ -566,9 +599,36 @@ fn utc_now() -> String {
 }
 
 /// Reads a tree file: a regular file of at most [`MAX_TREE_FILE`] bytes, so a link to
-/// `/dev/zero` is refused instead of filling memory.
+/// `/dev/zero` is refused instead of filling memory, gzipped (as moo ships its larger trees) or
+/// not, and at most [`MAX_TREE_FILE`] bytes unpacked.
 fn read_tree(path: &Path) -> Result<DecisionTree> {
-    let text = read_capped(path, MAX_TREE_FILE)?;
+    let bytes = read_capped_bytes(path, MAX_TREE_FILE)?;
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .take(MAX_TREE_FILE + 1)
+            .read_to_string(&mut text)
+            .with_context(|| {
+                format!(
+                    "{} looks gzipped but does not unpack to UTF-8 text",
+                    path.display()
+                )
+            })?;
+        anyhow::ensure!(
+            text.len() as u64 <= MAX_TREE_FILE,
+            "{} unpacks to more than the limit of {} MiB",
+            path.display(),
+            MAX_TREE_FILE >> 20
+        );
+        text
+    } else {
+        String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "cannot read {}: it is neither UTF-8 JSON nor gzipped JSON",
+                path.display()
+            )
+        })?
+    };
     DecisionTree::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
@@ -584,6 +644,24 @@ fn verify(args: VerifyArgs) -> Result<()> {
         print_stats(&stats)?;
     }
     Ok(())
+}
+
+fn export(args: ExportArgs) -> Result<()> {
+    let tree = read_tree(&args.file)?;
+    let text = match args.format {
+        ExportFormat::Text => tree
+            .to_text()
+            .with_context(|| format!("{} is not a valid tree", args.file.display()))?,
+        ExportFormat::Json => {
+            tree.verify()
+                .with_context(|| format!("{} is not a valid tree", args.file.display()))?;
+            tree.to_json(false) + "\n"
+        }
+    };
+    match &args.output {
+        Some(path) => write_file(path, text.as_bytes()),
+        None => out!("{text}"),
+    }
 }
 
 fn show(args: ShowArgs) -> Result<()> {

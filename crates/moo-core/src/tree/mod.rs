@@ -251,6 +251,38 @@ impl DecisionTree {
         out.expect("a tree of strings always serializes")
     }
 
+    /// The plain-text form other solvers' users can read without a JSON parser: a header of
+    /// comment lines starting with `# ` (one of them `# rules: ` and the rules as JSON, as in the
+    /// JSON form; no game line starts so, since no symbol is a space), then one line per secret, in the code space's order, holding the guesses that
+    /// find it, in order and separated by one space, the secret last. A line's length is its
+    /// secret's guess count, and the lines together are the strategy (the same answers always
+    /// lead to the same next guess). The tree is verified first, as [`DecisionTree::verify`].
+    pub fn to_text(&self) -> Result<String, TreeError> {
+        let space = CodeSpace::new(self.rules.clone())?;
+        self.verify_in(&space)?;
+        let rules = serde_json::to_string(&self.rules).expect("rules always serialize");
+        let mut out = format!(
+            "# moo decision tree, plain text: one line per secret, the guesses that find it, the secret last\n# rules: {rules}\n"
+        );
+        for secret in space.codes() {
+            let mut node = self.root();
+            loop {
+                out.push_str(&self.rules.format_code(&node.guess));
+                let answer = node.guess.score(secret);
+                if answer.is_win(self.rules.length()) {
+                    out.push('\n');
+                    break;
+                }
+                out.push(' ');
+                let child = node
+                    .child(answer)
+                    .expect("a verified tree finds every secret");
+                node = self.node(child);
+            }
+        }
+        Ok(out)
+    }
+
     /// Replays every secret of the rules through the tree: each guess must be legal (checked when
     /// parsing), every secret must reach a winning guess, and every branch must be taken by some
     /// secret. Returns the first problem found, in depth-first order.

@@ -274,6 +274,37 @@ fn render_shows_the_top_levels_with_set_sizes() {
     assert!(two.lines().nth(1).unwrap().starts_with("  0B"));
 }
 
+#[test]
+fn text_form_has_one_line_per_secret_ending_in_it() {
+    // A symbol that starts comments: a game's line never starts with "# " (no symbol is a
+    // space), so a code that starts with '#' is not taken for one.
+    let rules = Rules::new(3, "#abc", false, false).unwrap();
+    let space = CodeSpace::new(rules.clone()).unwrap();
+    let (tree, stats) = found(&space, &SearchOptions::default());
+    let text = tree.to_text().unwrap();
+    let rules_line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# rules: "))
+        .unwrap();
+    assert_eq!(serde_json::from_str::<Rules>(rules_line).unwrap(), rules);
+    let games: Vec<&str> = text.lines().filter(|l| !l.starts_with("# ")).collect();
+    assert_eq!(games.len(), space.len());
+    let mut total = 0;
+    for (line, secret) in games.iter().zip(space.codes()) {
+        assert_eq!((line.chars().count() + 1) % 4, 0, "{line:?}");
+        let guesses: Vec<String> = line
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(4)
+            .map(|c| c[..3].iter().collect())
+            .collect();
+        assert_eq!(guesses.last().unwrap(), &rules.format_code(secret));
+        assert_eq!(guesses[0], rules.format_code(&tree.root().guess));
+        total += guesses.len() as u64;
+    }
+    assert_eq!(total, stats.total);
+}
+
 /// Searches the optimum of a published row and checks it against the row.
 fn reproduce(row: &Published) -> DecisionTree {
     let Method::Optimal(objective) = row.method else {
