@@ -1,18 +1,20 @@
-//! A real cluster engine: a one-node Slurm started on this machine runs `moo tree split`'s jobs,
-//! round after round, as array jobs through the very scripts the docs show
-//! (`scripts/slurm-split.sh` submitting `scripts/slurm-tree.sh`), and the joined tree must be
-//! `moo tree build`'s, byte for byte.
+//! A real cluster engine: a Slurm of two compute nodes started on this machine runs `moo tree
+//! split`'s jobs, round after round, as array jobs through the very scripts the docs show
+//! (`scripts/slurm-split.sh` submitting `scripts/slurm-tree.sh`); one node is killed midway, its
+//! tasks are requeued onto the other, and the joined tree must still be `moo tree build`'s, byte
+//! for byte.
 //!
 //! The cluster is Debian's `slurm-wlm` and `munge` (installed by `.ci/run`): munged as the munge
-//! user, slurmctld and slurmd in the foreground as children of the test, every file (key,
-//! sockets, state, spool, logs) in a temporary directory, free ports, no cgroups and no
-//! accounting, so it runs in a container and beside other runs of itself. Starting daemons as
-//! other users needs root. Without Slurm, munge or root the test fails when `CI=true` or
-//! `MOO_REQUIRE_SLURM=1`, and is skipped otherwise with a warning on stderr.
+//! user, slurmctld and one slurmd per node in the foreground as children of the test (Slurm's
+//! multiple-slurmd mode, which Debian's build has: each slurmd serves one node name on a port of
+//! its own), every file (key, sockets, state, spools, logs) in a temporary directory, free ports,
+//! no cgroups and no accounting, so it runs in a container and beside other runs of itself.
+//! Starting daemons as other users needs root. Without Slurm, munge or root the test fails when
+//! `CI=true` or `MOO_REQUIRE_SLURM=1`, and is skipped otherwise with a warning on stderr.
 //!
 //! Only the processes it started are stopped, also when it fails: any job still queued is
-//! cancelled through its own controller, then slurmd, slurmctld and munged get SIGTERM, and
-//! SIGKILL if they linger.
+//! cancelled through its own controller, then the daemons get SIGTERM, and SIGKILL if they
+//! linger.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -34,8 +36,15 @@ const DRIVER: &str = "scripts/slurm-split.sh";
 const MUNGED: &str = "/usr/sbin/munged";
 const SLURMCTLD: &str = "/usr/sbin/slurmctld";
 const SLURMD: &str = "/usr/sbin/slurmd";
-/// The one node's name, as `slurmd -N` registers it.
-const NODE: &str = "moo-node";
+/// The nodes' names, as each `slurmd -N` registers its own.
+const NODES: [&str; 2] = ["moo-node1", "moo-node2"];
+/// The node the test kills midway.
+const DOOMED: &str = NODES[1];
+/// The tasks the doomed node finishes before it is killed: about a third of the run's.
+const BEFORE_KILL: usize = 20;
+/// What marks a process as belonging to one node: set on its slurmd (and so inherited by the
+/// step daemons it starts), and the `SLURMD_NODENAME` Slurm gives the job's own processes.
+const NODE_MARK: &str = "MOO_TEST_NODE";
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -105,10 +114,15 @@ fn fenced_blocks(text: &str) -> Vec<String> {
 
 /// Bulls and Cows 3 of 0-9 (nine rounds of jobs, seconds in all; `--share 5` keeps it to about
 /// 120 tasks, each a process Slurm starts, with positions below the parts split too): split,
-/// every round as an array job through the driver script, and the same file as `tree build`
-/// writes.
+/// every round as an array job through the driver script over two nodes, one of them killed
+/// once it has finished its share of the first rounds and holds a running task, and the same
+/// file as `tree build` writes.
+///
+/// The tasks find `moo` through a wrapper on their PATH that logs which node started and
+/// finished each task, and that holds a task on the doomed node once the test says so, so that
+/// the node is killed with a task of its own running (a crash mid-task, not between tasks).
 #[test]
-fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
+fn a_split_runs_over_two_slurm_nodes_survives_one_killed_and_joins_to_the_built_tree() {
     let Some(cluster) = Cluster::start_or_skip() else {
         return;
     };
@@ -128,10 +142,14 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
     assert!(first > 1, "{split}");
     assert!(split["deeper"].as_u64().unwrap() > 0, "{split}");
 
+    let bin = work.join("bin");
+    let tasks = work.join("tasks.log");
+    let hold = work.join("hold");
+    write_wrapper(&bin, &moo, &tasks, &hold);
     // The job finds `moo` on the PATH it inherits from sbatch (`--export=ALL`, the default).
     let path = format!(
         "{}:{}",
-        moo.parent().unwrap().display(),
+        bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let joined = work.join("joined.json");
@@ -142,7 +160,15 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
         .arg(repo().join(DRIVER))
         .arg(&jobs)
         .arg(&joined);
-    let submitted = cluster.wait_for(driver, Duration::from_secs(300));
+    let killed = std::sync::atomic::AtomicBool::new(false);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let submitted = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| kill_midway(&tasks, &hold, &done, &killed));
+        let submitted = cluster.wait_for(driver, Duration::from_secs(400));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        watcher.join().unwrap();
+        submitted
+    });
     assert!(
         submitted.status.success(),
         "{DRIVER} failed: {}{}\n{}",
@@ -150,25 +176,66 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
         String::from_utf8_lossy(&submitted.stderr),
         cluster.logs()
     );
+    assert!(
+        killed.load(std::sync::atomic::Ordering::Relaxed),
+        "{DOOMED} never held a task to be killed with\n{}",
+        cluster.logs()
+    );
     let array_seconds = started.elapsed().as_secs_f64();
-    let rounds = String::from_utf8_lossy(&submitted.stdout)
+    let report = String::from_utf8_lossy(&submitted.stdout);
+    let rounds = report
         .lines()
         .filter(|l| l.starts_with("Submitted batch job"))
         .count();
     // Round 1, the later guesses of the parts, then the positions below them.
     assert!(rounds > 2, "one array job per round\n{}", cluster.logs());
-    // Slurm ran every task of every round: each wrote its own output file.
+
+    // Every task of every round ran to its end on some node; the one held on the doomed node
+    // started again on the other after the kill.
+    let log = TaskLog::read(&tasks);
     let count = fs::read_dir(&jobs)
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().ends_with(".job.json"))
         .count();
-    let outputs = fs::read_dir(&work)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "out"))
-        .count();
-    assert_eq!(outputs, count, "array task outputs\n{}", cluster.logs());
+    assert_eq!(
+        log.finished.len(),
+        count,
+        "tasks finished\n{}",
+        cluster.logs()
+    );
+    let (held_task, _) = log.held.first().expect("a task was held").clone();
+    let restarts: Vec<&String> = log
+        .started
+        .iter()
+        .filter(|(task, _)| *task == held_task)
+        .map(|(_, node)| node)
+        .collect();
+    assert_eq!(
+        restarts,
+        [&DOOMED.to_string(), &NODES[0].to_string()],
+        "task {held_task}: started on {DOOMED}, requeued onto {}\n{}",
+        NODES[0],
+        cluster.logs()
+    );
+    let shares: Vec<String> = NODES
+        .iter()
+        .map(|node| {
+            let n = log.finished.iter().filter(|(_, n)| n == node).count();
+            assert!(n > 0, "{node} finished no task\n{}", cluster.logs());
+            format!("{node} {n}")
+        })
+        .collect();
+    // The join's report names the nodes whose results its claim rests on.
+    let last_join = report
+        .lines()
+        .rev()
+        .find(|l| l.contains("rests on"))
+        .unwrap_or_default();
+    for node in NODES {
+        assert!(last_join.contains(node), "{last_join}");
+    }
+
     let built = work.join("built.json");
     let build = run(Command::new(&moo)
         .args(["tree", "build", "--threads", "1", "--json", "-o"])
@@ -184,10 +251,149 @@ fn a_split_runs_as_a_slurm_array_job_and_joins_to_the_built_tree() {
     let _ = writeln!(
         std::io::stderr(),
         "slurm: Bulls and Cows 3 of 0-9 ({count} array tasks in {rounds} rounds, {DRIVER} submitting {SCRIPT}) ran in {array_seconds:.1} s \
-         on a one-node Slurm {}; joined tree identical to tree build's ({} guesses in total)",
+         on a two-node Slurm {} (tasks finished: {}; {DOOMED} killed with task {held_task} running, which was requeued onto {}); \
+         joined tree identical to tree build's ({} guesses in total)",
         cluster.version,
+        shares.join(", "),
+        NODES[0],
         build["total"]
     );
+}
+
+/// Writes `bin/moo`: the real `moo` run through a shell script that, under Slurm, logs each
+/// task's node at its start and end to `log`, and holds a task on the doomed node while `hold`
+/// exists (until the node is killed).
+fn write_wrapper(bin: &Path, moo: &Path, log: &Path, hold: &Path) {
+    fs::create_dir(bin).unwrap();
+    let script = format!(
+        r#"#!/bin/sh
+if [ -n "$SLURMD_NODENAME" ]; then
+  task="${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}"
+  echo "start $task $SLURMD_NODENAME" >> '{log}'
+  if [ "$SLURMD_NODENAME" = '{DOOMED}' ] && [ -e '{hold}' ]; then
+    echo "held $task $SLURMD_NODENAME" >> '{log}'
+    sleep 600
+  fi
+  '{moo}' "$@" || exit
+  echo "finished $task $SLURMD_NODENAME" >> '{log}'
+  exit 0
+fi
+exec '{moo}' "$@"
+"#,
+        log = log.display(),
+        hold = hold.display(),
+        moo = moo.display(),
+    );
+    let wrapper = bin.join("moo");
+    fs::write(&wrapper, script).unwrap();
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// The wrapper's log: (task, node) of each start, hold and finish, in order.
+struct TaskLog {
+    started: Vec<(String, String)>,
+    held: Vec<(String, String)>,
+    finished: Vec<(String, String)>,
+}
+
+impl TaskLog {
+    fn read(path: &Path) -> TaskLog {
+        let mut log = TaskLog {
+            started: Vec::new(),
+            held: Vec::new(),
+            finished: Vec::new(),
+        };
+        for line in fs::read_to_string(path).unwrap_or_default().lines() {
+            let mut words = line.split(' ');
+            let (Some(what), Some(task), Some(node)) = (words.next(), words.next(), words.next())
+            else {
+                continue;
+            };
+            let entry = (task.to_string(), node.to_string());
+            match what {
+                "start" => log.started.push(entry),
+                "held" => log.held.push(entry),
+                "finished" => log.finished.push(entry),
+                _ => {}
+            }
+        }
+        log
+    }
+}
+
+/// Until `done`: once the doomed node has finished [`BEFORE_KILL`] tasks (its share of the first
+/// rounds), has the wrapper hold its next one; once it holds one, kills the node (its slurmd, step daemons and job processes, as a
+/// crash would) and says so in `killed`.
+fn kill_midway(
+    tasks: &Path,
+    hold: &Path,
+    done: &std::sync::atomic::AtomicBool,
+    killed: &std::sync::atomic::AtomicBool,
+) {
+    use std::sync::atomic::Ordering::Relaxed;
+    while !done.load(Relaxed) && !killed.load(Relaxed) {
+        let log = TaskLog::read(tasks);
+        let finished = log.finished.iter().filter(|(_, n)| n == DOOMED).count();
+        if finished >= BEFORE_KILL && !hold.exists() {
+            fs::write(hold, "").unwrap();
+        }
+        if log.held.iter().any(|(_, n)| n == DOOMED) {
+            kill_node(DOOMED);
+            killed.store(true, Relaxed);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Kills `node` as a crash would: every process of it is stopped at once, then killed, so that
+/// none can tell the controller its job ended (a step daemon that outlived its job would report
+/// the kill as the job's own failure, not the node's). Its processes are those carrying its
+/// [`NODE_MARK`] (its slurmd), its `SLURMD_NODENAME` (its jobs' processes) and the step
+/// daemons of those jobs (`slurmstepd: [JOBID.batch]`).
+fn kill_node(node: &str) {
+    let environ = |pid: i32| -> Vec<String> {
+        fs::read(format!("/proc/{pid}/environ"))
+            .unwrap_or_default()
+            .split(|&b| b == 0)
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .collect()
+    };
+    let pids: Vec<i32> = fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().to_string_lossy().parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let marks = [
+        format!("{NODE_MARK}={node}"),
+        format!("SLURMD_NODENAME={node}"),
+    ];
+    let mut doomed = Vec::new();
+    let mut jobs = Vec::new();
+    for &pid in &pids {
+        let vars = environ(pid);
+        if vars.iter().any(|v| marks.contains(v)) {
+            doomed.push(pid);
+            jobs.extend(
+                vars.iter()
+                    .filter_map(|v| v.strip_prefix("SLURM_JOB_ID="))
+                    .map(|id| format!("slurmstepd: [{id}.")),
+            );
+        }
+    }
+    for &pid in &pids {
+        let cmdline = fs::read_to_string(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        if jobs.iter().any(|j| cmdline.starts_with(j.as_str())) {
+            doomed.push(pid);
+        }
+    }
+    for signal in [Signal::SIGSTOP, Signal::SIGKILL] {
+        for &pid in &doomed {
+            let _ = kill(Pid::from_raw(pid), signal);
+        }
+    }
 }
 
 /// Runs a command to completion; a failure shows its output.
@@ -229,7 +435,7 @@ fn missing() -> Option<String> {
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
     if !root {
-        return Some("the one-node Slurm starts its daemons as root and munge: run as root".into());
+        return Some("the test Slurm starts its daemons as root and munge: run as root".into());
     }
     None
 }
@@ -243,14 +449,14 @@ fn ids(user: &str) -> (u32, u32) {
     (get("-u"), get("-g"))
 }
 
-/// Two distinct free ports, both held until both are chosen.
-fn free_ports() -> (u16, u16) {
-    let bind = || TcpListener::bind("127.0.0.1:0").unwrap();
-    let (a, b) = (bind(), bind());
-    (
-        a.local_addr().unwrap().port(),
-        b.local_addr().unwrap().port(),
-    )
+/// `n` distinct free ports, all held until all are chosen.
+fn free_ports(n: usize) -> Vec<u16> {
+    let held: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    held.iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
 }
 
 /// Polls `ready` every 100 ms until it holds; panics with `what` and the logs after `limit`.
@@ -266,12 +472,12 @@ fn await_ready(cluster: &Cluster, what: &str, limit: Duration, mut ready: impl F
     }
 }
 
-/// A one-node Slurm and its munged, stopped when dropped.
+/// A Slurm of [`NODES`] and its munged, stopped when dropped.
 struct Cluster {
     dir: tempfile::TempDir,
     conf: PathBuf,
     /// (name, process), in the order started.
-    daemons: Vec<(&'static str, Child)>,
+    daemons: Vec<(String, Child)>,
     version: String,
 }
 
@@ -322,24 +528,30 @@ impl Cluster {
                 .arg("-f")
                 .arg(&conf),
         );
-        cluster.spawn(
-            "slurmd",
-            Command::new(SLURMD)
-                .arg("-D")
-                .arg("-f")
-                .arg(&conf)
-                .args(["-N", NODE]),
-        );
+        for node in NODES {
+            cluster.spawn(
+                &format!("slurmd-{node}"),
+                Command::new(SLURMD)
+                    .arg("-D")
+                    .arg("-f")
+                    .arg(&conf)
+                    .args(["-N", node])
+                    .env(NODE_MARK, node),
+            );
+        }
         await_ready(
             &cluster,
-            "the node did not come up idle",
+            "the nodes did not come up idle",
             Duration::from_secs(30),
             || {
                 cluster
                     .client("sinfo")
                     .args(["-h", "-N", "-o", "%t"])
                     .output()
-                    .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "idle")
+                    .is_ok_and(|o| {
+                        let states = String::from_utf8_lossy(&o.stdout);
+                        states.lines().filter(|l| l.trim() == "idle").count() == NODES.len()
+                    })
             },
         );
         let version = run(cluster.client("sinfo").arg("--version"));
@@ -389,8 +601,8 @@ impl Cluster {
     }
 
     /// slurm.conf: this host as the controller, pinned to 127.0.0.1 (its name need not
-    /// resolve), one node of this machine's CPUs, no cgroups, no accounting, scheduling on every
-    /// event so that short array tasks follow each other without the default 3 s delay.
+    /// resolve), two nodes of this machine's CPUs each, no cgroups, no accounting, scheduling on
+    /// every event so that short array tasks follow each other without the default 3 s delay.
     fn write_conf(&self, munge_socket: &Path) {
         let host = fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
         let host = host.trim().split('.').next().unwrap().to_string();
@@ -410,24 +622,24 @@ impl Cluster {
         for sub in ["state", "spool"] {
             fs::create_dir(self.dir.path().join(sub)).unwrap();
         }
-        let (ctld_port, slurmd_port) = free_ports();
+        let ports = free_ports(1 + NODES.len());
         let mut conf = String::new();
         for line in [
             "ClusterName=moo-test".to_string(),
             format!("SlurmctldHost={host}(127.0.0.1)"),
-            format!("SlurmctldPort={ctld_port}"),
-            format!("SlurmdPort={slurmd_port}"),
+            format!("SlurmctldPort={}", ports[0]),
             "SlurmUser=root".into(),
             "SlurmdUser=root".into(),
             "AuthType=auth/munge".into(),
             "CredType=cred/munge".into(),
             format!("AuthInfo=socket={}", munge_socket.display()),
             format!("StateSaveLocation={d}/state"),
-            format!("SlurmdSpoolDir={d}/spool"),
+            // %n: each node's own, as multiple-slurmd needs.
+            format!("SlurmdSpoolDir={d}/spool/%n"),
             format!("SlurmctldPidFile={d}/slurmctld.pid"),
-            format!("SlurmdPidFile={d}/slurmd.pid"),
+            format!("SlurmdPidFile={d}/slurmd-%n.pid"),
             format!("SlurmctldLogFile={d}/slurmctld.log"),
-            format!("SlurmdLogFile={d}/slurmd.log"),
+            format!("SlurmdLogFile={d}/slurmd-%n.log"),
             format!("PlugStackConfig={}", plugstack.display()),
             "ProctrackType=proctrack/linuxproc".into(),
             "TaskPlugin=task/none".into(),
@@ -442,19 +654,32 @@ impl Cluster {
             "SchedulerParameters=batch_sched_delay=0,sched_min_interval=0".into(),
             "MinJobAge=2".into(),
             "ReturnToService=2".into(),
+            // A killed node is declared down within seconds, and its batch tasks requeued.
+            "SlurmdTimeout=5".into(),
+            "JobRequeue=1".into(),
             "MailProg=/bin/true".into(),
             format!(
-                "NodeName={NODE} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={mem_mb} State=UNKNOWN"
+                "PartitionName=test Nodes={} Default=YES MaxTime=10 State=UP",
+                NODES.join(",")
             ),
-            format!("PartitionName=test Nodes={NODE} Default=YES MaxTime=10 State=UP"),
         ] {
             writeln!(conf, "{line}").unwrap();
+        }
+        // Every node has all of this machine's CPUs: the tasks ask for two each, so that each
+        // node runs one at a time.
+        for (node, port) in NODES.iter().zip(&ports[1..]) {
+            fs::create_dir(self.dir.path().join("spool").join(node)).unwrap();
+            writeln!(
+                conf,
+                "NodeName={node} NodeHostname={host} NodeAddr=127.0.0.1 Port={port} CPUs={cpus} RealMemory={mem_mb} State=UNKNOWN"
+            )
+            .unwrap();
         }
         fs::write(&self.conf, conf).unwrap();
     }
 
     /// Starts a daemon with its output in `NAME.out` of the cluster's directory.
-    fn spawn(&mut self, name: &'static str, cmd: &mut Command) {
+    fn spawn(&mut self, name: &str, cmd: &mut Command) {
         let log = fs::File::create(self.dir.path().join(format!("{name}.out"))).unwrap();
         let child = cmd
             .stdin(Stdio::null())
@@ -462,7 +687,7 @@ impl Cluster {
             .stderr(log)
             .spawn()
             .unwrap_or_else(|e| panic!("{name} did not start: {e}"));
-        self.daemons.push((name, child));
+        self.daemons.push((name.to_string(), child));
     }
 
     /// A Slurm client command talking to this cluster.
@@ -503,16 +728,15 @@ impl Cluster {
     /// The last lines of every log, the queue and the job outputs, for a failure message.
     fn logs(&self) -> String {
         let mut text = String::new();
-        let mut files: Vec<PathBuf> = [
-            "slurmctld.log",
-            "slurmd.log",
-            "munged.out",
-            "slurmctld.out",
-            "slurmd.out",
-        ]
-        .iter()
-        .map(|f| self.dir.path().join(f))
-        .collect();
+        let mut files: Vec<PathBuf> = ["slurmctld.log", "munged.out", "slurmctld.out"]
+            .iter()
+            .map(|f| self.dir.path().join(f))
+            .collect();
+        for node in NODES {
+            files.push(self.dir.path().join(format!("slurmd-{node}.log")));
+            files.push(self.dir.path().join(format!("slurmd-{node}.out")));
+        }
+        files.push(self.dir.path().join("work").join("tasks.log"));
         if let Ok(entries) = fs::read_dir(self.dir.path().join("work")) {
             files.extend(
                 entries
@@ -543,7 +767,7 @@ impl Cluster {
 impl Drop for Cluster {
     fn drop(&mut self) {
         // Jobs first, through this cluster's own controller, so no job outlives its slurmd.
-        if self.daemons.iter().any(|(name, _)| *name == "slurmctld") {
+        if self.daemons.iter().any(|(name, _)| name == "slurmctld") {
             let _ = self
                 .client("scancel")
                 .args(["--full", "--user=root"])

@@ -31,10 +31,15 @@ pub fn peak_bytes() -> Option<u64> {
     own_usage()?.peak_bytes
 }
 
-/// This machine's name, as the kernel has it, where the platform tells it: a job result records
-/// it so that a join can say which machines its claims rest on.
+/// The name of the node running this job: Slurm's name for it (`SLURMD_NODENAME`) under Slurm,
+/// else this machine's name as the kernel has it, where the platform tells it. A job result
+/// records it so that a join can say which machines its claims rest on. Slurm's name comes
+/// first because several slurmd daemons can serve one machine (multiple-slurmd), each a node of
+/// its own under one host name.
 pub fn host_name() -> Option<String> {
-    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    let name = std::env::var("SLURMD_NODENAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/proc/sys/kernel/hostname").ok())?;
     let name = name.trim();
     (!name.is_empty()).then(|| moo_core::text::excerpt(name))
 }
