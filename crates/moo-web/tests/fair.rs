@@ -67,6 +67,55 @@ async fn a_tree_upload_is_held_to_its_route_limit_however_it_is_sent() {
     assert_eq!(value["code"], "too_large", "{value}");
 }
 
+/// A tree of one symbol of `symbols`, guessed in order: as deep as it has symbols.
+fn chain_tree(symbols: &str) -> String {
+    let mut node = String::new();
+    for (i, s) in symbols.chars().rev().enumerate() {
+        node = if i == 0 {
+            format!(r#"{{"guess":"{s}"}}"#)
+        } else {
+            format!(r#"{{"guess":"{s}","children":{{"0B0C":{node}}}}}"#)
+        };
+    }
+    format!(
+        r#"{{"tree":{{"rules":{{"length":1,"symbols":"{symbols}","repeats":false,"no_leading":false}},"root":{node}}}}}"#
+    )
+}
+
+async fn view(app: axum::Router, body: String) -> (StatusCode, Value, usize) {
+    let request = Request::post("/api/trees/view")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .unwrap();
+    answer(app.oneshot(request).await.unwrap()).await
+}
+
+/// An uploaded tree is read by the tree's own parser, with the depth cap of `moo tree verify`,
+/// not first as generic JSON, whose limit of 128 levels refused a tree of 64 guesses (64
+/// symbols of length 1, which moo writes itself); a tree nested past the cap is refused by the
+/// cap, without overflowing a stack.
+#[tokio::test]
+async fn an_uploaded_tree_is_read_with_the_depth_cap_of_tree_verify() {
+    let app = moo_web::router(moo_web::Config::default());
+    let symbols = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#";
+    assert_eq!(symbols.len(), 64);
+    let (status, value, _) = view(app.clone(), chain_tree(symbols)).await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    assert_eq!(value["stats"]["max"], 64);
+    // 30000 levels of nesting, past the cap of 20000 guesses.
+    let deep = format!(
+        r#"{{"tree":{{"rules":{{"length":1,"symbols":"ab","repeats":false,"no_leading":false}},"root":{}{{"guess":"b"}}{}}}}}"#,
+        r#"{"guess":"a","children":{"0B0C":"#.repeat(30_000),
+        "}}".repeat(30_000)
+    );
+    let (status, value, _) = view(app, deep).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{value}");
+    assert!(
+        value["error"].as_str().unwrap().contains("nests"),
+        "{value}"
+    );
+}
+
 /// The failure reported: 600 chunked uploads held 4.4 GB. Uploads past the usual body limit
 /// take their room in a shared budget before they are read: with the budget full of uploads
 /// that are still arriving, the next ones are answered 503 at once instead of being buffered.
