@@ -1,7 +1,7 @@
 //! Work that plays every secret: benchmarks, strategy trees, and the Explorer's checked trees.
 
 use moo_core::strategy::{self, StrategyOptions};
-use moo_core::{CodeSpace, DecisionTree, EvalOptions, Evaluation, Preset, Stop};
+use moo_core::{CodeSpace, DecisionTree, EvalError, EvalOptions, Evaluation, Preset, Stop};
 use serde::{Deserialize, Serialize};
 
 use crate::bench;
@@ -44,10 +44,6 @@ pub struct TreeBody {
     rules: Option<RulesIn>,
     strategy: Option<String>,
 }
-
-/// The most nodes a tree sent to a client may have: brute force asks millions of guesses over the
-/// 5040 Bulls and Cows secrets, each a node, far more than anyone can browse.
-const MAX_NODES: usize = 1_000_000;
 
 /// The largest tree file the Explorer may upload: the shipped optimal Bulls and Cows tree is
 /// about 200 KB.
@@ -148,8 +144,7 @@ impl Service {
             rules,
             limit,
             move |_, space, stop| {
-                let tree = grow_tree(&name, space, &stop)?;
-                within_answer_cap(tree.nodes().len(), MIN_TREE_NODE_BYTES, "tree")?;
+                let tree = grow_tree(&name, space, &stop, (MIN_TREE_NODE_BYTES, "tree"))?;
                 // Written here, on the job's large stack: writing nests once per guess of the
                 // longest game, thousands deep for brute force.
                 let json = tree.to_json(false);
@@ -199,7 +194,8 @@ impl Service {
                     rules,
                     limit,
                     move |_, space, stop| {
-                        let tree = grow_tree(&name, space, &stop)?;
+                        let tree =
+                            grow_tree(&name, space, &stop, (MIN_VIEW_NODE_BYTES, "tree's view"))?;
                         bench::on_long_pool(|| view_text(&tree, space))
                     },
                 ))
@@ -262,14 +258,28 @@ fn strategy_named(name: Option<String>) -> Result<String, ServiceError> {
     Ok(name)
 }
 
-/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs.
-fn grow_tree(name: &str, space: &CodeSpace, stop: &Stop) -> Result<DecisionTree, ServiceError> {
+/// The decision tree of the strategy `name`, grown within `stop` on the pool of long jobs, for
+/// an answer of `what` whose nodes take at least `node_bytes` each: growing stops as soon as
+/// the answer could not fit in [`MAX_ANSWER_BYTES`], so a blind baseline's tree (hundreds of
+/// thousands of guesses) is refused without being grown whole.
+fn grow_tree(
+    name: &str,
+    space: &CodeSpace,
+    stop: &Stop,
+    (node_bytes, what): (usize, &str),
+) -> Result<DecisionTree, ServiceError> {
     let build = bench::builder(name, space, stop);
     let mut options = EvalOptions::default();
     options.deadline = stop.deadline();
     options.cancel = stop.flag().cloned();
+    let max_nodes = MAX_ANSWER_BYTES / node_bytes;
     let grown =
-        bench::on_long_pool(|| moo_core::strategy_tree(space, &build, &options, Some(MAX_NODES)))
-            .map_err(|e| ServiceError::from_eval(e, "the decision tree"))?;
+        bench::on_long_pool(|| moo_core::strategy_tree(space, &build, &options, Some(max_nodes)))
+            .map_err(|e| match e {
+            EvalError::TooManyNodes { max, .. } => {
+                too_large_answer(format!("it has more than {max} guesses"), what)
+            }
+            e => ServiceError::from_eval(e, "the decision tree"),
+        })?;
     Ok(grown.tree)
 }
