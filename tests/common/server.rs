@@ -89,6 +89,12 @@ impl Server {
         std::env::var("MOO_WEB_BACKEND").is_ok_and(|v| v == "static")
     }
 
+    /// The server's process id, to read its memory from /proc.
+    #[allow(dead_code)] // the load test's alone
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The port the server listens on.
     pub fn port(&self) -> u16 {
         let rest = self.url.trim_start_matches("http://127.0.0.1:");

@@ -30,6 +30,9 @@ pub enum ErrorCode {
     Invalid,
     /// The rules ask for more codes than this feature handles.
     SpaceTooLarge,
+    /// The answer would be larger than the service sends (a tree's view with too many nodes):
+    /// the same request will be refused again.
+    AnswerTooLarge,
     /// The work did not finish within its time limit, or the service is too busy: the same
     /// request may succeed later.
     Busy,

@@ -6,8 +6,11 @@
 //!
 //! A full store must not lock new players out for the whole expiry (a burst of creations would
 //! do that), so a new game takes the place of a finished game, or else of the game idle longest
-//! once it has been idle for a short while. Only when every game was played within that while is
-//! the request refused, with the time until a place frees up.
+//! once it has been idle for a short while. A game with a move in it is held far longer than one
+//! nobody has played: the address of its owner cannot protect it, since on a loopback server a
+//! script and the browser's player share one, so what protects a game in play is that somebody
+//! played it recently. Only when no game may go is the request refused, with the time until a
+//! place frees up.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -48,6 +51,8 @@ pub(crate) struct Games {
     per_client: usize,
     expiry: Duration,
     evict_idle: Duration,
+    /// How long a game with a move in it is safe from eviction after its last touch.
+    evict_played: Duration,
     games: Mutex<HashMap<String, Game>>,
 }
 
@@ -58,7 +63,24 @@ impl Games {
             per_client: max,
             expiry,
             evict_idle,
+            evict_played: evict_idle,
             games: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Games with a move in them are safe from eviction for `evict_played` after their last
+    /// touch (at least as long as games nobody played).
+    pub fn with_evict_played(mut self, evict_played: Duration) -> Games {
+        self.evict_played = evict_played.max(self.evict_idle);
+        self
+    }
+
+    /// How long `game` is safe from eviction after its last touch.
+    fn protected_for(&self, game: &Game) -> Duration {
+        if game.history.is_empty() {
+            self.evict_idle
+        } else {
+            self.evict_played
         }
     }
 
@@ -139,9 +161,9 @@ impl Games {
 }
 
 impl Games {
-    /// Drops the finished game used longest ago, or else the game played longest ago of a
-    /// client holding more than its share, or else the game idle longest if it has been idle for
-    /// `evict_idle`; otherwise says when a place will free up.
+    /// Drops the finished game used longest ago, or else the game touched longest ago of a
+    /// client holding more than its share, or else the game idle longest, of those out of their
+    /// protection (see the module docs); otherwise says when a place will free up.
     fn make_room(
         &self,
         games: &mut HashMap<String, Game>,
@@ -151,34 +173,46 @@ impl Games {
             .iter()
             .filter(|(_, g)| g.is_over())
             .min_by_key(|(_, g)| g.last_used);
+        let left = |g: &Game| {
+            self.protected_for(g)
+                .saturating_sub(now.duration_since(g.last_used))
+        };
         let mut held: HashMap<IpAddr, usize> = HashMap::new();
         for owner in games.values().filter_map(|g| g.owner) {
             *held.entry(owner).or_default() += 1;
         }
+        // A hog gives up games nobody has played, or played ones out of their protection.
         let hog = games
             .iter()
             .filter(|(_, g)| g.owner.is_some_and(|o| held[&o] > self.per_client))
+            .filter(|(_, g)| g.history.is_empty() || left(g).is_zero())
             .min_by_key(|(_, g)| g.last_used);
-        let oldest = games.iter().min_by_key(|(_, g)| g.last_used);
-        let victim = match (finished.or(hog), oldest) {
-            (Some((id, _)), _) => id.clone(),
-            (None, Some((id, g))) if now.duration_since(g.last_used) >= self.evict_idle => {
-                id.clone()
-            }
-            (None, Some((_, g))) => {
-                let wait = self.evict_idle - now.duration_since(g.last_used);
+        let idle = games
+            .iter()
+            .filter(|(_, g)| left(g).is_zero())
+            .min_by_key(|(_, g)| g.last_used);
+        let victim = match finished.or(hog).or(idle) {
+            Some((id, _)) => id.clone(),
+            None => {
+                let Some(wait) = games.values().map(left).min() else {
+                    return Ok(());
+                };
                 return Err(ServiceError::unavailable(format!(
-                    "the server holds its limit of {} live games, all played in the last {} \
-                     seconds: try again in {} seconds",
+                    "the server holds its limit of {} live games, none of them over or left \
+                     alone long enough to give its place to a new one: try again in {} seconds",
                     self.max,
-                    self.evict_idle.as_secs(),
                     wait.as_secs() + 1
                 )));
             }
-            (None, None) => return Ok(()),
         };
         games.remove(&victim);
         Ok(())
+    }
+
+    /// How many games are held.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.games.lock().unwrap().len()
     }
 }
 
@@ -212,7 +246,7 @@ mod tests {
         assert_eq!(full.status, 503);
         assert!(
             full.message
-                .contains("limit of 2 live games, all played in the last 60 seconds: try again in"),
+                .contains("limit of 2 live games, none of them over or left alone long enough to give its place to a new one: try again in"),
             "{}",
             full.message
         );
@@ -290,5 +324,32 @@ mod tests {
         let (c, _) = games.create(Rules::bulls(), None, None).unwrap();
         assert!(games.with(&c, |_| Ok(())).is_ok());
         assert_eq!(games.games.lock().unwrap().len(), 2);
+    }
+
+    /// Issue 51 item 4: on a loopback server the player in the browser and a script share one
+    /// address; the script creating games past the store's size evicts only its own games
+    /// nobody played, never the player's game in play.
+    #[test]
+    fn a_game_in_play_outlives_a_flood_of_games_from_its_own_address() {
+        let games = Games::new(1000, Duration::from_secs(1800), Duration::ZERO)
+            .with_per_client(100)
+            .with_evict_played(Duration::from_secs(600));
+        let local = Some(IpAddr::from([127, 0, 0, 1]));
+        let (mine, game) = games.create(Rules::bulls(), None, local).unwrap();
+        let guess = game.rules.parse_code("0123").unwrap();
+        games
+            .with(&mine, |g| {
+                g.history.push(guess, guess.score(&g.secret));
+                Ok(())
+            })
+            .unwrap();
+        for _ in 0..1100 {
+            games.create(Rules::bulls(), None, local).unwrap();
+        }
+        assert_eq!(games.len(), 1000);
+        assert!(
+            games.read(&mine, |_| Ok(())).is_ok(),
+            "the game in play was evicted"
+        );
     }
 }

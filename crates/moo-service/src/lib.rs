@@ -34,9 +34,11 @@ use moo_core::advisor::Advisor;
 use moo_core::{CodeSpace, GuessPool, Rules, Stop};
 
 pub use error::{body_error, plain, ErrorCode, ServiceError};
-pub use long::{BenchBody, BenchReport, TreeBody, TreeViewBody, TREE_UPLOAD_LIMIT};
+pub use long::{
+    BenchBody, BenchReport, TreeBody, TreeViewBody, MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
+};
 pub use play::{GameReport, GuessBody, NewGame};
-pub use route::{read_body, to_json, Reply};
+pub use route::{body_limit, read_body, to_json, Reply};
 pub use rules::{Presets, Strategies};
 pub use solve::{ReviewBody, SolverBody, SolverStep};
 pub use treeview::TreeView;
@@ -45,8 +47,9 @@ pub use treeview::TreeView;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// The most games kept at once; past it, a new game replaces a finished one or the game
-    /// idle longest, if that one has been idle for [`Limits::evict_idle`].
+    /// The most games kept at once; past it, a new game replaces a finished one, or the game
+    /// idle longest if nobody has touched it for [`Limits::evict_idle`] (a game never played)
+    /// or [`Limits::evict_played`] (a game in play); otherwise it is refused.
     pub max_games: usize,
     /// The most turns a game or a solver history may have: far more than any game needs, and a
     /// bound on the work of every hint and on the size of every answer, which lists the turns.
@@ -57,9 +60,14 @@ pub struct Limits {
     pub client_games: usize,
     /// How long a game may go without a move before it is dropped (reading it does not count).
     pub idle_expiry: Duration,
-    /// How long a game must have gone untouched before a new game may take its place when the
-    /// store is full.
+    /// How long a game nobody has played yet must have gone untouched before a new game may
+    /// take its place when the store is full.
     pub evict_idle: Duration,
+    /// How long a game with a move in it must have gone untouched before a new game may take
+    /// its place: a player thinking over the next guess keeps the game, whoever fills the
+    /// store meanwhile (on a loopback server every client has the same address, so the owner's
+    /// address cannot tell a player's game from a script's).
+    pub evict_played: Duration,
     /// How long one piece of advice (a hint, a solver or assistant step) may take, waiting
     /// included: past it the advisor answers with the best guess it has.
     pub time_limit: Duration,
@@ -89,6 +97,7 @@ impl Default for Limits {
             client_games: 100,
             idle_expiry: Duration::from_secs(30 * 60),
             evict_idle: Duration::from_secs(60),
+            evict_played: Duration::from_secs(10 * 60),
             time_limit: Duration::from_secs(2),
             review_time_limit: Duration::from_secs(10),
             bench_time_limit: Duration::from_secs(20),
@@ -119,7 +128,8 @@ impl Service {
     pub fn new(limits: Limits) -> Service {
         Service {
             games: games::Games::new(limits.max_games, limits.idle_expiry, limits.evict_idle)
-                .with_per_client(limits.client_games),
+                .with_per_client(limits.client_games)
+                .with_evict_played(limits.evict_played),
             spaces: spaces::Spaces::new(limits.cached_spaces),
             advisor: Advisor::new(),
             bench_cache: bench::BenchCache::default(),
@@ -137,8 +147,11 @@ impl Service {
 /// apart from long work, so a hint never waits behind a benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Work {
-    /// A hint, a solver or assistant step, a review: a player waits for it.
+    /// A hint, a solver or assistant step: a player waits for it, within a short limit.
     Advice,
+    /// The review of a whole game: a player waits for it too, but it may take the longer
+    /// [`Limits::review_time_limit`], so it has workers of its own and never holds advice's.
+    Review,
     /// A benchmark or a strategy tree: every secret is played.
     Long,
 }

@@ -82,6 +82,12 @@ impl<'a> Route<'a> {
     }
 }
 
+/// The largest body the route of `method` and `path` takes, where the service's own limit is
+/// `limit` (a tree upload takes more); a path that is no route takes `limit`.
+pub fn body_limit(method: &str, path: &str, limit: usize) -> usize {
+    Route::of(method, path).map_or(limit, |route| route.body_limit(limit))
+}
+
 /// The body read as `T`, refused as the server refuses it.
 pub fn read_body<T: DeserializeOwned>(body: &str) -> Result<T, ServiceError> {
     let mut json = serde_json::Deserializer::from_str(body);
@@ -162,7 +168,10 @@ impl Service {
             Route::Bench => ok(&self.run_inline(self.bench(read_body(body)?)?, stop)?),
             // Already JSON text, as the core writes a tree.
             Route::Tree => Ok((200, self.run_inline(self.tree(read_body(body)?)?, stop)?)),
-            Route::TreeView => ok(&self.run_inline(self.tree_view(read_body(body)?)?, stop)?),
+            Route::TreeView => Ok((
+                200,
+                self.run_inline(self.tree_view(read_body(body)?)?, stop)?,
+            )),
         }
     }
 }

@@ -205,7 +205,7 @@ impl Service {
         let history = read_history(&rules, &body.history, self.limits.max_turns)?;
         let move_time: Duration = self.limits.time_limit;
         Ok(Job::new(
-            Work::Advice,
+            Work::Review,
             self.limits.review_time_limit,
             rules,
             (limit, REVIEW),

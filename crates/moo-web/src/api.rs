@@ -8,18 +8,20 @@
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
+use axum::Extension;
 use axum::{Json, Router};
 use moo_core::advisor::Position;
 use moo_core::review::GameReview;
 use moo_service::{
     BenchBody, BenchReport, GameReport, GuessBody, Job, NewGame, Presets, ReviewBody, ServiceError,
-    SolverBody, SolverStep, Strategies, TreeBody, TreeView, TreeViewBody, TREE_UPLOAD_LIMIT,
+    SolverBody, SolverStep, Strategies, TreeBody, Work, MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
 };
 
-use crate::error::{ApiError, ApiJson};
+use crate::conns::Conn;
+use crate::error::{ApiError, ApiJson, ApiText};
 use crate::heavy::Client;
 use crate::AppState;
 
@@ -84,7 +86,9 @@ async fn new_game(
     client: Client,
     ApiJson(body): ApiJson<NewGame>,
 ) -> Result<(StatusCode, Json<GameReport>), ApiError> {
-    let game = state.service.new_game(body, client.0)?;
+    // Only a remote address tells players apart: on the loopback the store protects games in
+    // play by when they were played instead.
+    let game = state.service.new_game(body, client.remote_addr())?;
     Ok((StatusCode::CREATED, Json(game)))
 }
 
@@ -139,18 +143,60 @@ async fn run_bench(
 async fn strategy_tree(
     State(state): Shared,
     client: Client,
+    conn: Option<Extension<Arc<Conn>>>,
     ApiJson(body): ApiJson<TreeBody>,
 ) -> Result<Response, ApiError> {
-    let job = state.service.tree(body);
-    let json = run(&state, client, job).await?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+    let job = state.service.tree(body)?;
+    let (work, limit) = (job.work, job.time_limit);
+    let service = state.service.clone();
+    large_answer(&state, client, conn, work, limit, move |stop| {
+        Ok(job.run(&service, stop)?)
+    })
+    .await
 }
 
+/// The Explorer's view of a tree. Its body (up to a tree file's size) is read as JSON on the
+/// worker, not on the async threads that answer everybody else.
 async fn tree_view(
     State(state): Shared,
     client: Client,
-    ApiJson(body): ApiJson<TreeViewBody>,
-) -> AppResult<TreeView> {
-    let job = state.service.tree_view(body);
-    Ok(Json(run(&state, client, job).await?))
+    conn: Option<Extension<Arc<Conn>>>,
+    ApiText(body): ApiText,
+) -> Result<Response, ApiError> {
+    let service = state.service.clone();
+    let limit = service.limits().bench_time_limit;
+    large_answer(&state, client, conn, Work::Long, limit, move |stop| {
+        let body = moo_service::read_body(&body)?;
+        let job = service.tree_view(body)?;
+        Ok(job.run(&service, stop)?)
+    })
+    .await
+}
+
+/// Runs `job`, whose answer is JSON text of up to [`MAX_ANSWER_BYTES`], with its room in the
+/// answer budget taken first, and sends the answer in pieces.
+async fn large_answer<F>(
+    state: &Arc<AppState>,
+    client: Client,
+    conn: Option<Extension<Arc<Conn>>>,
+    work: Work,
+    limit: std::time::Duration,
+    job: F,
+) -> Result<Response, ApiError>
+where
+    F: FnOnce(moo_core::Stop) -> Result<String, ApiError> + Send + 'static,
+{
+    let start = std::time::Instant::now();
+    let mut room = state.heavy.answer_room(MAX_ANSWER_BYTES, limit).await?;
+    let json = state
+        .heavy
+        .run(work, client, limit.saturating_sub(start.elapsed()), job)
+        .await?;
+    room.shrink_to(json.len());
+    Ok(crate::answer::json_in_pieces(
+        json,
+        room,
+        conn.map(|Extension(c)| c),
+        state.config.request_timeout,
+    ))
 }

@@ -122,3 +122,51 @@ where
         }
     }
 }
+
+/// A JSON body kept as text, for a route that reads it on a worker: the content type is
+/// checked as [`ApiJson`] checks it.
+pub(crate) struct ApiText(pub String);
+
+impl FromRequest<Arc<AppState>> for ApiText {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, Self::Rejection> {
+        let essence = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .unwrap_or_default();
+        let json = essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub == "json" || sub.ends_with("+json"));
+        if !json {
+            return Err(ApiError(ServiceError::bad_request(
+                "send the request body as JSON with the header Content-Type: application/json",
+            ))
+            .with_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+        String::from_utf8(bytes.to_vec()).map(ApiText).map_err(|_| {
+            ApiError(ServiceError::bad_request(
+                "the request body is not valid JSON: it is not UTF-8 text",
+            ))
+        })
+    }
+}
+
+impl ApiError {
+    /// The error answered with another status.
+    fn with_status(mut self, status: StatusCode) -> ApiError {
+        self.0.status = status.as_u16();
+        self
+    }
+}

@@ -6,8 +6,15 @@
 //!   header (HTTP/1.0, tools) is let through: browsers always send one. An empty Host header or
 //!   more than one is refused: a proxy or cache in front may read another of them than this
 //!   server does.
-//! - A declared body larger than the limit gets its 413 at once, before hyper answers an
-//!   `Expect: 100-continue` and waits for a body it would refuse.
+//! - A declared body larger than its route's limit (a tree upload's, or else the service's) gets
+//!   its 413 at once, before hyper answers an `Expect: 100-continue` and waits for a body it
+//!   would refuse. Every body, declared or chunked, is then read here, counted as it arrives
+//!   (413 as soon as it passes the limit) and within [`Guard::body_deadline`] (408 past it),
+//!   so no route sees a body that is not whole. A body past the service's usual limit takes
+//!   its room in the memory shared by such uploads first, and is refused with 503 if there is
+//!   none: a few hundred uploads of 8 MiB cannot fill the server's memory.
+//! - The connection counts as working from when its request is read whole to when its answer
+//!   is ready, and as idle otherwise: a full connection table closes the one idle longest.
 //! - Every error answer is JSON, `{"error": "..."}`: those of the routes already are; the
 //!   framework's own (a path that is not UTF-8, a method a route does not take) are rewrapped
 //!   here, their text kept.
@@ -16,6 +23,7 @@
 //!   type than it says.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -23,14 +31,23 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use http_body_util::BodyExt;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::conns::Conn;
 use crate::error::ApiError;
 
-/// The server's own names and its body limit.
+/// The server's own names and its body limits.
 #[derive(Debug, Clone)]
 pub(crate) struct Guard {
     /// Host names (without port), lowercase.
     pub hosts: Vec<String>,
+    /// The service's body limit; a route may take more.
     pub body_limit: usize,
+    /// How long a whole body may take to arrive.
+    pub body_deadline: Duration,
+    /// Bytes of bodies past `body_limit` that may be held at once.
+    pub uploads: Arc<Semaphore>,
 }
 
 /// The names every server answers to: the loopback's.
@@ -110,22 +127,59 @@ async fn checked(guard: &Guard, request: Request, next: Next) -> Response {
             .into_response();
         }
     }
+    let limit = moo_service::body_limit(
+        request.method().as_str(),
+        request.uri().path(),
+        guard.body_limit,
+    );
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > guard.body_limit as u64) {
-        return ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the request body is larger than this server's limit of {} bytes: send a shorter history",
-                guard.body_limit
-            ),
-        )
-        .into_response();
+    if declared.is_some_and(|n| n > limit as u64) {
+        return too_large(limit).into_response();
+    }
+    // Room for a large body before any of it is read: its declared length, or the route's
+    // whole limit for a chunked one.
+    let room = declared.map_or(limit, |n| n as usize);
+    let _upload = if limit > guard.body_limit && room > guard.body_limit {
+        match upload_room(guard, room) {
+            Some(permit) => Some(permit),
+            None => {
+                return ApiError::unavailable(
+                    "the server is receiving as many large uploads as it holds at once: try again in a moment",
+                )
+                .into_response()
+            }
+        }
+    } else {
+        None
+    };
+    let conn = request.extensions().get::<Arc<Conn>>().cloned();
+    let (parts, body) = request.into_parts();
+    let body = match tokio::time::timeout(guard.body_deadline, read_body(body, limit)).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(refused)) => return refused.into_response(),
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {}: send it whole at once",
+                    crate::heavy::seconds(guard.body_deadline)
+                ),
+            )
+            .into_response()
+        }
+    };
+    let request = Request::from_parts(parts, Body::from(body));
+    if let Some(conn) = &conn {
+        conn.working(true);
     }
     let response = next.run(request).await;
+    if let Some(conn) = &conn {
+        conn.working(false);
+    }
     if !(response.status().is_client_error() || response.status().is_server_error()) {
         return response;
     }
@@ -134,6 +188,42 @@ async fn checked(guard: &Guard, request: Request, next: Next) -> Response {
         return response;
     }
     rewrap(response).await
+}
+
+/// The 413 of a body past `limit`.
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "the request body is larger than this server's limit of {limit} bytes: send a shorter history"
+        ),
+    )
+}
+
+/// Room for `bytes` of upload in the shared budget, if there is some now.
+fn upload_room(guard: &Guard, bytes: usize) -> Option<OwnedSemaphorePermit> {
+    let bytes = u32::try_from(bytes).ok()?;
+    guard.uploads.clone().try_acquire_many_owned(bytes).ok()
+}
+
+/// The whole body, counted as it arrives: refused as soon as it passes `limit`.
+async fn read_body(mut body: Body, limit: usize) -> Result<axum::body::Bytes, ApiError> {
+    let mut read: Vec<u8> = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("the request body could not be read: {e}"),
+            )
+        })?;
+        if let Ok(data) = frame.into_data() {
+            if read.len() + data.len() > limit {
+                return Err(too_large(limit));
+            }
+            read.extend_from_slice(&data);
+        }
+    }
+    Ok(read.into())
 }
 
 /// A non-JSON error answer as `{"error": "..."}`, with the same status and its text kept.
@@ -179,6 +269,8 @@ mod tests {
                 .chain(["192.168.1.5".to_string()])
                 .collect(),
             body_limit: 10,
+            body_deadline: Duration::from_secs(1),
+            uploads: Arc::new(Semaphore::new(10)),
         };
         for ok in [
             "localhost",

@@ -5,10 +5,16 @@
 //! code) as JSON nests as deep as the code space is large. At most a fixed number of jobs run at
 //! once, and the permit moves into the job, released only when the job really ends.
 //!
-//! Advice (hints, solver and assistant steps) and long work (benchmarks, strategy trees) have
-//! separate pools, so no number of benchmarks can make a player's hint wait; and each client
-//! address holds at most a share of each pool, its further requests queued behind its own, so
-//! one client cannot take every worker of a kind either.
+//! Advice (hints, solver and assistant steps), reviews and long work (benchmarks, strategy
+//! trees) have separate pools, so no number of reviews or benchmarks can make a player's hint
+//! wait; and each client holds at most a share of each pool, its further requests queued behind
+//! its own, so one client cannot take every worker of a kind either. A client is its address,
+//! but on the loopback, where every client has the same one, it is its connection: a share per
+//! address would put every local client behind whichever loops hardest.
+//!
+//! Large answers (trees and their views) are reserved room in a memory budget before their job
+//! runs, and hold what they take until their client has read them, so unread answers cannot
+//! pile up past the budget.
 //!
 //! Every job gets a [`Stop`]: the request's time limit and a cancel flag. The flag is set when
 //! the request future is dropped, which is what hyper does when the client disconnects, and when
@@ -41,10 +47,44 @@ const CLIENTS_KEPT: usize = 1024;
 
 pub(crate) use moo_service::Work;
 
-/// The address of the client that sent a request, when the server knows it (tests that call
-/// the router directly have none); [`crate::serve`] records it for every connection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Client(pub Option<IpAddr>);
+/// Who sent a request, when the server knows (tests that call the router directly do not):
+/// [`crate::serve`] records the address and the connection for every connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Client {
+    pub addr: Option<IpAddr>,
+    pub connection: Option<u64>,
+}
+
+/// What a client's fair share is counted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Addr(IpAddr),
+    Connection(u64),
+}
+
+impl Client {
+    /// A client at `addr` (tests).
+    #[cfg(test)]
+    pub fn at(addr: IpAddr) -> Client {
+        Client {
+            addr: Some(addr),
+            connection: None,
+        }
+    }
+
+    /// Its address, unless it is the loopback's, which every local client shares.
+    pub fn remote_addr(&self) -> Option<IpAddr> {
+        self.addr.filter(|a| !a.is_loopback())
+    }
+
+    fn key(&self) -> Option<Key> {
+        match (self.remote_addr(), self.connection) {
+            (Some(addr), _) => Some(Key::Addr(addr)),
+            (None, Some(connection)) => Some(Key::Connection(connection)),
+            (None, None) => self.addr.map(Key::Addr),
+        }
+    }
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for Client {
     type Rejection = std::convert::Infallible;
@@ -54,7 +94,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
             .extensions
             .get::<Client>()
             .copied()
-            .unwrap_or(Client(None)))
+            .unwrap_or_default())
     }
 }
 
@@ -62,7 +102,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
 struct Pool {
     permits: Arc<Semaphore>,
     per_client: usize,
-    clients: Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
+    clients: Mutex<HashMap<Key, Arc<Semaphore>>>,
 }
 
 impl Pool {
@@ -76,7 +116,7 @@ impl Pool {
 
     /// The client's own queue: its jobs wait there first, so one client holds at most
     /// `per_client` of the workers and its other requests queue behind its own.
-    fn queue_of(&self, client: IpAddr) -> Arc<Semaphore> {
+    fn queue_of(&self, client: Key) -> Arc<Semaphore> {
         let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
         if clients.len() >= CLIENTS_KEPT {
             // Only queues nobody holds or waits on: theirs is the whole count of references.
@@ -94,8 +134,8 @@ impl Pool {
         client: Client,
     ) -> Result<(Option<OwnedSemaphorePermit>, OwnedSemaphorePermit), ApiError> {
         let closed = |_| ApiError::unavailable("the server is shutting down");
-        let share = match client.0 {
-            Some(ip) => Some(self.queue_of(ip).acquire_owned().await.map_err(closed)?),
+        let share = match client.key() {
+            Some(key) => Some(self.queue_of(key).acquire_owned().await.map_err(closed)?),
             None => None,
         };
         let worker = self.permits.clone().acquire_owned().await.map_err(closed)?;
@@ -103,11 +143,31 @@ impl Pool {
     }
 }
 
-/// The pools of heavy-job permits: advice has workers of its own, which benchmarks and trees
-/// can never take, so a player's hint never waits behind somebody's benchmark.
+/// The pools of heavy-job permits: advice has workers of its own, which reviews, benchmarks and
+/// trees can never take, so a player's hint never waits behind somebody's review or benchmark;
+/// and the memory budget of large answers.
 pub(crate) struct Heavy {
     advice: Pool,
+    review: Pool,
     long: Pool,
+    /// KiB of large answers built or being sent.
+    answers: Arc<Semaphore>,
+}
+
+/// Room for a large answer in the budget, held until the answer is sent (or dropped).
+pub(crate) struct AnswerRoom(OwnedSemaphorePermit);
+
+impl AnswerRoom {
+    /// Keeps only the room `bytes` take and gives back the rest.
+    pub fn shrink_to(&mut self, bytes: usize) {
+        let keep = kib(bytes).min(self.0.num_permits());
+        let _rest = self.0.split(self.0.num_permits() - keep);
+    }
+}
+
+/// `bytes` in whole KiB, as the budget counts them.
+fn kib(bytes: usize) -> usize {
+    bytes.div_ceil(1024)
 }
 
 /// Cancels a job's [`Stop`] when the request that started it goes away.
@@ -120,12 +180,34 @@ impl Drop for CancelOnDrop {
 }
 
 impl Heavy {
-    /// `advice_jobs` workers for advice, `long_jobs` for benchmarks and trees, of which each
-    /// client address may hold `per_client` of each kind at once.
-    pub fn new(advice_jobs: usize, long_jobs: usize, per_client: usize) -> Heavy {
+    /// `advice_jobs` workers for advice, `review_jobs` for reviews, `long_jobs` for benchmarks
+    /// and trees, of which each client may hold `per_client` of each kind at once; large answers
+    /// share `answer_memory` bytes.
+    pub fn new(
+        (advice_jobs, review_jobs, long_jobs): (usize, usize, usize),
+        per_client: usize,
+        answer_memory: usize,
+    ) -> Heavy {
         Heavy {
             advice: Pool::new(advice_jobs, per_client),
+            review: Pool::new(review_jobs, per_client),
             long: Pool::new(long_jobs, per_client),
+            answers: Arc::new(Semaphore::new(kib(answer_memory))),
+        }
+    }
+
+    /// Room for an answer of up to `bytes` in the budget, waiting at most `limit` for others to
+    /// be sent.
+    pub async fn answer_room(&self, bytes: usize, limit: Duration) -> Result<AnswerRoom, ApiError> {
+        let want = u32::try_from(kib(bytes)).unwrap_or(u32::MAX);
+        let room = self.answers.clone().acquire_many_owned(want);
+        match tokio::time::timeout(limit, room).await {
+            Ok(Ok(permit)) => Ok(AnswerRoom(permit)),
+            Ok(Err(_)) => Err(ApiError::unavailable("the server is shutting down")),
+            Err(_) => Err(ApiError::unavailable(format!(
+                "the server holds as many large answers as it keeps for clients that have not read them yet: try again in a moment (waited {})",
+                seconds(limit)
+            ))),
         }
     }
 
@@ -138,6 +220,7 @@ impl Heavy {
     fn pool(&self, work: Work) -> &Pool {
         match work {
             Work::Advice => &self.advice,
+            Work::Review => &self.review,
             Work::Long => &self.long,
         }
     }
@@ -203,12 +286,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_dropped_request_cancels_its_job_and_frees_the_worker() {
-        let heavy = Arc::new(Heavy::new(1, 1, 1));
+        let heavy = Arc::new(Heavy::new((1, 1, 1), 1, 1 << 20));
         let (seen, saw) = std::sync::mpsc::channel();
         // A job that runs until it is stopped, like a search with a long budget.
         let request = heavy.run(
             Work::Long,
-            Client(None),
+            Client::default(),
             Duration::from_secs(600),
             move |stop| {
                 while !stop.is_cancelled() {
@@ -224,7 +307,12 @@ mod tests {
             .expect("the job saw the cancel flag");
         // The one worker is free again for the next request.
         let next = heavy
-            .run(Work::Long, Client(None), Duration::from_secs(60), |_| Ok(7))
+            .run(
+                Work::Long,
+                Client::default(),
+                Duration::from_secs(60),
+                |_| Ok(7),
+            )
             .await;
         assert_eq!(next, Ok(7));
     }
@@ -263,9 +351,9 @@ mod tests {
     /// client address holds at most its share of a pool, its other jobs queued behind its own.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn advice_has_workers_of_its_own_and_a_client_its_share() {
-        let heavy = Arc::new(Heavy::new(2, 2, 1));
+        let heavy = Arc::new(Heavy::new((2, 1, 2), 1, 1 << 20));
         let release = Arc::new(AtomicBool::new(false));
-        let ip = |n: u8| Client(Some(IpAddr::from([127, 0, 0, n])));
+        let ip = |n: u8| Client::at(IpAddr::from([10, 0, 0, n]));
         let long: Vec<_> = (1..=2)
             .map(|n| hold(&heavy, Work::Long, ip(n), &release))
             .collect();
@@ -293,6 +381,35 @@ mod tests {
         assert_eq!(answer, Ok(Ok(5)));
         release.store(true, std::sync::atomic::Ordering::Relaxed);
         for job in long.into_iter().chain(greedy) {
+            assert_eq!(job.await.unwrap(), Ok(()));
+        }
+    }
+
+    /// Issue 51 item 4: reviews have workers of their own, so any number of them leaves advice
+    /// its workers; and on the loopback, where every client has one address, each connection is
+    /// a client of its own, so one local client looping cannot queue every other behind it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reviews_never_hold_advice_and_local_clients_are_their_connections() {
+        let heavy = Arc::new(Heavy::new((2, 1, 1), 1, 1 << 20));
+        let release = Arc::new(AtomicBool::new(false));
+        let local = |c: u64| Client {
+            addr: Some(IpAddr::from([127, 0, 0, 1])),
+            connection: Some(c),
+        };
+        let reviews: Vec<_> = (0..3)
+            .map(|c| hold(&heavy, Work::Review, local(c), &release))
+            .collect();
+        until_busy(&heavy, Work::Review, 1, 1).await;
+        let greedy = hold(&heavy, Work::Advice, local(10), &release);
+        until_busy(&heavy, Work::Advice, 2, 1).await;
+        let answer = tokio::time::timeout(
+            Duration::from_secs(5),
+            heavy.run(Work::Advice, local(11), Duration::from_secs(5), |_| Ok(5)),
+        )
+        .await;
+        assert_eq!(answer, Ok(Ok(5)));
+        release.store(true, std::sync::atomic::Ordering::Relaxed);
+        for job in reviews.into_iter().chain([greedy]) {
             assert_eq!(job.await.unwrap(), Ok(()));
         }
     }
