@@ -137,7 +137,13 @@ async fn checked(guard: &Guard, request: Request, next: Next) -> Response {
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
+    if let Some(n) = declared.filter(|&n| n > limit as u64) {
+        // Drained only when the client is sending it anyway, not when it waits to be asked
+        // (`Expect: 100-continue`), which reading would do.
+        let expects = request.headers().contains_key(header::EXPECT);
+        if n <= DRAIN_BYTES as u64 && !expects {
+            drain(request.into_body(), DRAIN_BYTES).await;
+        }
         return too_large(limit).into_response();
     }
     // Room for a large body before any of it is read: its declared length, or the route's
@@ -218,12 +224,38 @@ async fn read_body(mut body: Body, limit: usize) -> Result<axum::body::Bytes, Ap
         })?;
         if let Ok(data) = frame.into_data() {
             if read.len() + data.len() > limit {
+                drain(body, DRAIN_BYTES).await;
                 return Err(too_large(limit));
             }
             read.extend_from_slice(&data);
         }
     }
     Ok(read.into())
+}
+
+/// The most of a refused body that is read and thrown away before its 413, and for how long.
+/// A connection closed with bytes it never read is reset, and a reset can reach the client
+/// before it has read the answer, which it then never sees; a client still sending a body a
+/// little over the limit reads its 413 once the body is taken. Beyond these the connection is
+/// closed at once.
+const DRAIN_BYTES: usize = 256 << 10;
+const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Reads and drops up to `bytes` more of `body`, for at most [`DRAIN_TIME`].
+async fn drain(mut body: Body, bytes: usize) {
+    let _ = tokio::time::timeout(DRAIN_TIME, async {
+        let mut left = bytes;
+        while left > 0 {
+            match body.frame().await {
+                Some(Ok(frame)) => {
+                    let n = frame.data_ref().map_or(0, |d| d.len());
+                    left = left.saturating_sub(n.max(1));
+                }
+                _ => break,
+            }
+        }
+    })
+    .await;
 }
 
 /// A non-JSON error answer as `{"error": "..."}`, with the same status and its text kept.
