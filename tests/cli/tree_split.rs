@@ -975,3 +975,76 @@ fn links_and_fifos_in_a_run_directory_are_refused_not_followed() {
     nix::unistd::mkfifo(&job, nix::sys::stat::Mode::S_IRWXU).unwrap();
     refused(&split_again, "0003.job.json", "FIFO");
 }
+
+/// `moo tree status --verify` on `dir`: (succeeded, stdout, stderr).
+fn verify(dir: &Path) -> (bool, String, String) {
+    let out = moo()
+        .args(["tree", "status", "--verify"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A run directory checked as a whole: in progress and finished it verifies; a link, a stranger,
+/// an edited job file and a result claiming what its job did not prove each fail it, named.
+#[test]
+fn status_verify_checks_the_whole_run_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("jobs");
+    split(&dir, &[]);
+    run_job(&dir, 0);
+    let (ok, out, err) = verify(&dir);
+    assert!(ok && out.contains("still without a result"), "{out}{err}");
+    for index in 1..jobs(&dir) {
+        run_job(&dir, index);
+    }
+    let (ok, out, err) = verify(&dir);
+    assert!(ok && out.contains("3575 guesses in total"), "{out}{err}");
+    assert!(out.contains("rests on"), "{out}");
+
+    let planted = dir.join("0099.result.json");
+    std::os::unix::fs::symlink("/etc/hostname", &planted).unwrap();
+    let (ok, _, err) = verify(&dir);
+    assert!(!ok && err.contains("symbolic link"), "{err}");
+    std::fs::remove_file(&planted).unwrap();
+
+    let stranger = dir.join("notes.txt");
+    std::fs::write(&stranger, "hello").unwrap();
+    let (ok, _, err) = verify(&dir);
+    assert!(
+        !ok && err.contains("no part of the run") && err.contains("notes.txt"),
+        "{err}"
+    );
+    std::fs::remove_file(&stranger).unwrap();
+
+    let job = dir.join("0002.job.json");
+    let original = std::fs::read_to_string(&job).unwrap();
+    std::fs::write(
+        &job,
+        original.replace("\"guesses\": \"all\"", "\"guesses\": \"consistent\""),
+    )
+    .unwrap();
+    let (ok, _, err) = verify(&dir);
+    assert!(
+        !ok && err.contains("not the job the manifest holds"),
+        "{err}"
+    );
+    std::fs::write(&job, &original).unwrap();
+
+    // A result whose subtree claims one guess fewer than it takes.
+    let result = dir.join("0003.result.json");
+    let text = std::fs::read_to_string(&result).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let total = value["outcome"]["total"].as_u64().unwrap();
+    value["outcome"]["total"] = (total - 1).into();
+    std::fs::write(&result, value.to_string()).unwrap();
+    let (ok, _, err) = verify(&dir);
+    assert!(!ok && err.contains("a result file is damaged"), "{err}");
+    std::fs::write(&result, text).unwrap();
+    assert!(verify(&dir).0);
+}

@@ -130,6 +130,15 @@ pub struct StatusArgs {
     /// the cheapest subtree found for it
     #[arg(long, value_name = "FILE", requires = "bounds")]
     strategy: Option<PathBuf>,
+
+    /// Check the whole directory instead of printing the range, writing nothing: every entry a
+    /// regular file of the run (no links, pipes or strangers), the first round's job files the
+    /// manifest's own, every result the answer to the job the manifest and the results before
+    /// it derive, the next round's job files (where written) the ones the join would write, and
+    /// a finished run's tree replayed over every secret. Fails on the first problem. What it
+    /// cannot check is a job's own search, which each result claims.
+    #[arg(long, conflicts_with_all = ["summary", "bounds"])]
+    verify: bool,
 }
 
 /// `moo tree join`'s flags.
@@ -776,6 +785,9 @@ fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
 /// system's array range (`0-15,17`), or nothing when every one has.
 pub fn status(args: StatusArgs) -> Result<()> {
     let split = read_manifest(&args.dir)?;
+    if args.verify {
+        return verify_run(&args.dir, &split);
+    }
     if args.summary {
         summary(&args.dir, &split)?;
     }
@@ -795,6 +807,93 @@ pub fn status(args: StatusArgs) -> Result<()> {
         return Ok(());
     }
     outln!("{}", array_range(&pending))
+}
+
+/// `moo tree status --verify`: the run directory checked as a whole (see the flag).
+fn verify_run(dir: &Path, split: &Split) -> Result<()> {
+    let written = written_jobs(dir, split);
+    let mut strangers = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        check_run_entry(&entry.path())?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let known =
+            name == MANIFEST || (0..written).any(|i| name == job_name(i) || name == result_name(i));
+        if !known {
+            strangers.push(name);
+        }
+    }
+    if !strangers.is_empty() {
+        strangers.sort();
+        bail!(
+            "{} holds files that are no part of the run: {} (a job or result past the last job file, or a file from elsewhere); remove them",
+            dir.display(),
+            strangers.join(", ")
+        );
+    }
+    for entry in &split.jobs {
+        let path = dir.join(job_name(entry.index));
+        let text = read_capped(&path, MAX_TREE_FILE)?;
+        if text != split.job(entry.clone()).to_json() {
+            bail!(
+                "{} is not the job the manifest holds: it was changed after `moo tree split` wrote it; delete it and run `moo tree join` to write it again",
+                path.display()
+            );
+        }
+    }
+    let results = read_results(dir, split)?;
+    let done = results.iter().flatten().count();
+    let hosts = hosts_of(&results);
+    let pending = written - done;
+    if pending > 0 {
+        // A round still running: its results so far are checked as the join will check them,
+        // its job files as their results arrive.
+        split.standing(&results)?;
+        outln!(
+            "verified  {written} jobs and {done} results so far, each result the answer to its job; {pending} jobs still without a result"
+        )?;
+        if done == 0 {
+            return Ok(());
+        }
+        return outln!("{}", rests_on_jobs(&hosts));
+    }
+    match split.join(&results)? {
+        Joined::Found { stats, jobs, .. } => {
+            outln!(
+                "verified  {} jobs, every one with its result, each the answer to its job; the joined tree replays every secret: {} guesses in total (average {:.4}, worst {})",
+                jobs,
+                stats.total,
+                stats.average,
+                stats.max
+            )?;
+        }
+        Joined::Impossible { max_depth } => {
+            outln!(
+                "verified  {written} jobs and {done} results, each the answer to its job; together they prove that no strategy solves every secret within {max_depth} guesses"
+            )?;
+        }
+        Joined::Round { round, jobs, .. } => {
+            for job in &jobs {
+                let path = dir.join(job_name(job.entry.index));
+                if check_run_entry(&path)? && read_capped(&path, MAX_TREE_FILE)? != job.to_json() {
+                    bail!(
+                        "{} is not the job the results before it derive: delete it and run `moo tree join` to write it again",
+                        path.display()
+                    );
+                }
+            }
+            let next = jobs
+                .iter()
+                .filter(|j| dir.join(job_name(j.entry.index)).exists());
+            outln!(
+                "verified  {written} jobs, every one with its result, each the answer to its job; round {round} ({} jobs, {} of them written) is next: `moo tree join` writes it",
+                jobs.len(),
+                next.count()
+            )?;
+        }
+        _ => bail!("the join ended in a way this version of moo does not know"),
+    }
+    outln!("{}", rests_on_jobs(&hosts))
 }
 
 /// `moo tree status --bounds`: what the results in prove, and (to `strategy`) the best strategy

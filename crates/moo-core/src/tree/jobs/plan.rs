@@ -153,7 +153,7 @@ impl Split {
     }
 
     /// The job file of one entry.
-    pub(super) fn job(&self, entry: JobEntry) -> Job {
+    pub fn job(&self, entry: JobEntry) -> Job {
         Job {
             format: JOB_FORMAT.to_string(),
             fingerprint: self.fingerprint.clone(),
