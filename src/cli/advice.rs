@@ -14,9 +14,7 @@ use moo_core::advisor::{
 };
 use moo_core::review::ReviewOptions;
 use moo_core::strategy::{self, GuessPool, Strategy, StrategyOptions, TreeStrategy};
-use moo_core::text::read_capped;
-use moo_core::tree::MAX_TREE_FILE;
-use moo_core::{CodeSet, CodeSpace, DecisionTree, History, Stop};
+use moo_core::{CodeSet, CodeSpace, History, Stop};
 
 use super::{GuessPoolArg, TableArgs, UsageError};
 
@@ -103,8 +101,7 @@ pub fn tree_strategy_named(name: &str, space: &CodeSpace) -> anyhow::Result<Opti
     let Some(path) = name.strip_prefix("tree:") else {
         return Ok(None);
     };
-    let text = read_capped(Path::new(path), MAX_TREE_FILE)?;
-    let tree = DecisionTree::from_json(&text).with_context(|| path.to_string())?;
+    let tree = super::tree::read_tree(Path::new(path))?;
     let tree = TreeStrategy::checked(name, tree, space).with_context(|| path.to_string())?;
     Ok(Some(tree))
 }

@@ -16,7 +16,7 @@ pub struct Args {
     port: u16,
 
     /// Also answer requests whose Host header names NAME (a host name or address, without the
-    /// port; repeat for several). localhost, *.localhost, 127.0.0.1 and [::1] are always
+    /// port; repeat for several). localhost, *.localhost, 127.0.0.1 and ::1 are always
     /// answered; any other name is refused, so a web page elsewhere cannot drive the server
     /// through DNS rebinding.
     #[arg(long, value_name = "NAME")]

@@ -137,6 +137,19 @@ fn gzipped_trees_are_read_and_bad_ones_refused() {
         .assert()
         .success()
         .stdout(predicate::str::contains("total     81847"));
+    // A strategy read from a gzipped tree file plays as the tree.
+    let strategy = format!("tree:{shipped}");
+    let bench = crate::common::json_of(moo().args([
+        "bench",
+        "--length",
+        "5",
+        "--symbols",
+        "012345678",
+        "--json",
+        "--strategy",
+        &strategy,
+    ]));
+    assert_eq!(bench["results"][0]["total"], 81847);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.json.gz");
     let gzip = |bytes: &[u8]| {

@@ -601,7 +601,7 @@ fn utc_now() -> String {
 /// Reads a tree file: a regular file of at most [`MAX_TREE_FILE`] bytes, so a link to
 /// `/dev/zero` is refused instead of filling memory, gzipped (as moo ships its larger trees) or
 /// not, and at most [`MAX_TREE_FILE`] bytes unpacked.
-fn read_tree(path: &Path) -> Result<DecisionTree> {
+pub(crate) fn read_tree(path: &Path) -> Result<DecisionTree> {
     let bytes = read_capped_bytes(path, MAX_TREE_FILE)?;
     let text = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut text = String::new();
