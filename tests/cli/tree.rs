@@ -145,6 +145,8 @@ fn gzipped_trees_are_read_and_bad_ones_refused() {
         "5",
         "--symbols",
         "012345678",
+        "--secrets",
+        "15120",
         "--json",
         "--strategy",
         &strategy,
