@@ -920,7 +920,12 @@ mod tests {
     /// A game against `secret` in which each guess is, with chance `1 / wild`, any code, and
     /// otherwise a code still possible, drawn at random: a player who keeps to the answers
     /// (`wild` 0: always) and one who sometimes does not.
-    fn seeded_player_game(space: &CodeSpace, secret: &crate::Code, wild: u32, seed: u64) -> History {
+    fn seeded_player_game(
+        space: &CodeSpace,
+        secret: &crate::Code,
+        wild: u32,
+        seed: u64,
+    ) -> History {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut history = History::new();
         while !history.is_won(space.length()) {
@@ -979,7 +984,9 @@ mod tests {
             let i = ((costly.len() as f64 * q) as usize).min(costly.len() - 1);
             eprintln!("costly moves, quantile {q}: {:.3}", costly[i]);
         }
-        let edges = [0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 2.0];
+        let edges = [
+            0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 2.0,
+        ];
         let mut below = -1.0f64;
         for edge in edges {
             let n = all.iter().filter(|&&c| c <= edge && c > below).count();

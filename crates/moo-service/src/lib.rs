@@ -31,11 +31,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use moo_core::advisor::Advisor;
+use moo_core::Adversary;
 use moo_core::{CodeSpace, GuessPool, Rules, Stop};
 
 pub use error::{body_error, plain, ErrorCode, ServiceError};
 pub use long::{BenchBody, BenchReport, TreeBody, TreeViewBody, TREE_UPLOAD_LIMIT};
-pub use play::{GameReport, GuessBody, NewGame};
+pub use play::{GameReport, GuessBody, Guessed, NewGame};
 pub use route::{read_body, to_json, Reply};
 pub use rules::{Presets, Strategies};
 pub use solve::{ReviewBody, SolverBody, SolverStep};
@@ -111,6 +112,8 @@ pub struct Service {
     games: games::Games,
     spaces: spaces::Spaces,
     advisor: Advisor,
+    /// The adversary of every game without a secret, sharing what it has proven.
+    adversary: Adversary,
     bench_cache: bench::BenchCache,
 }
 
@@ -122,6 +125,7 @@ impl Service {
                 .with_per_client(limits.client_games),
             spaces: spaces::Spaces::new(limits.cached_spaces),
             advisor: Advisor::new(),
+            adversary: Adversary::new(),
             bench_cache: bench::BenchCache::default(),
             limits,
         }
