@@ -351,7 +351,7 @@ mod tests {
     fn optimal_worst(space: &CodeSpace) -> u32 {
         let options = SearchOptions::new(Objective::Worst);
         match Search::whole(space).options(&options).run().unwrap() {
-            SearchOutcome::Found(t) => t.stats.max as u32,
+            SearchOutcome::Found(t) => t.stats.max,
             SearchOutcome::Impossible { .. } => unreachable!("no depth limit"),
         }
     }
