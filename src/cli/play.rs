@@ -67,12 +67,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return game.run(&mut Input::stdin());
     }
     let secret = rules.random_code(&mut rng);
-    let time_limit = args.time_limit.unwrap_or(DEFAULT_TIME_LIMIT);
+    // The hints' own default, so that `moo play` and `moo hint` think alike.
+    let time_limit = args.time_limit.unwrap_or_else(|| {
+        advice::parse_time_limit(advice::DEFAULT_TIME_LIMIT).expect("a valid default")
+    });
     Game::new(rules, Maker::Secret(secret), time_limit).run(&mut Input::stdin())
 }
-
-/// How long a hint may take when no `--time-limit` is given.
-const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// How long an adversary's answer may take when no `--time-limit` is given: the web service's
 /// advice limit, within which the answers of Bulls and Cows 4 of 0-9 are proven (the book's
