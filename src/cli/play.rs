@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => ChaCha8Rng::from_entropy(),
     };
     if args.adversary {
-        let time_limit = args.time_limit.unwrap_or(ADVERSARY_TIME_LIMIT);
+        let time_limit = args.time_limit.unwrap_or(adversary::DEFAULT_ANSWER_TIME);
         let space = CodeSpace::new(rules.clone())
             .context("the adversary keeps every code that fits its answers")?;
         let maker = Maker::Adversary {
@@ -73,11 +73,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     Game::new(rules, Maker::Secret(secret), time_limit).run(&mut Input::stdin())
 }
-
-/// How long an adversary's answer may take when no `--time-limit` is given: the web service's
-/// advice limit, within which the answers of Bulls and Cows 4 of 0-9 are proven (the book's
-/// usage chapter has the times).
-const ADVERSARY_TIME_LIMIT: Duration = Duration::from_secs(2);
 
 /// Who answers the guesses.
 enum Maker {

@@ -12,8 +12,8 @@
 //! prove it cannot beat the best so far (a search within that depth): a part of `m` codes never
 //! needs more than `m` guesses, so most small parts cost nothing. Ties go to the larger part,
 //! which leaves a person more to keep in mind. Where the searches do not finish within the
-//! answer's time, the answer is the largest part (ties: the first in feedback order), and it says it is a
-//! heuristic's. Whatever the answer, some code fits every answer given so far.
+//! answer's time, the answer is the largest part (ties: the first in feedback order), and it
+//! says it is a heuristic's. Whatever the answer, some code fits every answer given so far.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -31,9 +31,10 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::tree::{Objective, Search, SearchError, SearchOptions, SearchOutcome};
 
-/// How long one answer's searches may take when the options name no limit: the advice's own
-/// default, so an answer comes as fast as a hint.
-pub const DEFAULT_ANSWER_TIME: Duration = Duration::from_secs(1);
+/// How long one answer's searches may take by default: the web service's advice limit, within
+/// which the answers along Bulls and Cows' hardest line are proven (the book's usage chapter has
+/// the times).
+pub const DEFAULT_ANSWER_TIME: Duration = Duration::from_secs(2);
 
 /// The most worst-case values an adversary remembers (each a candidate set).
 const MAX_VALUES: usize = 100_000;
