@@ -396,6 +396,55 @@ async fn browser_plays_a_game_to_the_win() {
     panic!("twelve hinted guesses did not win");
 }
 
+/// The Play page against the adversary: it states the challenge, the best guesses take
+/// exactly 7 against it (its answers proven the hardest), and the end shows a code that fits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_plays_against_the_adversary() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!("{}#play", server.url)).await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
+        .await;
+    b.click("#play-adversary").await;
+    b.wait("!document.querySelector('#play-challenge').hidden")
+        .await;
+    let challenge = b.text("#play-challenge").await;
+    assert!(
+        challenge.contains("win Bulls and Cows in 7 against it"),
+        "{challenge}"
+    );
+    for turn in 1..=12 {
+        best_hint(&b).await;
+        b.click("#hint-play").await;
+        b.wait(&format!(
+            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
+        ))
+        .await;
+        let won = b
+            .js("return document.querySelector('#play-status').classList.contains('win');")
+            .await;
+        if won == json!(true) {
+            let status = b.text("#play-status").await;
+            assert!(
+                status.contains("A secret that fits every answer"),
+                "{status}"
+            );
+            // A heuristic answer (the search out of time on a loaded machine) proves nothing.
+            assert!(
+                turn == 7 || status.contains("rule of thumb"),
+                "won in {turn}: {status}"
+            );
+            b.screenshots("play-adversary", "main").await;
+            b.stop().await;
+            return;
+        }
+    }
+    panic!("twelve hinted guesses did not win against the adversary");
+}
+
 /// The whole game from the keyboard: a typed first guess, then hints and their button.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_from_the_keyboard_only() {
@@ -1166,6 +1215,90 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     ];
     for (page, ready) in pages {
         page_fits_a_phone(&b, &server.url, page, ready).await;
+    }
+    b.stop().await;
+}
+
+/// The same game gets the same verdict words from the command line, the API and the Review
+/// page: a game of the optimal tree (every move `best`) and one with costly moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verdicts_match_between_the_cli_the_api_and_the_page() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    let solved = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args(["solve", "--secret", "4271", "--json"])
+        .output()
+        .unwrap();
+    let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
+    let optimal: Vec<String> = solved["guesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            format!(
+                "{}={}",
+                t["guess"].as_str().unwrap(),
+                t["feedback"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let costly: Vec<String> = ["0123=1B2C", "4567=0B1C", "1845=1B1C"]
+        .map(String::from)
+        .to_vec();
+    for turns in [optimal, costly] {
+        let cli = Command::new(env!("CARGO_BIN_EXE_moo"))
+            .args(["review", "--json", "--time-limit", "60s"])
+            .args(&turns)
+            .output()
+            .unwrap();
+        let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+        let words = |v: &Value| -> Vec<Value> {
+            v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["verdict"].clone())
+                .collect()
+        };
+        let from_cli = words(&cli);
+        assert_eq!(from_cli.len(), turns.len());
+        b.open(&format!("{}#review", server.url)).await;
+        let history: Vec<Value> = turns
+            .iter()
+            .map(|t| {
+                let (guess, feedback) = t.split_once('=').unwrap();
+                json!({"guess": guess, "feedback": feedback})
+            })
+            .collect();
+        if !Server::is_static() {
+            let body = json!({"preset": "bulls", "history": history});
+            let api = b
+                .js_async(&format!(
+                    "fetch('api/review', {{method: 'POST', headers: {{'Content-Type': 'application/json'}}, body: JSON.stringify({body})}}).then((r) => r.json()).then(done, (e) => done(String(e)));"
+                ))
+                .await;
+            assert_eq!(words(&api), from_cli, "{api}");
+        }
+        let input = b.client.find(Locator::Css("#review-input")).await.unwrap();
+        input.clear().await.unwrap();
+        input
+            .send_keys(&format!("{}\u{E007}", turns.join(" ")))
+            .await
+            .unwrap();
+        b.wait(&format!(
+            "document.querySelectorAll('#review-out .review-table tbody tr').length === {}",
+            turns.len()
+        ))
+        .await;
+        let on_page = b
+            .js("return [...document.querySelectorAll('#review-out .review-table tbody tr')].map((r) => r.dataset.verdict);")
+            .await;
+        assert_eq!(on_page, Value::Array(from_cli.clone()));
+        let shown = b.text("#review-out .review-table").await;
+        assert!(shown.contains("★ Best"), "{shown}");
     }
     b.stop().await;
 }

@@ -1,10 +1,12 @@
-//! `moo play`: the computer keeps a secret and you guess it.
+//! `moo play`: the computer keeps a secret and you guess it, or with `--adversary` keeps none
+//! and answers so that the game lasts as long as it can.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
 use anyhow::Context;
-use moo_core::{Code, CodeSpace, History, Rules};
+use moo_core::adversary::{self, AnswerMethod, CHALLENGE};
+use moo_core::{Adversary, AdversaryOptions, Code, CodeSet, CodeSpace, History, Rules, Stop};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -20,6 +22,7 @@ Examples:
   moo play
   moo play --seed 7
   moo play --game mastermind
+  moo play --adversary
   moo play --length 3 --symbols abcdef --repeats"
 )]
 pub struct Args {
@@ -27,10 +30,17 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
 
-    /// The most time a hint may take, such as 500ms, 2s or 1m (an exact search that does not
-    /// finish in time gives way to a heuristic, and the hint says so).
-    #[arg(long, value_name = "DURATION", default_value = advice::DEFAULT_TIME_LIMIT, value_parser = advice::parse_time_limit)]
-    time_limit: Duration,
+    /// The most time a hint (or an adversary's answer) may take, such as 500ms, 2s or 1m: an
+    /// exact search that does not finish in time gives way to a heuristic, and the hint or the
+    /// answer says so [default: 1s, and 2s for the adversary's answers].
+    #[arg(long, value_name = "DURATION", value_parser = advice::parse_time_limit)]
+    time_limit: Option<Duration>,
+
+    /// Play against an adversary that holds no secret: it answers each guess so that the game
+    /// lasts as long as possible against perfect play from there on, and at the end shows a
+    /// secret that fits every answer. On Bulls and Cows, winning in 7 guesses takes perfect play.
+    #[arg(long)]
+    adversary: bool,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -43,13 +53,42 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(seed) => ChaCha8Rng::seed_from_u64(seed),
         None => ChaCha8Rng::from_entropy(),
     };
+    if args.adversary {
+        let time_limit = args.time_limit.unwrap_or(adversary::DEFAULT_ANSWER_TIME);
+        let space = CodeSpace::new(rules.clone())
+            .context("the adversary keeps every code that fits its answers")?;
+        let maker = Maker::Adversary {
+            candidates: space.all(),
+            adversary: Adversary::new(),
+            options: AdversaryOptions::default().with_answer_time(Some(time_limit)),
+        };
+        let mut game = Game::new(rules, maker, time_limit);
+        game.space = Some(space);
+        return game.run(&mut Input::stdin());
+    }
     let secret = rules.random_code(&mut rng);
-    Game::new(rules, secret, args.time_limit).run(&mut Input::stdin())
+    // The hints' own default, so that `moo play` and `moo hint` think alike.
+    let time_limit = args.time_limit.unwrap_or_else(|| {
+        advice::parse_time_limit(advice::DEFAULT_TIME_LIMIT).expect("a valid default")
+    });
+    Game::new(rules, Maker::Secret(secret), time_limit).run(&mut Input::stdin())
+}
+
+/// Who answers the guesses.
+enum Maker {
+    /// A secret drawn at the start.
+    Secret(Code),
+    /// No secret: the adversary, and the codes that still fit its answers.
+    Adversary {
+        candidates: CodeSet,
+        adversary: Adversary,
+        options: AdversaryOptions,
+    },
 }
 
 struct Game {
     rules: Rules,
-    secret: Code,
+    maker: Maker,
     history: History,
     /// Built on the first `hint`: plain play never needs to enumerate the codes.
     space: Option<CodeSpace>,
@@ -59,10 +98,10 @@ struct Game {
 }
 
 impl Game {
-    fn new(rules: Rules, secret: Code, time_limit: Duration) -> Game {
+    fn new(rules: Rules, maker: Maker, time_limit: Duration) -> Game {
         Game {
             rules,
-            secret,
+            maker,
             history: History::new(),
             space: None,
             guesser: None,
@@ -72,11 +111,23 @@ impl Game {
 
     fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
         let mut out = io::stdout().lock();
-        writeln!(
-            out,
-            "I have a secret: {}. Guess it! (also: hint, history, give up, help)",
-            self.rules
-        )?;
+        match &self.maker {
+            Maker::Secret(_) => writeln!(
+                out,
+                "I have a secret: {}. Guess it! (also: hint, history, give up, help)",
+                self.rules
+            )?,
+            Maker::Adversary { .. } => {
+                writeln!(
+                    out,
+                    "I hold no secret: {}. I answer each guess so that the game lasts as long as I can make it, and at the end I show a code that fits every answer. Guess! (also: hint, history, give up, help)",
+                    self.rules
+                )?;
+                if self.rules == Rules::bulls() {
+                    writeln!(out, "{CHALLENGE}")?;
+                }
+            }
+        }
         loop {
             let prompt = format!("guess {}> ", self.history.len() + 1);
             let line = match input.ask(&prompt)? {
@@ -85,18 +136,13 @@ impl Game {
                     writeln!(out, "{TOO_LONG}")?;
                     continue;
                 }
-                Line::End => anyhow::bail!(
-                    "input ended before the game was over; the secret was {}",
-                    self.rules.format_code(&self.secret)
-                ),
+                Line::End => {
+                    anyhow::bail!("input ended before the game was over; {}", self.reveal())
+                }
             };
             match line.to_lowercase().as_str() {
                 "give up" | "giveup" | "quit" | "q" | "exit" => {
-                    writeln!(
-                        out,
-                        "The secret was {}.",
-                        self.rules.format_code(&self.secret)
-                    )?;
+                    writeln!(out, "{}.", capitalised(&self.reveal()))?;
                     return self.offer_review(input, &mut out);
                 }
                 "history" => self.show_history(&mut out)?,
@@ -110,11 +156,11 @@ impl Game {
                 _ => match self.rules.parse_code(&line) {
                     Err(e) => writeln!(out, "not counted: {e}")?,
                     Ok(guess) => {
-                        let feedback = guess.score(&self.secret);
+                        let (feedback, note) = self.answer(&guess);
                         self.history.push(guess, feedback);
                         writeln!(
                             out,
-                            "guess {}: {}  {feedback}",
+                            "guess {}: {}  {feedback}{note}",
                             self.history.len(),
                             self.rules.format_code(&guess)
                         )?;
@@ -125,10 +171,68 @@ impl Game {
                                 "You got it in {n} guess{}!",
                                 if n == 1 { "" } else { "es" }
                             )?;
+                            if matches!(self.maker, Maker::Adversary { .. }) {
+                                let verdict = match n {
+                                    ..=7 if self.rules == Rules::bulls() => " You beat the challenge: against the adversary nobody wins in fewer than 7.",
+                                    _ if self.rules == Rules::bulls() => " The challenge is to win in 7: perfect play always can.",
+                                    _ => "",
+                                };
+                                writeln!(out, "{}.{verdict}", capitalised(&self.reveal()))?;
+                            }
                             return self.offer_review(input, &mut out);
                         }
                     }
                 },
+            }
+        }
+    }
+
+    /// The answer to `guess`, and a note to print after it when the adversary could not prove
+    /// its answer the hardest in time.
+    fn answer(&mut self, guess: &Code) -> (moo_core::Feedback, &'static str) {
+        match &mut self.maker {
+            Maker::Secret(secret) => (guess.score(secret), ""),
+            Maker::Adversary {
+                candidates,
+                adversary,
+                options,
+            } => {
+                let space = self.space.as_ref().expect("built with the adversary");
+                let a = adversary.answer(
+                    space,
+                    &self.history,
+                    candidates,
+                    guess,
+                    options,
+                    &Stop::never(),
+                );
+                *candidates = space.filter_code(candidates, guess, a.feedback);
+                let note = match a.method {
+                    AnswerMethod::Exact => "",
+                    AnswerMethod::Heuristic => {
+                        "  (a heuristic answer: the search for the hardest one ran out of time)"
+                    }
+                };
+                (a.feedback, note)
+            }
+        }
+    }
+
+    /// The secret, or with the adversary a code that fits every answer.
+    fn reveal(&self) -> String {
+        match &self.maker {
+            Maker::Secret(secret) => format!("the secret was {}", self.rules.format_code(secret)),
+            Maker::Adversary { candidates, .. } => {
+                let space = self.space.as_ref().expect("built with the adversary");
+                let code = adversary::a_secret(space, candidates)
+                    .expect("the answers always leave a code");
+                format!(
+                    "a secret that fits every answer: {} ({} code{} fit{})",
+                    self.rules.format_code(&code),
+                    candidates.len(),
+                    if candidates.len() == 1 { "" } else { "s" },
+                    if candidates.len() == 1 { "s" } else { "" }
+                )
             }
         }
     }
@@ -220,4 +324,12 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }

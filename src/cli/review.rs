@@ -211,6 +211,7 @@ pub fn render(review: &GameReview) -> String {
         "codes left",
         "best guess",
         "cost",
+        "verdict",
         "notes",
     ]);
     for m in &review.moves {
@@ -250,6 +251,7 @@ pub fn render(review: &GameReview) -> String {
                 m.best_guess.clone()
             },
             cost,
+            format!("{approx}{} {}", m.verdict.symbol(), m.verdict),
             notes.join("; "),
         ]);
     }
@@ -260,7 +262,7 @@ pub fn render(review: &GameReview) -> String {
     }
     let mut text = format!("{table}\n{}", review.summary);
     if !review.proven {
-        text.push_str("\n~ marks estimates: the exact search did not finish within the time limit (--time-limit allows more).");
+        text.push_str("\n~ marks estimates (their verdicts too): the exact search did not finish within the time limit (--time-limit allows more).");
     }
     text
 }

@@ -116,3 +116,54 @@ fn bad_rules_are_usage_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'chess'"), "{err}");
 }
+
+#[test]
+fn the_adversary_answers_from_piped_input_and_shows_a_secret_that_fits() {
+    let (code, out, err) = run(&["play", "--adversary"], "0123\n4567\ngive up\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("I hold no secret"), "{out}");
+    assert!(out.contains("win Bulls and Cows in 7 against it"), "{out}");
+    // Every first guess is the same up to renaming digits, and 0B1C leaves the codes that need
+    // the most guesses after it.
+    assert!(out.contains("guess 1: 0123  0B1C"), "{out}");
+    let secret = out
+        .lines()
+        .find_map(|l| l.strip_prefix("A secret that fits every answer: "))
+        .expect("giving up shows a code that fits")
+        .split(' ')
+        .next()
+        .unwrap();
+    let rules = moo_core::Rules::bulls();
+    let secret = rules.parse_code(secret).unwrap();
+    for line in out.lines().filter(|l| l.starts_with("guess ")) {
+        let mut words = line.split_whitespace().skip(2);
+        let guess = rules.parse_code(words.next().unwrap()).unwrap();
+        let answer = moo_core::Feedback::parse(words.next().unwrap(), 4).unwrap();
+        assert_eq!(guess.score(&secret), answer, "{line}");
+    }
+}
+
+#[test]
+fn the_adversary_plays_mastermind_to_the_end() {
+    // Mastermind 2x3 has nine codes: guessing them all in order wins at the latest at the last.
+    let codes: Vec<String> = (1..=3)
+        .flat_map(|a| (1..=3).map(move |b| format!("{a}{b}")))
+        .collect();
+    let (code, out, err) = run(
+        &[
+            "play",
+            "--adversary",
+            "--game",
+            "mastermind",
+            "--length",
+            "2",
+            "--symbols",
+            "123",
+        ],
+        &format!("{}\n\n", codes.join("\n")),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("You got it in"), "{out}");
+    assert!(out.contains("A secret that fits every answer:"), "{out}");
+    assert!(!out.contains("in 7 against"), "{out}");
+}

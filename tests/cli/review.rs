@@ -23,8 +23,13 @@ fn a_game_of_the_solver_reviews_as_perfect_through_a_pipe() {
     assert_eq!(moves.len(), 4);
     for m in moves {
         assert_eq!(m["is_best"], true, "{m}");
+        assert_eq!(m["verdict"], "best", "{m}");
+        assert_eq!(m["verdict_estimated"], false, "{m}");
         assert_eq!(m["guess"], m["best_guess"]);
     }
+    let (code, table, err) = run(&["review", "--time-limit", "60s"], &game);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(table.matches("★ best").count(), 4, "{table}");
     // 26274 guesses over 5040 secrets (Tanaka 1996).
     assert_eq!(v["optimal_expected"], 26274.0 / 5040.0);
 }

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod adversary;
 pub mod advisor;
 pub mod bound;
 pub mod code;
@@ -21,6 +22,7 @@ mod symmetry;
 pub mod text;
 pub mod tree;
 
+pub use adversary::{Adversary, AdversaryAnswer, AdversaryOptions, AnswerMethod};
 pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
@@ -33,7 +35,7 @@ pub use histogram::Histogram;
 pub use history::{History, Repair, Turn};
 pub use kernel::{Kernel, KernelError};
 pub use pool::GuessPool;
-pub use review::{review, GameReview, MoveReview, ReviewError, ReviewOptions};
+pub use review::{review, GameReview, MoveReview, ReviewError, ReviewOptions, Verdict};
 pub use rules::{CodeError, Preset, Rules, RulesError};
 pub use space::{CodeSpace, SpaceError};
 pub use stop::Stop;

@@ -101,6 +101,100 @@ pub enum ReviewError {
     },
 }
 
+/// What a move was worth, in one word, from its cost alone: luck (what the answer left) never
+/// enters it, since the player chose the guess, not the answer.
+///
+/// The thresholds are [`Verdict::THRESHOLDS`], chosen from the costs of many reviewed games (the
+/// distribution and the rule are in the book's review chapter): a move costs at most the
+/// threshold of its word, and more than the one before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// As good as the best move: it costs nothing.
+    Best,
+    /// Almost as good as the best move.
+    Excellent,
+    /// A sound move that loses a little.
+    Good,
+    /// A move that loses noticeably.
+    Inaccuracy,
+    /// A move that loses a lot.
+    Mistake,
+    /// A move that loses about a whole guess or more, as a guess that tells nothing apart does.
+    Blunder,
+}
+
+impl Verdict {
+    /// Every verdict, best first.
+    pub const ALL: [Verdict; 6] = [
+        Verdict::Best,
+        Verdict::Excellent,
+        Verdict::Good,
+        Verdict::Inaccuracy,
+        Verdict::Mistake,
+        Verdict::Blunder,
+    ];
+
+    /// The most a move may cost, in guesses on average, for each verdict but the last:
+    /// `Best` costs nothing, `Excellent` at most 0.05, and so on; anything above the last figure
+    /// is a `Blunder`. The figures are the 30th, 60th, 80th and 95th percentiles of the costs of
+    /// the moves that cost something, over 1500 reviewed games of every strategy and of seeded
+    /// players on Bulls and Cows and Mastermind, each rounded to the nearest 0.05 (the book's
+    /// review chapter shows the distribution and the command).
+    pub const THRESHOLDS: [(Verdict, f64); 5] = [
+        (Verdict::Best, 0.0),
+        (Verdict::Excellent, 0.05),
+        (Verdict::Good, 0.15),
+        (Verdict::Inaccuracy, 0.35),
+        (Verdict::Mistake, 0.6),
+    ];
+
+    /// The verdict of a move costing `cost` guesses on average (a cost at or below zero is
+    /// `Best`).
+    pub fn of_cost(cost: f64) -> Verdict {
+        Verdict::THRESHOLDS
+            .iter()
+            .find(|&&(_, most)| cost <= most)
+            .map_or(Verdict::Blunder, |&(v, _)| v)
+    }
+
+    /// The verdict's position in [`Verdict::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The word, as the JSON writes it: `best`, `excellent`, `good`, `inaccuracy`, `mistake`
+    /// or `blunder`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Best => "best",
+            Verdict::Excellent => "excellent",
+            Verdict::Good => "good",
+            Verdict::Inaccuracy => "inaccuracy",
+            Verdict::Mistake => "mistake",
+            Verdict::Blunder => "blunder",
+        }
+    }
+
+    /// The symbol shown beside the word, as chess annotators mark moves.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Verdict::Best => "★",
+            Verdict::Excellent => "!",
+            Verdict::Good => "✓",
+            Verdict::Inaccuracy => "?!",
+            Verdict::Mistake => "?",
+            Verdict::Blunder => "??",
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// How lucky an answer was: the codes it left against what the guess leaves on average.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Luck {
@@ -142,6 +236,10 @@ pub struct MoveReview {
     /// Whether the guess played is as good as the best one (with estimates: as good as the best
     /// one found).
     pub is_best: bool,
+    /// The cost in one word ([`Verdict::THRESHOLDS`]).
+    pub verdict: Verdict,
+    /// Whether the verdict comes from an estimated cost (`proven` false), so it may be off.
+    pub verdict_estimated: bool,
     /// Whether the guess could have been the secret.
     pub could_be_secret: bool,
     /// The earlier turn (counted from 1) that played the same guess, which then tells nothing
@@ -444,6 +542,8 @@ impl Reviewer<'_> {
             total_after_best: best_after.proven.then_some(best_after.total as u64),
             proven,
             is_best: cost <= 0.0,
+            verdict: Verdict::of_cost(cost),
+            verdict_estimated: !proven,
             could_be_secret: stats.is_candidate,
             repeats_turn: repeats,
             told_nothing_apart,
@@ -691,6 +791,7 @@ mod tests {
             assert_eq!(r.optimal_expected, Some(TANAKA.total as f64 / 5040.0));
             for m in &r.moves {
                 assert_eq!((m.cost, m.is_best, m.proven), (0.0, true, true), "{m:?}");
+                assert_eq!((m.verdict, m.verdict_estimated), (Verdict::Best, false));
                 if m.turn > 1 {
                     // The first move may be the tree's own or any of its images.
                     assert_eq!(m.played.guess, m.best_guess);
@@ -816,6 +917,95 @@ mod tests {
         assert!(off_tree >= 20, "the games should leave the tree");
     }
 
+    /// A game against `secret` in which each guess is, with chance `1 / wild`, any code, and
+    /// otherwise a code still possible, drawn at random: a player who keeps to the answers
+    /// (`wild` 0: always) and one who sometimes does not.
+    fn seeded_player_game(
+        space: &CodeSpace,
+        secret: &crate::Code,
+        wild: u32,
+        seed: u64,
+    ) -> History {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut history = History::new();
+        while !history.is_won(space.length()) {
+            let candidates = history.candidates(space);
+            let pool = if wild > 0 && rng.gen_ratio(1, wild) && candidates.len() > 2 {
+                space.all()
+            } else {
+                candidates
+            };
+            let guess = space.code(pool.as_slice()[rng.gen_range(0..pool.len())] as usize);
+            history.push(guess, guess.score(secret));
+        }
+        history
+    }
+
+    #[test]
+    #[ignore = "reviews a few hundred games: minutes; prints the distribution of move costs the verdict thresholds come from"]
+    fn cost_distribution() {
+        use crate::strategy::{self, Cost, StrategyOptions};
+        let mut costs: Vec<(String, f64)> = Vec::new();
+        for (game, rules, games) in [
+            ("bulls", Rules::bulls(), 40u64),
+            ("mastermind", Rules::mastermind(), 60),
+        ] {
+            let space = CodeSpace::new(rules).unwrap();
+            let advisor = Advisor::new();
+            let options = ReviewOptions::default();
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(52);
+            let mut add = |player: &str, history: &History| {
+                let r = review(&advisor, &space, history, &options, &Stop::never()).unwrap();
+                for m in &r.moves {
+                    costs.push((format!("{game} {player}"), m.cost));
+                }
+            };
+            for info in strategy::list().filter(|i| i.cost != Cost::Blind) {
+                let mut s =
+                    strategy::by_name(info.name, &space, &StrategyOptions::default()).unwrap();
+                for _ in 0..games {
+                    let secret = space.code(rng.gen_range(0..space.len()));
+                    let history = strategy::play(s.as_mut(), &space, &secret, 100).unwrap();
+                    add(info.name, &history);
+                }
+            }
+            for (player, wild) in [("consistent", 0), ("wild", 3)] {
+                for seed in 0..4 * games {
+                    let secret = space.code(rng.gen_range(0..space.len()));
+                    add(player, &seeded_player_game(&space, &secret, wild, seed));
+                }
+            }
+        }
+        let mut all: Vec<f64> = costs.iter().map(|&(_, c)| c).collect();
+        all.sort_by(f64::total_cmp);
+        let costly: Vec<f64> = all.iter().copied().filter(|&c| c > 0.0).collect();
+        eprintln!("{} moves, {} costing something", all.len(), costly.len());
+        for q in [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99] {
+            let i = ((costly.len() as f64 * q) as usize).min(costly.len() - 1);
+            eprintln!("costly moves, quantile {q}: {:.3}", costly[i]);
+        }
+        let edges = [
+            0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 2.0,
+        ];
+        let mut below = -1.0f64;
+        for edge in edges {
+            let n = all.iter().filter(|&&c| c <= edge && c > below).count();
+            eprintln!("cost in ({below:.2}, {edge:.2}]: {n}");
+            below = edge;
+        }
+        eprintln!("cost above 2: {}", all.iter().filter(|&&c| c > 2.0).count());
+        let mut groups: Vec<String> = costs.iter().map(|(g, _)| g.clone()).collect();
+        groups.sort();
+        groups.dedup();
+        for g in groups {
+            let mut counts = [0usize; 6];
+            for (_, c) in costs.iter().filter(|(h, _)| *h == g) {
+                counts[Verdict::of_cost(*c).index()] += 1;
+            }
+            eprintln!("{g}: {counts:?}");
+        }
+    }
+
     #[test]
     fn a_repeated_guess_costs_one_guess_and_says_so() {
         let rules = Rules::mastermind();
@@ -883,6 +1073,23 @@ mod tests {
             assert!(!m.proven && m.total_after_guess.is_none(), "{m:?}");
             assert!(m.note.is_some() && m.cost >= 0.0, "{m:?}");
             assert!(m.expected_after_guess >= m.expected_after_best);
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_the_threshold_table() {
+        assert_eq!(Verdict::of_cost(0.0), Verdict::Best);
+        assert_eq!(Verdict::of_cost(-1e-12), Verdict::Best);
+        for pair in Verdict::THRESHOLDS.windows(2) {
+            let ((v, most), (next, _)) = (pair[0], pair[1]);
+            assert_eq!(Verdict::of_cost(most), v);
+            assert_eq!(Verdict::of_cost(most + 1e-9), next);
+        }
+        // A guess that tells nothing apart costs a whole guess.
+        assert_eq!(Verdict::of_cost(1.0), Verdict::Blunder);
+        for v in Verdict::ALL {
+            assert_eq!(serde_json::to_string(&v).unwrap(), format!("\"{v}\""));
+            assert_eq!(Verdict::ALL[v.index()], v);
         }
     }
 

@@ -300,6 +300,11 @@ pub(crate) struct MoveReview {
     proven: bool,
     /// Whether the guess played is as good as the best one.
     is_best: bool,
+    /// The cost in one word: best, excellent, good, inaccuracy, mistake or blunder (the
+    /// thresholds are in the book's review chapter).
+    verdict: String,
+    /// Whether the verdict comes from an estimated cost.
+    verdict_estimated: bool,
     /// Whether the guess could have been the secret.
     could_be_secret: bool,
     /// The earlier turn that played the same guess, if any.
@@ -371,6 +376,8 @@ impl Review {
                         cost: m.cost,
                         proven: m.proven,
                         is_best: m.is_best,
+                        verdict: m.verdict.to_string(),
+                        verdict_estimated: m.verdict_estimated,
                         could_be_secret: m.could_be_secret,
                         repeats_turn: m.repeats_turn,
                         left: m.luck.left,

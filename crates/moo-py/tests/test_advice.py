@@ -48,6 +48,7 @@ def test_an_optimal_game_reviews_as_costing_nothing():
     assert review.proven and review.total_cost == pytest.approx(0, abs=1e-9)
     assert review.optimal_expected == pytest.approx(26274 / 5040)
     assert all(m.is_best and m.proven for m in review.moves)
+    assert all(m.verdict == "best" and not m.verdict_estimated for m in review.moves)
     assert [m.guess for m in review.moves] == [g for g, _ in history]
     assert review.summary == str(review) and "<table>" in review._repr_html_()
 

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use web_time::Instant;
 
-use moo_core::{Code, History, Rules};
+use moo_core::{Code, CodeSet, History, Rules};
 use rand::{Rng, SeedableRng};
 
 use crate::ServiceError;
@@ -32,11 +32,23 @@ pub(crate) struct Game {
     pub history: History,
     /// Set when the player gave up; the secret is then shown.
     pub gave_up: bool,
+    /// In a game against the adversary, which holds no secret: the codes that fit its answers
+    /// (`secret` is then the first of them, shown at the end as a code that fits them all).
+    pub adversary: Option<Adversarial>,
     /// Who started it, when known: each address holds at most its share of the store.
     owner: Option<IpAddr>,
     /// When it was last played (a guess, a give-up): reading a game does not keep it alive, so
     /// a client cannot hold the store by refreshing its games.
     last_used: Instant,
+}
+
+/// What a game against the adversary keeps instead of a secret.
+#[derive(Debug, Clone)]
+pub(crate) struct Adversarial {
+    /// The codes that fit every answer so far.
+    pub candidates: CodeSet,
+    /// The turns (counted from 1) whose answer the heuristic chose, the search not finishing.
+    pub heuristic_turns: Vec<usize>,
 }
 
 impl Game {
@@ -108,6 +120,7 @@ impl Games {
             secret,
             history: History::new(),
             gave_up: false,
+            adversary: None,
             owner,
             last_used: Instant::now(),
         };

@@ -31,13 +31,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use moo_core::advisor::Advisor;
+use moo_core::Adversary;
 use moo_core::{CodeSpace, GuessPool, Rules, Stop};
 
 pub use error::{body_error, plain, ErrorCode, ServiceError};
 pub use long::{
     BenchBody, BenchReport, TreeBody, TreeViewBody, MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
 };
-pub use play::{GameReport, GuessBody, NewGame};
+pub use play::{GameReport, GuessBody, Guessed, NewGame};
 pub use route::{body_limit, read_body, to_json, Reply};
 pub use rules::{Presets, Strategies};
 pub use solve::{ReviewBody, SolverBody, SolverStep};
@@ -120,6 +121,8 @@ pub struct Service {
     games: games::Games,
     spaces: spaces::Spaces,
     advisor: Advisor,
+    /// The adversary of every game without a secret, sharing what it has proven.
+    adversary: Adversary,
     bench_cache: bench::BenchCache,
 }
 
@@ -132,6 +135,7 @@ impl Service {
                 .with_evict_played(limits.evict_played),
             spaces: spaces::Spaces::new(limits.cached_spaces),
             advisor: Advisor::new(),
+            adversary: Adversary::new(),
             bench_cache: bench::BenchCache::default(),
             limits,
         }

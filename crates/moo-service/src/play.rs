@@ -1,11 +1,13 @@
-//! Games a player plays against a secret the service holds: start, guess, give up, ask a hint.
+//! Games a player plays against a secret the service holds, or against the adversary, which
+//! holds none: start, guess, give up, ask a hint.
 
+use moo_core::adversary::{self, AdversaryOptions, AnswerMethod};
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
-use moo_core::Preset;
+use moo_core::{CodeSet, Preset};
 use serde::{Deserialize, Serialize};
 
 use crate::error::strategy_error;
-use crate::games::Game;
+use crate::games::{Adversarial, Game};
 use crate::rules::{pick_rules, RulesIn, RulesReport};
 use crate::spaces::check_size;
 use crate::{Client, ErrorCode, Job, Service, ServiceError, Work};
@@ -19,7 +21,18 @@ pub struct NewGame {
     rules: Option<RulesIn>,
     /// Makes the secret reproducible.
     seed: Option<SeedIn>,
+    /// A game against the adversary, which holds no secret and answers each guess so that the
+    /// game lasts as long as possible.
+    #[serde(default)]
+    adversary: bool,
 }
+
+/// What the adversary's games may hold: it keeps the codes that fit its answers, and its
+/// exact search fits only games this small.
+const ADVERSARY_MAX_CODES: usize = 10_000;
+
+/// What the adversary says on the one game where the challenge is known.
+const ADVERSARY: &str = "the adversary";
 
 /// A seed as a client sends it: a string of decimal digits, as the page sends every seed (a
 /// JSON number above 2^53 loses digits in JavaScript, and a link would then replay another
@@ -65,7 +78,15 @@ pub struct GameReport {
     won: bool,
     over: bool,
     gave_up: bool,
+    /// Once over: the secret, or against the adversary a code that fits every answer.
     secret: Option<String>,
+    /// Whether the game is against the adversary, which holds no secret.
+    adversary: bool,
+    /// Against the adversary: the turns (from 1) whose answer is the heuristic's, the search for
+    /// the hardest answer not finishing in time.
+    heuristic_turns: Vec<usize>,
+    /// Against the adversary on Bulls and Cows: the challenge it sets.
+    challenge: Option<&'static str>,
 }
 
 impl GameReport {
@@ -89,8 +110,24 @@ impl GameReport {
             over: game.is_over(),
             gave_up: game.gave_up,
             secret: game.is_over().then(|| rules.format_code(&game.secret)),
+            adversary: game.adversary.is_some(),
+            heuristic_turns: game
+                .adversary
+                .as_ref()
+                .map(|a| a.heuristic_turns.clone())
+                .unwrap_or_default(),
+            challenge: (game.adversary.is_some() && *rules == moo_core::Rules::bulls())
+                .then_some(adversary::CHALLENGE),
         }
     }
+}
+
+/// The outcome of a guess: the game, or against the adversary the job that answers it.
+pub enum Guessed {
+    /// Answered already: the game after the guess.
+    Answered(GameReport),
+    /// Against the adversary: the search for its answer, which then plays the guess.
+    Job(Job<GameReport>),
 }
 
 /// A guess in a game.
@@ -108,8 +145,23 @@ impl Service {
     pub fn new_game(&self, body: NewGame, client: Client) -> Result<GameReport, ServiceError> {
         let rules = pick_rules(body.preset, body.rules)?;
         let seed = body.seed.map(SeedIn::value).transpose()?;
+        if body.adversary {
+            check_size(&rules, ADVERSARY_MAX_CODES, ADVERSARY)?;
+        }
+        let codes = rules.space_size() as usize;
         let (id, game) = self.games.create(rules, seed, client)?;
-        Ok(GameReport::new(&id, &game))
+        if !body.adversary {
+            return Ok(GameReport::new(&id, &game));
+        }
+        self.games.with(&id, |g| {
+            g.adversary = Some(Adversarial {
+                candidates: CodeSet::full(codes),
+                heuristic_turns: Vec::new(),
+            });
+            // No secret: the drawn one stands in until the first answer, which sets it to a
+            // code that fits (it is shown only at the end).
+            Ok(GameReport::new(&id, g))
+        })
     }
 
     /// The game `id` as its player may see it.
@@ -117,10 +169,11 @@ impl Service {
         self.games.read(id, |g| Ok(GameReport::new(id, g)))
     }
 
-    /// Plays a guess in the game `id`.
-    pub fn guess(&self, id: &str, body: GuessBody) -> Result<GameReport, ServiceError> {
+    /// Plays a guess in the game `id`: answered at once against a secret, by a job against the
+    /// adversary (its search takes up to the advice time limit).
+    pub fn guess(&self, id: &str, body: GuessBody) -> Result<Guessed, ServiceError> {
         let max_turns = self.limits.max_turns;
-        self.games.with(id, |g| {
+        let turn = self.games.with(id, |g| {
             if g.is_over() {
                 return Err(ServiceError::conflict(
                     "this game is over: start a new one with POST /api/games",
@@ -144,10 +197,54 @@ impl Service {
                     i + 1
                 )));
             }
+            if let Some(a) = &g.adversary {
+                return Ok(Err((code, g.rules.clone(), g.history.clone(), a.candidates.clone())));
+            }
             let feedback = code.score(&g.secret);
             g.history.push(code, feedback);
-            Ok(GameReport::new(id, g))
-        })
+            Ok(Ok(GameReport::new(id, g)))
+        })?;
+        let (code, rules, history, candidates) = match turn {
+            Ok(report) => return Ok(Guessed::Answered(report)),
+            Err(adversarial) => adversarial,
+        };
+        let id = id.to_string();
+        Ok(Guessed::Job(Job::new(
+            Work::Advice,
+            self.limits.time_limit,
+            rules,
+            (ADVERSARY_MAX_CODES, ADVERSARY),
+            move |service, space, stop| {
+                // The job's stop bounds the search; past it the answer is the heuristic's.
+                let options = AdversaryOptions::default().with_answer_time(None);
+                let answer =
+                    service
+                        .adversary
+                        .answer(space, &history, &candidates, &code, &options, &stop);
+                if stop.is_cancelled() {
+                    return Err(ServiceError::unavailable(
+                        "the guess was cancelled before the adversary answered: play it again",
+                    ));
+                }
+                let left = space.filter_code(&candidates, &code, answer.feedback);
+                service.games.with(&id, |g| {
+                    if g.history.len() != history.len() {
+                        return Err(ServiceError::conflict(
+                            "another guess was played in this game at the same time: reload the game",
+                        ));
+                    }
+                    g.history.push(code, answer.feedback);
+                    g.secret = adversary::a_secret(space, &left)
+                        .expect("the adversary's answers always leave a code");
+                    let a = g.adversary.as_mut().expect("a game against the adversary");
+                    a.candidates = left;
+                    if answer.method == AnswerMethod::Heuristic {
+                        a.heuristic_turns.push(g.history.len());
+                    }
+                    Ok(GameReport::new(&id, g))
+                })
+            },
+        )))
     }
 
     /// Gives the game `id` up, which shows its secret.

@@ -160,7 +160,10 @@ impl Service {
             Route::Strategies => ok(&self.strategies()),
             Route::NewGame => Ok((201, to_json(&self.new_game(read_body(body)?, None)?)?)),
             Route::Game(id) => ok(&self.game(id)?),
-            Route::Guess(id) => ok(&self.guess(id, read_body(body)?)?),
+            Route::Guess(id) => match self.guess(id, read_body(body)?)? {
+                crate::Guessed::Answered(report) => ok(&report),
+                crate::Guessed::Job(job) => ok(&self.run_inline(job, stop)?),
+            },
             Route::GiveUp(id) => ok(&self.give_up(id)?),
             Route::Hint(id) => ok(&self.run_inline(self.hint(id)?, stop)?),
             Route::Solver => ok(&self.run_inline(self.solver(read_body(body)?)?, stop)?),

@@ -16,8 +16,9 @@ use axum::{Json, Router};
 use moo_core::advisor::Position;
 use moo_core::review::GameReview;
 use moo_service::{
-    BenchBody, BenchReport, GameReport, GuessBody, Job, NewGame, Presets, ReviewBody, ServiceError,
-    SolverBody, SolverStep, Strategies, TreeBody, Work, MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
+    BenchBody, BenchReport, GameReport, GuessBody, Guessed, Job, NewGame, Presets, ReviewBody,
+    ServiceError, SolverBody, SolverStep, Strategies, TreeBody, Work, MAX_ANSWER_BYTES,
+    TREE_UPLOAD_LIMIT,
 };
 
 use crate::conns::Conn;
@@ -98,10 +99,14 @@ async fn game_state(State(state): Shared, Path(id): Path<String>) -> AppResult<G
 
 async fn guess(
     State(state): Shared,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<GuessBody>,
 ) -> AppResult<GameReport> {
-    Ok(Json(state.service.guess(&id, body)?))
+    match state.service.guess(&id, body)? {
+        Guessed::Answered(report) => Ok(Json(report)),
+        Guessed::Job(job) => Ok(Json(run(&state, client, Ok(job)).await?)),
+    }
 }
 
 async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<GameReport> {

@@ -242,3 +242,79 @@ async fn seeds_travel_as_strings_and_a_bad_seed_is_refused() {
         );
     }
 }
+
+/// Against the adversary on Mastermind 4x6, the hints (the optimal tree's guesses) take 5 or
+/// more: its optimal worst case; the game states its answers were proven, and shows at the end
+/// a code that fits every answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_adversary_keeps_the_hints_to_the_worst_case() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (status, game) = call_with(
+        app.clone(),
+        "POST",
+        "/api/games",
+        Some(r#"{"preset":"mastermind","adversary":true}"#),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(game["adversary"], true);
+    assert!(
+        game["challenge"].is_null(),
+        "the challenge is set on Bulls and Cows"
+    );
+    let id = game["id"].as_str().unwrap().to_string();
+    for turn in 1..=12 {
+        let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
+        let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
+        let (status, state) = call_with(
+            app.clone(),
+            "POST",
+            &format!("/api/games/{id}/guesses"),
+            Some(&json!({ "guess": guess }).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        if state["won"] == true {
+            assert_eq!(state["heuristic_turns"], json!([]), "{state}");
+            assert!(turn >= 5, "won in {turn} against the adversary");
+            assert_eq!(state["secret"], guess);
+            return;
+        }
+    }
+    panic!("twelve hinted guesses did not win");
+}
+
+#[tokio::test]
+async fn the_adversary_states_the_challenge_on_bulls_and_cows() {
+    let app = moo_web::router(moo_web::Config::default());
+    let (_, game) = call_with(
+        app.clone(),
+        "POST",
+        "/api/games",
+        Some(r#"{"adversary":true}"#),
+    )
+    .await;
+    let challenge = game["challenge"].as_str().unwrap();
+    assert!(challenge.contains("win Bulls and Cows in 7"), "{challenge}");
+    let id = game["id"].as_str().unwrap();
+    let (_, state) = call_with(
+        app.clone(),
+        "POST",
+        &format!("/api/games/{id}/guesses"),
+        Some(r#"{"guess":"9876"}"#),
+    )
+    .await;
+    assert_eq!(state["turns"][0]["feedback"], "0B1C", "{state}");
+    let (_, over) = call_with(
+        app.clone(),
+        "POST",
+        &format!("/api/games/{id}/give-up"),
+        None,
+    )
+    .await;
+    let secret = Rules::bulls()
+        .parse_code(over["secret"].as_str().unwrap())
+        .unwrap();
+    let guess = Rules::bulls().parse_code("9876").unwrap();
+    assert_eq!(guess.score(&secret).to_string(), "0B1C");
+}

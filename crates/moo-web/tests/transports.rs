@@ -147,6 +147,40 @@ const SCRIPT: &[Step] = &[
     ("POST", "/api/solver", Some(r#"[1,2]"#)),
     ("GET", "/api/solver", None),
     ("GET", "/api/nothing", None),
+    // Against the adversary: no secret, and at the end a code that fits every answer.
+    (
+        "POST",
+        "/api/games",
+        Some(r#"{"adversary":true,"seed":"5"}"#),
+    ),
+    (
+        "POST",
+        "/api/games/{id}/guesses",
+        Some(r#"{"guess":"0123"}"#),
+    ),
+    ("POST", "/api/games/{id}/give-up", None),
+    (
+        "POST",
+        "/api/games",
+        Some(r#"{"adversary":true,"rules":{"length":3,"symbols":"1234","repeats":true}}"#),
+    ),
+    (
+        "POST",
+        "/api/games/{id}/guesses",
+        Some(r#"{"guess":"112"}"#),
+    ),
+    (
+        "POST",
+        "/api/games/{id}/guesses",
+        Some(r#"{"guess":"134"}"#),
+    ),
+    ("GET", "/api/games/{id}/hint", None),
+    ("POST", "/api/games/{id}/give-up", None),
+    (
+        "POST",
+        "/api/games",
+        Some(r#"{"adversary":true,"rules":{"length":6,"symbols":"0123456789","repeats":false}}"#),
+    ),
     ("DELETE", "/api/games/{id}", None),
 ];
 

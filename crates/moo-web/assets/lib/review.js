@@ -5,6 +5,17 @@ import { api } from "./api.js";
 import { answerView, codeView } from "./words.js";
 import { repairBoxes } from "./turns.js";
 
+// The core's verdict words (review.rs, Verdict) with the symbol beside each and what it means
+// for someone who knows none of our terms; the core chooses the word, the page only shows it.
+const VERDICTS = {
+  best: ["★", "Best", "as good as the best guess"],
+  excellent: ["!", "Excellent", "almost as good as the best guess"],
+  good: ["✓", "Good", "a sound guess that lost a little"],
+  inaccuracy: ["?!", "Inaccuracy", "a better guess was there"],
+  mistake: ["?", "Mistake", "this guess lost a lot"],
+  blunder: ["??", "Blunder", "this guess lost about a whole guess or more"],
+};
+
 // The core's GameReview in plain words: per move the verdict and what the answer left; the
 // expected figures, notes and times behind Details.
 export function reviewView(r, rules) {
@@ -19,14 +30,17 @@ export function reviewView(r, rules) {
     ? `Every guess was as good as the best possible one${est}.`
     : `Together your guesses cost ${fixed(r.total_cost, 2)} guesses on average against the best possible play${est}.` }));
   const rows = r.moves.map((m) => {
-    const verdict = m.is_best ? (m.proven ? "best possible guess (proven)" : "as good as the best guess found (estimate)")
-      : `this guess cost ${fixed(m.cost, 2)} guesses on average${m.proven ? "" : " (estimate)"}`;
+    const [symbol, word, meaning] = VERDICTS[m.verdict];
+    const estimate = m.verdict_estimated ? " (estimate)" : "";
+    const verdict = m.is_best
+      ? `${symbol} ${word}: ${m.proven ? "the best possible guess (proven)" : "as good as the best guess found"}${estimate}`
+      : `${symbol} ${word}: ${meaning}, this guess cost ${fixed(m.cost, 2)} guesses on average${estimate}`;
     const notes = [];
     if (m.repeats_turn) notes.push(`repeats guess ${m.repeats_turn}`);
     else if (m.told_nothing_apart) notes.push("told no codes apart");
     if (!m.could_be_secret) notes.push("could not be the secret");
     const luck = m.after < m.luck.expected_left - 0.05 ? "a lucky answer" : m.after > m.luck.expected_left + 0.05 ? "an unlucky answer" : "an average answer";
-    return el("tr", { class: m.is_best ? "best" : "costly", "data-cost": m.cost },
+    return el("tr", { class: m.is_best ? "best" : "costly", "data-cost": m.cost, "data-verdict": m.verdict },
       el("td", { text: m.turn }), el("td", {}, codeView(m.guess, rules)),
       el("td", {}, answerView(m.bulls, m.cows, rules)),
       el("td", { text: `${num(m.before)} → ${num(m.after)}` }),

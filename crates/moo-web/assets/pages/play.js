@@ -19,6 +19,8 @@ export const play = {
     <div id="howto-text"></div>
   </details>
   <details class="settings" open><summary>Game</summary><form id="play-rules" class="rules card"></form></details>
+  <p class="row"><label><input id="play-adversary" type="checkbox"> Play against the adversary: it keeps no secret and answers each guess to make the game last as long as possible</label></p>
+  <p id="play-challenge" class="info" hidden></p>
   <p id="play-info" class="info"></p>
   <form id="guess-form" class="row card" autocomplete="off">
     <label for="guess-input">Your guess</label>
@@ -53,6 +55,9 @@ export const play = {
     $("#hint-play").addEventListener("click", () => { $("#guess-input").value = $("#hint-out").dataset.guess; this.guess(); });
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
     $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
+    $("#play-adversary").addEventListener("change", (e) => {
+      if (this.mayDrop()) this.newGame(); else e.target.checked = !e.target.checked;
+    });
     // An old refusal must not stay on screen while the next guess is typed.
     $("#guess-input").addEventListener("input", () => {
       if ($("#play-status").classList.contains("error")) setStatus($("#play-status"), "");
@@ -81,11 +86,13 @@ export const play = {
     p.set("seed", this.seed);
     if (g.turns.length) p.set("h", g.turns.map((t) => t.guess).join(" "));
     if (g.gave_up) p.set("gaveup", "1");
+    if (g.adversary) p.set("adversary", "1");
     saveState("play", p);
   },
   // The same game again: the same rules and seed give the same secret, then the guesses replay.
   async restore(state) {
     this.form.load(state);
+    $("#play-adversary").checked = state.get("adversary") === "1";
     const guesses = (state.get("h") || "").split(" ").filter(Boolean);
     await this.newGame(state.get("seed"), true);
     if (!this.game) return;
@@ -105,7 +112,9 @@ export const play = {
     this.seed = seed || String(crypto.getRandomValues(new Uint32Array(1))[0]);
     try {
       // As a string: a number above 2^53 would lose digits, and a link replay another game.
-      this.game = await api("POST", "/api/games", Object.assign(this.form.body(), { seed: this.seed }));
+      const body = Object.assign(this.form.body(), { seed: this.seed });
+      if ($("#play-adversary").checked) body.adversary = true;
+      this.game = await api("POST", "/api/games", body);
       if (!restoring) {
         setStatus($("#play-status"), "New game: make your first guess.");
         this.render();
@@ -213,9 +222,19 @@ export const play = {
       return;
     }
     $("#play-info").textContent = `${g.description}: ${num(g.space_size)} possible secrets.`;
+    // The challenge comes from the server, which knows on which game it is set.
+    const challenge = $("#play-challenge");
+    challenge.hidden = !g.adversary;
+    challenge.textContent = g.adversary
+      ? (g.challenge || "The adversary keeps no secret: every answer is chosen to make you need as many guesses as possible.")
+      : "";
     body.replaceChildren(...turnRows(g.turns, g.rules));
-    if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! The secret was ${g.secret}.`, "win");
-    else if (over) setStatus($("#play-status"), `The secret was ${g.secret}.`);
+    // Against the adversary there was no secret: the page shows a code that fits every answer.
+    const secret = g.adversary ? `A secret that fits every answer: ${g.secret}` : `The secret was ${g.secret}`;
+    const hasty = g.adversary && g.heuristic_turns.length
+      ? ` (the adversary's answer${g.heuristic_turns.length > 1 ? "s" : ""} to guess ${g.heuristic_turns.join(", ")} came from a rule of thumb: it ran out of time to find the hardest)` : "";
+    if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! ${secret}.${hasty}`, "win");
+    else if (over) setStatus($("#play-status"), `${secret}.${hasty}`);
     else if (g.turns.length) {
       const last = g.turns[g.turns.length - 1];
       setStatus($("#play-status"), `${last.guess}: ${answerWords(last.bulls, last.cows, g.rules)}.`);
