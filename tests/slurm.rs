@@ -41,7 +41,7 @@ const NODES: [&str; 2] = ["moo-node1", "moo-node2"];
 /// The node the test kills midway.
 const DOOMED: &str = NODES[1];
 /// The tasks the doomed node finishes before it is killed: about a third of the run's.
-const BEFORE_KILL: usize = 20;
+const BEFORE_KILL: usize = 30;
 /// What marks a process as belonging to one node: set on its slurmd (and so inherited by the
 /// step daemons it starts), and the `SLURMD_NODENAME` Slurm gives the job's own processes.
 const NODE_MARK: &str = "MOO_TEST_NODE";
