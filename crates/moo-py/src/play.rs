@@ -275,8 +275,6 @@ fn evaluate(
     let total = sample.map_or(space.len(), |s| s.min(space.len()));
     let done = AtomicUsize::new(0);
     let build = |seed: u64| registry::by_name(strategy, &space, &strategy_options(seed, pool));
-    // Fail fast, before a thread starts, on a name that is no strategy.
-    build(seed).raise()?;
     let work = || {
         moo_core::evaluate(&space, &build, &options, &|n| {
             done.store(n, Ordering::Relaxed)
@@ -292,7 +290,11 @@ fn evaluate(
         }
         None => Ok(()),
     };
-    let e = long::run(py, &cancel, work, poll)?.raise()?;
+    // A strategy that cannot be built is the caller's naming, not the evaluation's failure.
+    let e = long::run(py, &cancel, work, poll)?.map_err(|e| match e {
+        moo_core::EvalError::Strategy(e) => crate::errors::StrategyError::new_err(e.to_string()),
+        e => crate::errors::EvalError::new_err(e.to_string()),
+    })?;
     Ok(Evaluation {
         strategy: e.strategy,
         secrets: e.secrets,

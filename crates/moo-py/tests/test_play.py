@@ -28,6 +28,8 @@ def test_every_strategy_is_listed_and_plays_a_game():
 def test_strategy_refusals():
     with pytest.raises(moo.StrategyError, match="choose one of"):
         moo.Strategy("nope", "bulls")
+    with pytest.raises(moo.StrategyError, match="choose one of"):
+        moo.evaluate("bulls", "nope")
     knuth = moo.Strategy("knuth", "mastermind")
     with pytest.raises(moo.StrategyError, match="already won"):
         knuth.next_guess([("1122", "4B0C")])
