@@ -734,9 +734,21 @@ mod tests {
         let mut history = History::new();
         let opening = space.rules().parse_code(opening).unwrap();
         history.push(opening, opening.score(secret));
+        play_on_randomly(space, secret, history, 4, &mut rng)
+    }
+
+    /// `history` played on against `secret` to the win, each guess drawn at random, with chance
+    /// `1 / wild` among all codes (`wild` 0: never) and otherwise among the codes still possible.
+    fn play_on_randomly(
+        space: &CodeSpace,
+        secret: &crate::Code,
+        mut history: History,
+        wild: u32,
+        rng: &mut impl Rng,
+    ) -> History {
         while !history.is_won(space.length()) {
             let candidates = history.candidates(space);
-            let pool = if rng.gen_ratio(1, 4) && candidates.len() > 2 {
+            let pool = if wild > 0 && rng.gen_ratio(1, wild) && candidates.len() > 2 {
                 space.all()
             } else {
                 candidates
@@ -927,18 +939,7 @@ mod tests {
         seed: u64,
     ) -> History {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut history = History::new();
-        while !history.is_won(space.length()) {
-            let candidates = history.candidates(space);
-            let pool = if wild > 0 && rng.gen_ratio(1, wild) && candidates.len() > 2 {
-                space.all()
-            } else {
-                candidates
-            };
-            let guess = space.code(pool.as_slice()[rng.gen_range(0..pool.len())] as usize);
-            history.push(guess, guess.score(secret));
-        }
-        history
+        play_on_randomly(space, secret, History::new(), wild, &mut rng)
     }
 
     #[test]
