@@ -292,6 +292,26 @@ async fn best_hint(b: &Browser) -> String {
     guess.as_str().unwrap().to_string()
 }
 
+/// Plays the best hint's guess with its button, turn after turn, until the game is won: the
+/// turn of the win, or `None` if twelve guesses did not win.
+async fn play_hints_to_the_win(b: &Browser) -> Option<usize> {
+    for turn in 1..=12 {
+        best_hint(b).await;
+        b.click("#hint-play").await;
+        b.wait(&format!(
+            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
+        ))
+        .await;
+        let won = b
+            .js("return document.querySelector('#play-status').classList.contains('win');")
+            .await;
+        if won == json!(true) {
+            return Some(turn);
+        }
+    }
+    None
+}
+
 /// The page runs on the back-end under test: the static site's pages ask the WebAssembly engine,
 /// and nothing there answers the API over HTTP; `moo serve`'s pages ask the server.
 async fn page_runs_on_the_backend_under_test(b: &Browser) {
@@ -416,33 +436,21 @@ async fn browser_plays_against_the_adversary() {
         challenge.contains("win Bulls and Cows in 7 against it"),
         "{challenge}"
     );
-    for turn in 1..=12 {
-        best_hint(&b).await;
-        b.click("#hint-play").await;
-        b.wait(&format!(
-            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
-        ))
-        .await;
-        let won = b
-            .js("return document.querySelector('#play-status').classList.contains('win');")
-            .await;
-        if won == json!(true) {
-            let status = b.text("#play-status").await;
-            assert!(
-                status.contains("A secret that fits every answer"),
-                "{status}"
-            );
-            // A heuristic answer (the search out of time on a loaded machine) proves nothing.
-            assert!(
-                turn == 7 || status.contains("rule of thumb"),
-                "won in {turn}: {status}"
-            );
-            b.screenshots("play-adversary", "main").await;
-            b.stop().await;
-            return;
-        }
-    }
-    panic!("twelve hinted guesses did not win against the adversary");
+    let turn = play_hints_to_the_win(&b)
+        .await
+        .expect("twelve hinted guesses did not win against the adversary");
+    let status = b.text("#play-status").await;
+    assert!(
+        status.contains("A secret that fits every answer"),
+        "{status}"
+    );
+    // A heuristic answer (the search out of time on a loaded machine) proves nothing.
+    assert!(
+        turn == 7 || status.contains("rule of thumb"),
+        "won in {turn}: {status}"
+    );
+    b.screenshots("play-adversary", "main").await;
+    b.stop().await;
 }
 
 /// The whole game from the keyboard: a typed first guess, then hints and their button.
@@ -1583,28 +1591,16 @@ async fn the_static_site_plays_offline_after_one_visit() {
     b.open(&format!("{url}#play")).await;
     b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
         .await;
-    for turn in 1..=12 {
-        best_hint(&b).await;
-        b.click("#hint-play").await;
-        b.wait(&format!(
-            "document.querySelectorAll('#play-history tbody tr').length === {turn}"
-        ))
-        .await;
-        let won = b
-            .js("return document.querySelector('#play-status').classList.contains('win');")
-            .await;
-        if won == json!(true) {
-            b.wait(&format!(
-                "document.querySelectorAll('#play-review .review-table tbody tr').length === {turn}"
-            ))
-            .await;
-            let review = b.text("#play-review").await;
-            assert!(review.contains("best possible guess"), "{review}");
-            b.stop().await;
-            return;
-        }
-    }
-    panic!("twelve hinted guesses did not win offline");
+    let turn = play_hints_to_the_win(&b)
+        .await
+        .expect("twelve hinted guesses did not win offline");
+    b.wait(&format!(
+        "document.querySelectorAll('#play-review .review-table tbody tr').length === {turn}"
+    ))
+    .await;
+    let review = b.text("#play-review").await;
+    assert!(review.contains("best possible guess"), "{review}");
+    b.stop().await;
 }
 
 /// A long search can be stopped: the Explorer's tree of a slow strategy shows the busy bar, and
