@@ -116,6 +116,26 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
     assert_eq!(joined["hosts"][host.trim()], 8, "{joined}");
     let result = json(&std::fs::read(dir.join("0000.result.json")).unwrap());
     assert_eq!(result["host"], host.trim());
+    // Beside the tree, each job's claim, what of it the join could check, and who proved it.
+    let claims_file = tmp.path().join("joined.json.claims.json");
+    assert_eq!(joined["claims"], claims_file.display().to_string());
+    let claims = json(&std::fs::read(&claims_file).unwrap());
+    assert_eq!(claims["format"], "moo-claims/1");
+    assert_eq!(claims["stats"]["total"], single["total"]);
+    let each = claims["claims"].as_array().unwrap();
+    assert_eq!(each.len(), 8, "{claims}");
+    for (i, c) in each.iter().enumerate() {
+        assert_eq!(c["job"], i);
+        assert_eq!(c["host"], host.trim());
+        assert_eq!(c["kernel"], result["kernel"]);
+        assert_eq!(c["checked"], "replayed", "{c}");
+        let proves = c["proves"].as_str().unwrap();
+        assert!(proves.starts_with("no subtree costs less than "), "{c}");
+    }
+    assert_eq!(
+        claims["first_guess"],
+        json(&std::fs::read(&joined_file).unwrap())["root"]["guess"]
+    );
     assert_eq!(
         std::fs::read_to_string(&joined_file).unwrap(),
         std::fs::read_to_string(&single_file).unwrap(),
@@ -438,6 +458,45 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
     assert!(rounds > 2, "positions below the parts take more rounds");
     assert_eq!(status(&dir), "");
     assert_is_the_single_runs_tree(tmp.path(), &joined_file, &GAME);
+    // Every job of every round has its claim, and the bounds of later rounds' runs, which come
+    // with no subtree, rest on their search alone.
+    let claims_file = tmp.path().join("claims.json");
+    moo()
+        .args(["tree", "join", "--claims"])
+        .arg(&claims_file)
+        .arg("-o")
+        .arg(&joined_file)
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "claims    each job's claim and the machine that proved it in {}",
+            claims_file.display()
+        )));
+    let claims = json(&std::fs::read(&claims_file).unwrap());
+    let each = claims["claims"].as_array().unwrap();
+    assert_eq!(each.len(), jobs_in_all(&dir), "{claims}");
+    let checked = |how: &str| each.iter().filter(|c| c["checked"] == how).count();
+    assert!(
+        checked("replayed") > 0 && checked("search only") > 0,
+        "{claims}"
+    );
+    assert!(
+        each.iter()
+            .any(|c| c["position"].as_str().unwrap().contains(" then ")),
+        "later rounds' positions are named by the way to them: {claims}"
+    );
+}
+
+/// How many job files `dir` holds, every round's.
+fn jobs_in_all(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().ends_with(".job.json")
+        })
+        .count()
 }
 
 /// Splits `GAME` into `dir` with an estimate (`how`: its flags) and returns the JSON report.

@@ -151,6 +151,12 @@ pub struct JoinArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     output: PathBuf,
 
+    /// Where to write what the tree's claim of optimality rests on (each job's claim, and the
+    /// machine and kernel that proved it); default: beside the tree, `.claims.json` added to
+    /// its name
+    #[arg(long, value_name = "FILE")]
+    claims: Option<PathBuf>,
+
     /// Print the result as JSON on stdout.
     #[arg(long)]
     json: bool,
@@ -304,6 +310,9 @@ enum JoinReport<'a> {
         /// their searches.
         hosts: &'a BTreeMap<String, usize>,
         file: String,
+        /// The file of each job's claim ([`super::claims`]), when one was written.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        claims: Option<String>,
     },
     Impossible {
         impossible: bool,
@@ -590,7 +599,14 @@ pub fn join(args: JoinArgs) -> Result<()> {
             seconds: job_seconds,
             jobs,
         } => {
+            let claims = args
+                .claims
+                .clone()
+                .or_else(|| super::claims::default_path(&args.output));
             write_file(&args.output, tree.to_json(false).as_bytes())?;
+            if let Some(path) = &claims {
+                super::claims::write(path, &args.output, &tree, &stats, &results[..jobs])?;
+            }
             let cpu = cpu_of(&results[..jobs]);
             let hosts = hosts_of(&results[..jobs]);
             if args.json {
@@ -605,6 +621,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     largest_job: cpu.map(|c| c.2),
                     hosts: &hosts,
                     file: args.output.display().to_string(),
+                    claims: claims.as_ref().map(|c| c.display().to_string()),
                 };
                 outln!("{}", serde_json::to_string(&report)?)?;
             } else {
@@ -620,6 +637,12 @@ pub fn join(args: JoinArgs) -> Result<()> {
                     )?;
                 }
                 outln!("{}", rests_on_jobs(&hosts))?;
+                if let Some(path) = &claims {
+                    outln!(
+                        "claims    each job's claim and the machine that proved it in {}",
+                        path.display()
+                    )?;
+                }
             }
         }
         Joined::Impossible { max_depth } => {

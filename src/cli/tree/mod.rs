@@ -23,6 +23,7 @@ use flags::SearchArgs;
 use stats::print_stats;
 
 mod bound;
+mod claims;
 mod estimate;
 mod flags;
 mod jobs;
