@@ -36,6 +36,7 @@ mod answer;
 mod api;
 mod assets;
 mod conns;
+mod dressed;
 mod error;
 mod guard;
 mod heavy;
@@ -205,8 +206,10 @@ pub async fn serve(listener: tokio::net::TcpListener, mut config: Config) -> std
                 request
             })
             .service(app.clone());
-        let connection =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+        let connection = http.serve_connection(
+            TokioIo::new(dressed::Dressed::new(stream)),
+            TowerToHyperService::new(service),
+        );
         let table = table.clone();
         tokio::spawn(async move {
             // A client that breaks off or times out is no error of the server's; a connection
