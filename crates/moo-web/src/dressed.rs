@@ -1,7 +1,6 @@
 //! hyper's own refusals, answered as the server answers everything else.
 //!
-//! A request whose head cannot be parsed (400), is too large (431) or names an HTTP version
-//! hyper does not speak (505) never reaches a service: hyper writes the refusal itself, an empty
+//! A request whose head cannot be parsed (400) or is too large (431) never reaches a service: hyper writes the refusal itself, an empty
 //! body and none of the security headers, so the client learns nothing of what was wrong. hyper
 //! has no hook for those answers, so the connection's writer spots them by the form only hyper
 //! gives them (`connection: close` then `content-length: 0` straight after the status line; the
@@ -49,7 +48,6 @@ fn dress(head: &[u8]) -> Option<Vec<u8>> {
     let message = match status {
         400 => "the request is not well-formed HTTP/1.1: send a request line (GET /path HTTP/1.1), headers of the form Name: value, and a blank line",
         431 => "the request's headers are too large: send at most a few kilobytes of headers",
-        505 => "this server speaks HTTP/1.1 (and 1.0) only: send the request as HTTP/1.1",
         _ => return None,
     };
     let body = ServiceError::new(status, ErrorCode::Invalid, message).to_json();

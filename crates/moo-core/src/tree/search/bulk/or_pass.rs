@@ -112,7 +112,7 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_cmpeq_epi8,
         _mm256_cmpgt_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8,
+        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8, _mm_prefetch, _MM_HINT_T0,
     };
     let low_tables: [__m256i; LOW] = std::array::from_fn(|p| vector(&halves.tables[p].0));
     let high_tables: [__m256i; HIGH] = std::array::from_fn(|p| vector(&halves.tables[LOW + p].0));
@@ -129,8 +129,7 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
         let width = (out.len() - start).min(BLOCK);
         let mut low = [[_mm256_setzero_si256(); 2]; LOW];
         let mut high = [[_mm256_setzero_si256(); 2]; HIGH];
-        for row in rows {
-            let block = block(row, start, width, &mut tail.0);
+        let mut note = |block: &[u8; BLOCK]| {
             for h in 0..2 {
                 let f = vector(&block[32 * h..32 * h + 32]);
                 let (below, above) = (_mm256_adds_epu8(f, to_low), _mm256_sub_epi8(f, to_high));
@@ -140,6 +139,20 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
                 for (held, table) in high.iter_mut().zip(&high_tables) {
                     held[h] = _mm256_or_si256(held[h], _mm256_shuffle_epi8(*table, above));
                 }
+            }
+        };
+        if width == BLOCK {
+            for row in rows {
+                let block: &[u8; BLOCK] = row[start..start + BLOCK].try_into().expect("a block");
+                // The rows are scattered over the score table, too many at once for the
+                // hardware to see each one as a stream: asking now for the line this row's
+                // next block reads hides its latency behind the other members.
+                _mm_prefetch::<_MM_HINT_T0>(row.as_ptr().wrapping_add(start + BLOCK).cast());
+                note(block);
+            }
+        } else {
+            for row in rows {
+                note(block(row, start, width, &mut tail.0));
             }
         }
         let mut scores = [0u8; BLOCK];
