@@ -1,8 +1,8 @@
 //! hyper's own refusals, answered as the server answers everything else.
 //!
-//! A request whose head cannot be parsed (400) or is too large (431) never reaches a service: hyper writes the refusal itself, an empty
-//! body and none of the security headers, so the client learns nothing of what was wrong. hyper
-//! has no hook for those answers, so the connection's writer spots them by the form only hyper
+//! A request whose head cannot be parsed (400) or is too large (431) never reaches a service:
+//! hyper writes the refusal itself, an empty body and none of the security headers, so the
+//! client learns nothing of what was wrong. hyper has no hook for those answers, so the connection's writer spots them by the form only hyper
 //! gives them (`connection: close` then `content-length: 0` straight after the status line; the
 //! service's own answers carry a content type first) and sends in their place the same status
 //! with the JSON error body and the headers of every other answer.
