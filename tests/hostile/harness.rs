@@ -626,56 +626,30 @@ pub fn check(name: &str, cases: Vec<Case>) {
 /// Builds the trees the cases read, in `dir`.
 fn build_fixtures(dir: &Path) -> Fixtures {
     let tree_path = dir.join("fixture.json");
-    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
-        .args([
-            "tree",
-            "build",
-            "--game",
-            "mastermind",
-            "--length",
-            "2",
-            "-o",
-        ])
-        .arg(&tree_path)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(built.success());
-    let tree = std::fs::read_to_string(&tree_path).unwrap();
-    std::fs::remove_file(&tree_path).unwrap();
     let checkpoint_path = dir.join("fixture.ckpt");
-    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
-        .args(["tree", "build", "--game", "mastermind", "-o"])
-        .arg(&tree_path)
-        .arg("--checkpoint")
-        .arg(&checkpoint_path)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(built.success());
-    let checkpoint = std::fs::read_to_string(&checkpoint_path).unwrap();
-    let built = Command::new(env!("CARGO_BIN_EXE_moo"))
-        .args([
-            "tree",
-            "build",
-            "--length",
-            "1",
-            "--symbols",
-            SYMBOLS_64,
-            "-o",
-        ])
-        .arg(&tree_path)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(built.success());
-    let deep_tree = std::fs::read_to_string(&tree_path).unwrap();
-    std::fs::remove_file(&tree_path).unwrap();
-    std::fs::remove_file(&checkpoint_path).unwrap();
+    let build = |args: &[&str]| {
+        let built = Command::new(env!("CARGO_BIN_EXE_moo"))
+            .args(["tree", "build"])
+            .args(args)
+            .arg("-o")
+            .arg(&tree_path)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(built.success(), "moo tree build {args:?}");
+        std::fs::read_to_string(&tree_path).unwrap()
+    };
+    let tree = build(&["--game", "mastermind", "--length", "2"]);
+    build(&[
+        "--game",
+        "mastermind",
+        "--checkpoint",
+        checkpoint_path.to_str().unwrap(),
+    ]);
     Fixtures {
         tree,
-        checkpoint,
-        deep_tree,
+        checkpoint: std::fs::read_to_string(&checkpoint_path).unwrap(),
+        deep_tree: build(&["--length", "1", "--symbols", SYMBOLS_64]),
     }
 }
 

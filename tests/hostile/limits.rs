@@ -142,72 +142,66 @@ fn thread_counts_are_bounded() {
 
 /// Device nodes and FIFOs (and links to them) that a command is given to read.
 const SPECIAL: [&str; 4] = ["zero", "zero.json", "urandom.json", "fifo"];
+/// For each of [`SPECIAL`], the command lines (name, arguments) that `commands` makes to read it,
+/// each refused as not a regular file.
+fn special_reads(commands: impl Fn(&str) -> Vec<(String, Vec<String>)>) -> Vec<Case> {
+    SPECIAL
+        .iter()
+        .flat_map(|file| commands(file))
+        .map(|(name, args)| {
+            Case::owned(format!("4 {name}"), args, 1)
+                .devices()
+                .says("not a regular file")
+        })
+        .collect()
+}
+
 /// Reading a tree from a device or a FIFO would never end: refused.
 #[test]
 fn devices_and_fifos_are_not_read_as_trees() {
-    let mut c = Vec::new();
-    for file in SPECIAL {
-        for (what, args) in [
-            ("tree verify", vec!["tree", "verify", file]),
-            ("tree show", vec!["tree", "show", file]),
-        ] {
-            c.push(
-                Case::new(format!("4 {what} {file}"), &args, 1)
-                    .devices()
-                    .says("not a regular file"),
-            );
-        }
-    }
-
-    check("devices_and_fifos_are_not_read_as_trees", c);
+    check(
+        "devices_and_fifos_are_not_read_as_trees",
+        special_reads(|file| {
+            ["verify", "show"]
+                .map(|what| (format!("tree {what} {file}"), s(&["tree", what, file])))
+                .to_vec()
+        }),
+    );
 }
 
 /// Nor as the tree a strategy plays.
 #[test]
 fn devices_and_fifos_are_not_read_as_strategies() {
-    let mut c = Vec::new();
-    for file in SPECIAL {
-        let strategy = format!("tree:{file}");
-        c.push(
-            Case::owned(
-                format!("4 solve --strategy tree:{file}"),
-                s(&["solve", "--secret", "0123", "--strategy", &strategy]),
-                1,
-            )
-            .devices()
-            .says("not a regular file"),
-        );
-        c.push(
-            Case::owned(
-                format!("4 bench -S tree:{file}"),
-                s(&["bench", "-S", &strategy]),
-                1,
-            )
-            .devices()
-            .says("not a regular file"),
-        );
-    }
-
-    check("devices_and_fifos_are_not_read_as_strategies", c);
+    check(
+        "devices_and_fifos_are_not_read_as_strategies",
+        special_reads(|file| {
+            let strategy = format!("tree:{file}");
+            vec![
+                (
+                    format!("solve --strategy {strategy}"),
+                    s(&["solve", "--secret", "0123", "--strategy", &strategy]),
+                ),
+                (
+                    format!("bench -S {strategy}"),
+                    s(&["bench", "-S", &strategy]),
+                ),
+            ]
+        }),
+    );
 }
 
 /// Nor as the secret `crack` reads.
 #[test]
 fn devices_and_fifos_are_not_read_as_secrets() {
-    let mut c = Vec::new();
-    for file in SPECIAL {
-        c.push(
-            Case::new(
-                format!("4 crack --secret-file {file}"),
-                &["crack", "--repeats", "--secret-file", file],
-                1,
-            )
-            .devices()
-            .says("not a regular file"),
-        );
-    }
-
-    check("devices_and_fifos_are_not_read_as_secrets", c);
+    check(
+        "devices_and_fifos_are_not_read_as_secrets",
+        special_reads(|file| {
+            vec![(
+                format!("crack --secret-file {file}"),
+                s(&["crack", "--repeats", "--secret-file", file]),
+            )]
+        }),
+    );
 }
 
 /// Files past the size caps, not UTF-8, or directories: refused, saying why.

@@ -89,6 +89,17 @@ fn tree_build_writes_new_and_existing_files_and_refuses_the_rest() {
 /// on a closed pipe.
 fn full_disk_commands() -> Vec<(&'static str, Vec<String>)> {
     let crack_small = ["crack", "--repeats", "--length", "40"];
+    let crack_table = [
+        "crack",
+        "--table",
+        "--lengths",
+        "10",
+        "--runs",
+        "1",
+        "--generations",
+        "5",
+    ];
+    let with = |base: &[&str], more: &[&str]| s(&[base, more].concat());
     vec![
         ("hint", s(&["hint"])),
         ("hint --json", s(&["hint", "--json"])),
@@ -105,49 +116,12 @@ fn full_disk_commands() -> Vec<(&'static str, Vec<String>)> {
         ),
         ("tree build", small_tree(&["-o", "out.json"])),
         ("crack", s(&crack_small)),
-        ("crack --json", {
-            let mut v = s(&crack_small);
-            v.push("--json".into());
-            v
-        }),
-        ("crack --trials 2", {
-            let mut v = s(&crack_small);
-            v.extend(s(&["--trials", "2"]));
-            v
-        }),
-        (
-            "crack --table",
-            s(&[
-                "crack",
-                "--table",
-                "--lengths",
-                "10",
-                "--runs",
-                "1",
-                "--generations",
-                "5",
-            ]),
-        ),
-        (
-            "crack --table --json",
-            s(&[
-                "crack",
-                "--table",
-                "--lengths",
-                "10",
-                "--runs",
-                "1",
-                "--generations",
-                "5",
-                "--json",
-            ]),
-        ),
+        ("crack --json", with(&crack_small, &["--json"])),
+        ("crack --trials 2", with(&crack_small, &["--trials", "2"])),
+        ("crack --table", s(&crack_table)),
+        ("crack --table --json", with(&crack_table, &["--json"])),
         ("bench", s(&BENCH_SMALL)),
-        ("bench --json", {
-            let mut v = s(&BENCH_SMALL);
-            v.push("--json".into());
-            v
-        }),
+        ("bench --json", with(&BENCH_SMALL, &["--json"])),
         ("bench --list", s(&["bench", "--list"])),
         (
             "solve --secret",
@@ -182,47 +156,38 @@ fn stdout_cases(command: &str) -> Vec<Case> {
         }
         c.push(case);
     }
+    if command == "crack" {
+        // The longest answer, which a closed pipe must cut short as quietly.
+        c.push(
+            Case::new(
+                "2 crack --length 2000 --json | closed pipe",
+                &["crack", "--repeats", "--length", "2000", "--json"],
+                0,
+            )
+            .out(Out::Closed)
+            .stderr_max(0),
+        );
+    }
     c
 }
 
-/// `moo hint`'s output to a full disk and a closed pipe.
-#[test]
-fn hint_output_to_a_full_disk_or_a_closed_pipe() {
-    check("hint_output", stdout_cases("hint"));
+/// One test a command, each checking [`stdout_cases`] of that command.
+macro_rules! output_tests {
+    ($($test:ident: $command:literal,)*) => {$(
+        #[doc = concat!("`moo ", $command, "`'s output to a full disk and a closed pipe.")]
+        #[test]
+        fn $test() {
+            check(stringify!($test), stdout_cases($command));
+        }
+    )*};
 }
 
-/// `moo tree`'s output to a full disk and a closed pipe.
-#[test]
-fn tree_output_to_a_full_disk_or_a_closed_pipe() {
-    check("tree_output", stdout_cases("tree"));
-}
-
-/// `moo crack`'s output to a full disk and a closed pipe, the longest answer included.
-#[test]
-fn crack_output_to_a_full_disk_or_a_closed_pipe() {
-    let mut c = stdout_cases("crack");
-    c.push(
-        Case::new(
-            "2 crack --length 2000 --json | closed pipe",
-            &["crack", "--repeats", "--length", "2000", "--json"],
-            0,
-        )
-        .out(Out::Closed)
-        .stderr_max(0),
-    );
-    check("crack_output", c);
-}
-
-/// `moo bench`'s output to a full disk and a closed pipe.
-#[test]
-fn bench_output_to_a_full_disk_or_a_closed_pipe() {
-    check("bench_output", stdout_cases("bench"));
-}
-
-/// `moo solve`'s output to a full disk and a closed pipe.
-#[test]
-fn solve_output_to_a_full_disk_or_a_closed_pipe() {
-    check("solve_output", stdout_cases("solve"));
+output_tests! {
+    hint_output_to_a_full_disk_or_a_closed_pipe: "hint",
+    tree_output_to_a_full_disk_or_a_closed_pipe: "tree",
+    crack_output_to_a_full_disk_or_a_closed_pipe: "crack",
+    bench_output_to_a_full_disk_or_a_closed_pipe: "bench",
+    solve_output_to_a_full_disk_or_a_closed_pipe: "solve",
 }
 
 /// `moo --help` and `--version`, whose printing clap does, report a full disk too.
@@ -242,6 +207,13 @@ fn help_and_version_to_a_full_disk_or_a_closed_pipe() {
     );
 }
 
+/// The small benchmark of [`BENCH_SMALL`] plotted to `plot`.
+fn bench_plot(plot: &str) -> Vec<String> {
+    let mut v = s(&BENCH_SMALL);
+    v.extend(s(&["--plot", plot]));
+    v
+}
+
 /// A plot onto a full device: an error in words, not the image library's.
 #[test]
 fn plots_on_a_full_device_are_an_error_in_words() {
@@ -251,11 +223,7 @@ fn plots_on_a_full_device_are_an_error_in_words() {
         c.push(
             Case::owned(
                 format!("8 bench --plot {plot} (full device)"),
-                {
-                    let mut v = s(&BENCH_SMALL);
-                    v.extend(s(&["--plot", plot]));
-                    v
-                },
+                bench_plot(plot),
                 1,
             )
             .devices()
@@ -275,11 +243,7 @@ fn plots_on_a_full_disk_are_an_error_in_words() {
     for plot in ["small/p.svg", "small/p.png"] {
         let mut case = Case::owned(
             format!("8 bench --plot {plot} (full disk)"),
-            {
-                let mut v = s(&BENCH_SMALL);
-                v.extend(s(&["--plot", plot]));
-                v
-            },
+            bench_plot(plot),
             1,
         )
         .says("No space left on device")
@@ -296,18 +260,7 @@ fn plots_on_a_full_disk_are_an_error_in_words() {
 fn plots_are_written() {
     let mut c = Vec::new();
     for plot in ["p.svg", "p.png"] {
-        c.push(
-            Case::owned(
-                format!("8 bench --plot {plot}"),
-                {
-                    let mut v = s(&BENCH_SMALL);
-                    v.extend(s(&["--plot", plot]));
-                    v
-                },
-                0,
-            )
-            .creates(plot),
-        );
+        c.push(Case::owned(format!("8 bench --plot {plot}"), bench_plot(plot), 0).creates(plot));
     }
 
     check("plots_are_written", c);

@@ -34,60 +34,45 @@ fn signed_feedback_is_refused() {
     check("signed_feedback_is_refused", c);
 }
 
+/// A case for each of [`ODD`]: `what` names the command, `args` makes its arguments from the
+/// symbol, and the refusal says `says`.
+fn odd_cases(what: &str, args: impl Fn(char) -> Vec<String>, says: &str) -> Vec<Case> {
+    ODD.iter()
+        .map(|&(name, ch)| Case::owned(format!("6 {what} with {name}"), args(ch), 2).says(says))
+        .collect()
+}
+
 /// `hint --symbols` refuses each of [`ODD`].
 #[test]
 fn alphabets_with_odd_symbols_are_refused_by_hint() {
-    let mut c = Vec::new();
-    for (name, ch) in ODD {
-        let symbols = format!("abc{ch}d");
-        c.push(
-            Case::owned(
-                format!("6 hint --symbols with {name}"),
-                s(&["hint", "--symbols", &symbols]),
-                2,
-            )
-            .says("cannot be used"),
-        );
-    }
-
-    check("alphabets_with_odd_symbols_are_refused_by_hint", c);
+    let args = |ch| s(&["hint", "--symbols", &format!("abc{ch}d")]);
+    check(
+        "alphabets_with_odd_symbols_are_refused_by_hint",
+        odd_cases("hint --symbols", args, "cannot be used"),
+    );
 }
 
 /// `crack --symbols` refuses each of [`ODD`].
 #[test]
 fn alphabets_with_odd_symbols_are_refused_by_crack() {
-    let mut c = Vec::new();
-    for (name, ch) in ODD {
+    let args = |ch| {
         let symbols = format!("abc{ch}d");
-        c.push(
-            Case::owned(
-                format!("6 crack --symbols with {name}"),
-                s(&["crack", "--repeats", "--length", "3", "--symbols", &symbols]),
-                2,
-            )
-            .says("cannot be used"),
-        );
-    }
-
-    check("alphabets_with_odd_symbols_are_refused_by_crack", c);
+        s(&["crack", "--repeats", "--length", "3", "--symbols", &symbols])
+    };
+    check(
+        "alphabets_with_odd_symbols_are_refused_by_crack",
+        odd_cases("crack --symbols", args, "cannot be used"),
+    );
 }
 
 /// `crack --secret` refuses each of [`ODD`] as outside the alphabet.
 #[test]
 fn secrets_with_odd_symbols_are_refused() {
-    let mut c = Vec::new();
-    for (name, ch) in ODD {
-        c.push(
-            Case::owned(
-                format!("6 crack --secret with {name}"),
-                s(&["crack", "--repeats", "--secret", &format!("ab{ch}c")]),
-                2,
-            )
-            .says("not in the alphabet"),
-        );
-    }
-
-    check("secrets_with_odd_symbols_are_refused", c);
+    let args = |ch| s(&["crack", "--repeats", "--secret", &format!("ab{ch}c")]);
+    check(
+        "secrets_with_odd_symbols_are_refused",
+        odd_cases("crack --secret", args, "not in the alphabet"),
+    );
 }
 
 /// A combining mark after a symbol is named; `--repeats --distinct` conflict.

@@ -90,20 +90,7 @@ async fn time_to_close(
 /// Starts a game with a seed, so the secret is known, and plays it to the win; returns the time.
 async fn play_seeded_game(addr: std::net::SocketAddr) -> Duration {
     let start = Instant::now();
-    let (status, created) = http(
-        addr,
-        "POST",
-        "/api/games",
-        r#"{"seed": 12, "preset": "bulls"}"#,
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
-    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-    let id = game["id"].as_str().unwrap().to_string();
-    let rules = moo_core::Rules::bulls();
-    let secret = rules.format_code(
-        &rules.random_code(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12)),
-    );
+    let (id, secret) = seeded_game(addr).await;
     let first = if secret == "0123" { "4567" } else { "0123" };
     for guess in [first, secret.as_str()] {
         let (status, answer) = http(
@@ -120,6 +107,23 @@ async fn play_seeded_game(addr: std::net::SocketAddr) -> Duration {
         }
     }
     start.elapsed()
+}
+
+/// Starts a game of Bulls and Cows with a seed, so its secret is known: (its id, the secret).
+async fn seeded_game(addr: std::net::SocketAddr) -> (String, String) {
+    let (status, created) = http(
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"seed": 12, "preset": "bulls"}"#,
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let rules = moo_core::Rules::bulls();
+    let mut draw = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12);
+    let secret = rules.format_code(&rules.random_code(&mut draw));
+    (game["id"].as_str().unwrap().to_string(), secret)
 }
 
 /// A full store: the 503 says when a place frees, and an idle game then makes room.
@@ -159,19 +163,15 @@ async fn full_connection_table_makes_room(addr: std::net::SocketAddr) {
 
 #[test]
 fn slow_clients_are_cut_off_and_normal_games_go_on() {
-    let runtime = runtime();
-    runtime.block_on(async {
-        let timeout = Duration::from_secs(1);
-        let mut config = moo_web::Config::default();
-        config.header_timeout = timeout;
-        config.body_timeout = timeout;
-        config.request_timeout = Duration::from_secs(5);
-        config.max_connections = 16;
-        config.service.max_games = 20;
-        config.service.evict_idle = Duration::from_secs(1);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let server = tokio::spawn(moo_web::serve(listener, config));
+    let timeout = Duration::from_secs(1);
+    let mut config = moo_web::Config::default();
+    config.header_timeout = timeout;
+    config.body_timeout = timeout;
+    config.request_timeout = Duration::from_secs(5);
+    config.max_connections = 16;
+    config.service.max_games = 20;
+    config.service.evict_idle = Duration::from_secs(1);
+    with_server(config, |addr| async move {
         // Generous: the close must come after the timeout and well before the old 50 s.
         let limit = timeout + Duration::from_secs(9);
 
@@ -217,13 +217,15 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
         // A player expects under 100 ms; on a loaded 2-core machine allow far more.
         assert!(played < Duration::from_secs(3), "the game took {played:?}");
         for close in closes.iter().chain([&body_close, &idle_close]) {
-            assert!(*close >= timeout.mul_f64(0.8), "closed too early: {close:?}");
+            assert!(
+                *close >= timeout.mul_f64(0.8),
+                "closed too early: {close:?}"
+            );
         }
 
         full_store_frees_a_place(addr).await;
 
         full_connection_table_makes_room(addr).await;
-        server.abort();
     });
 }
 
@@ -234,13 +236,9 @@ fn slow_clients_are_cut_off_and_normal_games_go_on() {
 #[test]
 fn slow_bodies_cannot_hold_the_connection_table() {
     use tokio::io::AsyncWriteExt;
-    let runtime = runtime();
-    runtime.block_on(async {
-        let mut config = moo_web::Config::default();
-        config.max_connections = 16;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let server = tokio::spawn(moo_web::serve(listener, config));
+    let mut config = moo_web::Config::default();
+    config.max_connections = 16;
+    with_server(config, |addr| async move {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let drippers: Vec<_> = (0..20)
             .map(|_| {
@@ -264,8 +262,11 @@ fn slow_bodies_cannot_hold_the_connection_table() {
         let mut slowest = Duration::ZERO;
         for _ in 0..5 {
             let start = Instant::now();
-            let answer =
-                tokio::time::timeout(Duration::from_secs(5), http(addr, "GET", "/api/presets", "")).await;
+            let answer = tokio::time::timeout(
+                Duration::from_secs(5),
+                http(addr, "GET", "/api/presets", ""),
+            )
+            .await;
             let took = start.elapsed();
             assert_eq!(answer.map(|a| a.0), Ok(200), "no answer after {took:?}");
             slowest = slowest.max(took);
@@ -280,7 +281,6 @@ fn slow_bodies_cannot_hold_the_connection_table() {
         for d in drippers {
             d.await.unwrap();
         }
-        server.abort();
     });
 }
 
@@ -290,20 +290,9 @@ fn slow_bodies_cannot_hold_the_connection_table() {
 /// holds only games nobody may take yet, the script is refused with 503.
 #[test]
 fn a_local_script_cannot_evict_a_game_in_play() {
-    let runtime = runtime();
-    runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let server = tokio::spawn(moo_web::serve(listener, moo_web::Config::default()));
-        let (status, created) =
-            http(addr, "POST", "/api/games", r#"{"seed": 12, "preset": "bulls"}"#).await;
-        assert_eq!(status, 201, "{created}");
-        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-        let path = format!("/api/games/{}", game["id"].as_str().unwrap());
-        let rules = moo_core::Rules::bulls();
-        let secret = rules.format_code(&rules.random_code(
-            &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12),
-        ));
+    with_server(moo_web::Config::default(), |addr| async move {
+        let (id, secret) = seeded_game(addr).await;
+        let path = format!("/api/games/{id}");
         let [first, second] = ["0123", "4567", "8901"]
             .into_iter()
             .filter(|g| *g != secret)
@@ -332,7 +321,6 @@ fn a_local_script_cannot_evict_a_game_in_play() {
         assert_eq!(status, 200, "the game in play was evicted: {answer}");
         let (status, answer) = http(addr, "POST", &format!("{path}/guesses"), &guess(second)).await;
         assert_eq!(status, 200, "{answer}");
-        server.abort();
     });
 }
 
@@ -536,13 +524,9 @@ async fn third_client_plays_on(addr: std::net::SocketAddr, me: [u8; 4]) {
 #[test]
 fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
     let _serial = crate::SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let runtime = runtime();
-    runtime.block_on(async {
-        let config = moo_web::Config::default();
-        let (body_limit, max_turns) = (config.service.body_limit, config.service.max_turns);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let server = tokio::spawn(moo_web::serve(listener, config));
+    let config = moo_web::Config::default();
+    let (body_limit, max_turns) = (config.service.body_limit, config.service.max_turns);
+    with_server(config, |addr| async move {
         let bench = optimal_bench_body(body_limit);
         assert!(bench.len() <= body_limit && bench.len() > body_limit - 20);
 
@@ -553,8 +537,13 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         // behind others is what is measured).
         let me = [127, 0, 0, 6];
         for feedback in ["0B0C", "1B0C"] {
-            let step = format!(r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{feedback}"}}]}}"#);
-            assert_eq!(http_from(me, addr, "POST", "/api/solver", &step).await.0, 200);
+            let step = format!(
+                r#"{{"preset":"mastermind","history":[{{"guess":"1122","feedback":"{feedback}"}}]}}"#
+            );
+            assert_eq!(
+                http_from(me, addr, "POST", "/api/solver", &step).await.0,
+                200
+            );
         }
 
         // The load: two benchmark clients post the benchmark again and again...
@@ -564,7 +553,8 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
             let (bench, done) = (bench.clone(), done.clone());
             load.push(tokio::spawn(async move {
                 while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                    let (status, answer) = http_from(from, addr, "POST", "/api/bench", &bench).await;
+                    let (status, answer) =
+                        http_from(from, addr, "POST", "/api/bench", &bench).await;
                     assert!(status == 200 || status == 503, "{status} {answer}");
                 }
             }));
@@ -581,7 +571,8 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
                 while !done.load(std::sync::atomic::Ordering::Relaxed) {
                     n += 1;
                     if n % 2 == 0 {
-                        hang_up_after(from, addr, "GET", &path, "", Duration::from_millis(300)).await;
+                        hang_up_after(from, addr, "GET", &path, "", Duration::from_millis(300))
+                            .await;
                     } else {
                         let (status, answer) = http_from(from, addr, "GET", &path, "").await;
                         assert!(status == 200 || status == 503, "{status} {answer}");
@@ -595,9 +586,11 @@ fn advice_answers_while_benchmarks_and_long_histories_load_the_server() {
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         for task in load {
             // A request in flight ends within its own limits.
-            tokio::time::timeout(Duration::from_secs(60), task).await.unwrap().unwrap();
+            tokio::time::timeout(Duration::from_secs(60), task)
+                .await
+                .unwrap()
+                .unwrap();
         }
-        server.abort();
     });
 }
 
@@ -633,22 +626,28 @@ fn json_error(answer: &str) -> String {
 /// shapes, no long id echoed whole, an early 413 for a body declared too large.
 #[test]
 fn the_server_answers_only_its_own_names_and_always_in_json() {
-    let runtime = runtime();
-    runtime.block_on(async {
-        let mut config = moo_web::Config::default();
-        config.allowed_hosts = vec!["moo.example".into()];
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let server = tokio::spawn(moo_web::serve(listener, config));
+    let mut config = moo_web::Config::default();
+    config.allowed_hosts = vec!["moo.example".into()];
+    with_server(config, |addr| async move {
         let limit = Duration::from_secs(5);
         let request = |method: &str, path: &str, host: &str, extra: &str| {
             format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: 2\r\n\r\n{{}}")
         };
         // DNS rebinding: the attacker's name is refused, ours and the allowed ones are not.
-        let (status, answer) = raw(addr, &request("POST", "/api/games", "attacker.example", ""), limit).await;
+        let (status, answer) = raw(
+            addr,
+            &request("POST", "/api/games", "attacker.example", ""),
+            limit,
+        )
+        .await;
         assert_eq!(status, 421, "{answer}");
         assert!(json_error(&answer).contains("--allow-host"), "{answer}");
-        for host in ["localhost:8080", "127.0.0.1", &addr.to_string(), "moo.example:80"] {
+        for host in [
+            "localhost:8080",
+            "127.0.0.1",
+            &addr.to_string(),
+            "moo.example:80",
+        ] {
             let (status, answer) = raw(addr, &request("POST", "/api/games", host, ""), limit).await;
             assert_eq!(status, 201, "{host}: {answer}");
         }
@@ -665,7 +664,12 @@ fn the_server_answers_only_its_own_names_and_always_in_json() {
         }
         // A 60 KB id is not echoed whole.
         let id = "a".repeat(60_000);
-        let (status, answer) = raw(addr, &request("GET", &format!("/api/games/{id}"), "localhost", ""), limit).await;
+        let (status, answer) = raw(
+            addr,
+            &request("GET", &format!("/api/games/{id}"), "localhost", ""),
+            limit,
+        )
+        .await;
         assert_eq!(status, 404, "{}", &answer[..answer.len().min(300)]);
         assert!(json_error(&answer).len() < 1000, "{} bytes", answer.len());
         // A body declared too large gets its 413 at once, not a 100 Continue and a wait.
@@ -679,8 +683,11 @@ fn the_server_answers_only_its_own_names_and_always_in_json() {
         assert_eq!(status, 413, "{answer}");
         assert!(!answer.contains("100 Continue"), "{answer}");
         assert!(json_error(&answer).contains("limit of"), "{answer}");
-        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
-        server.abort();
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
     });
 }
 
@@ -690,11 +697,7 @@ fn the_server_answers_only_its_own_names_and_always_in_json() {
 /// framing, no framing in older browsers, no type sniffing.
 #[test]
 fn empty_and_repeated_host_headers_are_refused_and_every_answer_has_security_headers() {
-    let runtime = runtime();
-    runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let server = tokio::spawn(moo_web::serve(listener, moo_web::Config::default()));
+    with_server(moo_web::Config::default(), |addr| async move {
         let limit = Duration::from_secs(5);
         let post = |hosts: &str| {
             format!("POST /api/games HTTP/1.1\r\n{hosts}Connection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{{}}")
@@ -702,23 +705,48 @@ fn empty_and_repeated_host_headers_are_refused_and_every_answer_has_security_hea
         let (status, answer) = raw(addr, &post("Host: \r\n"), limit).await;
         assert_eq!(status, 421, "{answer}");
         json_error(&answer);
-        let (status, answer) = raw(addr, &post("Host: localhost\r\nHost: attacker.example\r\n"), limit).await;
+        let (status, answer) = raw(
+            addr,
+            &post("Host: localhost\r\nHost: attacker.example\r\n"),
+            limit,
+        )
+        .await;
         assert_eq!(status, 400, "{answer}");
-        assert!(json_error(&answer).contains("more than one Host"), "{answer}");
-        let (status, answer) = raw(addr, &post("Host: localhost\r\nHost: localhost\r\n"), limit).await;
+        assert!(
+            json_error(&answer).contains("more than one Host"),
+            "{answer}"
+        );
+        let (status, answer) =
+            raw(addr, &post("Host: localhost\r\nHost: localhost\r\n"), limit).await;
         assert_eq!(status, 400, "{answer}");
-        let get = |path: &str| format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        let get = |path: &str| {
+            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        };
         let (status, created) = raw(addr, &post("Host: localhost\r\n"), limit).await;
         assert_eq!(status, 201, "{created}");
         for (what, answer) in [
             ("the page", raw(addr, &get("/"), limit).await.1),
             ("a script", raw(addr, &get("/app.js"), limit).await.1),
-            ("an API answer", raw(addr, &get("/api/presets"), limit).await.1),
+            (
+                "an API answer",
+                raw(addr, &get("/api/presets"), limit).await.1,
+            ),
             ("a created game", created),
-            ("an error", raw(addr, &get("/api/games/none"), limit).await.1),
-            ("a foreign host", raw(addr, &post("Host: attacker.example\r\n"), limit).await.1),
+            (
+                "an error",
+                raw(addr, &get("/api/games/none"), limit).await.1,
+            ),
+            (
+                "a foreign host",
+                raw(addr, &post("Host: attacker.example\r\n"), limit)
+                    .await
+                    .1,
+            ),
         ] {
-            let head = answer.split_once("\r\n\r\n").map_or(answer.as_str(), |(h, _)| h).to_ascii_lowercase();
+            let head = answer
+                .split_once("\r\n\r\n")
+                .map_or(answer.as_str(), |(h, _)| h)
+                .to_ascii_lowercase();
             for want in [
                 "content-security-policy: default-src 'self'; script-src 'self'; style-src 'self';",
                 "frame-ancestors 'none'",
@@ -728,6 +756,30 @@ fn empty_and_repeated_host_headers_are_refused_and_every_answer_has_security_hea
                 assert!(head.contains(want), "{what} lacks {want:?}: {head}");
             }
         }
+    });
+}
+
+/// `moo_web::serve` on a free port of the loopback: its address, and the task to abort.
+async fn start(
+    config: moo_web::Config,
+) -> (
+    std::net::SocketAddr,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    (addr, tokio::spawn(moo_web::serve(listener, config)))
+}
+
+/// Runs `test` against [`start`]'s server of `config`, on the two-worker [`runtime`], and
+/// stops the server after it.
+fn with_server<F: std::future::Future<Output = ()>>(
+    config: moo_web::Config,
+    test: impl FnOnce(std::net::SocketAddr) -> F,
+) {
+    runtime().block_on(async {
+        let (addr, server) = start(config).await;
+        test(addr).await;
         server.abort();
     });
 }
