@@ -57,7 +57,7 @@ fn off_the_shipped_tree_the_hint_is_still_proven_optimal() {
     assert!(out.contains("Proven optimal: "), "{out}");
 }
 
-/// Issue 32: with no leading zero, an opening with a 0 in it (no image of the optimal tree's
+/// With no leading zero, an opening with a 0 in it (no image of the optimal tree's
 /// 1234) is answered from the tree shipped for 1023, at once and proven, with the exact
 /// search's own figures (which it could not reach within the default second).
 #[test]

@@ -921,7 +921,7 @@ fn runs_below_their_positions_other_trees_join_to_the_single_runs_tree() {
     assert!(proven.or(costlier) == Some(true), "{alone}");
 }
 
-/// Issue 51 item 3: a run directory is often unpacked from someone else's archive. A symbolic
+/// A run directory is often unpacked from someone else's archive. A symbolic
 /// link planted at a job's or a result's name is refused, never written through (the file it
 /// leads to stays as it was), and a FIFO at a job's name is refused at once instead of blocking
 /// the reader for ever; each error names the entry and what to do.
