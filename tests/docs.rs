@@ -173,3 +173,85 @@ fn heading_ids_follow_mdbook() {
         ["b.md#c", "e.md"]
     );
 }
+
+/// The book's file maps: a table whose first column is headed `file`, under a paragraph that
+/// names a folder (`crates/.../`). Returns (page, folder, the names its first column gives).
+fn file_maps() -> Vec<(String, String, BTreeSet<String>)> {
+    let mut maps = Vec::new();
+    for page in documents().iter().skip(1) {
+        let text = fs::read_to_string(page).expect("a readable page");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !line.starts_with("| file |") {
+                continue;
+            }
+            let before = lines[i.saturating_sub(3)..i].join(" ");
+            let folder = before
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|span| span.ends_with('/'))
+                .last()
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}:{}: a file map names no folder (`path/`) just above it",
+                        page.display(),
+                        i + 1
+                    )
+                });
+            let names = lines[i + 2..]
+                .iter()
+                .take_while(|row| row.starts_with('|'))
+                .flat_map(|row| {
+                    let first = row.split('|').nth(1).unwrap_or("");
+                    first
+                        .split('`')
+                        .skip(1)
+                        .step_by(2)
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let name = page.file_name().unwrap().to_string_lossy().to_string();
+            maps.push((name, folder.to_string(), names));
+        }
+    }
+    maps
+}
+
+/// A file map lists every source file and folder of its folder (the tests excepted), and
+/// nothing else: a file added, renamed or removed must show in the book.
+#[test]
+fn the_books_file_maps_match_their_folders() {
+    let maps = file_maps();
+    assert!(!maps.is_empty(), "no file map found: is the parser broken?");
+    let mut problems = Vec::new();
+    for (page, folder, listed) in maps {
+        let dir = root().join(&folder);
+        let present: BTreeSet<String> = fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("docs/src/{page}: {folder}: {e}"))
+            .map(|entry| entry.expect("a directory entry").path())
+            .filter_map(|path| {
+                let name = path.file_name()?.to_str()?.to_string();
+                if name == "tests.rs" || name == "tests" {
+                    None
+                } else if path.is_dir() {
+                    Some(format!("{name}/"))
+                } else {
+                    name.ends_with(".rs").then_some(name)
+                }
+            })
+            .collect();
+        for missing in present.difference(&listed) {
+            problems.push(format!(
+                "docs/src/{page}: the map of {folder} lacks {missing}"
+            ));
+        }
+        for stale in listed.difference(&present) {
+            problems.push(format!(
+                "docs/src/{page}: the map of {folder} lists {stale}, which is not there"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

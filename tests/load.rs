@@ -1,5 +1,5 @@
 //! Load on the real `moo serve`: hundreds of concurrent games played to the end through the API,
-//! while slow and malformed clients hammer the same port; and fair service (issue 51 item 4):
+//! while slow and malformed clients hammer the same port; and fair service:
 //! a client's advice answered within 1 s while others loop reviews and a thousand connections
 //! dribble their bodies, and a thousand unread answers that leave the server's memory small.
 //! The full-size fair-service runs are `#[ignore]`d (they hold 1000 connections for a minute);
@@ -263,7 +263,7 @@ async fn hundreds_of_concurrent_games_with_slow_and_malformed_clients() {
     );
 }
 
-// ---- fair service (issue 51 item 4) ------------------------------------------------------
+// ---- fair service -------------------------------------------------------------------------
 
 /// A Bulls and Cows game of 10 digits against the `n`th secret, as a review body: forty weak
 /// guesses and the secret, each scored by the core, the secret's place in the digits' arrangements differing from game

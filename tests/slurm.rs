@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 
+#[path = "common/require.rs"]
+mod require;
+
 /// The batch script, as the docs show it.
 const SCRIPT: &str = "scripts/slurm-tree.sh";
 /// The script that submits every round of a split, as the docs show it.
@@ -486,17 +489,10 @@ impl Cluster {
     /// `CI=true` or `MOO_REQUIRE_SLURM=1`).
     fn start_or_skip() -> Option<Cluster> {
         if let Some(why) = missing() {
-            let required = std::env::var("CI").is_ok_and(|v| v == "true")
-                || std::env::var("MOO_REQUIRE_SLURM").is_ok_and(|v| v == "1");
-            assert!(
-                !required,
-                "{why} (the Slurm test is required here: CI=true or MOO_REQUIRE_SLURM=1)"
-            );
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n!!! WARNING: the Slurm test of tests/slurm.rs is SKIPPED and passes without \
-                 running a cluster.\n!!! {why}\n!!! Set MOO_REQUIRE_SLURM=1 (or CI=true) to make \
-                 it fail instead.\n"
+            require::missing(
+                "the Slurm tests of tests/slurm.rs",
+                "MOO_REQUIRE_SLURM",
+                &why,
             );
             return None;
         }

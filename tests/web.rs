@@ -18,6 +18,8 @@ use moo_core::strategy::{self, StrategyOptions};
 use moo_core::{CodeSpace, Rules};
 use serde_json::{json, Value};
 
+#[path = "common/require.rs"]
+mod require;
 #[path = "common/server.rs"]
 mod server;
 use server::Server;
@@ -62,20 +64,6 @@ impl Drop for Driver {
     }
 }
 
-/// Says on the real stderr, past the test harness's capture (which would hide it for a test that
-/// passes), that the browser tests checked nothing; once per run.
-fn warn_browser_missing(why: &str) {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n!!! WARNING: the browser tests of tests/web.rs are SKIPPED and pass without checking \
-             the web pages.\n!!! {why}\n!!! Set MOO_REQUIRE_BROWSER=1 (or CI=true) to make them \
-             fail instead.\n"
-        );
-    });
-}
-
 /// chromedriver with a fresh Chromium profile.
 struct Browser {
     driver: Driver,
@@ -96,14 +84,11 @@ impl Browser {
     async fn start_with(extra: &[&str]) -> Option<Browser> {
         if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
             let why = format!("{CHROMIUM} or {CHROMEDRIVER} is missing: apt-get install -y chromium chromium-driver");
-            let required = std::env::var("CI").is_ok_and(|v| v == "true")
-                || std::env::var("MOO_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-            if required {
-                panic!(
-                    "{why} (the browser tests are required here: CI=true or MOO_REQUIRE_BROWSER=1)"
-                );
-            }
-            warn_browser_missing(&why);
+            require::missing(
+                "the browser tests of tests/web.rs",
+                "MOO_REQUIRE_BROWSER",
+                &why,
+            );
             return None;
         }
         let port = TcpListener::bind("127.0.0.1:0")

@@ -3,21 +3,12 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::common::{game_args, json_histogram, moo};
+use crate::common::{game_args, json_histogram, json_of, moo, moo_json};
 use moo_core::published::{self, Method};
 
 /// Runs `moo bench ARGS --json` and returns the results by strategy name.
 fn bench_json(args: &[&str]) -> Vec<Value> {
-    let out = moo()
-        .arg("bench")
-        .args(args)
-        .arg("--json")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let report: Value = serde_json::from_slice(&out).expect("bench --json prints JSON");
+    let report = json_of(moo().arg("bench").args(args).arg("--json"));
     assert!(report["rules"].is_object());
     report["results"].as_array().unwrap().clone()
 }
@@ -212,15 +203,11 @@ fn usage_errors_exit_2() {
 #[test]
 fn big_games_play_a_seeded_sample_and_time_each_guess() {
     let run = || {
-        let out = moo()
-            .args(["bench", "--length", "6", "-S", "simple,knuth"])
-            .args(["--secrets", "5", "--seed", "3", "--json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        serde_json::from_slice::<Value>(&out).unwrap()
+        json_of(
+            moo()
+                .args(["bench", "--length", "6", "-S", "simple,knuth"])
+                .args(["--secrets", "5", "--seed", "3", "--json"]),
+        )
     };
     let report = run();
     assert_eq!(report["sample"]["secrets"], 5);
@@ -273,15 +260,7 @@ fn list_names_every_strategy() {
 
 /// Runs `moo bench arena ARGS --json`.
 fn arena_json(args: &[&str]) -> Value {
-    let out = moo()
-        .args(["bench", "arena", "--json"])
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("bench arena --json prints JSON")
+    json_of(moo().args(["bench", "arena", "--json"]).args(args))
 }
 
 #[test]
@@ -358,22 +337,12 @@ fn the_arena_bench_plays_what_solve_plays_and_repeats_for_a_seed() {
     let mut total = 0;
     for secret in moo_core::eval::sample_secrets(&space, 6, 7).iter() {
         let secret = rules.format_code(&space.code(secret));
-        let out = moo()
-            .args([
-                "solve",
-                "--length",
-                "2",
-                "--no-leading-zero",
-                "--time-limit",
-                "50ms",
-            ])
-            .args(["--seed", "7", "--json", "--secret", &secret])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let game: Value = serde_json::from_slice(&out).unwrap();
+        let game = json_of(
+            moo()
+                .args(["solve", "--length", "2", "--no-leading-zero"])
+                .args(["--time-limit", "50ms", "--seed", "7", "--json"])
+                .args(["--secret", &secret]),
+        );
         total += game["guesses"].as_array().unwrap().len() as u64;
     }
     assert_eq!(first["lengths"][0]["total_guesses"], total);
@@ -501,35 +470,24 @@ fn the_old_bench_flags_name_their_subcommand() {
 /// `moo bench review` and `moo bench advisor` take their own flags and report what they ran.
 #[test]
 fn the_review_and_advisor_benches_run_as_subcommands() {
-    let out = moo()
-        .args(["bench", "review", "--game", "mastermind", "-S", "knuth"])
-        .args(["--secrets", "2", "--seed", "3", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let review: Value = serde_json::from_slice(&out).unwrap();
+    let review = json_of(
+        moo()
+            .args(["bench", "review", "--game", "mastermind", "-S", "knuth"])
+            .args(["--secrets", "2", "--seed", "3", "--json"]),
+    );
     assert_eq!(review["games"], 2);
     assert_eq!(review["strategy"], "knuth");
     assert_eq!(review["samples"].as_array().unwrap().len(), 2);
 
-    let out = moo()
-        .args([
-            "bench",
-            "advisor",
-            "--length",
-            "2",
-            "--cross-checks",
-            "3",
-            "--json",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let advisor: Value = serde_json::from_slice(&out).unwrap();
+    let advisor = moo_json([
+        "bench",
+        "advisor",
+        "--length",
+        "2",
+        "--cross-checks",
+        "3",
+        "--json",
+    ]);
     // Every answer to the opening 01 of 2 distinct digits but the win: 0B0C, 0B1C, 0B2C, 1B0C.
     assert_eq!(advisor["positions"], 4);
     assert_eq!(advisor["cross_checked"], 3);

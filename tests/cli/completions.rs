@@ -1,7 +1,7 @@
 //! `moo completions` and `moo man`: generated from the CLI definition, so they must know every
 //! subcommand and flag of the binary that prints them.
 
-use crate::common::run;
+use crate::common::{moo_fails, moo_stdout, run};
 
 /// Every top-level subcommand; a new one must show up in completions and the manual too.
 const SUBCOMMANDS: &[&str] = &[
@@ -42,8 +42,7 @@ fn an_unknown_shell_is_a_usage_error() {
 
 #[test]
 fn the_manual_lists_every_subcommand() {
-    let (code, page, err) = run(&["man"], "");
-    assert_eq!(code, 0, "{err}");
+    let page = moo_stdout(["man"]);
     assert!(page.contains(".TH moo 1"), "{page}");
     assert!(page.contains(".SH SYNOPSIS"), "{page}");
     for sub in SUBCOMMANDS {
@@ -57,13 +56,10 @@ fn the_manual_lists_every_subcommand() {
 
 #[test]
 fn a_subcommand_has_its_own_page() {
-    let (code, page, err) = run(&["man", "tree", "build"], "");
-    assert_eq!(code, 0, "{err}");
+    let page = moo_stdout(["man", "tree", "build"]);
     assert!(page.contains(".TH moo-tree-build 1"), "{page}");
     assert!(page.contains("\\fBmoo tree build\\fR"), "{page}");
     assert!(page.contains("\\-\\-objective"), "{page}");
 
-    let (code, out, err) = run(&["man", "tree", "plant"], "");
-    assert_eq!(code, 2, "{out}");
-    assert!(err.contains("build, verify, show"), "{err}");
+    moo_fails(["man", "tree", "plant"], 2, &["build, verify, show"]);
 }

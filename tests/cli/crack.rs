@@ -2,21 +2,11 @@
 
 use predicates::prelude::*;
 
-use crate::common::moo;
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = moo().args(args).output().expect("moo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+use crate::common::{moo, moo_fails, moo_json as json, moo_stdout};
 
 #[test]
 fn exact_cracker_finds_a_typed_secret() {
-    let v = json(&[
+    let v = json([
         "crack",
         "--repeats",
         "--secret",
@@ -49,7 +39,7 @@ fn secret_file_is_lowercased_and_filtered() {
         "Call me Ishmael.\nSome years ago—never mind how long",
     )
     .unwrap();
-    let v = json(&[
+    let v = json([
         "crack",
         "--repeats",
         "--length",
@@ -64,7 +54,7 @@ fn secret_file_is_lowercased_and_filtered() {
 
 #[test]
 fn trials_report_mean_and_max_for_both_games() {
-    let v = json(&[
+    let v = json([
         "crack",
         "--repeats",
         "--length",
@@ -76,14 +66,14 @@ fn trials_report_mean_and_max_for_both_games() {
     assert_eq!(v["all_exact"], true);
     assert_eq!(v["trials"], 3);
     assert!(v["queries_max"].as_u64().unwrap() as f64 >= v["queries_mean"].as_f64().unwrap());
-    let v = json(&["crack", "--length", "60", "--trials", "2", "--json"]);
+    let v = json(["crack", "--length", "60", "--trials", "2", "--json"]);
     assert_eq!(v["all_exact"], true);
     assert_eq!(v["symbols"], 300);
 }
 
 #[test]
 fn genetic_baseline_counts_every_evaluation() {
-    let v = json(&[
+    let v = json([
         "crack",
         "--method",
         "ga",
@@ -107,23 +97,16 @@ fn genetic_baseline_counts_every_evaluation() {
 
 #[test]
 fn small_table_has_both_sets() {
-    let out = moo()
-        .args([
-            "crack",
-            "--table",
-            "--lengths",
-            "10,25",
-            "--runs",
-            "2",
-            "--generations",
-            "30",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = moo_stdout([
+        "crack",
+        "--table",
+        "--lengths",
+        "10,25",
+        "--runs",
+        "2",
+        "--generations",
+        "30",
+    ]);
     assert!(text.contains("Secrets with repeats"));
     assert!(text.contains("Distinct secrets"));
     assert!(text.contains("Exact queries") && text.contains("Interval queries"));
@@ -132,116 +115,76 @@ fn small_table_has_both_sets() {
 
 #[test]
 fn bad_input_is_a_clear_error_not_a_panic() {
-    // A symbol outside the alphabet.
-    moo()
-        .args(["crack", "--repeats", "--symbols", "abc", "--secret", "abd"])
-        .assert()
-        .code(2)
-        .stderr(
-            predicate::str::contains("'d'").and(predicate::str::contains("not in the alphabet")),
-        );
-    // Repeats in a distinct game.
-    moo()
-        .args(["crack", "--symbols", "abc", "--secret", "aba"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("more than once"));
-    // Longer than the alphabet for distinct codes.
-    moo()
-        .args(["crack", "--symbols", "abc", "--length", "4"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("distinct"));
-    // A length that disagrees with the secret.
-    moo()
-        .args(["crack", "--repeats", "--length", "5", "--secret", "abc"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("has 3 symbols"));
-    // Duplicate symbols in the alphabet, and an empty one.
-    moo()
-        .args(["crack", "--symbols", "aab"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("more than once"));
-    moo()
-        .args(["crack", "--symbols", ""])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("empty"));
-    // Far too long.
-    moo()
-        .args(["crack", "--repeats", "--length", "1000000000"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("1..=5000"));
-    // Zero length.
-    moo()
-        .args(["crack", "--length", "0"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("0 is not in 1..=5000"));
+    for (args, says) in [
+        // A symbol outside the alphabet.
+        (
+            &["--repeats", "--symbols", "abc", "--secret", "abd"][..],
+            &["'d'", "not in the alphabet"][..],
+        ),
+        // Repeats in a distinct game.
+        (
+            &["--symbols", "abc", "--secret", "aba"],
+            &["more than once"],
+        ),
+        // Longer than the alphabet for distinct codes.
+        (&["--symbols", "abc", "--length", "4"], &["distinct"]),
+        // A length that disagrees with the secret.
+        (
+            &["--repeats", "--length", "5", "--secret", "abc"],
+            &["has 3 symbols"],
+        ),
+        // Duplicate symbols in the alphabet, and an empty one.
+        (&["--symbols", "aab"], &["more than once"]),
+        (&["--symbols", ""], &["empty"]),
+        // Far too long.
+        (&["--repeats", "--length", "1000000000"], &["1..=5000"]),
+        // Zero length.
+        (&["--length", "0"], &["0 is not in 1..=5000"]),
+    ] {
+        moo_fails(["crack"].iter().chain(args), 2, says);
+    }
 }
 
 #[test]
 fn bad_files_are_runtime_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("missing.txt");
-    moo()
-        .args([
-            "crack",
-            "--repeats",
-            "--secret-file",
-            missing.to_str().unwrap(),
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("cannot read"));
-    let empty = dir.path().join("empty.txt");
-    std::fs::write(&empty, "").unwrap();
-    moo()
-        .args([
-            "crack",
-            "--repeats",
-            "--secret-file",
-            empty.to_str().unwrap(),
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("holds only 0 symbols"));
-    let binary = dir.path().join("binary.bin");
-    std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
-    moo()
-        .args([
-            "crack",
-            "--repeats",
-            "--secret-file",
-            binary.to_str().unwrap(),
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("not UTF-8"));
+    let file = |name: &str, contents: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, contents).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let missing = dir.path().join("missing.txt").to_str().unwrap().to_string();
+    for (secret_file, says) in [
+        (missing, "cannot read"),
+        (file("empty.txt", b""), "holds only 0 symbols"),
+        (file("binary.bin", &[0xff, 0xfe, 0x00]), "not UTF-8"),
+    ] {
+        moo_fails(
+            ["crack", "--repeats", "--secret-file", &secret_file],
+            1,
+            &[says],
+        );
+    }
     // Prose repeats letters, so a distinct game cannot take it.
-    let text = dir.path().join("text.txt");
-    std::fs::write(&text, "hello world").unwrap();
-    moo()
-        .args([
+    let text = file("text.txt", b"hello world");
+    moo_fails(
+        [
             "crack",
             "--symbols",
             "abcdefghijklmnopqrstuvwxyz ",
             "--length",
             "5",
             "--secret-file",
-            text.to_str().unwrap(),
-        ])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("more than once"));
+            &text,
+        ],
+        1,
+        &["more than once"],
+    );
 }
 
 #[test]
 fn intervals_is_the_default_and_reports_its_cap() {
-    let v = json(&[
+    let v = json([
         "crack",
         "--repeats",
         "--length",
@@ -253,13 +196,13 @@ fn intervals_is_the_default_and_reports_its_cap() {
     assert_eq!(v["method"], "intervals");
     assert_eq!(v["all_exact"], true);
     assert!(v["cap"].as_u64().unwrap() >= 4);
-    let v = json(&[
+    let v = json([
         "crack", "--length", "80", "--trials", "2", "--cap", "64", "--json",
     ]);
     assert_eq!(v["cap"], 64);
     assert_eq!(v["all_exact"], true);
     // The earlier exact cracker stays available, and reports no cap.
-    let v = json(&[
+    let v = json([
         "crack", "--method", "exact", "--length", "40", "--trials", "1", "--json",
     ]);
     assert_eq!(v["method"], "exact");
@@ -269,7 +212,7 @@ fn intervals_is_the_default_and_reports_its_cap() {
 #[test]
 fn intervals_needs_fewer_queries_than_the_earlier_cracker() {
     let query = |method: &str| {
-        json(&[
+        json([
             "crack",
             "--repeats",
             "--method",
@@ -289,9 +232,5 @@ fn intervals_needs_fewer_queries_than_the_earlier_cracker() {
 
 #[test]
 fn cap_below_the_minimum_is_a_usage_error() {
-    moo()
-        .args(["crack", "--cap", "3"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--cap"));
+    moo_fails(["crack", "--cap", "3"], 2, &["--cap"]);
 }

@@ -1,16 +1,10 @@
 //! `moo hint`.
 
-use crate::common::run;
-use serde_json::Value;
+use crate::common::{moo_fails, moo_json, moo_stdout};
 
 #[test]
 fn remaining_codes_match_a_brute_force_count() {
-    let (code, out, err) = run(
-        &["hint", "0123=1B2C", "4567=0B1C", "--json", "--list", "5040"],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = moo_json(["hint", "0123=1B2C", "4567=0B1C", "--json", "--list", "5040"]);
     let rules = moo_core::Rules::bulls();
     let (a, b) = (
         rules.parse_code("0123").unwrap(),
@@ -40,19 +34,14 @@ fn remaining_codes_match_a_brute_force_count() {
 #[test]
 fn off_the_shipped_tree_the_hint_is_still_proven_optimal() {
     // 8901 after 4567=0B1C is no move of the shipped tree under any symmetry.
-    let (code, out, err) = run(
-        &[
-            "hint",
-            "4567=0B1C",
-            "8901=1B1C",
-            "--json",
-            "--time-limit",
-            "60s",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = moo_json([
+        "hint",
+        "4567=0B1C",
+        "8901=1B1C",
+        "--json",
+        "--time-limit",
+        "60s",
+    ]);
     let advice = &v["advice"];
     assert_eq!(advice["method"], "exact", "{advice}");
     assert_eq!(advice["proven_optimal"], true);
@@ -63,23 +52,18 @@ fn off_the_shipped_tree_the_hint_is_still_proven_optimal() {
     assert!(total >= 2 * remaining - 1, "{advice}");
     assert_eq!(v["candidates"].as_array().unwrap().len(), 40);
 
-    let (code, out, _) = run(
-        &["hint", "4567=0B1C", "8901=1B1C", "--time-limit", "60s"],
-        "",
-    );
-    assert_eq!(code, 0);
+    let out = moo_stdout(["hint", "4567=0B1C", "8901=1B1C", "--time-limit", "60s"]);
     assert!(out.contains("(optimal, by an exact search)"), "{out}");
     assert!(out.contains("Proven optimal: "), "{out}");
 }
 
-/// Issue 32: with no leading zero, an opening with a 0 in it (no image of the optimal tree's
+/// With no leading zero, an opening with a 0 in it (no image of the optimal tree's
 /// 1234) is answered from the tree shipped for 1023, at once and proven, with the exact
 /// search's own figures (which it could not reach within the default second).
 #[test]
 fn with_no_leading_zero_an_opening_with_a_zero_is_answered_from_its_shipped_tree() {
     let args = ["hint", "--length", "4", "--no-leading-zero", "1023=0B2C"];
-    let (code, out, err) = run(&args, "");
-    assert_eq!(code, 0, "{err}");
+    let out = moo_stdout(args);
     assert!(
         out.contains("Best next guess: 2451 (optimal, from the shipped tree)"),
         "{out}"
@@ -88,11 +72,7 @@ fn with_no_leading_zero_an_opening_with_a_zero_is_answered_from_its_shipped_tree
         out.contains("Proven optimal: 4507 guesses in total for the 1050 codes left"),
         "{out}"
     );
-    let mut json = args.to_vec();
-    json.push("--json");
-    let (code, out, err) = run(&json, "");
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = moo_json(args.iter().chain(&["--json"]));
     let advice = &v["advice"];
     assert_eq!(advice["method"], "tree", "{advice}");
     assert_eq!(advice["proven_optimal"], true);
@@ -106,16 +86,13 @@ fn with_no_leading_zero_an_opening_with_a_zero_is_answered_from_its_shipped_tree
 #[test]
 fn a_search_cut_short_names_the_time_limit_flag() {
     let args = ["hint", "0123=0B0C", "0123=0B0C", "--time-limit", "1ms"];
-    let (code, out, err) = run(&args, "");
-    assert_eq!(code, 0, "{err}");
+    let out = moo_stdout(args);
     assert!(
         out.contains("did not finish within the time limit")
             && out.contains("; --time-limit allows more)"),
         "{out}"
     );
-    let (code, out, err) = run(&[&args[..], &["--json"]].concat(), "");
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = moo_json(args.iter().chain(&["--json"]));
     let note = v["advice"]["note"].as_str().unwrap();
     assert!(
         note.starts_with("not proven optimal: the exact search of the 360 codes left"),
@@ -125,20 +102,15 @@ fn a_search_cut_short_names_the_time_limit_flag() {
 
 #[test]
 fn ten_digit_games_get_a_bounded_hint() {
-    let (code, out, err) = run(
-        &[
-            "hint",
-            "--length",
-            "10",
-            "0123456789=2B8C",
-            "--json",
-            "--list",
-            "0",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    let v = moo_json([
+        "hint",
+        "--length",
+        "10",
+        "0123456789=2B8C",
+        "--json",
+        "--list",
+        "0",
+    ]);
     // Two digits in place (C(10, 2) ways), the other eight all displaced (D(8) = 14833).
     assert_eq!(v["remaining"], 45 * 14833);
     assert_eq!(v["advice"]["method"], "heuristic");
@@ -149,19 +121,13 @@ fn ten_digit_games_get_a_bounded_hint() {
 #[test]
 fn time_limits_are_checked_as_usage() {
     for bad in ["0s", "fast", "3 days"] {
-        let (code, _, err) = run(&["hint", "--time-limit", bad], "");
-        assert_eq!(code, 2, "{bad}: {err}");
-        assert!(err.contains("--time-limit"), "{bad}: {err}");
+        moo_fails(["hint", "--time-limit", bad], 2, &["--time-limit"]);
     }
 }
 
 #[test]
 fn text_output_explains_the_best_guess() {
-    let (code, out, _) = run(
-        &["hint", "--game", "mastermind", "1122=1B0C", "--list", "3"],
-        "",
-    );
-    assert_eq!(code, 0);
+    let out = moo_stdout(["hint", "--game", "mastermind", "1122=1B0C", "--list", "3"]);
     assert!(out.starts_with("256 codes remain.\n"), "{out}");
     assert!(out.contains("... and 253 more"), "{out}");
     assert!(out.contains("Best next guess: "), "{out}");
@@ -170,15 +136,13 @@ fn text_output_explains_the_best_guess() {
 
 #[test]
 fn a_won_history_names_the_secret() {
-    let (code, out, _) = run(&["hint", "0123=2B2C", "0132=4B"], "");
-    assert_eq!(code, 0);
+    let out = moo_stdout(["hint", "0123=2B2C", "0132=4B"]);
     assert_eq!(out, "Solved: the secret is 0132.\n");
 }
 
 #[test]
 fn contradictions_name_the_answer_to_change() {
-    let (code, _, err) = run(&["hint", "0123=0B0C", "4567=0B0C"], "");
-    assert_eq!(code, 1);
+    let err = moo_fails(["hint", "0123=0B0C", "4567=0B0C"], 1, &[]);
     assert!(
         err.starts_with("error: no code fits all the answers"),
         "{err}"
@@ -192,36 +156,30 @@ fn contradictions_name_the_answer_to_change() {
 /// Turns are command-line arguments, so any that does not parse is a usage error (exit 2).
 #[test]
 fn malformed_turns_are_usage_errors() {
-    for (args, status, want) in [
+    for (args, want) in [
         (
             vec!["hint", "0123"],
-            2,
             "turn 1 (\"0123\") must be GUESS=FEEDBACK",
         ),
         (
             vec!["hint", "0123=9B"],
-            2,
             "turn 1: bad feedback: feedback 9B0C is impossible",
         ),
         (
             vec!["hint", "0123=1B2C", "01=1B"],
-            2,
             "turn 2: bad guess: \"01\" has 2 symbols",
         ),
-        (vec!["hint", "0123=x"], 2, "cannot read \"x\" as feedback"),
+        (vec!["hint", "0123=x"], "cannot read \"x\" as feedback"),
     ] {
-        let (code, _, err) = run(&args, "");
-        assert_eq!(code, status, "{args:?}: {err}");
-        assert!(err.contains(want), "{args:?}: {err}");
+        moo_fails(args, 2, &[want]);
     }
 }
 
 #[test]
 fn spaces_too_large_are_refused_with_the_limit() {
-    let (code, _, err) = run(&["hint", "--length", "9", "--repeats"], "");
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("these rules allow 1000000000 codes, more than the 4000000"),
-        "{err}"
+    moo_fails(
+        ["hint", "--length", "9", "--repeats"],
+        1,
+        &["these rules allow 1000000000 codes, more than the 4000000"],
     );
 }

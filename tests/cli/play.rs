@@ -1,6 +1,6 @@
 //! `moo play`.
 
-use crate::common::run;
+use crate::common::{fails, moo, moo_fails, run, stdout_of};
 
 /// The secret of a seeded game, learned by giving up.
 fn secret_for(seed: &str, extra: &[&str]) -> String {
@@ -68,11 +68,10 @@ fn mastermind_game_with_repeats() {
 
 #[test]
 fn input_ending_mid_game_is_an_error_that_reveals_the_secret() {
-    let (code, _, err) = run(&["play", "--seed", "3"], "0123\n");
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("error: input ended before the game was over; the secret was "),
-        "{err}"
+    fails(
+        moo().args(["play", "--seed", "3"]).write_stdin("0123\n"),
+        1,
+        &["error: input ended before the game was over; the secret was "],
     );
 }
 
@@ -83,13 +82,7 @@ fn huge_and_binary_lines_do_not_break_the_game() {
     input.push(b'\n');
     input.extend_from_slice(b"\xff\xfe12\n");
     input.extend_from_slice(format!("{secret}\n").as_bytes());
-    let out = crate::common::moo()
-        .args(["play", "--seed", "9"])
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let stdout = stdout_of(moo().args(["play", "--seed", "9"]).write_stdin(input));
     assert!(stdout.contains("that line is too long"), "{stdout}");
     assert!(stdout.contains("not counted:"), "{stdout}");
     assert!(stdout.contains("You got it in 1 guess!"), "{stdout}");
@@ -107,14 +100,10 @@ fn bad_rules_are_usage_errors() {
         (vec!["play", "--symbols", ""], "alphabet is empty"),
         (vec!["play", "--length", "16", "--repeats"], "too long"),
     ] {
-        let (code, _, err) = run(&args, "");
-        assert_eq!(code, 2, "{args:?}: {err}");
+        let err = moo_fails(args, 2, &[want]);
         assert!(err.starts_with("error: invalid rules: "), "{err}");
-        assert!(err.contains(want), "{args:?}: {err}");
     }
-    let (code, _, err) = run(&["play", "--game", "chess"], "");
-    assert_eq!(code, 2);
-    assert!(err.contains("invalid value 'chess'"), "{err}");
+    moo_fails(["play", "--game", "chess"], 2, &["invalid value 'chess'"]);
 }
 
 #[test]

@@ -1,20 +1,21 @@
 //! `moo review`, and the review `play` and `solve` offer when a game ends.
 
-use crate::common::run;
 use serde_json::Value;
 
+use crate::common::{fails, json_of, moo, moo_fails, moo_stdout, run, stdout_of};
+
 fn review_json(args: &[&str], stdin: &str) -> Value {
-    let mut all = vec!["review", "--json", "--time-limit", "60s"];
-    all.extend_from_slice(args);
-    let (code, out, err) = run(&all, stdin);
-    assert_eq!(code, 0, "{err}");
-    serde_json::from_str(&out).unwrap()
+    json_of(
+        moo()
+            .args(["review", "--json", "--time-limit", "60s"])
+            .args(args)
+            .write_stdin(stdin),
+    )
 }
 
 #[test]
 fn a_game_of_the_solver_reviews_as_perfect_through_a_pipe() {
-    let (code, game, err) = run(&["solve", "--secret", "4271", "--json"], "");
-    assert_eq!(code, 0, "{err}");
+    let game = moo_stdout(["solve", "--secret", "4271", "--json"]);
     let v = review_json(&[], &game);
     assert_eq!(v["won"], true);
     assert_eq!(v["proven"], true);
@@ -27,8 +28,11 @@ fn a_game_of_the_solver_reviews_as_perfect_through_a_pipe() {
         assert_eq!(m["verdict_estimated"], false, "{m}");
         assert_eq!(m["guess"], m["best_guess"]);
     }
-    let (code, table, err) = run(&["review", "--time-limit", "60s"], &game);
-    assert_eq!(code, 0, "{err}");
+    let table = stdout_of(
+        moo()
+            .args(["review", "--time-limit", "60s"])
+            .write_stdin(game),
+    );
     assert_eq!(table.matches("★ best").count(), 4, "{table}");
     // 26274 guesses over 5040 secrets (Tanaka 1996).
     assert_eq!(v["optimal_expected"], 26274.0 / 5040.0);
@@ -67,19 +71,15 @@ fn arguments_stdin_turns_and_json_give_the_same_review() {
 
 #[test]
 fn text_review_marks_the_best_moves_and_what_went_wrong() {
-    let (code, out, err) = run(
-        &[
-            "review",
-            "--game",
-            "mastermind",
-            "1122=1B0C",
-            "1122=1B0C",
-            "--time-limit",
-            "60s",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
+    let out = moo_stdout([
+        "review",
+        "--game",
+        "mastermind",
+        "1122=1B0C",
+        "1122=1B0C",
+        "--time-limit",
+        "60s",
+    ]);
     assert!(out.contains("repeats guess 1"), "{out}");
     assert!(
         out.contains("| 1.000 "),
@@ -90,21 +90,21 @@ fn text_review_marks_the_best_moves_and_what_went_wrong() {
 
 #[test]
 fn bad_input_is_refused_with_a_reason() {
-    let (code, _, err) = run(&["review", "0123=5B0C"], "");
-    assert_eq!(code, 2);
-    assert!(err.contains("turn 1: bad feedback"), "{err}");
-    let (code, _, err) = run(&["review"], "{\"guesses\": 3}");
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("not a game as `moo solve --json` prints it"),
-        "{err}"
+    moo_fails(["review", "0123=5B0C"], 2, &["turn 1: bad feedback"]);
+    for (stdin, says) in [
+        (
+            "{\"guesses\": 3}",
+            "not a game as `moo solve --json` prints it",
+        ),
+        ("  \n", "no turns"),
+    ] {
+        fails(moo().arg("review").write_stdin(stdin), 2, &[says]);
+    }
+    moo_fails(
+        ["review", "0123=4B", "4567=0B0C"],
+        1,
+        &["after the game was won at turn 1"],
     );
-    let (code, _, err) = run(&["review"], "  \n");
-    assert_eq!(code, 2);
-    assert!(err.contains("no turns"), "{err}");
-    let (code, _, err) = run(&["review", "0123=4B", "4567=0B0C"], "");
-    assert_eq!(code, 1);
-    assert!(err.contains("after the game was won at turn 1"), "{err}");
     let (code, out, err) = run(&["review", "0123=0B0C", "4567=0B0C"], "");
     assert_eq!(code, 1);
     assert!(out.contains("no code fits all the answers") && err.contains("no code fits"));
@@ -125,8 +125,7 @@ fn play_and_solve_offer_the_review_when_the_game_ends() {
     let (code, out, err) = run(&["solve"], "0B2C\n1B2C\n1B2C\n4B\nreview\n");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("4 of 4 moves were the best possible"), "{out}");
-    let (code, out, err) = run(&["solve", "--secret", "4271", "--review"], "");
-    assert_eq!(code, 0, "{err}");
+    let out = moo_stdout(["solve", "--secret", "4271", "--review"]);
     assert!(out.contains("4 of 4 moves were the best possible"), "{out}");
 }
 
@@ -143,11 +142,18 @@ fn long_games_are_reviewed_whole_and_a_review_keeps_to_its_total_time() {
     assert_eq!(moves[2999]["repeats_turn"], 1);
     assert_eq!(moves[0]["repeats_turn"], Value::Null);
     // Seven digits: each move partitions 604800 codes, far more than a millisecond allows.
-    crate::common::moo()
-        .args(["review", "--length", "7", "--total-time", "1ms"])
-        .args(["0123456=0B4C", "1234567=1B4C", "2345678=0B6C"])
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains("the review stopped after"))
-        .stderr(predicates::str::contains("--total-time"));
+    moo_fails(
+        [
+            "review",
+            "--length",
+            "7",
+            "--total-time",
+            "1ms",
+            "0123456=0B4C",
+            "1234567=1B4C",
+            "2345678=0B6C",
+        ],
+        1,
+        &["the review stopped after", "--total-time"],
+    );
 }

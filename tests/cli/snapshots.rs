@@ -8,27 +8,23 @@
 
 use serde_json::Value;
 
-use crate::common::moo;
+use crate::common::{json_of, moo, stdout_of};
+
+/// `moo ARGS`, as a terminal of 100 columns would show it.
+fn moo_wide(args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = moo();
+    // Help wraps at the terminal's width; a pipe has none, so fix it.
+    cmd.env("COLUMNS", "100").args(args);
+    cmd
+}
 
 /// Runs `moo ARGS` and returns its stdout, which must be the whole output of a success.
 fn stdout(args: &[&str]) -> String {
-    let out = moo()
-        // Help wraps at the terminal's width; a pipe has none, so fix it.
-        .env("COLUMNS", "100")
-        .args(args)
-        .output()
-        .expect("moo runs");
-    assert!(
-        out.status.success(),
-        "moo {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+    stdout_of(&mut moo_wide(args))
 }
 
 fn json(args: &[&str]) -> Value {
-    let text = stdout(args);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("moo {args:?} printed no JSON: {e}"))
+    json_of(&mut moo_wide(args))
 }
 
 #[test]

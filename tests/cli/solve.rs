@@ -1,13 +1,10 @@
 //! `moo solve`.
 
-use crate::common::run;
-use serde_json::Value;
+use crate::common::{fails, moo, moo_fails, moo_json, run};
 
 #[test]
 fn solves_a_given_secret_and_reports_json() {
-    let (code, out, err) = run(&["solve", "--secret", "4271", "--json"], "");
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).expect("one JSON document");
+    let v = moo_json(["solve", "--secret", "4271", "--json"]);
     assert_eq!(v["secret"], "4271");
     let guesses = v["guesses"].as_array().unwrap();
     let last = guesses.last().unwrap();
@@ -33,21 +30,16 @@ fn every_strategy_in_the_registry_solves_a_secret() {
             Ok(s) if !s.is_deterministic() => continue,
             Ok(_) => {}
         }
-        let (code, out, err) = run(
-            &[
-                "solve",
-                "--game",
-                "mastermind",
-                "--secret",
-                "6412",
-                "--strategy",
-                name,
-                "--json",
-            ],
-            "",
-        );
-        assert_eq!(code, 0, "{name}: {err}");
-        let v: Value = serde_json::from_str(&out).unwrap();
+        let v = moo_json([
+            "solve",
+            "--game",
+            "mastermind",
+            "--secret",
+            "6412",
+            "--strategy",
+            name,
+            "--json",
+        ]);
         assert_eq!(
             v["guesses"].as_array().unwrap().last().unwrap()["feedback"],
             "4B0C",
@@ -139,50 +131,42 @@ fn contradictions_name_the_answer_to_change_and_undo_recovers() {
 
 #[test]
 fn input_ending_early_is_an_error() {
-    let (code, _, err) = run(&["solve"], "0B1C\n");
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("input ended before the secret was found"),
-        "{err}"
+    fails(
+        moo().arg("solve").write_stdin("0B1C\n"),
+        1,
+        &["input ended before the secret was found"],
     );
 }
 
 #[test]
 fn bad_arguments() {
-    let (code, _, err) = run(&["solve", "--secret", "11"], "");
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("bad --secret: \"11\" has 2 symbols, but codes have 4"),
-        "{err}"
+    moo_fails(
+        ["solve", "--secret", "11"],
+        2,
+        &["bad --secret: \"11\" has 2 symbols, but codes have 4"],
     );
-    let (code, _, err) = run(&["solve", "--strategy", "psychic"], "");
-    assert_eq!(code, 2);
-    assert!(
-        err.contains("unknown strategy \"psychic\": choose one of"),
-        "{err}"
+    moo_fails(
+        ["solve", "--strategy", "psychic"],
+        2,
+        &["unknown strategy \"psychic\": choose one of"],
     );
-    let (code, _, err) = run(&["solve", "--json"], "");
-    assert_eq!(code, 2, "--json needs --secret: {err}");
+    // --json needs --secret.
+    moo_fails(["solve", "--json"], 2, &[]);
 }
 
 #[test]
 fn ten_digits_are_solved_with_a_sampled_heuristic() {
     // 3,628,800 codes: every choice after the first scores a sample, within the pair budget.
-    let (code, out, err) = run(
-        &[
-            "solve",
-            "--length",
-            "10",
-            "--secret",
-            "9876543210",
-            "--strategy",
-            "entropy",
-            "--json",
-        ],
-        "",
-    );
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).expect("one JSON document");
+    let v = moo_json([
+        "solve",
+        "--length",
+        "10",
+        "--secret",
+        "9876543210",
+        "--strategy",
+        "entropy",
+        "--json",
+    ]);
     let last = v["guesses"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(last["guess"], "9876543210");
     assert_eq!(last["feedback"], "10B0C");

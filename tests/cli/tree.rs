@@ -2,7 +2,9 @@
 
 use predicates::prelude::*;
 
-use crate::common::moo;
+use std::path::Path;
+
+use crate::common::{fails, json_of, moo, moo_fails, stdout_of};
 
 /// 3 distinct symbols of abcd: 24 secrets, searched in milliseconds.
 const SMALL: [&str; 6] = [
@@ -14,32 +16,25 @@ const SMALL: [&str; 6] = [
     "--threads=2",
 ];
 
+/// `moo tree verify --json FILE`'s report.
+fn verify_json(file: &Path) -> serde_json::Value {
+    json_of(moo().args(["tree", "verify", "--json"]).arg(file))
+}
+
 #[test]
 fn build_then_verify_then_show() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.json");
-    let out = moo()
-        .args(["tree", "build", "--json", "-o"])
-        .arg(&file)
-        .args(SMALL)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let built: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let built = json_of(
+        moo()
+            .args(["tree", "build", "--json", "-o"])
+            .arg(&file)
+            .args(SMALL),
+    );
     assert_eq!(built["secrets"], 24);
     let total = built["total"].as_u64().unwrap();
 
-    let out = moo()
-        .args(["tree", "verify", "--json"])
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let verified: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let verified = verify_json(&file);
     assert_eq!(verified["total"].as_u64(), Some(total));
     assert_eq!(verified["secrets"], 24);
     let histogram: Vec<u64> = serde_json::from_value(verified["histogram"].clone()).unwrap();
@@ -112,18 +107,14 @@ fn bad_trees_fail_with_a_message_not_a_panic() {
     for (text, want) in cases {
         let file = dir.path().join("bad.json");
         std::fs::write(&file, text).unwrap();
-        moo()
-            .args(["tree", "verify"])
-            .arg(&file)
-            .assert()
-            .code(1)
-            .stderr(predicate::str::starts_with("error: ").and(predicate::str::contains(want)));
+        let err = fails(moo().args(["tree", "verify"]).arg(&file), 1, &[want]);
+        assert!(err.starts_with("error: "), "{err}");
     }
-    moo()
-        .args(["tree", "verify", "/nonexistent/tree.json"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("cannot read"));
+    moo_fails(
+        ["tree", "verify", "/nonexistent/tree.json"],
+        1,
+        &["cannot read"],
+    );
 }
 
 #[test]
@@ -139,7 +130,7 @@ fn gzipped_trees_are_read_and_bad_ones_refused() {
         .stdout(predicate::str::contains("total     81847"));
     // A strategy read from a gzipped tree file plays as the tree.
     let strategy = format!("tree:{shipped}");
-    let bench = crate::common::json_of(moo().args([
+    let bench = json_of(moo().args([
         "bench",
         "--length",
         "5",
@@ -171,12 +162,7 @@ fn gzipped_trees_are_read_and_bad_ones_refused() {
     ];
     for (bytes, want) in cases {
         std::fs::write(&file, bytes).unwrap();
-        moo()
-            .args(["tree", "verify"])
-            .arg(&file)
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains(want));
+        fails(moo().args(["tree", "verify"]).arg(&file), 1, &[want]);
     }
 }
 
@@ -195,13 +181,19 @@ fn bad_flags_are_usage_errors() {
         ("1123", "repeats '1'"),
         ("123", "has 3 symbols, but codes have 4"),
     ] {
-        moo()
-            .args(["tree", "build", "-o", "never.json", "--no-leading-zero"])
-            .args(["--first-guess", guess])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("invalid --first-guess"))
-            .stderr(predicate::str::contains(why));
+        moo_fails(
+            [
+                "tree",
+                "build",
+                "-o",
+                "never.json",
+                "--no-leading-zero",
+                "--first-guess",
+                guess,
+            ],
+            2,
+            &["invalid --first-guess", why],
+        );
     }
 }
 
@@ -219,8 +211,7 @@ fn a_forced_first_guess_opens_the_tree() {
         if let Some(guess) = first {
             cmd.args(["--first-guess", guess]);
         }
-        let out = cmd.assert().success().get_output().stdout.clone();
-        let stats: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let stats = json_of(&mut cmd);
         let tree = std::fs::read_to_string(dir.path().join(file)).unwrap();
         (stats["total"].as_u64().unwrap(), tree)
     };
@@ -242,25 +233,24 @@ fn a_forced_first_guess_opens_the_tree() {
 /// names the flag (exit 2, as from `tree split`), and a bad size a usage error.
 #[test]
 fn the_table_memory_flag_decides_whether_a_search_can_run() {
-    moo()
-        .args(["tree", "build", "-o", "never.json", "--length", "5"])
-        .args(["--symbols", "012345678", "--table-memory", "100MiB"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--table-memory"))
-        .stderr(predicate::str::contains("15120 codes"));
-    moo()
-        .args([
-            "tree",
-            "build",
-            "-o",
-            "never.json",
+    let never = ["tree", "build", "-o", "never.json"];
+    moo_fails(
+        never.iter().chain(&[
+            "--length",
+            "5",
+            "--symbols",
+            "012345678",
             "--table-memory",
-            "lots",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("give a size such as"));
+            "100MiB",
+        ]),
+        2,
+        &["--table-memory", "15120 codes"],
+    );
+    moo_fails(
+        never.iter().chain(&["--table-memory", "lots"]),
+        2,
+        &["give a size such as"],
+    );
     // With the table allowed, a game of more than 11000 codes is searched.
     moo()
         .args(["tree", "build", "-o", "-", "--json", "--length", "5"])
@@ -284,24 +274,12 @@ fn a_small_cache_gives_the_same_tree() {
     let dir = tempfile::tempdir().unwrap();
     let build = |cache: &str| {
         let file = dir.path().join(format!("{cache}.json"));
-        let out = moo()
-            .args([
-                "tree",
-                "build",
-                "--json",
-                "--length",
-                "3",
-                "--symbols",
-                "0123456",
-            ])
-            .args(["--cache-memory", cache, "-o"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let report = json_of(
+            moo()
+                .args(["tree", "build", "--json", "--length", "3"])
+                .args(["--symbols", "0123456", "--cache-memory", cache, "-o"])
+                .arg(&file),
+        );
         (
             std::fs::read(&file).unwrap(),
             report["nodes"].as_u64().unwrap(),
@@ -311,11 +289,11 @@ fn a_small_cache_gives_the_same_tree() {
     let (cramped, searched_again) = build("1KiB");
     assert_eq!(roomy, cramped);
     assert!(searched_again > searched, "{searched_again} {searched}");
-    moo()
-        .args(["tree", "build", "-o", "-", "--cache-memory", "much"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("give a size such as"));
+    moo_fails(
+        ["tree", "build", "-o", "-", "--cache-memory", "much"],
+        2,
+        &["give a size such as"],
+    );
 }
 
 /// Mastermind 4x6 on average: the published optimum (Koyama and Lai), built and verified
@@ -332,15 +310,7 @@ fn mastermind_tree_is_published() {
         .args(crate::common::game_args(&row.game))
         .assert()
         .success();
-    let out = moo()
-        .args(["tree", "verify", "--json"])
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let stats: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let stats = verify_json(&file);
     row.compare(&crate::common::json_histogram(&stats, "gave_up"))
         .unwrap();
 }
@@ -415,21 +385,17 @@ fn fewest_worst_with_a_checkpoint_resumes_to_the_same_tree() {
     let log = dir.path().join("progress.log");
     let run = |name: &str| {
         let file = dir.path().join(name);
-        let out = moo()
-            .args(["tree", "build", "--json", "--objective", "fewest-worst"])
-            .args(["--length", "4", "--symbols", "0123456", "--threads=1"])
-            .arg("--checkpoint")
-            .arg(&checkpoint)
-            .arg("--progress-log")
-            .arg(&log)
-            .arg("-o")
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let built: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let built = json_of(
+            moo()
+                .args(["tree", "build", "--json", "--objective", "fewest-worst"])
+                .args(["--length", "4", "--symbols", "0123456", "--threads=1"])
+                .arg("--checkpoint")
+                .arg(&checkpoint)
+                .arg("--progress-log")
+                .arg(&log)
+                .arg("-o")
+                .arg(&file),
+        );
         (std::fs::read_to_string(&file).unwrap(), built)
     };
     let (first, built) = run("a.json");
@@ -444,15 +410,7 @@ fn fewest_worst_with_a_checkpoint_resumes_to_the_same_tree() {
         .unwrap()
         .ends_with("c.checkpoint"));
     assert!(std::fs::read_to_string(&log).unwrap().contains("ended"));
-    let out = moo()
-        .args(["tree", "verify", "--json"])
-        .arg(dir.path().join("a.json"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let verified: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let verified = verify_json(&dir.path().join("a.json"));
     let histogram: Vec<u64> = serde_json::from_value(verified["histogram"].clone()).unwrap();
     assert_eq!(verified["at_worst"].as_u64(), histogram.last().copied());
     assert_eq!(verified["at_worst"], built["at_worst"]);
@@ -474,17 +432,13 @@ fn bound_brackets_the_optimum() {
     ];
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.json");
-    let bound = |extra: &[&str]| -> serde_json::Value {
-        let out = moo()
-            .args(["tree", "bound", "--json"])
-            .args(MM3X4)
-            .args(extra)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        serde_json::from_slice(&out).unwrap()
+    let bound = |extra: &[&str]| {
+        json_of(
+            moo()
+                .args(["tree", "bound", "--json"])
+                .args(MM3X4)
+                .args(extra),
+        )
     };
     let path = file.to_str().unwrap();
     let heuristic = bound(&["--exact-below", "0", "-o", path])["total"].as_u64();
@@ -501,18 +455,14 @@ fn bound_brackets_the_optimum() {
     assert_eq!(bound(&["--exact-below", "64", "-o", path])["total"], 206);
     let lower = bound(&["--lower", "--depth", "2"])["lower_bound"].as_u64();
     assert!(lower.unwrap() <= 206 && lower.unwrap() > 150, "{lower:?}");
-    moo()
-        .args(["tree", "bound", "--lower", "-o", path])
-        .args(MM3X4)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot be used with"));
-    moo()
-        .args(["tree", "bound"])
-        .args(MM3X4)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--output"));
+    fails(
+        moo()
+            .args(["tree", "bound", "--lower", "-o", path])
+            .args(MM3X4),
+        2,
+        &["cannot be used with"],
+    );
+    fails(moo().args(["tree", "bound"]).args(MM3X4), 2, &["--output"]);
 }
 
 /// `moo tree bound --lower --checkpoint`: what a `tree build --checkpoint` run proved counts.
@@ -533,7 +483,7 @@ fn a_checkpoint_lifts_the_lower_bound_to_the_optimum() {
         .assert()
         .success();
     let written = std::fs::read(&checkpoint).unwrap();
-    let lower = |extra: &[&str], file: Option<&std::path::Path>| {
+    let lower = |extra: &[&str], file: Option<&Path>| {
         let mut cmd = moo();
         cmd.args([
             "tree",
@@ -547,46 +497,42 @@ fn a_checkpoint_lifts_the_lower_bound_to_the_optimum() {
         if let Some(file) = file {
             cmd.arg("--checkpoint").arg(file);
         }
-        cmd.assert()
+        cmd
     };
-    let json = |out: &[u8]| -> serde_json::Value { serde_json::from_slice(out).unwrap() };
-    let plain = json(&lower(&["--json"], None).success().get_output().stdout);
+    let plain = json_of(&mut lower(&["--json"], None));
     assert!(plain["lower_bound"].as_u64().unwrap() < 26274, "{plain}");
-    let lifted = json(
-        &lower(&["--json"], Some(&checkpoint))
-            .success()
-            .get_output()
-            .stdout,
-    );
+    let lifted = json_of(&mut lower(&["--json"], Some(&checkpoint)));
     assert_eq!(lifted["lower_bound"], 26274, "{lifted}");
     let parts = lifted["parts"].as_array().unwrap();
     assert_eq!(parts.len(), 13);
     assert!(parts.iter().all(|p| p["exact"] == true), "{lifted}");
     assert!(lifted["checkpoint_sets"].as_u64().unwrap() > 13);
     assert_eq!(std::fs::read(&checkpoint).unwrap(), written);
-    lower(&[], Some(&checkpoint))
-        .success()
-        .stdout(predicate::str::contains("13 of 13 at their optimum"))
-        .stdout(predicate::str::contains("1440 codes: exactly"));
+    let text = stdout_of(&mut lower(&[], Some(&checkpoint)));
+    assert!(text.contains("13 of 13 at their optimum"), "{text}");
+    assert!(text.contains("1440 codes: exactly"), "{text}");
     let missing = dir.path().join("none.checkpoint");
-    lower(&[], Some(&missing))
-        .code(1)
-        .stderr(predicate::str::contains("none.checkpoint"));
+    fails(&mut lower(&[], Some(&missing)), 1, &["none.checkpoint"]);
     assert!(!missing.exists());
-    lower(&[], Some(&tree))
-        .code(1)
-        .stderr(predicate::str::contains("is not a moo checkpoint"));
-    lower(&["--symbols", "012345678"], Some(&checkpoint))
-        .code(1)
-        .stderr(predicate::str::contains("belongs to another search"));
+    fails(
+        &mut lower(&[], Some(&tree)),
+        1,
+        &["is not a moo checkpoint"],
+    );
+    fails(
+        &mut lower(&["--symbols", "012345678"], Some(&checkpoint)),
+        1,
+        &["belongs to another search"],
+    );
     let upper = dir.path().join("upper.json");
-    moo()
-        .args(["tree", "bound", "-o"])
-        .arg(&upper)
-        .arg("--checkpoint")
-        .arg(&checkpoint)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("needs --lower"));
+    fails(
+        moo()
+            .args(["tree", "bound", "-o"])
+            .arg(&upper)
+            .arg("--checkpoint")
+            .arg(&checkpoint),
+        2,
+        &["needs --lower"],
+    );
     assert!(!upper.exists());
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-use crate::common::moo;
+use crate::common::{fails, json_of, moo, stdout_of};
 
 /// 3 distinct digits: 720 secrets, 8 jobs at the first level, each solved in milliseconds.
 const GAME: [&str; 2] = ["--length", "3"];
@@ -59,25 +59,30 @@ fn assert_is_the_single_runs_tree(tmp: &Path, joined: &Path, game: &[&str]) {
     );
 }
 
-fn json(out: &[u8]) -> serde_json::Value {
-    serde_json::from_slice(out).unwrap()
-}
-
-/// What `moo ARGS FILES` prints, once it succeeds.
-fn stdout(args: &[&str], files: &[&Path]) -> Vec<u8> {
-    moo()
-        .args(args)
-        .args(files)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone()
+/// A JSON file the run wrote.
+fn read_json(file: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
 }
 
 /// `moo tree join --json`'s report on `dir`, the tree (if it writes one) to `tree`.
 fn join_json(dir: &Path, tree: &Path) -> serde_json::Value {
-    json(&stdout(&["tree", "join", "--json", "-o"], &[tree, dir]))
+    json_of(
+        moo()
+            .args(["tree", "join", "--json", "-o"])
+            .arg(tree)
+            .arg(dir),
+    )
+}
+
+/// `moo tree join -o TREE DIR`, which must fail with `says` (exit 1) and write no tree.
+fn join_fails(dir: &Path, says: &[&str]) {
+    let tree = dir.join("t.json");
+    fails(
+        moo().args(["tree", "join", "-o"]).arg(&tree).arg(dir),
+        1,
+        says,
+    );
+    assert!(!tree.exists());
 }
 
 #[test]
@@ -97,16 +102,12 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
     let joined = join_json(&dir, &joined_file);
 
     let single_file = tmp.path().join("single.json");
-    let out = moo()
-        .args(["tree", "build", "--json", "--threads", "2", "-o"])
-        .arg(&single_file)
-        .args(GAME)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let single = json(&out);
+    let single = json_of(
+        moo()
+            .args(["tree", "build", "--json", "--threads", "2", "-o"])
+            .arg(&single_file)
+            .args(GAME),
+    );
     for key in ["secrets", "total", "max", "at_worst", "histogram"] {
         assert_eq!(joined[key], single[key], "{key}");
     }
@@ -114,12 +115,12 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
     // The claim rests on the jobs' own searches: the report names the machine that ran them.
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
     assert_eq!(joined["hosts"][host.trim()], 8, "{joined}");
-    let result = json(&std::fs::read(dir.join("0000.result.json")).unwrap());
+    let result = read_json(&dir.join("0000.result.json"));
     assert_eq!(result["host"], host.trim());
     // Beside the tree, each job's claim, what of it the join could check, and who proved it.
     let claims_file = tmp.path().join("joined.json.claims.json");
     assert_eq!(joined["claims"], claims_file.display().to_string());
-    let claims = json(&std::fs::read(&claims_file).unwrap());
+    let claims = read_json(&claims_file);
     assert_eq!(claims["format"], "moo-claims/1");
     assert_eq!(claims["stats"]["total"], single["total"]);
     let each = claims["claims"].as_array().unwrap();
@@ -134,7 +135,7 @@ fn split_jobs_and_join_give_the_single_runs_tree() {
     }
     assert_eq!(
         claims["first_guess"],
-        json(&std::fs::read(&joined_file).unwrap())["root"]["guess"]
+        read_json(&joined_file)["root"]["guess"]
     );
     assert_eq!(
         std::fs::read_to_string(&joined_file).unwrap(),
@@ -166,7 +167,7 @@ fn a_job_run_twice_is_done_once_and_a_job_file_runs_by_name() {
         .stdout(predicate::str::contains("\"already_done\":false"))
         .stdout(predicate::str::contains("\"kernel\":\"scalar\""));
     // The result records the kernel level its search ran at.
-    let result = json(&std::fs::read(tmp.path().join("0003.result.json")).unwrap());
+    let result = read_json(&tmp.path().join("0003.result.json"));
     assert_eq!(result["kernel"], "scalar");
     moo()
         .args(["tree", "job"])
@@ -185,23 +186,26 @@ fn a_job_with_a_small_cache_gives_the_same_result() {
     let job = tmp.path().join("0000.job.json");
     let run = |cache: &str| {
         let file = tmp.path().join(format!("{cache}.result.json"));
-        let report = json(&stdout(
-            &["tree", "job", "--json", "--cache-memory", cache, "-o"],
-            &[&file, &job],
-        ));
-        let result = json(&std::fs::read(&file).unwrap());
+        let report = json_of(
+            moo()
+                .args(["tree", "job", "--json", "--cache-memory", cache, "-o"])
+                .arg(&file)
+                .arg(&job),
+        );
+        let result = read_json(&file);
         (result["outcome"].clone(), report["nodes"].as_u64().unwrap())
     };
     let (roomy, searched) = run("1GiB");
     let (cramped, searched_again) = run("1KiB");
     assert_eq!(roomy, cramped);
     assert!(searched_again > searched, "{searched_again} {searched}");
-    moo()
-        .args(["tree", "job", "--cache-memory", "much"])
-        .arg(&job)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("give a size such as"));
+    fails(
+        moo()
+            .args(["tree", "job", "--cache-memory", "much"])
+            .arg(&job),
+        2,
+        &["give a size such as"],
+    );
 }
 
 #[test]
@@ -211,16 +215,10 @@ fn join_names_the_jobs_without_a_result() {
     for i in [0, 1, 4, 6] {
         run_job(tmp.path(), i);
     }
-    moo()
-        .args(["tree", "join", "-o"])
-        .arg(tmp.path().join("t.json"))
-        .arg(tmp.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "4 of 8 jobs have no result yet (jobs 2-3, 5, 7)",
-        ));
-    assert!(!tmp.path().join("t.json").exists());
+    join_fails(
+        tmp.path(),
+        &["4 of 8 jobs have no result yet (jobs 2-3, 5, 7)"],
+    );
 }
 
 #[test]
@@ -234,39 +232,25 @@ fn a_result_of_another_split_is_refused() {
     }
     run_job(&b, 2);
     std::fs::copy(b.join("0002.result.json"), a.join("0002.result.json")).unwrap();
-    moo()
-        .args(["tree", "join", "-o"])
-        .arg(tmp.path().join("t.json"))
-        .arg(&a)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("0002.result.json"))
-        .stderr(predicate::str::contains("belongs to another split"));
+    join_fails(&a, &["0002.result.json", "belongs to another split"]);
 
     // A job file of the other split, dropped into this directory, is refused before it runs.
     std::fs::copy(b.join("0005.job.json"), a.join("0005.job.json")).unwrap();
-    moo()
-        .args(["tree", "job", "--index", "5"])
-        .arg(&a)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("belongs to another split"));
+    fails(
+        moo().args(["tree", "job", "--index", "5"]).arg(&a),
+        1,
+        &["belongs to another split"],
+    );
     // And a second split into a directory holding one is refused.
-    moo()
-        .args([
-            "tree",
-            "split",
-            "--share",
-            "100",
-            "--guesses",
-            "consistent",
-            "--out",
-        ])
-        .arg(&a)
-        .args(GAME)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("already holds another split"));
+    fails(
+        moo()
+            .args(["tree", "split", "--share", "100", "--guesses", "consistent"])
+            .arg("--out")
+            .arg(&a)
+            .args(GAME),
+        1,
+        &["already holds another split"],
+    );
 }
 
 #[test]
@@ -279,14 +263,7 @@ fn damaged_files_are_errors_not_panics() {
     let result = tmp.path().join("0001.result.json");
     let text = std::fs::read_to_string(&result).unwrap();
     std::fs::write(&result, &text[..text.len() / 2]).unwrap();
-    moo()
-        .args(["tree", "join", "-o"])
-        .arg(tmp.path().join("t.json"))
-        .arg(tmp.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("not a job result file"))
-        .stderr(predicate::str::contains("0001.result.json"));
+    join_fails(tmp.path(), &["not a job result file", "0001.result.json"]);
 
     // A result whose subtree was swapped for another job's claims what its tree does not do.
     let other = std::fs::read_to_string(tmp.path().join("0002.result.json")).unwrap();
@@ -297,41 +274,23 @@ fn damaged_files_are_errors_not_panics() {
         outcome.remove("unreduced");
     }
     std::fs::write(&result, mine.to_string()).unwrap();
-    moo()
-        .args(["tree", "join", "-o"])
-        .arg(tmp.path().join("t.json"))
-        .arg(tmp.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("the joined tree is not valid"));
+    join_fails(tmp.path(), &["the joined tree is not valid"]);
 
     std::fs::write(tmp.path().join("0004.job.json"), "{\"format\": 7}").unwrap();
-    moo()
-        .args(["tree", "job", "--force", "--index", "4"])
-        .arg(tmp.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("not a job file"));
-    moo()
-        .args(["tree", "job", "--index", "99"])
-        .arg(tmp.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("0099.job.json"));
-    moo()
-        .args(["tree", "job"])
-        .arg(tmp.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--index"));
+    let job = |flags: &[&str]| {
+        let mut cmd = moo();
+        cmd.args(["tree", "job"]).args(flags).arg(tmp.path());
+        cmd
+    };
+    fails(
+        &mut job(&["--force", "--index", "4"]),
+        1,
+        &["not a job file"],
+    );
+    fails(&mut job(&["--index", "99"]), 1, &["0099.job.json"]);
+    fails(&mut job(&[]), 2, &["--index"]);
     std::fs::remove_file(tmp.path().join("split.json")).unwrap();
-    moo()
-        .args(["tree", "join", "-o"])
-        .arg(tmp.path().join("t.json"))
-        .arg(tmp.path())
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("has no split.json"));
+    join_fails(tmp.path(), &["has no split.json"]);
 }
 
 /// Splits `GAME` under `objective`, runs every job, joins, and builds the same search whole:
@@ -341,26 +300,25 @@ fn split_and_single(objective: &str) -> (serde_json::Value, String, serde_json::
     let dir = tmp.path().join("jobs");
     split(&dir, &["--objective", objective]);
     for i in 0..jobs(&dir) {
-        let out = moo()
-            .args(["tree", "job", "--json", "--threads", "1", "--index"])
-            .arg(i.to_string())
-            .arg(&dir)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let depths = json(&out)["depths"].as_array().unwrap().clone();
+        let report = json_of(
+            moo()
+                .args(["tree", "job", "--json", "--threads", "1", "--index"])
+                .arg(i.to_string())
+                .arg(&dir),
+        );
+        let depths = report["depths"].as_array().unwrap();
         assert!(!depths.is_empty(), "job {i} proves at least one depth");
     }
-    let run = |args: &[&str], files: &[&Path]| json(&stdout(args, files));
     let joined_file = tmp.path().join("joined.json");
-    let joined = run(&["tree", "join", "--json", "-o"], &[&joined_file, &dir]);
+    let joined = join_json(&dir, &joined_file);
     let single_file = tmp.path().join("single.json");
-    let mut build = vec!["tree", "build", "--json", "--objective", objective];
-    build.extend(GAME);
-    build.push("-o");
-    let single = run(&build, &[&single_file]);
+    let single = json_of(
+        moo()
+            .args(["tree", "build", "--json", "--objective", objective])
+            .args(GAME)
+            .arg("-o")
+            .arg(&single_file),
+    );
     (
         joined,
         std::fs::read_to_string(&joined_file).unwrap(),
@@ -391,7 +349,7 @@ fn status(dir: &Path) -> String {
 /// What `moo tree status FLAGS DIR` prints.
 fn status_with(dir: &Path, flags: &[&str]) -> String {
     let args: Vec<&str> = ["tree", "status"].iter().chain(flags).copied().collect();
-    String::from_utf8(stdout(&args, &[dir])).unwrap()
+    stdout_of(moo().args(args).arg(dir))
 }
 
 /// Every job index of an array range such as `0-3,7`.
@@ -409,16 +367,7 @@ fn indexes(range: &str) -> Vec<usize> {
 fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("jobs");
-    let out = moo()
-        .args(["tree", "split", "--json", "--out"])
-        .arg(&dir)
-        .args(GAME)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let planned = json(&out);
+    let planned = estimate(&dir, &[]);
     assert!(planned["deeper"].as_u64().unwrap() > 0, "{planned}");
     let first = jobs(&dir);
     assert_eq!(status(&dir), format!("0-{}", first - 1));
@@ -428,18 +377,20 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
     assert_eq!(status(&dir), "");
     let joined_file = tmp.path().join("joined.json");
     let join = || {
-        moo()
-            .args(["tree", "join", "-o"])
-            .arg(&joined_file)
-            .arg(&dir)
-            .assert()
-            .success()
+        stdout_of(
+            moo()
+                .args(["tree", "join", "-o"])
+                .arg(&joined_file)
+                .arg(&dir),
+        )
     };
-    join().stdout(predicate::str::contains("round 2 written"));
+    let said = join();
+    assert!(said.contains("round 2 written"), "{said}");
     let second = status(&dir);
     assert!(second.starts_with(&format!("{first}-")), "{second}");
     // Joined again before any of round 2 ran: the same round, written again alike.
-    join().stdout(predicate::str::contains("round 2 written"));
+    let said = join();
+    assert!(said.contains("round 2 written"), "{said}");
     assert_eq!(status(&dir), second);
     assert!(!joined_file.exists());
     // Every later round, each written by the join once the one before is in.
@@ -448,12 +399,12 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
         for i in indexes(&status(&dir)) {
             run_job(&dir, i);
         }
-        let joined = join().get_output().stdout.clone();
-        if String::from_utf8_lossy(&joined).contains("tree verified") {
+        let joined = join();
+        if joined.contains("tree verified") {
             break;
         }
         rounds += 1;
-        assert!(rounds < 30, "{}", String::from_utf8_lossy(&joined));
+        assert!(rounds < 30, "{joined}");
     }
     assert!(rounds > 2, "positions below the parts take more rounds");
     assert_eq!(status(&dir), "");
@@ -473,7 +424,7 @@ fn a_deeper_split_runs_in_rounds_to_the_single_runs_tree() {
             "claims    each job's claim and the machine that proved it in {}",
             claims_file.display()
         )));
-    let claims = json(&std::fs::read(&claims_file).unwrap());
+    let claims = read_json(&claims_file);
     let each = claims["claims"].as_array().unwrap();
     assert_eq!(each.len(), jobs_in_all(&dir), "{claims}");
     let checked = |how: &str| each.iter().filter(|c| c["checked"] == how).count();
@@ -501,17 +452,13 @@ fn jobs_in_all(dir: &Path) -> usize {
 
 /// Splits `GAME` into `dir` with an estimate (`how`: its flags) and returns the JSON report.
 fn estimate(dir: &Path, how: &[&str]) -> serde_json::Value {
-    let out = moo()
-        .args(["tree", "split", "--json", "--out"])
-        .arg(dir)
-        .args(how)
-        .args(GAME)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    json(&out)
+    json_of(
+        moo()
+            .args(["tree", "split", "--json", "--out"])
+            .arg(dir)
+            .args(how)
+            .args(GAME),
+    )
 }
 
 #[test]
@@ -747,7 +694,7 @@ fn status_summary_counts_jobs_by_part() {
     // Each job's runner measured its process's peak memory: a few megabytes at least.
     let peak: Vec<f64> = (0..2)
         .map(|i| {
-            let result = json(&std::fs::read(dir.join(format!("{i:04}.result.json"))).unwrap());
+            let result = read_json(&dir.join(format!("{i:04}.result.json")));
             result["peak_bytes"].as_f64().unwrap()
         })
         .collect();
@@ -802,20 +749,22 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
     assert!(none.contains("at least "), "{none}");
     assert_eq!(lower(&none), None, "{none}");
     let strategy = tmp.path().join("strategy.json");
-    moo()
-        .args(["tree", "status", "--bounds", "--strategy"])
-        .arg(&strategy)
-        .arg(&dir)
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("no strategy for every part yet"));
-    moo()
-        .args(["tree", "status", "--strategy"])
-        .arg(&strategy)
-        .arg(&dir)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--bounds"));
+    fails(
+        moo()
+            .args(["tree", "status", "--bounds", "--strategy"])
+            .arg(&strategy)
+            .arg(&dir),
+        1,
+        &["no strategy for every part yet"],
+    );
+    fails(
+        moo()
+            .args(["tree", "status", "--strategy"])
+            .arg(&strategy)
+            .arg(&dir),
+        2,
+        &["--bounds"],
+    );
     for i in indexes(&status(&dir)) {
         run_job(&dir, i);
     }
@@ -914,12 +863,11 @@ fn status_bounds_and_rounds_report_the_proven_lower_bound() {
         (edited.to_string(), "the result answers"),
     ] {
         std::fs::write(&result, content).unwrap();
-        moo()
-            .args(["tree", "status", "--bounds"])
-            .arg(&dir)
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains(error));
+        fails(
+            moo().args(["tree", "status", "--bounds"]).arg(&dir),
+            1,
+            &[error],
+        );
     }
 }
 
@@ -952,24 +900,15 @@ fn runs_below_their_positions_other_trees_join_to_the_single_runs_tree() {
     assert!(tightened < below, "{lowered}");
     assert_eq!(lowered["outcome"]["bound"], tightened, "{lowered}");
     let again = |flags: &[&str]| {
-        let out = moo()
-            .args([
-                "tree",
-                "job",
-                "--force",
-                "--json",
-                "--threads",
-                "1",
-                "--index",
-                &index,
-            ])
-            .args(flags)
-            .arg(&dir)
-            .arg("-o")
-            .arg(tmp.path().join("again.json"))
-            .assert()
-            .success();
-        json(&out.get_output().stdout)
+        json_of(
+            moo()
+                .args(["tree", "job", "--force", "--json", "--threads", "1"])
+                .args(["--index", &index])
+                .args(flags)
+                .arg(&dir)
+                .arg("-o")
+                .arg(tmp.path().join("again.json")),
+        )
     };
     let beside = again(&[]);
     assert_eq!(beside["tightened"], tightened, "{beside}");
@@ -982,7 +921,7 @@ fn runs_below_their_positions_other_trees_join_to_the_single_runs_tree() {
     assert!(proven.or(costlier) == Some(true), "{alone}");
 }
 
-/// Issue 51 item 3: a run directory is often unpacked from someone else's archive. A symbolic
+/// A run directory is often unpacked from someone else's archive. A symbolic
 /// link planted at a job's or a result's name is refused, never written through (the file it
 /// leads to stays as it was), and a FIFO at a job's name is refused at once instead of blocking
 /// the reader for ever; each error names the entry and what to do.
@@ -995,14 +934,11 @@ fn links_and_fifos_in_a_run_directory_are_refused_not_followed() {
     std::fs::write(&outside, "not moo's").unwrap();
     let unchanged = || assert_eq!(std::fs::read_to_string(&outside).unwrap(), "not moo's");
     let refused = |args: &[&str], entry: &str, what: &str| {
-        moo()
-            .args(args)
-            .timeout(std::time::Duration::from_secs(60))
-            .assert()
-            .code(1)
-            .stderr(predicate::str::contains(entry))
-            .stderr(predicate::str::contains(what))
-            .stderr(predicate::str::contains("remove it"));
+        fails(
+            moo().args(args).timeout(std::time::Duration::from_secs(60)),
+            1,
+            &[entry, what, "remove it"],
+        );
     };
     let dir_arg = dir.to_str().unwrap();
     // The split written again over a job that is now a link.

@@ -1,7 +1,12 @@
-//! Helpers shared by the CLI tests.
+//! Helpers shared by the CLI tests: one way to run `moo` and read what it printed, as ripgrep's
+//! `tests/util.rs` gives every test one command builder, so that a test says what it runs and what
+//! it expects, never how to collect a child's output.
+
+use std::ffi::OsStr;
 
 use assert_cmd::Command;
 use moo_core::published::Game;
+use serde_json::Value;
 
 /// The `moo` binary under test, with no terminal and no colour.
 pub fn moo() -> Command {
@@ -10,13 +15,53 @@ pub fn moo() -> Command {
     cmd
 }
 
-/// Runs a prepared `moo` command, asserts that it succeeds, and parses what it printed as JSON.
-pub fn json_of(cmd: &mut Command) -> serde_json::Value {
+/// Runs a prepared `moo` command, asserts that it succeeds, and returns what it printed.
+pub fn stdout_of(cmd: &mut Command) -> String {
     let out = cmd.assert().success().get_output().stdout.clone();
-    serde_json::from_slice(&out).expect("moo printed JSON")
+    String::from_utf8(out).expect("stdout is UTF-8")
 }
 
-/// Runs `moo` with `args` and `stdin`, returning (exit code, stdout, stderr).
+/// Runs a prepared `moo` command, asserts that it succeeds, and parses what it printed as JSON.
+pub fn json_of(cmd: &mut Command) -> Value {
+    let text = stdout_of(cmd);
+    serde_json::from_str(&text).unwrap_or_else(|e| {
+        let start: String = text.chars().take(300).collect();
+        panic!("moo printed no JSON ({e}): {start:?}")
+    })
+}
+
+/// Runs a prepared `moo` command, asserts that it exits with `code` and that its stderr says
+/// each of `says`, and returns the stderr.
+pub fn fails(cmd: &mut Command, code: i32, says: &[&str]) -> String {
+    let out = cmd.assert().code(code).get_output().stderr.clone();
+    let stderr = String::from_utf8(out).expect("stderr is UTF-8");
+    for want in says {
+        assert!(stderr.contains(want), "stderr lacks {want:?}: {stderr}");
+    }
+    stderr
+}
+
+/// `moo ARGS`, which must succeed: what it printed, parsed as JSON.
+pub fn moo_json<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Value {
+    json_of(moo().args(args))
+}
+
+/// `moo ARGS`, which must succeed: what it printed.
+pub fn moo_stdout<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> String {
+    stdout_of(moo().args(args))
+}
+
+/// `moo ARGS`, which must exit with `code` and say each of `says` on stderr: the stderr.
+pub fn moo_fails<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(
+    args: I,
+    code: i32,
+    says: &[&str],
+) -> String {
+    fails(moo().args(args), code, says)
+}
+
+/// Runs `moo` with `args` and `stdin`, returning (exit code, stdout, stderr), for the tests that
+/// read both streams or an exit code that may vary.
 pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     let out = moo()
         .args(args)

@@ -263,7 +263,7 @@ mod tests {
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
     }
 
-    /// Issue 30: a turn played many times filters once, a turn played twice is no repair, and
+    /// A turn played many times filters once, a turn played twice is no repair, and
     /// both searches give up when their stop fires.
     #[test]
     fn repeated_turns_filter_once_and_a_stop_is_honoured() {

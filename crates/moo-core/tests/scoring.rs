@@ -7,7 +7,7 @@ use proptest::sample::Index;
 /// (rules, guess, secret, bulls, cows). The scoring rule is the standard one (Knuth, "The computer
 /// as master mind", J. Recreational Mathematics 9(1), 1976): bulls are exact matches, and
 /// cows = sum over symbols of min(count in guess, count in secret) - bulls. Each row was worked out
-/// by hand from that definition; the first two are the examples named in issue 2.
+/// by hand from that definition; the first two are the examples the game's rules give.
 const TABLE: &[(&str, &str, &str, u8, u8)] = &[
     ("bulls", "1234", "4271", 1, 2),
     ("mastermind", "1222", "1122", 3, 0),

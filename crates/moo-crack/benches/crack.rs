@@ -42,7 +42,7 @@ fn interval_cracker(c: &mut Criterion) {
             LongRules::new(300, Alphabet::unicode(300), false),
         ),
         // A long secret, where the scoring of tests against tables near the cap dominates
-        // (issue 32 asks for length 5000 in 10 s; 1000 keeps a sample within a few seconds).
+        // (the goal is length 5000 in 10 s; 1000 keeps a sample within a few seconds).
         (
             "intervals 1000 over 37, repeats",
             LongRules::new(1000, Alphabet::text(), true),

@@ -233,7 +233,7 @@ impl Games {
 mod tests {
     use super::*;
 
-    /// Issue 15: one seed, one secret, on the web and in `moo play --seed`.
+    /// One seed, one secret, on the web and in `moo play --seed`.
     #[test]
     fn a_seed_gives_the_cli_secret() {
         let games = Games::new(10, Duration::from_secs(60), Duration::from_secs(60));
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(missing.status, 404);
     }
 
-    /// Issue 30: in a full store, a client holding more than its share gives up its game played
+    /// In a full store, a client holding more than its share gives up its game played
     /// longest ago, so it cannot lock others out; and reading a game does not keep it alive.
     #[test]
     fn a_full_store_takes_room_from_a_client_over_its_share() {
@@ -339,7 +339,7 @@ mod tests {
         assert_eq!(games.games.lock().unwrap().len(), 2);
     }
 
-    /// Issue 51 item 4: on a loopback server the player in the browser and a script share one
+    /// On a loopback server the player in the browser and a script share one
     /// address; the script creating games past the store's size evicts only its own games
     /// nobody played, never the player's game in play.
     #[test]

@@ -347,7 +347,7 @@ mod tests {
         panic!("{want} of {of} {work:?} workers never got busy");
     }
 
-    /// Issue 30: benchmarks filling every long worker leave advice its own workers, and one
+    /// Benchmarks filling every long worker leave advice its own workers, and one
     /// client address holds at most its share of a pool, its other jobs queued behind its own.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn advice_has_workers_of_its_own_and_a_client_its_share() {
@@ -385,7 +385,7 @@ mod tests {
         }
     }
 
-    /// Issue 51 item 4: reviews have workers of their own, so any number of them leaves advice
+    /// Reviews have workers of their own, so any number of them leaves advice
     /// its workers; and on the loopback, where every client has one address, each connection is
     /// a client of its own, so one local client looping cannot queue every other behind it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

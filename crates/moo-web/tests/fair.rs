@@ -1,4 +1,4 @@
-//! Issue 51 item 4, fair service, in process: answers bounded in size, bodies held to their
+//! Fair service, in process: answers bounded in size, bodies held to their
 //! route's limit however they are sent, and large uploads sharing a memory budget.
 
 use std::time::{Duration, Instant};

@@ -202,7 +202,7 @@ async fn a_given_up_game_gets_no_hint() {
     );
 }
 
-/// Issue 51 item 6: seeds travel as strings, so every `u64` seed survives JavaScript (a number
+/// Seeds travel as strings, so every `u64` seed survives JavaScript (a number
 /// above 2^53 would lose digits); the same seed as a string or a number draws the same secret
 /// as `moo play --seed`, and a seed that is no whole number is refused, never replaced by a
 /// random one (a shared link must replay the shared game or say it cannot).

@@ -562,7 +562,7 @@ mod tests {
         assert_eq!((again.method, again.guess), (Method::Cached, first.guess));
     }
 
-    /// Issue 32: with no leading zero, an opening with a 0 (no image of the optimal tree's 1234)
+    /// With no leading zero, an opening with a 0 (no image of the optimal tree's 1234)
     /// is answered at once from the tree shipped for 1023, with the exact search's own figures
     /// (2451, 4507 guesses for the 1050 codes left); the empty position still gets the optimal
     /// tree's 1234 and its 23283.
@@ -597,7 +597,7 @@ mod tests {
         assert_eq!(a.guess, "2451");
     }
 
-    /// Issue 32: on the arena's big games the advisor plays the opening book while the game
+    /// On the arena's big games the advisor plays the opening book while the game
     /// follows it, and chooses as before once it leaves it.
     #[test]
     fn on_the_arenas_big_games_the_advisor_follows_the_opening_book() {

@@ -703,7 +703,7 @@ mod tests {
         assert!(matches!(err, StrategyError::NoCandidates), "{err}");
     }
 
-    /// Issue 30: the search on the spot stops at the caller's deadline and cancel flag, and one
+    /// The search on the spot stops at the caller's deadline and cancel flag, and one
     /// that ran out of time is not run again for a caller with no more time.
     #[test]
     fn the_search_on_the_spot_takes_the_callers_stop_and_remembers_a_failure() {

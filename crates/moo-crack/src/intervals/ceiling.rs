@@ -205,7 +205,7 @@ fn ceiling_of_the_tree_queries() {
         println!(
             "repeats {}: queries {:.1} (max {}), every piece tested {:.1} (max {:.1}), with the \
              correlation gain {:.1} (max {:.1}); on nodes of at most {SMALL} positions {:.1}, \
-             {:.1} and {:.1}; issue 32's mean {target}",
+             {:.1} and {:.1}; the goal's mean {target}",
             rules.repeats(),
             all.queries,
             max(|c| c.queries),
