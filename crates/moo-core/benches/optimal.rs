@@ -1,9 +1,8 @@
 //! The exact optimal-tree search, end to end (search, tree building and the replay check).
 //!
-//! Bulls and Cows 4x10 takes about 25 s per run on two cores, too long for criterion's ten
-//! samples at least; its time is measured by `moo tree build`, which prints it (see the Speed
-//! table of the book, `docs/src/performance.md`). Bulls and Cows over 1-9 (3024 codes, a few
-//! seconds) stands in for it here.
+//! Bulls and Cows 4x10 is too long a search to repeat for criterion's ten samples at least; its
+//! time is measured by `moo tree build`, which prints it (see the book's
+//! `docs/src/performance.md`). Bulls and Cows over 1-9 (3024 codes) stands in for it here.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use moo_core::published::{self, Method};

@@ -647,9 +647,8 @@ impl CodeSpace {
     /// Whether the space has a table whose rows are short enough to stay in the CPU's caches while
     /// a heuristic scores one guess against scattered secrets: at most [`TABLE_MAX_CODES`] codes
     /// (11 KB). The rows of a larger table come from main memory, and scoring packed codes on the
-    /// fly is faster for the heuristics (5 digits, `moo bench --length 5 -S entropy --secrets 200
-    /// --seed 1`: 4.3 s reading such rows, 1.6 s scoring packed codes); the exact search still
-    /// reads it, a secret's whole row in order.
+    /// fly is faster for the heuristics (measured in the book's `docs/src/strategies.md`); the
+    /// exact search still reads it, a secret's whole row in order.
     pub(crate) fn rows_in_cache(&self) -> bool {
         self.table.is_some() && self.codes.len() <= TABLE_MAX_CODES
     }

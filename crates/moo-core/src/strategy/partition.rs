@@ -275,7 +275,7 @@ const MIN_SECRETS: usize = 64;
 /// scored packed (no table): generating its canonical form and ranking it, then clearing and
 /// summing its feedback counters. Against a handful of candidates this is most of a guess's
 /// cost, and a budget of pairs alone let a full scan list and score 290,000 guesses against 5
-/// candidates (60 ms at 7 digits, where a sample and climbs take 2 ms).
+/// candidates, many times what a sample and its climbs take.
 const GUESS_COST: usize = 64;
 
 /// [`GUESS_COST`] where it applies: spaces that read a score table keep their pure pair
@@ -1237,8 +1237,8 @@ mod tests {
 
     /// Late in a 7-digit game a handful of candidates is left while symbols no guess has used
     /// still shrink the guesses to a few hundred thousand classes: a budget of pairs alone let a
-    /// choice list and score all of them (60 ms). Counted with each guess's own cost, no choice
-    /// does more than the sample's budget and the climbs' share.
+    /// choice list and score all of them, longer than a 50 ms turn. Counted with each guess's own
+    /// cost, no choice does more than the sample's budget and the climbs' share.
     #[test]
     fn few_candidates_do_not_buy_a_scan_of_every_guess() {
         let rules = Rules::new(7, "0123456789", false, true).unwrap();

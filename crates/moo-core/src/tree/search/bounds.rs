@@ -31,8 +31,8 @@ use crate::space::{CodeSpace, CompactTable};
 const PARTS_FIRST_MAX: usize = 60;
 
 /// [`PARTS_FIRST_MAX`] for games of five positions and more (19 non-winning feedbacks or more),
-/// whose many small parts keep the parts floor sharp on larger sets: Mastermind 5x5 took the
-/// least time with 180 of 60, 90, 120 and 180, where 4x8 took twice as long with 255 as with 60.
+/// whose many small parts keep the parts floor sharp on larger sets; on four positions a larger
+/// size costs time (the sizes tried are in the book's `docs/src/performance.md`).
 const PARTS_FIRST_MAX_WIDE: usize = 180;
 
 /// The non-winning feedbacks from which [`PARTS_FIRST_MAX_WIDE`] applies.

@@ -9,9 +9,9 @@
 //!
 //! The search labels only the sets where a whole family of guesses must split alike: those
 //! that two symbols miss entirely, where a guess and its copy with one such symbol for the
-//! other are the same move. Elsewhere few guesses repeat a split (Mastermind 5x6's sets of 128
-//! to 255 codes: 0.4% of the candidates labelled), and trying one again costs less than
-//! labelling them all: its parts are answered by the cache.
+//! other are the same move. Elsewhere few guesses repeat a split (counted in the book's
+//! `docs/src/performance.md`), and trying one again costs less than labelling them all: its
+//! parts are answered by the cache.
 
 use hashbrown::HashTable;
 use smallvec::SmallVec;

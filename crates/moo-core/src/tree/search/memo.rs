@@ -62,10 +62,9 @@ const BLOCK_BITS: u32 = 19;
 const BLOCK: usize = 1 << BLOCK_BITS;
 
 /// The members of a shard's sets, one after another in blocks of [`BLOCK`] that never move. One
-/// vector growing by doubling counted up to twice what it held against the budget (over a third
-/// more on Mastermind 5x6), so a full cache forgot sets it had room for. Only the first block
-/// grows, so a small search takes little. A set starts at `block << BLOCK_BITS | offset` and
-/// never spans two blocks.
+/// vector growing by doubling counted up to twice what it held against the budget, so a full
+/// cache forgot sets it had room for. Only the first block grows, so a small search takes
+/// little. A set starts at `block << BLOCK_BITS | offset` and never spans two blocks.
 #[derive(Default)]
 struct Arena {
     blocks: Vec<Vec<u16>>,
@@ -173,14 +172,14 @@ fn fold(key: u64) -> u32 {
 /// the lock. A bit set by another thread an instant too late only costs a recomputation.
 ///
 /// The cache holds at most the bytes it is given ([`super::DEFAULT_CACHE_BYTES`] by default;
-/// without a cap, a search of 5 symbols of 0-7 passed 4 GB after 15 minutes). When it is full it
-/// makes room by forgetting its smallest sets, a quarter of the budget or more: a small set is
-/// quick to search again, while the large ones hold hours of work. New sets of every size are
+/// without a cap, a long search outgrows the machine). When it is full it makes room by
+/// forgetting its smallest sets, a quarter of the budget or more: a small set is quick to
+/// search again, while the large ones hold hours of work. New sets of every size are
 /// still admitted, and forgotten first the next time: a search meets the small sets of the
 /// position it is in again and again, and those it met long ago seldom. A search that outgrows
 /// the budget so goes on remembering what matters most (slower, still exact) instead of
-/// outgrowing the machine. Admitting only sets as large as the last ones forgotten, as the cache
-/// did before, searched 2.6 times as many sets on a job of the 5 of 0-8 run.
+/// outgrowing the machine. Admitting only sets as large as the last ones forgotten searched far
+/// more sets: those refused were the small sets of the position being searched.
 pub(super) struct Memo {
     shards: Vec<Mutex<Shard>>,
     filter: Vec<AtomicU64>,

@@ -46,9 +46,8 @@ pub const RUN_STRIDE: usize = 32;
 
 /// How much more a run's guesses cost each when only one in [`RUN_STRIDE`] is tried than when
 /// the whole run is: a run's guesses share one cache, whose sets and bounds a sparse sample
-/// shares less. Measured by trying every run of one position both ways: 1.9 to 2.2 at the
-/// costliest positions of Bulls and Cows 5 of 0-7 and 4 of 0-9, 1.0 to 1.3 at cheap ones (the
-/// book's splitting chapter).
+/// shares less. Measured by trying every run of one position both ways: this at the costliest
+/// positions, where the time is, and less at cheap ones (the book's `docs/src/performance.md`).
 pub const SHARED_CACHE: f64 = 2.0;
 
 /// How much larger each part an estimate within a budget drives is than the one before.
