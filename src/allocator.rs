@@ -105,9 +105,9 @@ fn advise_huge(p: *mut u8, len: usize) {
 /// A long exact search grows its cache to gigabytes in tables and arenas that double, and forgets
 /// and rebuilds them when full. By default glibc raises its threshold for such blocks to 32 MiB as
 /// it sees them freed, and then keeps every freed block below that for reuse that mostly never
-/// comes: 5 of 0-7 peaked at 4.9 GB with 3 GiB in the cache. With a fixed threshold those
-/// blocks go back (the side-by-side runs with a smaller cache in the book's
-/// performance page, `docs/src/performance.md`), and a vector of under 2 MiB grows
+/// comes, so the process held far more than its cache. With a fixed threshold those blocks go
+/// back (the side-by-side runs with a smaller cache in the book's performance page,
+/// `docs/src/performance.md`), and a vector of under 2 MiB grows
 /// by remapping its pages instead of copying them.
 pub(crate) fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -20,8 +20,8 @@ use super::output::outln;
 use super::progress::ProgressLine;
 use super::{ranged, UsageError};
 
-/// The longest secret cracked, with repeats: the exact cracker takes about 20 s at this length
-/// on a busy 2-core machine, and its time grows faster than the length.
+/// The longest secret cracked, with repeats: the exact cracker's time grows faster than the
+/// length, and at this one it already takes many seconds (the book's `docs/src/performance.md`).
 const MAX_LENGTH: u64 = 5000;
 
 /// The longest distinct secret cracked: the scaling rows go this far. The interval cracker

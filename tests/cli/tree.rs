@@ -330,8 +330,8 @@ fn ctrl_c_during_a_long_build_exits_cleanly_and_writes_nothing() {
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.json");
-    // 4 of 10 symbols with repeats: 10000 codes, near the largest space the exact search takes;
-    // still searching after 6 s on 2 cores, where 4 distinct of 9 now finishes in about 3 s.
+    // 4 of 10 symbols with repeats: 10000 codes, near the largest space the exact search takes,
+    // so still searching when the signal comes, where a smaller game may already have finished.
     let mut child = Command::new(env!("CARGO_BIN_EXE_moo"))
         .args(["tree", "build", "--symbols", "0123456789", "--repeats"])
         .args(["--threads=2", "-o"])

@@ -824,8 +824,8 @@ impl<'a> Solver<'a> {
     }
 
     /// [`join`](Self::join) of one group: keeps its rows satisfying the equation, in their order.
-    /// (Node sums re-checked after every answer come here: sorting the rows into buckets by sum,
-    /// as a join of several groups must, was a tenth of the cracker's time at length 5000.)
+    /// (Node sums re-checked after every answer come here, and usually keep every row: sorting
+    /// the rows into buckets by sum, as a join of several groups must, was costly for nothing.)
     fn filter(&mut self, g: usize, terms: &[(usize, i32)], target: i64) {
         let group = self.groups[g].as_ref().expect("a live group");
         let mut sums = vec![0i64; group.len()];
@@ -1406,7 +1406,7 @@ fn convolution_fits(a: &[f64], b: &[f64], reversed: bool, peaks: usize, cap: f64
 
 /// The weights of the rows by their sum `sums[r] + sign * col[r]`, a histogram of `len` bins
 /// from `lo`. Four partial histograms (rows taken in turn) keep consecutive rows landing in the
-/// same bin from waiting on each other's addition; this scatter was a fifth of the cracker's time.
+/// same bin from waiting on each other's addition: this scatter is one of the cracker's hot loops.
 fn scatter_weights(
     sums: &[i64],
     col: &[u32],
