@@ -3,7 +3,7 @@
 //! AVX-512 with VBMI), and scoring a block from those bits. Split from the counting kernels
 //! ([`super::kernels`]), whose block loads and vector helpers they share.
 
-use super::kernels::block;
+use super::kernels::{block, prefetch};
 #[cfg(target_arch = "x86_64")]
 use super::kernels::{vector, vector512};
 use super::{Aligned, Planes, BLOCK};
@@ -112,7 +112,7 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_cmpeq_epi8,
         _mm256_cmpgt_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8, _mm_prefetch, _MM_HINT_T0,
+        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8,
     };
     let low_tables: [__m256i; LOW] = std::array::from_fn(|p| vector(&halves.tables[p].0));
     let high_tables: [__m256i; HIGH] = std::array::from_fn(|p| vector(&halves.tables[LOW + p].0));
@@ -143,12 +143,8 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
         };
         if width == BLOCK {
             for row in rows {
-                let block: &[u8; BLOCK] = row[start..start + BLOCK].try_into().expect("a block");
-                // The rows are scattered over the score table, too many at once for the
-                // hardware to see each one as a stream: asking now for the line this row's
-                // next block reads hides its latency behind the other members.
-                _mm_prefetch::<_MM_HINT_T0>(row.as_ptr().wrapping_add(start + BLOCK).cast());
-                note(block);
+                prefetch(row, start + BLOCK);
+                note(row[start..start + BLOCK].try_into().expect("a block"));
             }
         } else {
             for row in rows {
