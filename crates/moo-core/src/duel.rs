@@ -21,12 +21,14 @@ use serde::Serialize;
 
 use crate::advisor::{AdviceError, AdviceOptions, Advisor, Chooser, Contradiction, TurnReport};
 use crate::code::Code;
+use crate::eval::{EvalError, EvalOptions, Evaluation};
 use crate::feedback::{Feedback, FeedbackError};
 use crate::history::History;
 use crate::pool::GuessPool;
 use crate::rules::Rules;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
+use crate::strategy::{self, StrategyOptions};
 
 /// How strong the computer plays: each level is a strategy of the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -117,6 +119,24 @@ impl Level {
             Level::Beginner => GuessPool::Consistent,
             _ => GuessPool::All,
         }
+    }
+
+    /// How strong the level is: its strategy played against every secret of `space` as it
+    /// plays in a duel (the beginner's draws seeded by `options.seed`).
+    pub fn strength(
+        self,
+        space: &CodeSpace,
+        options: &EvalOptions,
+    ) -> Result<Evaluation, EvalError> {
+        let build = |seed: u64| {
+            let options = StrategyOptions {
+                guesses: self.guesses(),
+                seed,
+                ..StrategyOptions::default()
+            };
+            strategy::by_name(self.info().strategy, space, &options)
+        };
+        crate::eval::evaluate(space, &build, options, &|_| {})
     }
 }
 
@@ -652,6 +672,24 @@ mod tests {
             )
             .unwrap();
         }
+    }
+
+    /// Each level is stronger than the one below over every secret of Bulls and Cows, and the
+    /// perfect one plays the proven optimum (26274 guesses over the 5040 secrets).
+    #[test]
+    fn each_level_is_stronger_than_the_last() {
+        let space = CodeSpace::new(Rules::bulls()).unwrap();
+        let totals: Vec<u64> = Level::ALL
+            .iter()
+            .map(|l| {
+                l.strength(&space, &EvalOptions::default())
+                    .unwrap()
+                    .histogram
+                    .total()
+            })
+            .collect();
+        assert!(totals.windows(2).all(|w| w[0] > w[1]), "{totals:?}");
+        assert_eq!(totals[3], 26274);
     }
 
     #[test]

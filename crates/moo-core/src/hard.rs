@@ -13,7 +13,7 @@ use crate::rules::Rules;
 /// A guess hard mode refuses: it could not be the secret, given an earlier answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{code} is not possible: guess {turn}, {earlier}, got {got}, but if the secret were {code} it would have got {would}. In hard mode every guess must fit every answer so far; this one did not count"
+    "{code} is not possible: guess {turn}, {earlier}, got {got}, but if the secret were {code} it would have got {would}. In hard mode every guess must fit every answer so far: try a code that fits them all"
 )]
 pub struct NotPossible {
     /// The refused guess.
@@ -75,7 +75,7 @@ mod tests {
         assert_eq!(e.turn, 1);
         assert_eq!(
             e.to_string(),
-            "0456 is not possible: guess 1, 0123, got 0 bulls and 0 cows, but if the secret were 0456 it would have got 1 bull and 0 cows. In hard mode every guess must fit every answer so far; this one did not count"
+            "0456 is not possible: guess 1, 0123, got 0 bulls and 0 cows, but if the secret were 0456 it would have got 1 bull and 0 cows. In hard mode every guess must fit every answer so far: try a code that fits them all"
         );
         let mastermind = Rules::mastermind();
         let mut history = History::new();
