@@ -255,18 +255,22 @@ pub struct Duel {
     /// When no code fits your answers: which one to fix.
     contradiction: Option<Contradiction>,
     gave_up: bool,
+    /// The moves played, so a caller that played a copy can tell whether the duel moved on
+    /// meanwhile.
+    moves: usize,
 }
 
 impl Duel {
     /// A duel of `rules` against `level`, the computer's secret drawn from `seed`; with `yours`,
-    /// moo answers the computer's guesses from it, else you answer them.
+    /// moo answers the computer's guesses from it, else you answer them. Its moves are played
+    /// on the code space of `rules`.
     pub fn new(
-        space: &CodeSpace,
+        rules: &Rules,
         level: Level,
         seed: u64,
         yours: Option<Code>,
     ) -> Result<Duel, DuelError> {
-        let rules = space.rules().clone();
+        let rules = rules.clone();
         if let Some(code) = &yours {
             rules
                 .check_code(code)
@@ -274,7 +278,6 @@ impl Duel {
         }
         let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(seed));
         Ok(Duel {
-            rules,
             level,
             seed,
             secret,
@@ -282,9 +285,11 @@ impl Duel {
             you: History::new(),
             computer: History::new(),
             pending: None,
-            left: space.len(),
+            left: usize::try_from(rules.space_size()).unwrap_or(usize::MAX),
+            rules,
             contradiction: None,
             gave_up: false,
+            moves: 0,
         })
     }
 
@@ -313,9 +318,9 @@ impl Duel {
         self.pending
     }
 
-    /// Whether no move was played yet.
-    pub fn is_fresh(&self) -> bool {
-        self.you.is_empty() && !self.gave_up
+    /// How many moves were played.
+    pub fn moves(&self) -> usize {
+        self.moves
     }
 
     /// What the duel waits for.
@@ -363,6 +368,7 @@ impl Duel {
     ) -> Result<(), DuelError> {
         let mut next = self.clone();
         next.apply(mv, space, advisor, stop)?;
+        next.moves += 1;
         *self = next;
         Ok(())
     }
@@ -542,7 +548,7 @@ mod tests {
     fn duel(level: Level, seed: u64, yours: Option<&str>) -> (CodeSpace, Duel) {
         let space = CodeSpace::new(Rules::bulls()).unwrap();
         let yours = yours.map(|s| space.rules().parse_code(s).unwrap());
-        let duel = Duel::new(&space, level, seed, yours).unwrap();
+        let duel = Duel::new(space.rules(), level, seed, yours).unwrap();
         (space, duel)
     }
 
