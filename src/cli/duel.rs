@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })
         .transpose()?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let duel = Duel::new(&space, level, seed, yours)?;
+    let duel = Duel::new(&rules, level, seed, yours)?;
     Referee {
         space,
         advisor: Advisor::new(),

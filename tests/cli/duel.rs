@@ -22,7 +22,10 @@ fn a_duel_is_won_by_finding_the_secret_first() {
         &format!("{secret}\n"),
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains(&format!("your guess 1: {secret}  4B0C")), "{out}");
+    assert!(
+        out.contains(&format!("your guess 1: {secret}  4B0C")),
+        "{out}"
+    );
     assert!(
         out.contains(&format!(
             "You found my secret {secret} in 1 guess and I did not find yours: you win!"

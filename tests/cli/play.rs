@@ -178,7 +178,10 @@ fn hard_mode_refuses_an_impossible_guess_without_using_a_turn() {
         &format!("0123\n4567\n{secret}\n"),
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Hard mode: every guess must be a code"), "{out}");
+    assert!(
+        out.contains("Hard mode: every guess must be a code"),
+        "{out}"
+    );
     assert!(out.contains("guess 1: 0123  1B1C"), "{out}");
     assert!(
         out.contains("not counted: 4567 is not possible: guess 1, 0123, got 1 bull and 1 cow, but if the secret were 4567 it would have got 0 bulls and 0 cows."),
