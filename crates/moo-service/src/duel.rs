@@ -161,3 +161,41 @@ impl Service {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Limits, Service};
+
+    /// A duel is reached only through the duel routes, and a game only through the game
+    /// routes: a player cannot guess a duel's secret without the computer's turns.
+    #[test]
+    fn a_duel_is_no_game_and_a_game_no_duel() {
+        let service = Service::new(Limits::default());
+        let call = |method: &str, path: &str, body: &str| {
+            service.dispatch(method, path, body, moo_core::Stop::after)
+        };
+        let id_of = |body: &str| {
+            let value: serde_json::Value = serde_json::from_str(body).unwrap();
+            value["id"].as_str().unwrap().to_string()
+        };
+        let duel = call("POST", "/api/duels", r#"{"seed":"5"}"#);
+        assert_eq!(duel.status, 201, "{}", duel.body);
+        let duel = id_of(&duel.body);
+        assert_eq!(call("GET", &format!("/api/games/{duel}"), "").status, 404);
+        let guess = call(
+            "POST",
+            &format!("/api/games/{duel}/guesses"),
+            r#"{"guess":"0123"}"#,
+        );
+        assert_eq!(guess.status, 404);
+        assert_eq!(call("GET", &format!("/api/duels/{duel}"), "").status, 200);
+        let game = id_of(&call("POST", "/api/games", "{}").body);
+        assert_eq!(call("GET", &format!("/api/duels/{game}"), "").status, 404);
+        let moved = call(
+            "POST",
+            &format!("/api/duels/{game}/moves"),
+            r#"{"guess":"0123"}"#,
+        );
+        assert_eq!(moved.status, 404);
+    }
+}
