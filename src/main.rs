@@ -18,6 +18,7 @@ static ALLOCATOR: allocator::HugePages = allocator::HugePages;
   moo play                          guess the computer's secret (4 distinct digits)
   moo solve                         think of a secret; the computer guesses it
   moo solve --secret 4271           watch the computer solve a given secret
+  moo duel --level 3                race the computer, each guessing the other's secret
   moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
   moo review 0123=1B2C 4567=0B1C    what each guess cost against the best move
   moo play --game mastermind        4 pegs of colours 1-6, repeats allowed
@@ -33,6 +34,8 @@ enum Command {
     Play(cli::play::Args),
     /// The computer guesses your secret; you type the feedback.
     Solve(cli::solve::Args),
+    /// You and the computer each hold a secret and take turns guessing: first to find wins.
+    Duel(cli::duel::Args),
     /// The best next guess and the codes left, from a game's history.
     Hint(cli::hint::Args),
     /// What each move of a game cost against the best move, proven where the search fits.
@@ -91,6 +94,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Play(args) => cli::play::run(args),
         Command::Solve(args) => cli::solve::run(args),
+        Command::Duel(args) => cli::duel::run(args),
         Command::Hint(args) => cli::hint::run(args),
         Command::Review(args) => cli::review::run(args),
         Command::Tree(args) => cli::tree::run(args),

@@ -1200,6 +1200,7 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     b.client.set_window_size(390, 844).await.unwrap();
     let pages = [
         ("play", "#play-info"),
+        ("duel", "#duel-info"),
         ("solver", "#solver-remaining"),
         ("assistant", "#assistant-explanation"),
         ("review", "#review-title"),
@@ -1755,6 +1756,126 @@ async fn webassembly_speed_against_native() {
         100.0 * proven as f64 / samples.len() as f64,
         wasm_s / native_s,
         ratios[ratios.len() / 2]
+    );
+    b.stop().await;
+}
+
+// ---- the duel and hard mode ------------------------------------------------------------------
+
+/// The computer's secret in the duel seeded with `seed`, learned from `moo duel` by giving up.
+fn duel_secret(seed: u64) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args(["duel", "--seed", &seed.to_string(), "--secret", "9876"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("moo duel runs");
+    child.stdin.take().unwrap().write_all(b"give up\n").unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    out.lines()
+        .find_map(|l| l.strip_prefix("My secret was "))
+        .unwrap_or_else(|| panic!("no secret in {out}"))
+        .trim_end_matches('.')
+        .to_string()
+}
+
+/// Opens the Duel page on the duel its link describes, ready for the first guess.
+async fn open_duel(b: &Browser, url: &str, query: &str) {
+    b.client.goto(&format!("{url}#duel?{query}")).await.unwrap();
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.activeElement.id === 'duel-guess' && document.querySelector('#duel-info').textContent.includes('against level')")
+        .await;
+}
+
+/// Types `keys` into the element that has the focus, as a player at the keyboard does.
+async fn type_keys(b: &Browser, keys: &str) {
+    b.client
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys(keys)
+        .await
+        .unwrap();
+}
+
+/// Three duels from the keyboard with fixed seeds, levels and secrets: won (found at once while
+/// the beginner misses), lost (perfect play opens with the player's secret 0123, answered by
+/// hand: 4 bulls) and drawn (both found in the first round).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_duels_won_lost_and_drawn() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    let secret = duel_secret(5);
+    let miss = if secret == "4567" { "5678" } else { "4567" };
+
+    open_duel(&b, &server.url, "g=bulls&seed=5&level=1&secret=9876").await;
+    page_runs_on_the_backend_under_test(&b).await;
+    type_keys(&b, &format!("{secret}\u{E007}")).await;
+    b.wait("document.querySelector('#duel-status.win')").await;
+    let status = b.text("#duel-status").await;
+    assert!(status.contains("You win!"), "{status}");
+    assert!(status.contains(&format!("secret was {secret}")), "{status}");
+    b.screenshots("duel-won", "main").await;
+
+    open_duel(&b, &server.url, "g=bulls&seed=5&level=4").await;
+    type_keys(&b, &format!("{miss}\u{E007}")).await;
+    b.wait("document.activeElement.id === 'duel-bulls'").await;
+    let pending = b.text("#duel-pending").await;
+    assert!(pending.contains("The computer guesses 0123"), "{pending}");
+    type_keys(&b, "4\u{E007}").await;
+    b.wait("document.querySelector('#duel-status').textContent.includes('The computer wins')")
+        .await;
+    let rows = b.text("#duel-its tbody").await;
+    assert!(rows.contains("0123") && rows.contains("4 bulls"), "{rows}");
+
+    open_duel(&b, &server.url, "g=bulls&seed=5&level=4&secret=0123").await;
+    type_keys(&b, &format!("{secret}\u{E007}")).await;
+    b.wait("document.querySelector('#duel-status').textContent.includes('A draw')")
+        .await;
+    b.screenshots("duel-drawn", "main").await;
+    b.stop().await;
+}
+
+/// Hard mode on the Play page: a guess no code left could be is refused, naming the answer it
+/// contradicts, and uses no turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_hard_mode_refuses_an_impossible_guess() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    // Seed 3's secret answers 0123 with 1 bull and 1 cow (as `moo play --seed 3` does), which
+    // 4567 could not have got.
+    b.client
+        .goto(&format!("{}#play?g=bulls&seed=3&hard=1", server.url))
+        .await
+        .unwrap();
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.activeElement.id === 'guess-input'")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-hard').checked;")
+            .await,
+        json!(true)
+    );
+    type_keys(&b, "0123\u{E007}").await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    type_keys(&b, "4567\u{E007}").await;
+    b.wait("document.querySelector('#play-status.error')").await;
+    let status = b.text("#play-status").await;
+    assert!(
+        status.contains("4567 is not possible: guess 1, 0123, got 1 bull and 1 cow"),
+        "{status}"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#play-history tbody tr').length;")
+            .await,
+        json!(1)
     );
     b.stop().await;
 }

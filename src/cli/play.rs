@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::adversary::{self, AnswerMethod, CHALLENGE};
-use moo_core::{Adversary, AdversaryOptions, Code, CodeSet, CodeSpace, History, Rules, Stop};
+use moo_core::{hard, Adversary, AdversaryOptions, Code, CodeSet, CodeSpace, History, Rules, Stop};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -23,6 +23,7 @@ Examples:
   moo play --seed 7
   moo play --game mastermind
   moo play --adversary
+  moo play --hard                   every guess must fit every answer so far
   moo play --length 3 --symbols abcdef --repeats"
 )]
 pub struct Args {
@@ -41,6 +42,12 @@ pub struct Args {
     /// secret that fits every answer. On Bulls and Cows, winning in 7 guesses takes perfect play.
     #[arg(long)]
     adversary: bool,
+
+    /// Hard mode: every guess must be a code that could still be the secret, given the answers
+    /// so far. A guess that could not is refused without using a turn, naming the earlier
+    /// answer it contradicts; hints then suggest only such codes.
+    #[arg(long)]
+    hard: bool,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -64,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let mut game = Game::new(rules, maker, time_limit);
         game.space = Some(space);
+        game.hard = args.hard;
         return game.run(&mut Input::stdin());
     }
     let secret = rules.random_code(&mut rng);
@@ -71,7 +79,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let time_limit = args.time_limit.unwrap_or_else(|| {
         advice::parse_time_limit(advice::DEFAULT_TIME_LIMIT).expect("a valid default")
     });
-    Game::new(rules, Maker::Secret(secret), time_limit).run(&mut Input::stdin())
+    let mut game = Game::new(rules, Maker::Secret(secret), time_limit);
+    game.hard = args.hard;
+    game.run(&mut Input::stdin())
 }
 
 /// Who answers the guesses.
@@ -95,6 +105,8 @@ struct Game {
     /// Chooses hints; built with the space, and kept so hints along one game share its cache.
     guesser: Option<advice::Guesser>,
     time_limit: Duration,
+    /// Hard mode: only guesses that could still be the secret count.
+    hard: bool,
 }
 
 impl Game {
@@ -106,6 +118,7 @@ impl Game {
             space: None,
             guesser: None,
             time_limit,
+            hard: false,
         }
     }
 
@@ -127,6 +140,12 @@ impl Game {
                     writeln!(out, "{CHALLENGE}")?;
                 }
             }
+        }
+        if self.hard {
+            writeln!(
+                out,
+                "Hard mode: every guess must be a code that could still be the secret, given the answers so far."
+            )?;
         }
         loop {
             let prompt = format!("guess {}> ", self.history.len() + 1);
@@ -156,6 +175,12 @@ impl Game {
                 _ => match self.rules.parse_code(&line) {
                     Err(e) => writeln!(out, "not counted: {e}")?,
                     Ok(guess) => {
+                        if self.hard {
+                            if let Err(e) = hard::check(&self.rules, &self.history, &guess) {
+                                writeln!(out, "not counted: {e}")?;
+                                continue;
+                            }
+                        }
                         let (feedback, note) = self.answer(&guess);
                         self.history.push(guess, feedback);
                         writeln!(
@@ -270,10 +295,11 @@ impl Game {
         }
         let space = self.space.as_ref().expect("just built");
         if self.guesser.is_none() {
-            self.guesser = Some(advice::Guesser::new(
-                &advice::AdviceArgs::with_time_limit(self.time_limit),
-                space,
-            )?);
+            let mut args = advice::AdviceArgs::with_time_limit(self.time_limit);
+            if self.hard {
+                args.guesses = super::GuessPoolArg::Consistent;
+            }
+            self.guesser = Some(advice::Guesser::new(&args, space)?);
         }
         let guesser = self.guesser.as_mut().expect("just built");
         Ok(Some((space, guesser)))

@@ -6,6 +6,7 @@ mod common;
 mod bench;
 mod completions;
 mod crack;
+mod duel;
 mod frontier;
 mod hint;
 mod kernels;

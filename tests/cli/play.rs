@@ -156,3 +156,28 @@ fn the_adversary_plays_mastermind_to_the_end() {
     assert!(out.contains("A secret that fits every answer:"), "{out}");
     assert!(!out.contains("in 7 against"), "{out}");
 }
+
+/// Hard mode refuses a guess no code left could be, naming the answer it contradicts, and the
+/// refusal uses no turn.
+#[test]
+fn hard_mode_refuses_an_impossible_guess_without_using_a_turn() {
+    let secret = secret_for("3", &[]);
+    let (code, out, err) = run(
+        &["play", "--seed", "3", "--hard"],
+        &format!("0123\n4567\n{secret}\n"),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Hard mode: every guess must be a code"),
+        "{out}"
+    );
+    assert!(out.contains("guess 1: 0123  1B1C"), "{out}");
+    assert!(
+        out.contains("not counted: 4567 is not possible: guess 1, 0123, got 1 bull and 1 cow, but if the secret were 4567 it would have got 0 bulls and 0 cows."),
+        "{out}"
+    );
+    assert!(out.contains(&format!("guess 2: {secret}  4B0C")), "{out}");
+    // Without hard mode the same guess counts.
+    let (_, out, _) = run(&["play", "--seed", "3"], "0123\n4567\ngive up\n");
+    assert!(out.contains("guess 2: 4567  0B"), "{out}");
+}

@@ -167,6 +167,20 @@ fn parse_unchecked(text: &str) -> Option<Feedback> {
     }
 }
 
+impl Feedback {
+    /// The answer in words for players: bulls and cows, or black and white pegs in games whose
+    /// codes may repeat a symbol (Mastermind's way), as the web pages say it.
+    pub fn words(self, rules: &crate::Rules) -> String {
+        let (b, c) = (self.bulls, self.cows);
+        if rules.repeats() {
+            format!("{b} black and {c} white")
+        } else {
+            let s = |n: u8| if n == 1 { "" } else { "s" };
+            format!("{b} bull{} and {c} cow{}", s(b), s(c))
+        }
+    }
+}
+
 impl fmt::Display for Feedback {
     /// Writes `<bulls>B<cows>C`, the form used in trees and JSON.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,8 +6,10 @@ pub mod advisor;
 pub mod bound;
 pub mod code;
 pub mod codeset;
+pub mod duel;
 pub mod eval;
 pub mod feedback;
+pub mod hard;
 pub mod histogram;
 pub mod history;
 pub mod kernel;
@@ -26,6 +28,7 @@ pub use adversary::{Adversary, AdversaryAnswer, AdversaryOptions, AnswerMethod};
 pub use advisor::{Advice, AdviceError, AdviceOptions, Advisor, Chooser, Position};
 pub use code::Code;
 pub use codeset::CodeSet;
+pub use duel::{Duel, DuelError, DuelReport, Level, Move, Outcome, Phase};
 pub use eval::{
     evaluate, strategy_tree, EvalError, EvalOptions, Evaluation, GuessTimes, RunSummary,
     StrategyTree,

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use web_time::Instant;
 
-use moo_core::{Code, CodeSet, History, Rules};
+use moo_core::{Code, CodeSet, Duel, History, Rules};
 use rand::{Rng, SeedableRng};
 
 use crate::ServiceError;
@@ -35,6 +35,11 @@ pub(crate) struct Game {
     /// In a game against the adversary, which holds no secret: the codes that fit its answers
     /// (`secret` is then the first of them, shown at the end as a code that fits them all).
     pub adversary: Option<Adversarial>,
+    /// Hard mode: every guess must be a code that could still be the secret.
+    pub hard: bool,
+    /// A duel, which keeps its own secrets and turns: reached only through the duel routes, and
+    /// never through a game's.
+    pub duel: Option<Box<Duel>>,
     /// Who started it, when known: each address holds at most its share of the store.
     owner: Option<IpAddr>,
     /// When it was last played (a guess, a give-up): reading a game does not keep it alive, so
@@ -53,7 +58,18 @@ pub(crate) struct Adversarial {
 
 impl Game {
     pub fn is_over(&self) -> bool {
-        self.gave_up || self.history.is_won(self.rules.length())
+        match &self.duel {
+            Some(duel) => duel.outcome().is_some(),
+            None => self.gave_up || self.history.is_won(self.rules.length()),
+        }
+    }
+
+    /// Whether nobody has played it yet.
+    fn is_fresh(&self) -> bool {
+        match &self.duel {
+            Some(duel) => duel.moves() == 0,
+            None => self.history.is_empty(),
+        }
     }
 }
 
@@ -89,7 +105,7 @@ impl Games {
 
     /// How long `game` is safe from eviction after its last touch.
     fn protected_for(&self, game: &Game) -> Duration {
-        if game.history.is_empty() {
+        if game.is_fresh() {
             self.evict_idle
         } else {
             self.evict_played
@@ -121,6 +137,8 @@ impl Games {
             history: History::new(),
             gave_up: false,
             adversary: None,
+            hard: false,
+            duel: None,
             owner,
             last_used: Instant::now(),
         };
@@ -142,7 +160,45 @@ impl Games {
     ) -> Result<T, ServiceError> {
         let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         match games.get(id) {
-            Some(game) if game.last_used.elapsed() < self.expiry => f(game),
+            Some(game) if game.last_used.elapsed() < self.expiry && game.duel.is_none() => f(game),
+            _ => Err(self.missing(id)),
+        }
+    }
+
+    /// Runs `f` on a live duel without refreshing its idle clock (a read).
+    pub fn read_duel<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&Duel) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        match games.get(id) {
+            Some(Game {
+                duel: Some(duel),
+                last_used,
+                ..
+            }) if last_used.elapsed() < self.expiry => f(duel),
+            _ => Err(self.missing(id)),
+        }
+    }
+
+    /// Runs `f` on a live duel, refreshing its idle clock.
+    pub fn with_duel<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Duel) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        match games.get_mut(id) {
+            Some(Game {
+                duel: Some(duel),
+                last_used,
+                ..
+            }) if now.duration_since(*last_used) < self.expiry => {
+                *last_used = now;
+                f(duel)
+            }
             _ => Err(self.missing(id)),
         }
     }
@@ -156,7 +212,9 @@ impl Games {
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         match games.get_mut(id) {
-            Some(game) if now.duration_since(game.last_used) < self.expiry => {
+            Some(game)
+                if now.duration_since(game.last_used) < self.expiry && game.duel.is_none() =>
+            {
                 game.last_used = now;
                 f(game)
             }
@@ -198,7 +256,7 @@ impl Games {
         let hog = games
             .iter()
             .filter(|(_, g)| g.owner.is_some_and(|o| held[&o] > self.per_client))
-            .filter(|(_, g)| g.history.is_empty() || left(g).is_zero())
+            .filter(|(_, g)| g.is_fresh() || left(g).is_zero())
             .min_by_key(|(_, g)| g.last_used);
         let idle = games
             .iter()

@@ -3,7 +3,7 @@
 
 use moo_core::adversary::{self, AdversaryOptions, AnswerMethod};
 use moo_core::advisor::{AdviceError, AdviceOptions, Chooser, Position};
-use moo_core::{CodeSet, Preset};
+use moo_core::{hard, CodeSet, Preset};
 use serde::{Deserialize, Serialize};
 
 use crate::error::strategy_error;
@@ -25,6 +25,9 @@ pub struct NewGame {
     /// game lasts as long as possible.
     #[serde(default)]
     adversary: bool,
+    /// Hard mode: every guess must be a code that could still be the secret.
+    #[serde(default)]
+    hard: bool,
 }
 
 /// What the adversary's games may hold: it keeps the codes that fit its answers, and its
@@ -39,14 +42,14 @@ const ADVERSARY: &str = "the adversary";
 /// game), or a number, for clients that can carry every `u64` in one.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
-enum SeedIn {
+pub(crate) enum SeedIn {
     Number(u64),
     Text(String),
 }
 
 impl SeedIn {
     /// The seed, or why it is none.
-    fn value(self) -> Result<u64, ServiceError> {
+    pub(crate) fn value(self) -> Result<u64, ServiceError> {
         match self {
             SeedIn::Number(n) => Ok(n),
             SeedIn::Text(text) => text.trim().parse().map_err(|_| {
@@ -87,6 +90,8 @@ pub struct GameReport {
     heuristic_turns: Vec<usize>,
     /// Against the adversary on Bulls and Cows: the challenge it sets.
     challenge: Option<&'static str>,
+    /// Hard mode: every guess must be a code that could still be the secret.
+    hard: bool,
 }
 
 impl GameReport {
@@ -118,6 +123,7 @@ impl GameReport {
                 .unwrap_or_default(),
             challenge: (game.adversary.is_some() && *rules == moo_core::Rules::bulls())
                 .then_some(adversary::CHALLENGE),
+            hard: game.hard,
         }
     }
 }
@@ -150,10 +156,14 @@ impl Service {
         }
         let codes = rules.space_size() as usize;
         let (id, game) = self.games.create(rules, seed, client)?;
-        if !body.adversary {
+        if !body.adversary && !body.hard {
             return Ok(GameReport::new(&id, &game));
         }
         self.games.with(&id, |g| {
+            g.hard = body.hard;
+            if !body.adversary {
+                return Ok(GameReport::new(&id, g));
+            }
             g.adversary = Some(Adversarial {
                 candidates: CodeSet::full(codes),
                 heuristic_turns: Vec::new(),
@@ -196,6 +206,11 @@ impl Service {
                     g.rules.format_code(&code),
                     i + 1
                 )));
+            }
+            // Refused before the adversary searches: an impossible guess costs no turn.
+            if g.hard {
+                hard::check(&g.rules, &g.history, &code)
+                    .map_err(|e| ServiceError::invalid(e.to_string()))?;
             }
             if let Some(a) = &g.adversary {
                 return Ok(Err((code, g.rules.clone(), g.history.clone(), a.candidates.clone())));
@@ -259,17 +274,21 @@ impl Service {
 
     /// The advisor's position in the game `id`: its best guess and the codes left.
     pub fn hint(&self, id: &str) -> Result<Job<Position>, ServiceError> {
-        let (rules, history) = self.games.read(id, |g| {
+        let (rules, history, hard) = self.games.read(id, |g| {
             if g.gave_up {
                 return Err(ServiceError::conflict(
                     "this game was given up, so it gets no more hints: start a new one",
                 ));
             }
-            Ok((g.rules.clone(), g.history.clone()))
+            Ok((g.rules.clone(), g.history.clone(), g.hard))
         })?;
         let limit = (self.limits.solver_max_codes, "a hint");
         check_size(&rules, limit.0, limit.1)?;
-        let options = AdviceOptions::default();
+        let mut options = AdviceOptions::default();
+        if hard {
+            // A hint in hard mode must be a guess the game accepts.
+            options.guesses = moo_core::GuessPool::Consistent;
+        }
         Ok(Job::new(
             Work::Advice,
             self.limits.time_limit,

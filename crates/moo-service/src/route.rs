@@ -31,6 +31,9 @@ enum Route<'a> {
     Guess(&'a str),
     GiveUp(&'a str),
     Hint(&'a str),
+    NewDuel,
+    Duel(&'a str),
+    DuelMove(&'a str),
     Solver,
     Review,
     Bench,
@@ -51,6 +54,9 @@ impl<'a> Route<'a> {
             ["api", "games", id, "guesses"] if !id.is_empty() => (Route::Guess(id), "POST"),
             ["api", "games", id, "give-up"] if !id.is_empty() => (Route::GiveUp(id), "POST"),
             ["api", "games", id, "hint"] if !id.is_empty() => (Route::Hint(id), "GET"),
+            ["api", "duels"] => (Route::NewDuel, "POST"),
+            ["api", "duels", id] if !id.is_empty() => (Route::Duel(id), "GET"),
+            ["api", "duels", id, "moves"] if !id.is_empty() => (Route::DuelMove(id), "POST"),
             ["api", "solver"] => (Route::Solver, "POST"),
             ["api", "review"] => (Route::Review, "POST"),
             ["api", "bench"] => (Route::Bench, "POST"),
@@ -166,6 +172,11 @@ impl Service {
             },
             Route::GiveUp(id) => ok(&self.give_up(id)?),
             Route::Hint(id) => ok(&self.run_inline(self.hint(id)?, stop)?),
+            Route::NewDuel => Ok((201, to_json(&self.new_duel(read_body(body)?, None)?)?)),
+            Route::Duel(id) => ok(&self.duel(id)?),
+            Route::DuelMove(id) => {
+                ok(&self.run_inline(self.duel_move(id, read_body(body)?)?, stop)?)
+            }
             Route::Solver => ok(&self.run_inline(self.solver(read_body(body)?)?, stop)?),
             Route::Review => ok(&self.run_inline(self.review(read_body(body)?)?, stop)?),
             Route::Bench => ok(&self.run_inline(self.bench(read_body(body)?)?, stop)?),

@@ -106,10 +106,12 @@ pub struct Presets {
     presets: Vec<RulesReport>,
 }
 
-/// The registry's own entries, as the command line sees them.
+/// The registry's own entries, as the command line sees them, and the duel's levels built on
+/// them.
 #[derive(Debug, Serialize)]
 pub struct Strategies {
     strategies: Vec<&'static StrategyInfo>,
+    levels: Vec<moo_core::duel::LevelInfo>,
 }
 
 impl Service {
@@ -129,6 +131,7 @@ impl Service {
     pub fn strategies(&self) -> Strategies {
         Strategies {
             strategies: strategy::list().collect(),
+            levels: moo_core::Level::ALL.iter().map(|l| l.info()).collect(),
         }
     }
 }

@@ -16,9 +16,9 @@ use axum::{Json, Router};
 use moo_core::advisor::Position;
 use moo_core::review::GameReview;
 use moo_service::{
-    BenchBody, BenchReport, GameReport, GuessBody, Guessed, Job, NewGame, Presets, ReviewBody,
-    ServiceError, SolverBody, SolverStep, Strategies, TreeBody, Work, MAX_ANSWER_BYTES,
-    TREE_UPLOAD_LIMIT,
+    BenchBody, BenchReport, DuelMove, DuelOut, GameReport, GuessBody, Guessed, Job, NewDuel,
+    NewGame, Presets, ReviewBody, ServiceError, SolverBody, SolverStep, Strategies, TreeBody, Work,
+    MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
 };
 
 use crate::conns::Conn;
@@ -39,6 +39,9 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/guesses", post(guess))
         .route("/api/games/{id}/give-up", post(give_up))
         .route("/api/games/{id}/hint", get(hint))
+        .route("/api/duels", post(new_duel))
+        .route("/api/duels/{id}", get(duel_state))
+        .route("/api/duels/{id}/moves", post(duel_move))
         .route("/api/solver", post(solver_step))
         .route("/api/review", post(review_game))
         .route("/api/bench", post(run_bench))
@@ -115,6 +118,29 @@ async fn give_up(State(state): Shared, Path(id): Path<String>) -> AppResult<Game
 
 async fn hint(State(state): Shared, client: Client, Path(id): Path<String>) -> AppResult<Position> {
     let job = state.service.hint(&id);
+    Ok(Json(run(&state, client, job).await?))
+}
+
+async fn new_duel(
+    State(state): Shared,
+    client: Client,
+    ApiJson(body): ApiJson<NewDuel>,
+) -> Result<(StatusCode, Json<DuelOut>), ApiError> {
+    let duel = state.service.new_duel(body, client.remote_addr())?;
+    Ok((StatusCode::CREATED, Json(duel)))
+}
+
+async fn duel_state(State(state): Shared, Path(id): Path<String>) -> AppResult<DuelOut> {
+    Ok(Json(state.service.duel(&id)?))
+}
+
+async fn duel_move(
+    State(state): Shared,
+    client: Client,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<DuelMove>,
+) -> AppResult<DuelOut> {
+    let job = state.service.duel_move(&id, body);
     Ok(Json(run(&state, client, job).await?))
 }
 

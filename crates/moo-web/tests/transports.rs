@@ -182,6 +182,53 @@ const SCRIPT: &[Step] = &[
         Some(r#"{"adversary":true,"rules":{"length":6,"symbols":"0123456789","repeats":false}}"#),
     ),
     ("DELETE", "/api/games/{id}", None),
+    // The duel: a round lost at once (perfect play opens with the secret 0123), moves out of
+    // turn, bad levels and secrets, and typed answers.
+    (
+        "POST",
+        "/api/duels",
+        Some(r#"{"seed":"5","level":4,"secret":"0123"}"#),
+    ),
+    ("GET", "/api/duels/{id}", None),
+    (
+        "POST",
+        "/api/duels/{id}/moves",
+        Some(r#"{"answer":"1B1C"}"#),
+    ),
+    ("POST", "/api/duels/{id}/moves", Some(r#"{"guess":"4567"}"#)),
+    ("POST", "/api/duels/{id}/moves", Some(r#""give_up""#)),
+    ("POST", "/api/duels", Some(r#"{"level":0}"#)),
+    (
+        "POST",
+        "/api/duels",
+        Some(r#"{"seed":"3","secret":"0012"}"#),
+    ),
+    ("POST", "/api/duels", Some(r#"{"seed":"3","level":1}"#)),
+    ("POST", "/api/duels/{id}/moves", Some(r#"{"guess":"0123"}"#)),
+    (
+        "POST",
+        "/api/duels/{id}/moves",
+        Some(r#"{"answer":"0B0C"}"#),
+    ),
+    (
+        "POST",
+        "/api/duels/{id}/moves",
+        Some(r#"{"fix":{"turn":1,"answer":"1B1C"}}"#),
+    ),
+    ("POST", "/api/duels/{id}/moves", Some(r#"{"dance":1}"#)),
+    // Hard mode: 4567 cannot be seed 3's secret once 0123 got 1 bull and 1 cow.
+    ("POST", "/api/games", Some(r#"{"hard":true,"seed":"3"}"#)),
+    (
+        "POST",
+        "/api/games/{id}/guesses",
+        Some(r#"{"guess":"0123"}"#),
+    ),
+    (
+        "POST",
+        "/api/games/{id}/guesses",
+        Some(r#"{"guess":"4567"}"#),
+    ),
+    ("GET", "/api/games/{id}/hint", None),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -207,7 +254,7 @@ async fn the_router_and_the_in_browser_dispatch_answer_alike() {
             )
         });
         let mut browser: Value = serde_json::from_str(&reply.body).unwrap();
-        if method == "POST" && path == "/api/games" && reply.status == 201 {
+        if method == "POST" && ["/api/games", "/api/duels"].contains(&path) && reply.status == 201 {
             server_game = server["id"].as_str().unwrap().to_string();
             browser_game = browser["id"].as_str().unwrap().to_string();
         }

@@ -53,7 +53,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = moo_core::strategy::Sampling::DEFAULT_MAX_PAIRS)]
     max_pairs: u64,
 
-    /// Which codes the partition heuristics may guess: any code, or only codes still possible.
+    /// Which codes the partition heuristics and random may guess: any code, or only codes still
+    /// possible.
     #[arg(long, value_enum, default_value = "all")]
     guesses: GuessPoolArg,
 

@@ -137,12 +137,12 @@ const ENTRIES: &[Entry] = &[
     Entry {
         info: info(
             "random",
-            "a uniformly random code every turn, ignoring feedback (a baseline; uses the seed)",
+            "a uniformly random code every turn, ignoring feedback (a baseline; uses the seed); with consistent guesses, a random code still possible",
             false,
             true,
             Cost::Blind,
         ),
-        build: |_, o| Ok(Box::new(Random::new(o.seed))),
+        build: |_, o| Ok(Box::new(Random::new(o.seed).with_guesses(o.guesses))),
     },
     Entry {
         info: info(

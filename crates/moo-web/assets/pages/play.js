@@ -20,6 +20,7 @@ export const play = {
   </details>
   <details class="settings" open><summary>Game</summary><form id="play-rules" class="rules card"></form></details>
   <p class="row"><label><input id="play-adversary" type="checkbox"> Play against the adversary: it keeps no secret and answers each guess to make the game last as long as possible</label></p>
+  <p class="row"><label><input id="play-hard" type="checkbox"> Hard mode: every guess must be a code that could still be the secret</label></p>
   <p id="play-challenge" class="info" hidden></p>
   <p id="play-info" class="info"></p>
   <form id="guess-form" class="row card" autocomplete="off">
@@ -55,7 +56,7 @@ export const play = {
     $("#hint-play").addEventListener("click", () => { $("#guess-input").value = $("#hint-out").dataset.guess; this.guess(); });
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
     $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
-    $("#play-adversary").addEventListener("change", (e) => {
+    for (const box of ["#play-adversary", "#play-hard"]) $(box).addEventListener("change", (e) => {
       if (this.mayDrop()) this.newGame(); else e.target.checked = !e.target.checked;
     });
     // An old refusal must not stay on screen while the next guess is typed.
@@ -87,12 +88,14 @@ export const play = {
     if (g.turns.length) p.set("h", g.turns.map((t) => t.guess).join(" "));
     if (g.gave_up) p.set("gaveup", "1");
     if (g.adversary) p.set("adversary", "1");
+    if (g.hard) p.set("hard", "1");
     saveState("play", p);
   },
   // The same game again: the same rules and seed give the same secret, then the guesses replay.
   async restore(state) {
     this.form.load(state);
     $("#play-adversary").checked = state.get("adversary") === "1";
+    $("#play-hard").checked = state.get("hard") === "1";
     const guesses = (state.get("h") || "").split(" ").filter(Boolean);
     await this.newGame(state.get("seed"), true);
     if (!this.game) return;
@@ -114,6 +117,7 @@ export const play = {
       // As a string: a number above 2^53 would lose digits, and a link replay another game.
       const body = Object.assign(this.form.body(), { seed: this.seed });
       if ($("#play-adversary").checked) body.adversary = true;
+      if ($("#play-hard").checked) body.hard = true;
       this.game = await api("POST", "/api/games", body);
       if (!restoring) {
         setStatus($("#play-status"), "New game: make your first guess.");
