@@ -122,8 +122,8 @@ impl Game {
         }
     }
 
-    fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
-        let mut out = io::stdout().lock();
+    /// The game's opening lines: what the secret is, and the adversary's and hard mode's terms.
+    fn greet(&self, out: &mut impl Write) -> anyhow::Result<()> {
         match &self.maker {
             Maker::Secret(_) => writeln!(
                 out,
@@ -147,6 +147,12 @@ impl Game {
                 "Hard mode: every guess must be a code that could still be the secret, given the answers so far."
             )?;
         }
+        Ok(())
+    }
+
+    fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
+        let mut out = io::stdout().lock();
+        self.greet(&mut out)?;
         loop {
             let prompt = format!("guess {}> ", self.history.len() + 1);
             let line = match input.ask(&prompt)? {
