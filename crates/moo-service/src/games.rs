@@ -35,6 +35,8 @@ pub(crate) struct Game {
     /// In a game against the adversary, which holds no secret: the codes that fit its answers
     /// (`secret` is then the first of them, shown at the end as a code that fits them all).
     pub adversary: Option<Adversarial>,
+    /// A daily puzzle's game: its day (`secret` is the day's).
+    pub daily: Option<moo_core::daily::Puzzle>,
     /// Who started it, when known: each address holds at most its share of the store.
     owner: Option<IpAddr>,
     /// When it was last played (a guess, a give-up): reading a game does not keep it alive, so
@@ -121,6 +123,7 @@ impl Games {
             history: History::new(),
             gave_up: false,
             adversary: None,
+            daily: None,
             owner,
             last_used: Instant::now(),
         };

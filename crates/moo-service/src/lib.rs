@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod bench;
+mod daily;
 mod error;
 mod games;
 mod long;
@@ -34,6 +35,7 @@ use moo_core::advisor::Advisor;
 use moo_core::Adversary;
 use moo_core::{CodeSpace, GuessPool, Rules, Stop};
 
+pub use daily::{DailyResult, DailyResultBody, DailyStats, DailyStatsBody, STATS_UPLOAD_LIMIT};
 pub use error::{body_error, plain, ErrorCode, ServiceError};
 pub use long::{
     BenchBody, BenchReport, TreeBody, TreeViewBody, MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
