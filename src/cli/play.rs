@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::adversary::{self, AnswerMethod, CHALLENGE};
+use moo_core::daily::Puzzle;
 use moo_core::{Adversary, AdversaryOptions, Code, CodeSet, CodeSpace, History, Rules, Stop};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -86,7 +87,7 @@ enum Maker {
     },
 }
 
-struct Game {
+pub(super) struct Game {
     rules: Rules,
     maker: Maker,
     history: History,
@@ -95,6 +96,9 @@ struct Game {
     /// Chooses hints; built with the space, and kept so hints along one game share its cache.
     guesser: Option<advice::Guesser>,
     time_limit: Duration,
+    /// A daily puzzle's game: no hints, no repeated guess, and the review and the share card
+    /// at the end.
+    daily: Option<Puzzle>,
 }
 
 impl Game {
@@ -106,12 +110,32 @@ impl Game {
             space: None,
             guesser: None,
             time_limit,
+            daily: None,
         }
     }
 
-    fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
+    /// The game of a daily puzzle.
+    pub(super) fn daily(puzzle: Puzzle) -> Game {
+        let mut game = Game::new(
+            puzzle.rules(),
+            Maker::Secret(puzzle.secret()),
+            moo_core::review::DEFAULT_MOVE_TIME,
+        );
+        game.daily = Some(puzzle);
+        game
+    }
+
+    pub(super) fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
         let mut out = io::stdout().lock();
         match &self.maker {
+            Maker::Secret(_) if self.daily.is_some() => {
+                let p = self.daily.as_ref().expect("a daily game");
+                writeln!(
+                    out,
+                    "Daily puzzle #{} of {} ({}): {}. Guess the day's secret! (also: history, give up, help)",
+                    p.number, p.date, p.game_title(), self.rules
+                )?;
+            }
             Maker::Secret(_) => writeln!(
                 out,
                 "I have a secret: {}. Guess it! (also: hint, history, give up, help)",
@@ -146,6 +170,10 @@ impl Game {
                     return self.offer_review(input, &mut out);
                 }
                 "history" => self.show_history(&mut out)?,
+                "hint" if self.daily.is_some() => writeln!(
+                    out,
+                    "The daily puzzle has no hints: everybody finds the day's secret alone."
+                )?,
                 "hint" => self.hint(&mut out)?,
                 "help" | "?" => writeln!(
                     out,
@@ -155,6 +183,11 @@ impl Game {
                 )?,
                 _ => match self.rules.parse_code(&line) {
                     Err(e) => writeln!(out, "not counted: {e}")?,
+                    Ok(guess) if self.daily.is_some() && self.repeats(&guess) => writeln!(
+                        out,
+                        "not counted: you already guessed {}, and the same guess always gets the same answer",
+                        self.rules.format_code(&guess)
+                    )?,
                     Ok(guess) => {
                         let (feedback, note) = self.answer(&guess);
                         self.history.push(guess, feedback);
@@ -279,8 +312,17 @@ impl Game {
         Ok(Some((space, guesser)))
     }
 
-    /// After the game, offers the review of every move and prints it if asked.
+    fn repeats(&self, guess: &Code) -> bool {
+        self.history.turns().iter().any(|t| t.guess == *guess)
+    }
+
+    /// After the game, offers the review of every move and prints it if asked; a daily game
+    /// prints it with its share card, unasked.
     fn offer_review(&mut self, input: &mut Input, out: &mut impl Write) -> anyhow::Result<()> {
+        if let Some(puzzle) = self.daily {
+            let space = CodeSpace::new(self.rules.clone())?;
+            return super::daily::show_result(&puzzle, &space, &self.history, out);
+        }
         if self.history.is_empty() {
             return Ok(());
         }

@@ -176,9 +176,9 @@ fn help() {
             commands.push(path);
         }
     }
-    // moo, its ten subcommands, tree's build, verify, show, export, split, job, join, status,
+    // moo, its eleven subcommands, tree's build, verify, show, export, split, job, join, status,
     // bound and kernels, and bench's advisor, review and arena.
-    assert_eq!(commands.len(), 24);
+    assert_eq!(commands.len(), 25);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.
