@@ -9,8 +9,8 @@
 //!
 //! The first line names the puzzle and the guesses used (`not solved after N` for a game given
 //! up); the second has one symbol a move, its verdict's ([`Verdict::symbol`]); the third the
-//! game's total cost against perfect play, `perfect play` when it is nothing, and prefixed with
-//! `about` when the review could only estimate it.
+//! game's total cost against perfect play, `perfect play` when it is nothing (`no guess played`
+//! for a game given up at once), and prefixed with `about` when the review could only estimate it.
 
 use crate::review::{GameReview, Verdict};
 
@@ -28,7 +28,9 @@ pub fn share_text(puzzle: &Puzzle, review: &GameReview) -> String {
     let about = if review.proven { "" } else { "about " };
     // The verdict's own threshold for nothing lost, so a card never says "perfect" beside a
     // move marked otherwise.
-    let cost = if review.moves.iter().all(|m| m.verdict == Verdict::Best) {
+    let cost = if review.moves.is_empty() {
+        "no guess played".to_string()
+    } else if review.moves.iter().all(|m| m.verdict == Verdict::Best) {
         format!("{about}perfect play")
     } else {
         format!(
