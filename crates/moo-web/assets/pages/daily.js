@@ -64,16 +64,17 @@ export const daily = {
       if ($("#daily-status").classList.contains("error")) setStatus($("#daily-status"), "");
     });
   },
-  enter(state, entering) {
+  enter(state) {
     const game = GAMES[state.get("g")] ? state.get("g") : (this.game || "bulls");
-    // Back on the page: a new day (midnight passed, or a test's fixed day changed) opens anew.
-    if (!entering && this.date === today() && game === this.game) return;
+    // Back on the page, the game on show goes on; a new day (midnight passed) opens anew.
+    if (this.opened === `${game} ${today()}`) return;
     this.open(game);
   },
   // Opens `game`'s puzzle of today: the try kept in this browser, replayed, or a new one.
   async open(game) {
     this.game = game;
     this.date = today();
+    this.opened = `${game} ${this.date}`;
     this.g = null;
     const opening = (this.opening = {});
     saveState("daily", new URLSearchParams({ g: game }));
@@ -102,7 +103,9 @@ export const daily = {
       if (t.guesses.length) setStatus($("#daily-status"), "Welcome back: your game goes on.");
       $("#daily-input").focus();
     } catch (err) {
-      if (opening === this.opening) setStatus($("#daily-status"), err.message, "error");
+      if (opening !== this.opening) return;
+      this.opened = null;
+      setStatus($("#daily-status"), err.message, "error");
     }
   },
   howto(game) {
@@ -112,7 +115,7 @@ export const daily = {
     // A first visit opens the rules.
     $("#daily-howto").open = !savedTry("bulls") && !savedTry("mastermind");
   },
-  async guess() {
+  async guess(again = true) {
     const input = $("#daily-input");
     if (!this.g || this.g.over) return;
     try {
@@ -124,6 +127,8 @@ export const daily = {
       this.render();
       if (this.g.over) { this.finish(); return; }
     } catch (err) {
+      // A game the engine dropped (idle, restarted) comes back from the try kept here.
+      if (err.code === "no_such_game" && again) { await this.open(this.game); return this.guess(false); }
       setStatus($("#daily-status"), err.message, "error");
     }
     input.focus();
