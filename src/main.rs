@@ -22,6 +22,7 @@ static ALLOCATOR: allocator::HugePages = allocator::HugePages;
   moo hint 0123=1B2C 4567=0B1C      what is left, and the best next guess
   moo review 0123=1B2C 4567=0B1C    what each guess cost against the best move
   moo play --game mastermind        4 pegs of colours 1-6, repeats allowed
+  moo daily                         the day's puzzle, the same for everyone
   moo serve                         play and solve in a web browser")]
 struct Cli {
     #[command(subcommand)]
@@ -32,6 +33,8 @@ struct Cli {
 enum Command {
     /// You guess the computer's secret.
     Play(cli::play::Args),
+    /// Today's puzzle, the same secret for everyone: play it, then share your result.
+    Daily(cli::daily::Args),
     /// The computer guesses your secret; you type the feedback.
     Solve(cli::solve::Args),
     /// You and the computer each hold a secret and take turns guessing: first to find wins.
@@ -93,6 +96,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     moo_core::Kernel::from_env().map_err(|e| cli::UsageError(e.to_string()))?;
     match cli.command {
         Command::Play(args) => cli::play::run(args),
+        Command::Daily(args) => cli::daily::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Duel(args) => cli::duel::run(args),
         Command::Hint(args) => cli::hint::run(args),

@@ -1206,7 +1206,20 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
         ("review", "#review-title"),
         ("explorer", "#tree-summary"),
         ("bench", "#bench-title"),
+        ("daily", "#daily-info"),
+        ("stats", "#stats-out"),
     ];
+    // Every page of the registry is checked: a new page must join the list.
+    b.open(&server.url).await;
+    let nav = b
+        .js("return [...document.querySelectorAll('header nav a')].map((a) => a.id.slice(4));")
+        .await;
+    for page in nav.as_array().unwrap() {
+        assert!(
+            pages.iter().any(|(p, _)| page == p),
+            "page {page} is not checked"
+        );
+    }
     for (page, ready) in pages {
         page_fits_a_phone(&b, &server.url, page, ready).await;
     }
@@ -1877,5 +1890,396 @@ async fn browser_hard_mode_refuses_an_impossible_guess() {
             .await,
         json!(1)
     );
+    b.stop().await;
+}
+
+// ---- the daily puzzle ------------------------------------------------------------------------
+
+/// The day's secret of `game` on `date`, from the core.
+fn daily_secret(game: moo_core::Preset, date: &str) -> String {
+    let puzzle = moo_core::daily::Puzzle::new(game, date.parse().unwrap()).unwrap();
+    puzzle.rules().format_code(&puzzle.secret())
+}
+
+/// The share card `moo daily` prints after `guesses` on `date`.
+fn cli_share_card(date: &str, guesses: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_moo"))
+        .args(["daily", "--date", date])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = guesses.join("\n") + "\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    out.split("does not give the secret away):\n\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no share card in:\n{out}"))
+        .trim_end()
+        .to_string()
+}
+
+impl Browser {
+    /// Sends `body` to chromedriver's own `command` of this session (for what fantoccini does
+    /// not speak), asserting a 200.
+    async fn driver_command(&self, command: &str, body: &str) {
+        let session = self.client.session_id().await.unwrap().unwrap();
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        write!(
+            stream,
+            "POST /session/{session}/{command} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).unwrap();
+        let head = String::from_utf8_lossy(&head);
+        assert!(
+            head.ends_with(" 200"),
+            "chromedriver answered {head:?} to {command}"
+        );
+    }
+
+    /// Fixes the daily puzzle's day (the page's test override) and opens `hash`, reloaded so
+    /// the page starts on that day.
+    async fn on_day(&self, url: &str, date: &str, hash: &str) {
+        self.js(&format!(
+            "localStorage.setItem('moo.test.today', '{date}');"
+        ))
+        .await;
+        self.client.goto(&format!("{url}{hash}")).await.unwrap();
+        self.client.refresh().await.unwrap();
+        self.wait("document.body.dataset.ready").await;
+    }
+
+    /// Types `keys` into whatever has the focus, as a keyboard would.
+    async fn keys(&self, keys: &str) {
+        self.client
+            .active_element()
+            .await
+            .unwrap()
+            .send_keys(keys)
+            .await
+            .unwrap();
+    }
+}
+
+/// Issue 52: the day's secret of 1000 consecutive days of each game is the same from
+/// `moo daily --list`, from the page's engine (the server's API, or the WebAssembly build on
+/// the static site) and from the core, and no day repeats the day before's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn daily_secrets_agree_between_the_cli_and_the_page_engine() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!("{}#review", server.url)).await;
+    b.client
+        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+            Some(Duration::from_secs(600)),
+            None,
+            None,
+        ))
+        .await
+        .unwrap();
+    for game in ["bulls", "mastermind"] {
+        let cli = Command::new(env!("CARGO_BIN_EXE_moo"))
+            .args([
+                "daily",
+                "--game",
+                game,
+                "--list",
+                "2024-01-01..2026-09-26",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let cli: Vec<Value> = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(cli.len(), 1000);
+        let dates: Vec<&str> = cli.iter().map(|d| d["date"].as_str().unwrap()).collect();
+        // Through the page's own transport: the server over HTTP, or the WebAssembly engine.
+        let script = format!(
+            "const [dates, done] = arguments; import(new URL('lib/api.js', location.href)).then(async ({{ api }}) => {{ \
+             const out = []; for (const date of dates) {{ const r = await api('POST', '/api/daily/result', {{ game: '{game}', date, guesses: [], gave_up: true }}); \
+             out.push([r.puzzle.number, r.secret]); }} done(out); }}).catch((e) => done(String(e)));"
+        );
+        let page = b
+            .client
+            .execute_async(&script, vec![json!(dates)])
+            .await
+            .unwrap();
+        let page = page.as_array().unwrap_or_else(|| panic!("{page}"));
+        let preset = if game == "bulls" {
+            moo_core::Preset::Bulls
+        } else {
+            moo_core::Preset::Mastermind
+        };
+        for (i, day) in cli.iter().enumerate() {
+            assert_eq!(
+                page[i],
+                json!([day["number"], day["secret"]]),
+                "{game} {}",
+                dates[i]
+            );
+            assert_eq!(day["secret"], daily_secret(preset, dates[i]));
+            if i > 0 {
+                assert_ne!(day["secret"], cli[i - 1]["secret"], "{game} {}", dates[i]);
+            }
+        }
+    }
+    b.stop().await;
+}
+
+/// Issue 52: the daily game to the end from the keyboard, surviving a reload; the share card
+/// (the CLI's, word for word) on the clipboard; the statistics after it; the next day's win
+/// makes a streak of two, which the Statistics page still shows after a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_plays_two_daily_puzzles_shares_and_keeps_a_streak() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    let (day1, day2) = ("2026-03-01", "2026-03-02");
+    let secret = daily_secret(moo_core::Preset::Bulls, day1);
+    let wrong: Vec<&str> = ["0123", "4567", "8901"]
+        .into_iter()
+        .filter(|g| *g != secret)
+        .take(2)
+        .collect();
+    b.open(&server.url).await;
+    // The permissions hold for the origin open: the test reads back what the page copied.
+    for name in ["clipboard-read", "clipboard-write"] {
+        let body = format!(r#"{{"descriptor": {{"name": "{name}"}}, "state": "granted"}}"#);
+        b.driver_command("permissions", &body).await;
+    }
+    b.on_day(&server.url, day1, "#daily?g=bulls").await;
+    b.wait("document.querySelector('#daily-info').textContent.includes('Puzzle #791')")
+        .await;
+    b.wait("document.activeElement.id === 'daily-input'").await;
+    b.keys(&format!("{}\u{E007}", wrong[0])).await;
+    b.wait("document.querySelectorAll('#daily-history tbody tr').length === 1")
+        .await;
+    // A reload brings the try back, and it goes on.
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.querySelectorAll('#daily-history tbody tr').length === 1 && document.querySelector('#daily-status').textContent.includes('goes on')")
+        .await;
+    b.wait("document.activeElement.id === 'daily-input'").await;
+    b.keys(&format!("{}\u{E007}", wrong[1])).await;
+    b.wait("document.querySelectorAll('#daily-history tbody tr').length === 2")
+        .await;
+    b.wait("document.activeElement.id === 'daily-input'").await;
+    b.keys(&format!("{secret}\u{E007}")).await;
+    b.wait("document.querySelector('#daily-end').dataset.ready")
+        .await;
+    let status = b.text("#daily-status").await;
+    assert!(status.contains("found it in 3 guesses"), "{status}");
+    // The focus is on Copy; Enter copies the engine's card, the CLI's word for word.
+    assert_eq!(
+        b.js("return document.activeElement.id;").await,
+        json!("daily-copy")
+    );
+    b.keys("\u{E007}").await;
+    b.wait("document.querySelector('#daily-copied').textContent.includes('Copied')")
+        .await;
+    let copied = b
+        .js_async("navigator.clipboard.readText().then(done, (e) => done('failed: ' + e));")
+        .await;
+    let card = cli_share_card(day1, &[wrong[0], wrong[1], &secret]);
+    assert_eq!(copied, json!(card));
+    assert!(
+        card.starts_with("moo daily #791 · Bulls and Cows · solved in 3\n"),
+        "{card}"
+    );
+    assert_eq!(b.text("#daily-share").await, card);
+    let stats = b.text("#daily-stats").await;
+    assert!(stats.contains("1\nPlayed"), "{stats}");
+    assert_eq!(
+        b.js("return document.querySelectorAll('#daily-review .review-table tbody tr').length;")
+            .await,
+        json!(3)
+    );
+    let text = b
+        .js("document.querySelectorAll('details.more').forEach(d => d.open = false); return document.querySelector('#daily').innerText.toLowerCase();")
+        .await;
+    for word in JARGON {
+        assert!(
+            !text.as_str().unwrap().contains(word),
+            "the daily page shows {word:?}"
+        );
+    }
+    b.screenshots("daily-won", "#daily-end").await;
+    // One try a day: a reload shows the finished game, not a new one.
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.querySelector('#daily-end').dataset.ready")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#daily-input').disabled;")
+            .await,
+        json!(true)
+    );
+    // The next day: won at once, two days in a row.
+    let secret2 = daily_secret(moo_core::Preset::Bulls, day2);
+    b.on_day(&server.url, day2, "#daily?g=bulls").await;
+    b.wait("document.querySelector('#daily-info').textContent.includes('Puzzle #792') && document.activeElement.id === 'daily-input'")
+        .await;
+    b.keys(&format!("{secret2}\u{E007}")).await;
+    b.wait("document.querySelector('#daily-end').dataset.ready")
+        .await;
+    let stats = b.text("#daily-stats").await;
+    assert!(stats.contains("2\nDays won in a row"), "{stats}");
+    // The statistics survive a reload, on their own page.
+    b.on_day(&server.url, day2, "#stats").await;
+    b.wait("document.querySelector('#stats-out').dataset.ready")
+        .await;
+    let stats = b.text("#stats-out .stats[data-game=bulls]").await;
+    assert!(stats.contains("2\nPlayed"), "{stats}");
+    assert!(stats.contains("2\nDays won in a row"), "{stats}");
+    assert!(stats.contains("2\nMost days won in a row"), "{stats}");
+    b.screenshots("daily-stats", "#stats").await;
+    b.stop().await;
+}
+
+/// Issue 52: the statistics go to a file and come back from it in a fresh browser; a bad file
+/// is refused with the reason and loses nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_exports_and_imports_daily_statistics() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    let record = r#"{"version": 1, "results": [
+        {"game": "bulls", "date": "2026-03-01", "guesses": 5, "won": true, "cost": 0.5},
+        {"game": "bulls", "date": "2026-03-02", "guesses": 4, "won": true, "cost": 0.25},
+        {"game": "mastermind", "date": "2026-03-02", "guesses": 6, "won": false, "cost": 1.5}]}"#;
+    b.open(&server.url).await;
+    b.js(&format!(
+        "localStorage.setItem('moo.daily-record', {});",
+        json!(record)
+    ))
+    .await;
+    b.on_day(&server.url, "2026-03-02", "#stats").await;
+    b.wait("document.querySelector('#stats-out').dataset.ready")
+        .await;
+    let shown = b.text("#stats-out").await;
+    assert!(shown.contains("2\nDays won in a row"), "{shown}");
+    // Save: the file's text, caught as the page hands it to the browser.
+    b.js("window.saved = null; const make = URL.createObjectURL; URL.createObjectURL = (blob) => { blob.text().then((t) => { window.saved = t; }); return make(blob); };")
+        .await;
+    b.click("#stats-export").await;
+    let saved = b.wait("window.saved").await;
+    let saved: Value = serde_json::from_str(saved.as_str().unwrap()).unwrap();
+    assert_eq!(saved["version"], 1);
+    assert_eq!(saved["results"].as_array().unwrap().len(), 3);
+    // A new browser: nothing kept.
+    b.js("localStorage.clear();").await;
+    b.on_day(&server.url, "2026-03-02", "#stats").await;
+    b.wait("document.querySelector('#stats-out').dataset.ready")
+        .await;
+    assert!(b.text("#stats-out").await.contains("0\nPlayed"));
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("moo-daily-statistics.json");
+    std::fs::write(&good, saved.to_string()).unwrap();
+    let bad = dir.path().join("notes.json");
+    std::fs::write(&bad, r#"{"version": 1, "results": [{"game": "chess"}]}"#).unwrap();
+    let input = b.client.find(Locator::Css("#stats-import")).await.unwrap();
+    input.send_keys(good.to_str().unwrap()).await.unwrap();
+    b.wait("document.querySelector('#stats-status').textContent.includes('Loaded 3 new days')")
+        .await;
+    assert!(b.text("#stats-out").await.contains("2\nDays won in a row"));
+    let input = b.client.find(Locator::Css("#stats-import")).await.unwrap();
+    input.send_keys(bad.to_str().unwrap()).await.unwrap();
+    b.wait("document.querySelector('#stats-status.error')")
+        .await;
+    let said = b.text("#stats-status").await;
+    assert!(said.contains("notes.json could not be loaded"), "{said}");
+    assert!(said.contains("chess"), "{said}");
+    assert!(said.contains("Your statistics are unchanged"), "{said}");
+    // Nothing lost, after a reload too.
+    b.on_day(&server.url, "2026-03-02", "#stats").await;
+    b.wait("document.querySelector('#stats-out').dataset.ready")
+        .await;
+    let shown = b.text("#stats-out").await;
+    assert!(
+        shown.contains("3\nPlayed") || shown.contains("2\nPlayed"),
+        "{shown}"
+    );
+    assert!(shown.contains("2\nDays won in a row"), "{shown}");
+    b.stop().await;
+}
+
+/// Issue 52: on `moo serve`, no answer the page gets carries the day's secret before the game
+/// is over (the server holds it and answers feedback only); the one that ends the game does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_secret_stays_on_the_server_until_the_end() {
+    if Server::is_static() {
+        eprintln!(
+            "the secret's travel is checked on moo serve: the static site has no network engine"
+        );
+        return;
+    }
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    let date = "2026-04-01";
+    let secret = daily_secret(moo_core::Preset::Mastermind, date);
+    b.open(&server.url).await;
+    // On another page, every answer is recorded from before the daily page asks anything.
+    b.on_day(&server.url, date, "#review").await;
+    b.js("window.answers = []; const f = window.fetch; window.fetch = async (...a) => { const r = await f(...a); window.answers.push(await r.clone().text()); return r; };")
+        .await;
+    b.js("location.hash = '#daily?g=mastermind';").await;
+    b.wait("document.activeElement.id === 'daily-input'").await;
+    let mut played = 0;
+    for guess in ["1122", "3344", "5566", "1234"] {
+        if guess == secret {
+            continue;
+        }
+        b.keys(&format!("{guess}\u{E007}")).await;
+        played += 1;
+        b.wait(&format!(
+            "document.querySelectorAll('#daily-history tbody tr').length === {played}"
+        ))
+        .await;
+    }
+    // A hint is refused to a daily game.
+    let hint = b
+        .js_async("const id = window.answers.map((t) => JSON.parse(t)).find((a) => a.id).id; fetch(`api/games/${id}/hint`).then((r) => r.json()).then(done);")
+        .await;
+    assert!(
+        hint["error"].as_str().unwrap().contains("no hints"),
+        "{hint}"
+    );
+    let carries = |answers: &Value| {
+        answers
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a.as_str().unwrap().contains(&format!("\"{secret}\"")))
+    };
+    let before = b.js("return window.answers;").await;
+    assert!(before.as_array().unwrap().len() >= played + 2, "{before}");
+    assert!(
+        !carries(&before),
+        "an answer carried the secret {secret}: {before}"
+    );
+    b.keys(&format!("{secret}\u{E007}")).await;
+    b.wait("document.querySelector('#daily-end').dataset.ready")
+        .await;
+    let after = b.js("return window.answers;").await;
+    assert!(carries(&after), "the end did not show the secret");
     b.stop().await;
 }

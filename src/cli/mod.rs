@@ -4,6 +4,7 @@ pub mod advice;
 pub mod bench;
 pub mod completions;
 pub mod crack;
+pub mod daily;
 pub mod duel;
 pub mod hint;
 pub mod input;

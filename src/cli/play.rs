@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use moo_core::adversary::{self, AnswerMethod, CHALLENGE};
+use moo_core::daily::Puzzle;
 use moo_core::{hard, Adversary, AdversaryOptions, Code, CodeSet, CodeSpace, History, Rules, Stop};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -96,7 +97,7 @@ enum Maker {
     },
 }
 
-struct Game {
+pub(super) struct Game {
     rules: Rules,
     maker: Maker,
     history: History,
@@ -107,6 +108,9 @@ struct Game {
     time_limit: Duration,
     /// Hard mode: only guesses that could still be the secret count.
     hard: bool,
+    /// A daily puzzle's game: no hints, no repeated guess, and the review and the share card
+    /// at the end.
+    daily: Option<Puzzle>,
 }
 
 impl Game {
@@ -119,12 +123,32 @@ impl Game {
             guesser: None,
             time_limit,
             hard: false,
+            daily: None,
         }
+    }
+
+    /// The game of a daily puzzle.
+    pub(super) fn daily(puzzle: Puzzle) -> Game {
+        let mut game = Game::new(
+            puzzle.rules(),
+            Maker::Secret(puzzle.secret()),
+            moo_core::review::DEFAULT_MOVE_TIME,
+        );
+        game.daily = Some(puzzle);
+        game
     }
 
     /// The game's opening lines: what the secret is, and the adversary's and hard mode's terms.
     fn greet(&self, out: &mut impl Write) -> anyhow::Result<()> {
         match &self.maker {
+            Maker::Secret(_) if self.daily.is_some() => {
+                let p = self.daily.as_ref().expect("a daily game");
+                writeln!(
+                    out,
+                    "Daily puzzle #{} of {} ({}): {}. Guess the day's secret! (also: history, give up, help)",
+                    p.number, p.date, p.game_title(), self.rules
+                )?;
+            }
             Maker::Secret(_) => writeln!(
                 out,
                 "I have a secret: {}. Guess it! (also: hint, history, give up, help)",
@@ -150,7 +174,7 @@ impl Game {
         Ok(())
     }
 
-    fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
+    pub(super) fn run(mut self, input: &mut Input) -> anyhow::Result<()> {
         let mut out = io::stdout().lock();
         self.greet(&mut out)?;
         loop {
@@ -171,6 +195,10 @@ impl Game {
                     return self.offer_review(input, &mut out);
                 }
                 "history" => self.show_history(&mut out)?,
+                "hint" if self.daily.is_some() => writeln!(
+                    out,
+                    "The daily puzzle has no hints: everybody finds the day's secret alone."
+                )?,
                 "hint" => self.hint(&mut out)?,
                 "help" | "?" => writeln!(
                     out,
@@ -180,6 +208,11 @@ impl Game {
                 )?,
                 _ => match self.rules.parse_code(&line) {
                     Err(e) => writeln!(out, "not counted: {e}")?,
+                    Ok(guess) if self.daily.is_some() && self.repeats(&guess) => writeln!(
+                        out,
+                        "not counted: you already guessed {}, and the same guess always gets the same answer",
+                        self.rules.format_code(&guess)
+                    )?,
                     Ok(guess) => {
                         if self.hard {
                             if let Err(e) = hard::check(&self.rules, &self.history, &guess) {
@@ -311,8 +344,17 @@ impl Game {
         Ok(Some((space, guesser)))
     }
 
-    /// After the game, offers the review of every move and prints it if asked.
+    fn repeats(&self, guess: &Code) -> bool {
+        self.history.turns().iter().any(|t| t.guess == *guess)
+    }
+
+    /// After the game, offers the review of every move and prints it if asked; a daily game
+    /// prints it with its share card, unasked.
     fn offer_review(&mut self, input: &mut Input, out: &mut impl Write) -> anyhow::Result<()> {
+        if let Some(puzzle) = self.daily {
+            let space = CodeSpace::new(self.rules.clone())?;
+            return super::daily::show_result(&puzzle, &space, &self.history, out);
+        }
         if self.history.is_empty() {
             return Ok(());
         }

@@ -6,6 +6,7 @@ mod common;
 mod bench;
 mod completions;
 mod crack;
+mod daily;
 mod duel;
 mod frontier;
 mod hint;

@@ -174,7 +174,7 @@ fn help() {
     }
     // moo, its eleven subcommands, tree's build, verify, show, export, split, job, join, status,
     // bound and kernels, and bench's advisor, review and arena.
-    assert_eq!(commands.len(), 25);
+    assert_eq!(commands.len(), 26);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.

@@ -6,6 +6,7 @@ pub mod advisor;
 pub mod bound;
 pub mod code;
 pub mod codeset;
+pub mod daily;
 pub mod duel;
 pub mod eval;
 pub mod feedback;

@@ -40,6 +40,8 @@ pub(crate) struct Game {
     /// A duel, which keeps its own secrets and turns: reached only through the duel routes, and
     /// never through a game's.
     pub duel: Option<Box<Duel>>,
+    /// A daily puzzle's game: its day (`secret` is the day's).
+    pub daily: Option<moo_core::daily::Puzzle>,
     /// Who started it, when known: each address holds at most its share of the store.
     owner: Option<IpAddr>,
     /// When it was last played (a guess, a give-up): reading a game does not keep it alive, so
@@ -139,6 +141,7 @@ impl Games {
             adversary: None,
             hard: false,
             duel: None,
+            daily: None,
             owner,
             last_used: Instant::now(),
         };

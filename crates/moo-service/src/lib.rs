@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod bench;
+mod daily;
 mod duel;
 mod error;
 mod games;
@@ -35,6 +36,7 @@ use moo_core::advisor::Advisor;
 use moo_core::Adversary;
 use moo_core::{CodeSpace, GuessPool, Rules, Stop};
 
+pub use daily::{DailyResult, DailyResultBody, DailyStats, DailyStatsBody, STATS_UPLOAD_LIMIT};
 pub use duel::{DuelMove, DuelOut, NewDuel};
 pub use error::{body_error, plain, ErrorCode, ServiceError};
 pub use long::{

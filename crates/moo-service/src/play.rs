@@ -28,6 +28,8 @@ pub struct NewGame {
     /// Hard mode: every guess must be a code that could still be the secret.
     #[serde(default)]
     hard: bool,
+    /// A daily puzzle's game: the day's secret, no seed, no hints.
+    daily: Option<crate::daily::DailyIn>,
 }
 
 /// What the adversary's games may hold: it keeps the codes that fit its answers, and its
@@ -92,6 +94,8 @@ pub struct GameReport {
     challenge: Option<&'static str>,
     /// Hard mode: every guess must be a code that could still be the secret.
     hard: bool,
+    /// A daily puzzle's game: which day's.
+    daily: Option<moo_core::daily::Puzzle>,
 }
 
 impl GameReport {
@@ -124,6 +128,7 @@ impl GameReport {
             challenge: (game.adversary.is_some() && *rules == moo_core::Rules::bulls())
                 .then_some(adversary::CHALLENGE),
             hard: game.hard,
+            daily: game.daily,
         }
     }
 }
@@ -149,6 +154,24 @@ const HINT_LIST: usize = 20;
 impl Service {
     /// Starts a game for `client`.
     pub fn new_game(&self, body: NewGame, client: Client) -> Result<GameReport, ServiceError> {
+        if let Some(daily) = &body.daily {
+            if body.preset.is_some()
+                || body.rules.is_some()
+                || body.seed.is_some()
+                || body.adversary
+            {
+                return Err(ServiceError::invalid(
+                    "a daily game takes its game and day alone: leave out \"preset\", \"rules\", \"seed\" and \"adversary\"",
+                ));
+            }
+            let puzzle = daily.puzzle()?;
+            let (id, _) = self.games.create(puzzle.rules(), None, client)?;
+            return self.games.with(&id, |g| {
+                g.secret = puzzle.secret();
+                g.daily = Some(puzzle);
+                Ok(GameReport::new(&id, g))
+            });
+        }
         let rules = pick_rules(body.preset, body.rules)?;
         let seed = body.seed.map(SeedIn::value).transpose()?;
         if body.adversary {
@@ -278,6 +301,11 @@ impl Service {
             if g.gave_up {
                 return Err(ServiceError::conflict(
                     "this game was given up, so it gets no more hints: start a new one",
+                ));
+            }
+            if g.daily.is_some() {
+                return Err(ServiceError::invalid(
+                    "the daily puzzle has no hints: everybody finds the day's secret alone",
                 ));
             }
             Ok((g.rules.clone(), g.history.clone(), g.hard))

@@ -39,6 +39,8 @@ enum Route<'a> {
     Bench,
     Tree,
     TreeView,
+    DailyResult,
+    DailyStats,
 }
 
 impl<'a> Route<'a> {
@@ -62,6 +64,8 @@ impl<'a> Route<'a> {
             ["api", "bench"] => (Route::Bench, "POST"),
             ["api", "trees"] => (Route::Tree, "POST"),
             ["api", "trees", "view"] => (Route::TreeView, "POST"),
+            ["api", "daily", "result"] => (Route::DailyResult, "POST"),
+            ["api", "daily", "stats"] => (Route::DailyStats, "POST"),
             _ => {
                 return Err(ServiceError::not_found(
                     ErrorCode::NoSuchRoute,
@@ -83,6 +87,7 @@ impl<'a> Route<'a> {
     fn body_limit(&self, limit: usize) -> usize {
         match self {
             Route::TreeView => TREE_UPLOAD_LIMIT,
+            Route::DailyStats => crate::STATS_UPLOAD_LIMIT,
             _ => limit,
         }
     }
@@ -186,6 +191,8 @@ impl Service {
                 200,
                 self.run_inline(self.tree_view(read_body(body)?)?, stop)?,
             )),
+            Route::DailyResult => ok(&self.run_inline(self.daily_result(read_body(body)?)?, stop)?),
+            Route::DailyStats => ok(&self.daily_stats(read_body(body)?)?),
         }
     }
 }

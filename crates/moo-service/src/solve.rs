@@ -203,23 +203,34 @@ impl Service {
         let limit = self.limits.solver_max_codes;
         let rules = rules_within(body.preset, body.rules, limit, REVIEW)?;
         let history = read_history(&rules, &body.history, self.limits.max_turns)?;
+        Ok(self.review_job(rules, history, |review| review))
+    }
+
+    /// The job reviewing `history`, each move within the advice time limit, answering what
+    /// `then` makes of the review: the review route's and the daily result's, alike.
+    pub(crate) fn review_job<T: 'static>(
+        &self,
+        rules: Rules,
+        history: History,
+        then: impl FnOnce(GameReview) -> T + Send + 'static,
+    ) -> Job<T> {
         let move_time: Duration = self.limits.time_limit;
-        Ok(Job::new(
+        Job::new(
             Work::Review,
             self.limits.review_time_limit,
             rules,
-            (limit, REVIEW),
+            (self.limits.solver_max_codes, REVIEW),
             move |service, space, stop| {
                 let options = ReviewOptions::default().with_move_time(Some(move_time));
-                review::review(&service.advisor, space, &history, &options, &stop).map_err(|e| {
-                    match e {
+                review::review(&service.advisor, space, &history, &options, &stop)
+                    .map(then)
+                    .map_err(|e| match e {
                         ReviewError::Stopped { .. } => ServiceError::unavailable(format!(
                             "{e}: try a shorter game, or again later"
                         )),
                         e => ServiceError::invalid(e.to_string()),
-                    }
-                })
+                    })
             },
-        ))
+        )
     }
 }

@@ -4,6 +4,6 @@
 // `markup`, and its `init()` (once, after start-up) and `enter(state, entering)` (each time it
 // is shown); one with `charts` (functions drawing its charts) gets them redrawn when the window
 // is resized. Adding a page is its file and its name here.
-const NAMES = ["play", "duel", "solver", "assistant", "review", "explorer", "bench"];
+const NAMES = ["play", "daily", "duel", "stats", "solver", "assistant", "review", "explorer", "bench"];
 
 export const PAGES = await Promise.all(NAMES.map(async (name) => (await import(`./pages/${name}.js`))[name]));

@@ -16,9 +16,10 @@ use axum::{Json, Router};
 use moo_core::advisor::Position;
 use moo_core::review::GameReview;
 use moo_service::{
-    BenchBody, BenchReport, DuelMove, DuelOut, GameReport, GuessBody, Guessed, Job, NewDuel,
-    NewGame, Presets, ReviewBody, ServiceError, SolverBody, SolverStep, Strategies, TreeBody, Work,
-    MAX_ANSWER_BYTES, TREE_UPLOAD_LIMIT,
+    BenchBody, BenchReport, DailyResult, DailyResultBody, DailyStats, DuelMove, DuelOut,
+    GameReport, GuessBody, Guessed, Job, NewDuel, NewGame, Presets, ReviewBody, ServiceError,
+    SolverBody, SolverStep, Strategies, TreeBody, Work, MAX_ANSWER_BYTES, STATS_UPLOAD_LIMIT,
+    TREE_UPLOAD_LIMIT,
 };
 
 use crate::conns::Conn;
@@ -49,6 +50,11 @@ pub(crate) fn routes(state: Arc<AppState>) -> Router {
         .route(
             "/api/trees/view",
             post(tree_view).layer(DefaultBodyLimit::max(TREE_UPLOAD_LIMIT)),
+        )
+        .route("/api/daily/result", post(daily_result))
+        .route(
+            "/api/daily/stats",
+            post(daily_stats).layer(DefaultBodyLimit::max(STATS_UPLOAD_LIMIT)),
         )
         .fallback(crate::assets::fallback)
         .method_not_allowed_fallback(|| async {
@@ -202,6 +208,30 @@ async fn tree_view(
         Ok(job.run(&service, stop)?)
     })
     .await
+}
+
+async fn daily_result(
+    State(state): Shared,
+    client: Client,
+    ApiJson(body): ApiJson<DailyResultBody>,
+) -> AppResult<DailyResult> {
+    let job = state.service.daily_result(body);
+    Ok(Json(run(&state, client, job).await?))
+}
+
+/// The player's statistics. The record (up to [`STATS_UPLOAD_LIMIT`]) is read on a worker, as
+/// a tree is, not on the threads that answer everybody else.
+async fn daily_stats(
+    State(state): Shared,
+    client: Client,
+    ApiText(body): ApiText,
+) -> AppResult<DailyStats> {
+    let service = state.service.clone();
+    let limit = service.limits().time_limit;
+    let stats = state.heavy.run(Work::Advice, client, limit, move |_| {
+        Ok(service.daily_stats(moo_service::read_body(&body)?)?)
+    });
+    Ok(Json(stats.await?))
 }
 
 /// Runs `job`, whose answer is JSON text of up to [`MAX_ANSWER_BYTES`], with its room in the

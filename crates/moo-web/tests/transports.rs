@@ -147,6 +147,50 @@ const SCRIPT: &[Step] = &[
     ("POST", "/api/solver", Some(r#"[1,2]"#)),
     ("GET", "/api/solver", None),
     ("GET", "/api/nothing", None),
+    // The daily puzzle: feedback only and no hints until the end, then its result and record.
+    (
+        "POST",
+        "/api/games",
+        Some(r#"{"daily":{"game":"bulls","date":"2024-01-01"}}"#),
+    ),
+    (
+        "POST",
+        "/api/games/{id}/guesses",
+        Some(r#"{"guess":"0123"}"#),
+    ),
+    ("GET", "/api/games/{id}/hint", None),
+    (
+        "POST",
+        "/api/daily/result",
+        Some(r#"{"game":"bulls","date":"2024-01-01","guesses":["0123"]}"#),
+    ),
+    (
+        "POST",
+        "/api/daily/result",
+        Some(r#"{"game":"bulls","date":"2024-01-01","guesses":["0123","4951"]}"#),
+    ),
+    (
+        "POST",
+        "/api/daily/stats",
+        Some(
+            r#"{"today":"2024-01-02","add":{"game":"bulls","date":"2024-01-01","guesses":2,"won":true,"cost":0.1}}"#,
+        ),
+    ),
+    (
+        "POST",
+        "/api/daily/stats",
+        Some(r#"{"today":"2024-01-02","import":"{}"}"#),
+    ),
+    (
+        "POST",
+        "/api/games",
+        Some(r#"{"daily":{"game":"mastermind","date":"2023-12-31"}}"#),
+    ),
+    (
+        "POST",
+        "/api/games",
+        Some(r#"{"daily":{"game":"bulls","date":"2024-01-01"},"seed":"1"}"#),
+    ),
     // Against the adversary: no secret, and at the end a code that fits every answer.
     (
         "POST",
