@@ -169,6 +169,8 @@ impl Service {
             return self.games.with(&id, |g| {
                 g.secret = puzzle.secret();
                 g.daily = Some(puzzle);
+                // Hard mode is the player's own rule, so the day's puzzle may be played under it.
+                g.hard = body.hard;
                 Ok(GameReport::new(&id, g))
             });
         }
