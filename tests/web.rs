@@ -1212,6 +1212,117 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     b.stop().await;
 }
 
+/// WCAG contrast in the page: `bg(e)` the colour behind an element, `ratio(a, b)` of two CSS
+/// colours, by the relative-luminance formula.
+const CONTRAST_JS: &str = "const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const bg = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; const m = c.match(/[\\d.]+/g); if (m && (m.length < 4 || Number(m[3]) > 0)) return c; } return 'rgb(255, 255, 255)'; };";
+
+/// In dark mode (axe cannot see pegs): Mastermind's black pegs are black with an outline that
+/// stands out, white pegs are white, and every button's text is at least 4.5:1 on its colour,
+/// the Solver's "Correct!" included, on the Solver and in a review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_dark_pegs_and_buttons_have_contrast() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start_with(&[
+        "--force-dark-mode",
+        "--blink-settings=preferredColorScheme=0",
+    ])
+    .await
+    else {
+        return;
+    };
+    let server = Server::site();
+    let pages = [
+        ("solver?g=mastermind", "#feedback-buttons button.win"),
+        (
+            "review?g=mastermind&h=1122%3D1B1C+3456%3D0B2C+1234%3D4B0C",
+            "#review-out .review-table tbody tr",
+        ),
+    ];
+    for (page, ready) in pages {
+        b.client
+            .goto(&format!("{}#{page}", server.url))
+            .await
+            .unwrap();
+        b.client.refresh().await.unwrap();
+        b.wait(&format!(
+            "document.body.dataset.ready && document.querySelector('{ready}')"
+        ))
+        .await;
+        let bad = b
+            .js(&format!("{CONTRAST_JS}
+const bad = [];
+const seen = (e) => e.getClientRects().length > 0;
+for (const p of document.querySelectorAll('.pegs.mm .peg.hit')) {{ if (!seen(p)) continue; const s = getComputedStyle(p);
+  if (lum(s.backgroundColor) > 0.02) bad.push(`black peg filled ${{s.backgroundColor}}`);
+  if (ratio(s.borderTopColor, bg(p.parentElement)) < 3 || s.borderTopStyle !== 'solid') bad.push(`black peg outline ${{s.borderTopColor}} ${{s.borderTopStyle}} on ${{bg(p.parentElement)}}`); }}
+for (const p of document.querySelectorAll('.pegs.mm .peg.near')) {{ if (!seen(p)) continue; const s = getComputedStyle(p);
+  if (lum(s.backgroundColor) < 0.6) bad.push(`white peg filled ${{s.backgroundColor}}`); }}
+for (const e of document.querySelectorAll('button')) {{ if (!seen(e) || e.disabled) continue;
+  const r = ratio(getComputedStyle(e).color, bg(e)); if (r < 4.5) bad.push(`button ${{e.textContent.trim()}}: ${{r.toFixed(2)}}:1`); }}
+return bad;"))
+            .await;
+        assert_eq!(bad, json!([]), "{page} in dark mode");
+        let checked = b
+            .js("return document.querySelectorAll('.pegs.mm .peg.hit').length;")
+            .await;
+        assert!(checked.as_u64().unwrap() > 0, "{page} shows no black peg");
+    }
+    b.stop().await;
+}
+
+/// The review table: a move that cost less than 0.005 guesses is not styled as a loss, the
+/// winning move does not read "1 → 1", and on a phone a Mastermind review fits the page and its
+/// table fits its box.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_review_table_reads_right_and_fits_a_phone() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    // 1452 costs 0.0008 guesses against 1245: "0.00", not a loss.
+    b.open(&format!(
+        "{}#review?g=bulls&h=0123%3D0B2C+1452%3D0B3C+4271%3D4B0C",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelectorAll('#review-out .review-table tbody tr').length === 3")
+        .await;
+    let rows = b
+        .js("return [...document.querySelectorAll('#review-out .review-table tbody tr')].map((r) => [r.dataset.cost, getComputedStyle(r.querySelector('.verdict')).color, r.children[3].textContent, r.querySelector('.verdict').textContent]);")
+        .await;
+    let bad = b
+        .js("return getComputedStyle(document.documentElement).getPropertyValue('--bad').trim();")
+        .await;
+    assert_eq!(bad, json!("#a02818"));
+    let rows = rows.as_array().unwrap();
+    let second = rows[1].as_array().unwrap();
+    assert!(second[0].as_str().unwrap().parse::<f64>().unwrap() < 0.005);
+    assert_ne!(second[1], json!("rgb(160, 40, 24)"), "{second:?}");
+    assert!(!second[3].as_str().unwrap().contains("0.00"), "{second:?}");
+    let last = rows[2].as_array().unwrap();
+    assert!(!last[2].as_str().unwrap().contains("1 → 1"), "{last:?}");
+    // A Mastermind review on a phone.
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!(
+        "{}#review?g=mastermind&h=1122%3D1B1C+3456%3D0B2C+1234%3D4B0C",
+        server.url
+    ))
+    .await;
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.querySelectorAll('#review-out .review-table tbody tr').length === 3")
+        .await;
+    let fit = b
+        .js("const t = document.querySelector('#review-out .review-table'); return [document.documentElement.scrollWidth <= window.innerWidth + 1, t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1];")
+        .await;
+    let png = b.client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join("review-mastermind-phone.png"), png).unwrap();
+    assert_eq!(fit, json!([true, true]), "page fits, table fits its box");
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

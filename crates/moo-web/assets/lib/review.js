@@ -16,6 +16,8 @@ const VERDICTS = {
   blunder: ["??", "Blunder", "this guess lost about a whole guess or more"],
 };
 
+const costWords = (cost) => cost < 0.005 ? "less than 0.01 guesses" : `${fixed(cost, 2)} guesses`;
+
 // The core's GameReview in plain words: per move the verdict and what the answer left; the
 // expected figures, notes and times behind Details.
 export function reviewView(r, rules) {
@@ -34,16 +36,17 @@ export function reviewView(r, rules) {
     const estimate = m.verdict_estimated ? " (estimate)" : "";
     const verdict = m.is_best
       ? `${symbol} ${word}: ${m.proven ? "the best possible guess (proven)" : "as good as the best guess found"}${estimate}`
-      : `${symbol} ${word}: ${meaning}, this guess cost ${fixed(m.cost, 2)} guesses on average${estimate}`;
+      : `${symbol} ${word}: ${meaning}, this guess cost ${costWords(m.cost)} on average${estimate}`;
     const notes = [];
     if (m.repeats_turn) notes.push(`repeats guess ${m.repeats_turn}`);
     else if (m.told_nothing_apart) notes.push("told no codes apart");
     if (!m.could_be_secret) notes.push("could not be the secret");
     const luck = m.after < m.luck.expected_left - 0.05 ? "a lucky answer" : m.after > m.luck.expected_left + 0.05 ? "an unlucky answer" : "an average answer";
-    return el("tr", { class: m.is_best ? "best" : "costly", "data-cost": m.cost, "data-verdict": m.verdict },
+    // A cost that shows as 0.00 is no loss, and is not styled as one.
+    return el("tr", { class: m.is_best ? "best" : m.cost >= 0.005 ? "costly" : "", "data-cost": m.cost, "data-verdict": m.verdict },
       el("td", { text: m.turn }), el("td", {}, codeView(m.guess, rules)),
       el("td", {}, answerView(m.bulls, m.cows, rules)),
-      el("td", { text: `${num(m.before)} → ${num(m.after)}` }),
+      el("td", { text: `${num(m.before)} → ${m.bulls === rules.length ? "found" : num(m.after)}` }),
       el("td", {}, el("span", { class: "verdict", text: verdict }),
         notes.length ? el("small", { text: ` · ${notes.join(", ")}` }) : null,
         m.before > 1 ? el("small", { class: "luck", text: ` · ${luck}: ${plural(m.after, "code")} left where this guess leaves ${fixed(m.luck.expected_left, 1)} on average` }) : null,
