@@ -1323,6 +1323,36 @@ async fn browser_review_table_reads_right_and_fits_a_phone() {
     b.stop().await;
 }
 
+/// The Solver and the Assistant ask before a change of game throws away a game in progress,
+/// as Play does, and keep it when the player says no.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_solver_and_assistant_ask_before_dropping_a_game() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    for (page, turn) in [
+        ("solver", "document.querySelector('#feedback-buttons button').click()"),
+        ("assistant", "const i = document.querySelector('#assistant-paste'); i.value = '0123=1B1C'; document.querySelector('#assistant-paste-form').requestSubmit()"),
+    ] {
+        b.open(&format!("{}#{page}", server.url)).await;
+        b.wait(&format!("document.querySelector('#{page}-status').dataset.status === 'guess'"))
+            .await;
+        b.js(&format!("{turn};")).await;
+        b.wait(&format!("document.querySelector('#{page}-status').dataset.status === 'guess' && document.querySelectorAll('#{page}-history tbody tr').length === 1"))
+            .await;
+        b.js(&format!("window.asked = 0; window.confirm = () => {{ window.asked++; return false; }}; const s = document.querySelector('#{page}-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let kept = b
+            .js(&format!("return [window.asked, document.querySelector('#{page}-rules select').value, document.querySelectorAll('#{page}-history tbody tr').length];"))
+            .await;
+        assert_eq!(kept, json!([1, "bulls", 1]), "{page}");
+    }
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,8 +1,12 @@
 // A game's turns (guess and answer): their table rows, the repairs of a contradiction, the
 // command line's notation, and the step the Solver and the Assistant get back for them.
 
-import { el, num } from "./dom.js";
+import { el, num, plural } from "./dom.js";
 import { answerView, answerWords, codeView, parseFeedback } from "./words.js";
+
+// A game in progress with `turns` turns is worth a question before it is thrown away: true to go on.
+export const mayDropGame = (turns) =>
+  !turns || window.confirm(`Start a new game? The game in progress (${plural(turns, "guess", "guesses")}) will be lost.`);
 
 // The rows of a history table, newest first.
 export const turnRows = (history, rules) => history.map((t, i) => {

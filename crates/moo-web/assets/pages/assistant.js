@@ -4,7 +4,7 @@
 import { $, el, setStatus, num, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { adviceDetails, adviceWords, codeView, digitsOnly, words } from "../lib/words.js";
-import { goReview, historyText, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
+import { goReview, historyText, mayDropGame, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
 import { saveState } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
 
@@ -55,7 +55,8 @@ export const assistant = {
   started: false,
   list: 50,
   init() {
-    this.form = rulesForm($("#assistant-rules"), () => { this.history = []; this.ask(); });
+    this.form = rulesForm($("#assistant-rules"), () => { this.history = []; this.ask(); },
+      () => (this.step && this.step.won) || mayDropGame(this.history.length));
     $("#assistant-form").addEventListener("submit", (e) => { e.preventDefault(); this.add(); });
     // The browser's own check refuses a field before any request: an older error must not stay.
     for (const input of $("#assistant-form").querySelectorAll("input")) {

@@ -4,7 +4,7 @@
 import { $, el, setStatus, num, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { adviceWords, answerWords, colourGame, colourOf, digitsOnly, pegsGame, words } from "../lib/words.js";
-import { turnRows } from "../lib/turns.js";
+import { mayDropGame, turnRows } from "../lib/turns.js";
 import { hashState, saveState, stored } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
 import { showReview } from "../lib/review.js";
@@ -70,7 +70,7 @@ export const play = {
   mayDrop() {
     const g = this.game;
     if (!g || g.over || !g.turns.length) return true;
-    return window.confirm(`Start a new game? The game in progress (${plural(g.turns.length, "guess", "guesses")}) will be lost.`);
+    return mayDropGame(g.turns.length);
   },
   enter(state, entering) {
     const other = state.get("seed") && state.get("seed") !== this.seed;

@@ -4,7 +4,7 @@
 import { $, el, setStatus, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { adviceDetails, adviceWords, answerWords, codeView, pegs, pegsGame, words } from "../lib/words.js";
-import { goReview, historyText, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
+import { goReview, historyText, mayDropGame, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
 import { saveState } from "../lib/state.js";
 import { rulesForm, STRATEGIES } from "../lib/forms.js";
 
@@ -56,9 +56,9 @@ export const solver = {
     // No name: the server's advisor picks each guess (exact when it can).
     $("#strategy-select").append(el("option", { value: "", text: "the best guess the server finds in time" }));
     for (const s of STRATEGIES) $("#strategy-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}` }));
-    this.form = rulesForm($("#solver-rules"), () => this.restart());
+    this.form = rulesForm($("#solver-rules"), () => this.restart(), () => this.mayDrop());
     $("#solver-start").addEventListener("click", () => this.restart());
-    $("#strategy-select").addEventListener("change", () => this.restart());
+    $("#strategy-select").addEventListener("change", (e) => { if (this.mayDrop()) this.restart(); else e.target.value = this.strategy; });
     $("#undo-btn").addEventListener("click", () => { this.history.pop(); this.ask(); });
     $("#solver-review").addEventListener("click", () => goReview(this.form, this.history));
     $("#feedback-form").addEventListener("submit", (e) => {
@@ -82,6 +82,8 @@ export const solver = {
     return p;
   },
   save() { saveState("solver", this.params()); },
+  // As on Play: a change of game asks before it throws away answers given.
+  mayDrop() { return (this.step && this.step.won) || mayDropGame(this.history.length); },
   restart() { this.started = true; this.history = []; this.step = null; this.ask(); },
   answer(feedback, typed = false) {
     if (!this.step || stepStatus(this.step) !== "guess") return;
@@ -93,6 +95,7 @@ export const solver = {
     setStatus(status, "Thinking…");
     status.dataset.status = "busy";
     this.rules = this.form.rules();
+    this.strategy = $("#strategy-select").value;
     const body = Object.assign(this.form.body(), { strategy: $("#strategy-select").value || undefined, history: this.history });
     try {
       this.step = await api("POST", "/api/solver", body);
