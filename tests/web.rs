@@ -536,7 +536,7 @@ async fn solver_names_the_repairs_of_a_contradiction(b: &Browser) {
 
 /// Refused rules leave no game on show, not the previous one; Bulls and Cows is then chosen again.
 async fn solver_refuses_rules_and_shows_no_game(b: &Browser) {
-    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
+    b.js("window.confirm = () => true; const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
         .await;
     b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
         .await;
