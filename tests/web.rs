@@ -1353,6 +1353,79 @@ async fn browser_solver_and_assistant_ask_before_dropping_a_game() {
     b.stop().await;
 }
 
+/// Answers in words, not in our notation: the repeated-guess refusal, the typed-answer box and
+/// the pasted-game examples, each valid for its game; and lower case is read over an alphabet of
+/// capital letters.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_speaks_answers_in_words_and_reads_lower_case() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!(
+        "{}#play?g=custom&len=4&sym=ABCDEF&rep=1&lead=1&seed=7",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelector('#play-info').textContent.includes('1,296')")
+        .await;
+    for turn in ["abcd\u{E007}", "ABCD\u{E007}"] {
+        let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+        input.send_keys(turn).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let said = b
+        .wait("document.querySelector('#play-status.error')?.textContent")
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(said.contains("already guessed ABCD"), "{said}");
+    let notation = regex_lite_notation();
+    assert!(!notation(said), "{said}");
+    assert!(said.contains("black") && said.contains("white"), "{said}");
+    assert_eq!(
+        b.js("return document.querySelectorAll('#play-history tbody tr').length;")
+            .await,
+        json!(1)
+    );
+    for (page, input, symbols) in [
+        ("solver?g=mastermind", "#feedback-input", "0123456789 "),
+        ("review?g=mastermind", "#review-input", "123456="),
+        ("assistant?g=mastermind", "#assistant-paste", "123456="),
+        ("review?g=bulls", "#review-input", "0123456789="),
+    ] {
+        b.client
+            .goto(&format!("{}#{page}", server.url))
+            .await
+            .unwrap();
+        b.client.refresh().await.unwrap();
+        b.wait("document.body.dataset.ready").await;
+        let example = b
+            .wait(&format!("document.querySelector('{input}').placeholder"))
+            .await;
+        let example = example.as_str().unwrap();
+        assert!(!notation(example), "{page}: {example}");
+        let code: String = example
+            .chars()
+            .filter(|c| !c.is_alphabetic() || symbols.contains(*c))
+            .collect();
+        assert!(
+            code.chars().all(|c| symbols.contains(c) || c == ','),
+            "{page}: {example} uses symbols outside {symbols}"
+        );
+    }
+    b.stop().await;
+}
+
+/// Whether a text holds our answer notation, like `1B2C`.
+fn regex_lite_notation() -> impl Fn(&str) -> bool {
+    |text: &str| {
+        let t: Vec<char> = text.chars().collect();
+        t.windows(4)
+            .any(|w| w[0].is_ascii_digit() && w[1] == 'B' && w[2].is_ascii_digit() && w[3] == 'C')
+    }
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

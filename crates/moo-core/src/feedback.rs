@@ -61,6 +61,28 @@ impl Feedback {
         self.bulls as usize == length
     }
 
+    /// The feedback in plain words, as the pages say it: "1 bull, 2 cows", or with `pegs`
+    /// (games with repeats, Mastermind) "1 black, 2 white".
+    ///
+    /// ```
+    /// use moo_core::Feedback;
+    /// assert_eq!(Feedback::new(1, 2).words(false), "1 bull, 2 cows");
+    /// assert_eq!(Feedback::new(0, 1).words(true), "0 black, 1 white");
+    /// ```
+    pub fn words(self, pegs: bool) -> String {
+        if pegs {
+            return format!("{} black, {} white", self.bulls, self.cows);
+        }
+        let s = |n: u8| if n == 1 { "" } else { "s" };
+        format!(
+            "{} bull{}, {} cow{}",
+            self.bulls,
+            s(self.bulls),
+            self.cows,
+            s(self.cows)
+        )
+    }
+
     /// The dense index `bulls * (length + 1) + cows`.
     #[inline]
     pub const fn index(self, length: usize) -> usize {

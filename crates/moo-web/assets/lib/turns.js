@@ -37,7 +37,7 @@ export function parseHistory(text) {
   const turns = [];
   for (const part of text.trim().split(/[\s,;]+/).filter(Boolean)) {
     const m = /^([^=:]+)[=:](.+)$/.exec(part);
-    if (!m) throw new Error(`"${part}" is not a guess with its answer: write each turn as guess=answer, like 0123=1B2C`);
+    if (!m) throw new Error(`"${part}" is not a guess with its answer: write each turn as the guess, "=", then its answer as two numbers`);
     turns.push({ guess: m[1], feedback: m[2].toUpperCase() });
   }
   return turns;

@@ -135,7 +135,7 @@ export const solver = {
     $("#repairs").replaceChildren();
     $("#other-feedback").hidden = true;
     $("#feedback-form").hidden = kind !== "guess";
-    $("#feedback-input").placeholder = pegsGame(rules) ? "1B2C or 12" : "1B2C or 12";
+    $("#feedback-input").placeholder = pegsGame(rules) ? "black white, like 1 2" : "bulls cows, like 1 2";
     $("#undo-btn").disabled = this.history.length === 0;
     $("#solver-review").disabled = this.history.length === 0;
     $("#solver-turn").textContent = this.history.length + (kind === "guess" ? 1 : 0);
