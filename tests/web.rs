@@ -1426,6 +1426,42 @@ fn regex_lite_notation() -> impl Fn(&str) -> bool {
     }
 }
 
+/// A link to a game given up opens the finished board without the secret, which shows when the
+/// player asks for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_finished_link_hides_the_secret_until_asked() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!(
+        "{}#play?g=bulls&seed=11&h=0123&gaveup=1",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1 && document.querySelector('#guess-input').disabled")
+        .await;
+    let before = b.js("return document.body.innerText;").await;
+    assert!(
+        !before.as_str().unwrap().contains("The secret was"),
+        "{before}"
+    );
+    b.click("#play-reveal").await;
+    let status = b
+        .wait(
+            "/The secret was (\\w+)/.exec(document.querySelector('#play-status').textContent)?.[1]",
+        )
+        .await;
+    let secret = status.as_str().unwrap();
+    let before = before.as_str().unwrap();
+    assert!(
+        !before.contains(secret),
+        "{secret} on show before asked:\n{before}"
+    );
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

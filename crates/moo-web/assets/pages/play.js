@@ -29,6 +29,7 @@ export const play = {
     <div id="colour-picker" class="picker" role="group" aria-label="Add a colour" hidden></div>
   </form>
   <p id="play-status" class="status" role="status" aria-live="polite"></p>
+  <button id="play-reveal" type="button" class="secondary" hidden>Show the secret</button>
   <div class="row">
     <button id="hint-btn" type="button">Hint</button>
     <button id="giveup-btn" type="button" class="secondary">Give up</button>
@@ -54,6 +55,7 @@ export const play = {
     $("#hint-btn").addEventListener("click", () => this.hint());
     $("#hint-play").addEventListener("click", () => { $("#guess-input").value = $("#hint-out").dataset.guess; this.guess(); });
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
+    $("#play-reveal").addEventListener("click", () => { this.veiled = false; this.render(); });
     $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
     $("#play-adversary").addEventListener("change", (e) => {
       if (this.mayDrop()) this.newGame(); else e.target.checked = !e.target.checked;
@@ -94,6 +96,8 @@ export const play = {
     this.form.load(state);
     $("#play-adversary").checked = state.get("adversary") === "1";
     const guesses = (state.get("h") || "").split(" ").filter(Boolean);
+    // A game given up comes back (link or reload) with its secret hidden until asked for.
+    this.veiled = state.get("gaveup") === "1";
     await this.newGame(state.get("seed"), true);
     if (!this.game) return;
     try {
@@ -195,6 +199,7 @@ export const play = {
     if (!this.game) return;
     try {
       this.game = await api("POST", `/api/games/${this.game.id}/give-up`);
+      this.veiled = false;
       this.resetHint();
       this.render();
       this.save();
@@ -233,7 +238,9 @@ export const play = {
     const secret = g.adversary ? `A secret that fits every answer: ${g.secret}` : `The secret was ${g.secret}`;
     const hasty = g.adversary && g.heuristic_turns.length
       ? ` (the adversary's answer${g.heuristic_turns.length > 1 ? "s" : ""} to guess ${g.heuristic_turns.join(", ")} came from a rule of thumb: it ran out of time to find the hardest)` : "";
-    if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! ${secret}.${hasty}`, "win");
+    $("#play-reveal").hidden = !(over && !g.won && this.veiled);
+    if (over && !g.won && this.veiled) setStatus($("#play-status"), "This game is over: its secret stays hidden until you ask.");
+    else if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! ${secret}.${hasty}`, "win");
     else if (over) setStatus($("#play-status"), `${secret}.${hasty}`);
     else if (g.turns.length) {
       const last = g.turns[g.turns.length - 1];
