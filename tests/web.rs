@@ -1462,6 +1462,44 @@ async fn browser_finished_link_hides_the_secret_until_asked() {
     b.stop().await;
 }
 
+/// "How to play" opens on a first visit and folds after the first guess, and stays folded on a
+/// reload, so on a phone the guess box is not pushed down all game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_how_to_play_folds_after_the_first_guess() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!("{}#play", server.url)).await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-howto').open;")
+            .await,
+        json!(true)
+    );
+    let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+    input.send_keys("0123\u{E007}").await.unwrap();
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-howto').open;")
+            .await,
+        json!(false)
+    );
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-howto').open;")
+            .await,
+        json!(false)
+    );
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

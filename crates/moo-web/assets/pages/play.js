@@ -139,6 +139,8 @@ export const play = {
     try {
       this.game = await api("POST", `/api/games/${this.game.id}/guesses`, { guess: input.value.trim() });
       input.value = "";
+      // The rules have done their work once the game is under way: the board gets the room.
+      if (this.game.turns.length === 1) $("#play-howto").open = false;
       this.resetHint();
       this.render();
       this.save();
