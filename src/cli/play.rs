@@ -18,6 +18,10 @@ use super::{advice, review, RuleArgs};
 #[command(
     after_help = "Type a guess per line, or: hint, history, give up (or quit), help.
 
+Each answer reads like 1B2C: 1 bull (a right symbol in the right place) and 2 cows (a right
+symbol in the wrong place). In Mastermind the bulls are the black pegs and the cows the white
+ones. 4B0C on a 4-symbol code means you found the secret.
+
 Examples:
   moo play
   moo play --seed 7
@@ -42,6 +46,11 @@ pub struct Args {
     #[arg(long)]
     adversary: bool,
 
+    /// Hints also give the figures behind them: the groups a guess splits the codes into and
+    /// the information it gains, in bits.
+    #[arg(long)]
+    verbose: bool,
+
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -64,6 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         let mut game = Game::new(rules, maker, time_limit);
         game.space = Some(space);
+        game.verbose = args.verbose;
         return game.run(&mut Input::stdin());
     }
     let secret = rules.random_code(&mut rng);
@@ -71,7 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let time_limit = args.time_limit.unwrap_or_else(|| {
         advice::parse_time_limit(advice::DEFAULT_TIME_LIMIT).expect("a valid default")
     });
-    Game::new(rules, Maker::Secret(secret), time_limit).run(&mut Input::stdin())
+    let mut game = Game::new(rules, Maker::Secret(secret), time_limit);
+    game.verbose = args.verbose;
+    game.run(&mut Input::stdin())
 }
 
 /// Who answers the guesses.
@@ -95,6 +107,8 @@ struct Game {
     /// Chooses hints; built with the space, and kept so hints along one game share its cache.
     guesser: Option<advice::Guesser>,
     time_limit: Duration,
+    /// Hints add the advisor's own explanation, with its figures.
+    verbose: bool,
 }
 
 impl Game {
@@ -106,6 +120,7 @@ impl Game {
             space: None,
             guesser: None,
             time_limit,
+            verbose: false,
         }
     }
 
@@ -155,6 +170,18 @@ impl Game {
                 )?,
                 _ => match self.rules.parse_code(&line) {
                     Err(e) => writeln!(out, "not counted: {e}")?,
+                    // A repeat tells nothing new: refused without using a turn, as on the web.
+                    Ok(guess) if self.history.turns().iter().any(|t| t.guess == guess) => {
+                        let turns = self.history.turns();
+                        let i = turns.iter().position(|t| t.guess == guess).unwrap_or(0);
+                        writeln!(
+                            out,
+                            "not counted: you already guessed {} (guess {}), and it answered {}: the same guess always gets the same answer, so try another code",
+                            self.rules.format_code(&guess),
+                            i + 1,
+                            turns[i].feedback.words(self.rules.repeats())
+                        )?;
+                    }
                     Ok(guess) => {
                         let (feedback, note) = self.answer(&guess);
                         self.history.push(guess, feedback);
@@ -313,12 +340,32 @@ impl Game {
             .advice
             .expect("a game in play is neither won nor contradictory");
         let n = position.remaining;
+        let p = &advice.partition;
+        let codes = |k: usize| format!("{k} code{}", if k == 1 { "" } else { "s" });
+        // Plain words by default; the advisor's figures (groups, bits) with --verbose.
+        let plain = if n == 1 {
+            format!("It is {}.", advice.guess)
+        } else {
+            format!(
+                "Try {}: at worst {} will be left, about {:.1} on average.{}",
+                advice.guess,
+                codes(p.largest),
+                p.expected_size,
+                if p.is_candidate {
+                    " It could be the secret."
+                } else {
+                    ""
+                }
+            )
+        };
         writeln!(
             out,
-            "{n} code{} still possible. {}",
-            if n == 1 { " is" } else { "s are" },
-            advice.explanation
+            "{n} code{} still possible. {plain}",
+            if n == 1 { " is" } else { "s are" }
         )?;
+        if self.verbose {
+            writeln!(out, "{}", advice.explanation)?;
+        }
         if let Some(note) = advice::note_line(&advice) {
             writeln!(out, "{note}")?;
         }
