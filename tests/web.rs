@@ -692,6 +692,21 @@ async fn browser_solver_repair_continues_to_the_win() {
                 .js("return [...document.querySelectorAll('#solver-history tbody tr')].find(r => r.cells[0].textContent === '2').cells[2].dataset.feedback;")
                 .await;
             assert!(second.as_str().unwrap().contains(&truth2), "{second}");
+            // The review speaks of the computer's guesses and does not hold against it the
+            // ones it picked between the wrong answer and its repair.
+            b.click("#solver-review").await;
+            b.wait(&format!(
+                "document.querySelectorAll('#review-out .review-table tbody tr').length === {}",
+                next - 1
+            ))
+            .await;
+            let review = b.text("#review-out").await;
+            assert!(review.contains("The computer used"), "{review}");
+            let misled = b
+                .js("return [...document.querySelectorAll('#review-out .review-table tbody tr')].filter(r => r.dataset.misled).map(r => [Number(r.cells[0].textContent), r.classList.contains('costly')]);")
+                .await;
+            let expected: Vec<Value> = (3..turn).map(|t| json!([t, false])).collect();
+            assert_eq!(misled, json!(expected), "{review}");
             b.stop().await;
             return;
         }

@@ -48,8 +48,10 @@ export const historyText = (history) => history.map((t) => `${t.guess}=${t.feedb
 export const stepStatus = (s) => s.won ? "solved" : s.contradiction ? "contradiction" : s.advice ? "guess" : "none";
 
 // Opens the Review page on a history.
-export function goReview(form, history) {
+// `extra` (from the Solver: who guessed, the guesses picked after a wrong answer) goes along.
+export function goReview(form, history, extra = {}) {
   const p = form.save(new URLSearchParams());
+  for (const [k, v] of Object.entries(extra)) if (v) p.set(k, v);
   p.set("h", historyText(history));
   location.hash = `#review?${p.toString()}`;
 }

@@ -32,7 +32,9 @@ export const review = {
     if (!entering) return;
     this.form.load(state);
     this.example();
-    if (state.get("h")) { $("#review-input").value = state.get("h"); this.run(); }
+    this.by = state.get("by");
+    this.misled = state.get("misled");
+    if (state.get("h")) { $("#review-input").value = state.get("h"); this.loaded = $("#review-input").value; this.run(); }
   },
   // A valid example of the chosen game, in words.
   example() {
@@ -47,6 +49,9 @@ export const review = {
     if (!history.length) { setStatus(status, `Paste a game first, like ${exampleTurn(this.form.rules()).text}.`, "error"); return; }
     const p = this.form.save(new URLSearchParams());
     p.set("h", historyText(history));
+    // Who guessed and which guesses followed a wrong answer hold for the game as it came only.
+    const who = $("#review-input").value === this.loaded ? { by: this.by, misled: this.misled } : {};
+    for (const [k, v] of Object.entries(who)) if (v) p.set(k, v);
     saveState("review", p);
     setStatus(status, "");
     status.dataset.status = "busy";
@@ -56,7 +61,7 @@ export const review = {
       $("#review-input").value = historyText(history);
       this.run();
     };
-    const r = await showReview($("#review-out"), this.form.body(), history, this.form.rules(), fix);
+    const r = await showReview($("#review-out"), this.form.body(), history, this.form.rules(), fix, who);
     status.dataset.status = r ? "done" : "error";
   },
 };

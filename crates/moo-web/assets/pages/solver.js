@@ -60,7 +60,9 @@ export const solver = {
     $("#solver-start").addEventListener("click", () => this.restart());
     $("#strategy-select").addEventListener("change", (e) => { if (this.mayDrop()) this.restart(); else e.target.value = this.strategy; });
     $("#undo-btn").addEventListener("click", () => { this.history.pop(); this.ask(); });
-    $("#solver-review").addEventListener("click", () => goReview(this.form, this.history));
+    // The computer guessed; the guesses it picked after an answer later fixed are not its fault.
+    $("#solver-review").addEventListener("click", () => goReview(this.form, this.history,
+      { by: "computer", misled: this.misled.filter(([a, z]) => a <= z && z <= this.history.length).map(([a, z]) => `${a}-${z}`).join(" ") }));
     $("#feedback-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = $("#feedback-input").value.trim();
@@ -84,7 +86,8 @@ export const solver = {
   save() { saveState("solver", this.params()); },
   // As on Play: a change of game asks before it throws away answers given.
   mayDrop() { return (this.step && this.step.won) || mayDropGame(this.history.length); },
-  restart() { this.started = true; this.history = []; this.step = null; this.ask(); },
+  misled: [],
+  restart() { this.misled = []; this.started = true; this.history = []; this.step = null; this.ask(); },
   answer(feedback, typed = false) {
     if (!this.step || stepStatus(this.step) !== "guess") return;
     this.history.push({ guess: this.step.advice.guess, feedback });
@@ -181,6 +184,7 @@ export const solver = {
       setStatus(status, "One of your answers must be wrong.", "error");
       // Fixing an answer keeps every later turn and goes on from the new position.
       $("#repairs").append(...repairBoxes(s.contradiction, rules, (turn, feedback) => {
+        this.misled.push([turn + 1, this.history.length]);
         this.history[turn - 1].feedback = feedback;
         this.ask();
       }));
