@@ -1515,6 +1515,37 @@ async fn browser_how_to_play_folds_after_the_first_guess() {
     b.stop().await;
 }
 
+/// On a phone a contradiction shows the likeliest fix first (the core's choice) with the other
+/// fixes folded, and no fix button's label wraps.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_phone_contradiction_is_compact_and_suggests_a_fix() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    // No four different digits avoid 0 to 7: one of the answers is wrong.
+    b.open(&format!(
+        "{}#solver?g=bulls&h=0123%3D0B0C+4567%3D0B0C",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelector('#solver-status').dataset.status === 'contradiction'")
+        .await;
+    let shown = b
+        .js("return [...document.querySelectorAll('#repairs button')].filter(e => e.checkVisibility()).map(e => [e.textContent, Math.round(e.getBoundingClientRect().height)]);")
+        .await;
+    let shown = shown.as_array().unwrap();
+    assert!(!shown.is_empty() && shown.len() <= 2, "{shown:?}");
+    for button in shown {
+        assert!(button[1].as_u64().unwrap() <= 50, "wraps: {button:?}");
+    }
+    let likely = b.text("#repairs .repair-likely").await;
+    assert!(likely.contains("Most likely: guess"), "{likely}");
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -15,21 +15,36 @@ export const turnRows = (history, rules) => history.map((t, i) => {
     el("td", { "data-feedback": t.feedback }, answerView(b, c, rules)));
 }).reverse();
 
-// A contradiction's repairs as buttons; `fix(turn, feedback)` applies one (turn is 1-based).
+// A contradiction's repairs: the likeliest fix (the core's choice) first, the others folded, as
+// short buttons; `fix(turn, feedback)` applies one (turn is 1-based).
 export function repairBoxes(c, rules, fix) {
   const out = [];
+  for (const r of c.repairs) {
+    const a = r.alternatives.find((x) => x.likely);
+    if (!a) continue;
+    out.push(el("div", { class: "repair repair-likely" },
+      el("div", { text: `Most likely: guess ${r.turn} (${r.guess}) got ${answerWords(...parseFeedback(a.feedback), rules)}, not ${answerWords(...parseFeedback(r.feedback), rules)}.` }),
+      el("button", { type: "button", "data-turn": r.turn, "data-feedback": a.feedback, onclick: () => fix(r.turn, a.feedback) },
+        `Fix guess ${r.turn}`)));
+  }
+  const others = [];
   if (!c.repairs.length) out.push(el("p", { class: "info", text: "No single changed answer makes the answers fit: more than one is wrong. Undo some turns." }));
   for (const r of c.repairs) {
     const [b, cw] = parseFeedback(r.feedback);
     const fixes = r.alternatives.map((a) => el("button", {
       type: "button", class: "secondary", "data-turn": r.turn, "data-feedback": a.feedback,
-      onclick: () => fix(r.turn, a.feedback),
-    }, `${answerWords(...parseFeedback(a.feedback), rules)} · ${num(a.remaining)} left`));
-    out.push(el("div", { class: "repair" },
+      title: `${num(a.remaining)} codes would be left`, onclick: () => fix(r.turn, a.feedback),
+    }, answerWords(...parseFeedback(a.feedback), rules)));
+    others.push(el("div", { class: "repair" },
       el("div", { text: `Turn ${r.turn}: ${r.guess} got ${answerWords(b, cw, rules)}. Had it been one of these, codes would remain:` }),
       el("div", { class: "repair-fixes" }, ...fixes)));
   }
-  return out;
+  if (others.length) {
+    // Folded on a phone, where the likeliest fix is all that fits; open where there is room.
+    out.push(out.length ? el("details", { class: "more repair-others", open: matchMedia("(min-width: 561px)").matches },
+      el("summary", { text: "Other answers that could be wrong" }), ...others) : others);
+  }
+  return out.flat();
 }
 
 // A history in the command line's notation: `0123=1B2C 4567=0B1C` (commas also separate).
