@@ -1546,6 +1546,32 @@ async fn browser_phone_contradiction_is_compact_and_suggests_a_fix() {
     b.stop().await;
 }
 
+/// The Benchmark's lines can be told apart: no two strategies' lines share a segment (they are
+/// offset a little and dashed differently) and the axis labels do not overlap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_bench_lines_do_not_overlap() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!("{}#bench?g=mastermind", server.url)).await;
+    b.click("#bench-run").await;
+    b.wait("document.querySelector('#bench-status').dataset.done")
+        .await;
+    let shared = b
+        .js("const lines = [...document.querySelectorAll('.chart polyline')]; const segs = lines.map(l => { const p = l.getAttribute('points').split(' '); return new Set(p.slice(1).map((q, i) => p[i] + '>' + q)); }); const looks = new Set(lines.map(l => l.getAttribute('stroke') + l.getAttribute('stroke-dasharray'))); let shared = 0; segs.forEach((a, i) => segs.slice(i + 1).forEach(b => { for (const s of a) if (b.has(s)) shared++; })); return [lines.length, shared, looks.size];")
+        .await;
+    let shared = shared.as_array().unwrap();
+    assert!(shared[0].as_u64().unwrap() >= 2, "{shared:?}");
+    assert_eq!(shared[1], json!(0), "segments shared: {shared:?}");
+    assert_eq!(
+        shared[2], shared[0],
+        "each line looks different: {shared:?}"
+    );
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
