@@ -1572,6 +1572,33 @@ async fn browser_bench_lines_do_not_overlap() {
     b.stop().await;
 }
 
+/// On a phone the latest guesses stay in view just above the guess box, the newest first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_phone_keeps_the_latest_guesses_above_the_input() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!(
+        "{}#play?g=bulls&seed=5&h=0123+4567+8901",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 3")
+        .await;
+    let layout = b
+        .js("const t = document.querySelector('#play-history tbody tr').getBoundingClientRect(); const i = document.querySelector('#guess-input').getBoundingClientRect(); return [t.bottom <= i.top, i.bottom <= window.innerHeight];")
+        .await;
+    assert_eq!(
+        layout,
+        json!([true, true]),
+        "latest guess above the input, the input in view"
+    );
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
