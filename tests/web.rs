@@ -1715,6 +1715,10 @@ async fn browser_replays_a_link_with_a_large_seed_exactly() {
     );
     b.open(&format!("{}#play?seed={seed}&gaveup=1", server.url))
         .await;
+    // A link to a game given up keeps its secret until asked.
+    b.wait("!document.querySelector('#play-reveal').hidden")
+        .await;
+    b.click("#play-reveal").await;
     b.wait(&format!(
         "document.querySelector('#play-status').textContent.includes('{secret}')"
     ))
