@@ -536,7 +536,7 @@ async fn solver_names_the_repairs_of_a_contradiction(b: &Browser) {
 
 /// Refused rules leave no game on show, not the previous one; Bulls and Cows is then chosen again.
 async fn solver_refuses_rules_and_shows_no_game(b: &Browser) {
-    b.js("const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
+    b.js("window.confirm = () => true; const s = document.querySelector('#solver-rules select'); s.value = 'custom'; s.dispatchEvent(new Event('change'));")
         .await;
     b.js("const f = document.querySelector('#solver-rules'); f.querySelector('[aria-label=\"Code length\"]').value = 5; f.querySelector('[aria-label=\"Symbols\"]').value = '0123';")
         .await;
@@ -692,6 +692,21 @@ async fn browser_solver_repair_continues_to_the_win() {
                 .js("return [...document.querySelectorAll('#solver-history tbody tr')].find(r => r.cells[0].textContent === '2').cells[2].dataset.feedback;")
                 .await;
             assert!(second.as_str().unwrap().contains(&truth2), "{second}");
+            // The review speaks of the computer's guesses and does not hold against it the
+            // ones it picked between the wrong answer and its repair.
+            b.click("#solver-review").await;
+            b.wait(&format!(
+                "document.querySelectorAll('#review-out .review-table tbody tr').length === {}",
+                next - 1
+            ))
+            .await;
+            let review = b.text("#review-out").await;
+            assert!(review.contains("The computer used"), "{review}");
+            let misled = b
+                .js("return [...document.querySelectorAll('#review-out .review-table tbody tr')].filter(r => r.dataset.misled).map(r => [Number(r.cells[0].textContent), r.classList.contains('costly')]);")
+                .await;
+            let expected: Vec<Value> = (3..turn).map(|t| json!([t, false])).collect();
+            assert_eq!(misled, json!(expected), "{review}");
             b.stop().await;
             return;
         }
@@ -1226,6 +1241,378 @@ async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
     b.stop().await;
 }
 
+/// WCAG contrast in the page: `bg(e)` the colour behind an element, `ratio(a, b)` of two CSS
+/// colours, by the relative-luminance formula.
+const CONTRAST_JS: &str = "const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+const bg = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; const m = c.match(/[\\d.]+/g); if (m && (m.length < 4 || Number(m[3]) > 0)) return c; } return 'rgb(255, 255, 255)'; };";
+
+/// In dark mode (axe cannot see pegs): Mastermind's black pegs are black with an outline that
+/// stands out, white pegs are white, and every button's text is at least 4.5:1 on its colour,
+/// the Solver's "Correct!" included, on the Solver and in a review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_dark_pegs_and_buttons_have_contrast() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start_with(&[
+        "--force-dark-mode",
+        "--blink-settings=preferredColorScheme=0",
+    ])
+    .await
+    else {
+        return;
+    };
+    let server = Server::site();
+    let pages = [
+        ("solver?g=mastermind", "#feedback-buttons button.win"),
+        (
+            "review?g=mastermind&h=1122%3D1B1C+3456%3D0B2C+1234%3D4B0C",
+            "#review-out .review-table tbody tr",
+        ),
+    ];
+    for (page, ready) in pages {
+        b.client
+            .goto(&format!("{}#{page}", server.url))
+            .await
+            .unwrap();
+        b.client.refresh().await.unwrap();
+        b.wait(&format!(
+            "document.body.dataset.ready && document.querySelector('{ready}')"
+        ))
+        .await;
+        let bad = b
+            .js(&format!("{CONTRAST_JS}
+const bad = [];
+const seen = (e) => e.getClientRects().length > 0;
+for (const p of document.querySelectorAll('.pegs.mm .peg.hit')) {{ if (!seen(p)) continue; const s = getComputedStyle(p);
+  if (lum(s.backgroundColor) > 0.02) bad.push(`black peg filled ${{s.backgroundColor}}`);
+  if (ratio(s.borderTopColor, bg(p.parentElement)) < 3 || s.borderTopStyle !== 'solid') bad.push(`black peg outline ${{s.borderTopColor}} ${{s.borderTopStyle}} on ${{bg(p.parentElement)}}`); }}
+for (const p of document.querySelectorAll('.pegs.mm .peg.near')) {{ if (!seen(p)) continue; const s = getComputedStyle(p);
+  if (lum(s.backgroundColor) < 0.6) bad.push(`white peg filled ${{s.backgroundColor}}`); }}
+for (const e of document.querySelectorAll('button')) {{ if (!seen(e) || e.disabled) continue;
+  const r = ratio(getComputedStyle(e).color, bg(e)); if (r < 4.5) bad.push(`button ${{e.textContent.trim()}}: ${{r.toFixed(2)}}:1`); }}
+return bad;"))
+            .await;
+        assert_eq!(bad, json!([]), "{page} in dark mode");
+        let checked = b
+            .js("return document.querySelectorAll('.pegs.mm .peg.hit').length;")
+            .await;
+        assert!(checked.as_u64().unwrap() > 0, "{page} shows no black peg");
+    }
+    b.stop().await;
+}
+
+/// The review table: a move that cost less than 0.005 guesses is not styled as a loss, the
+/// winning move does not read "1 → 1", and on a phone a Mastermind review fits the page and its
+/// table fits its box.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_review_table_reads_right_and_fits_a_phone() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    // 1452 costs 0.0008 guesses against 1245: "0.00", not a loss.
+    b.open(&format!(
+        "{}#review?g=bulls&h=0123%3D0B2C+1452%3D0B3C+4271%3D4B0C",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelectorAll('#review-out .review-table tbody tr').length === 3")
+        .await;
+    let rows = b
+        .js("return [...document.querySelectorAll('#review-out .review-table tbody tr')].map((r) => [r.dataset.cost, getComputedStyle(r.querySelector('.verdict')).color, r.children[3].textContent, r.querySelector('.verdict').textContent]);")
+        .await;
+    let bad = b
+        .js("return getComputedStyle(document.documentElement).getPropertyValue('--bad').trim();")
+        .await;
+    assert_eq!(bad, json!("#a02818"));
+    let rows = rows.as_array().unwrap();
+    let second = rows[1].as_array().unwrap();
+    assert!(second[0].as_str().unwrap().parse::<f64>().unwrap() < 0.005);
+    assert_ne!(second[1], json!("rgb(160, 40, 24)"), "{second:?}");
+    assert!(!second[3].as_str().unwrap().contains("0.00"), "{second:?}");
+    let last = rows[2].as_array().unwrap();
+    assert!(!last[2].as_str().unwrap().contains("1 → 1"), "{last:?}");
+    // A Mastermind review on a phone.
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!(
+        "{}#review?g=mastermind&h=1122%3D1B1C+3456%3D0B2C+1234%3D4B0C",
+        server.url
+    ))
+    .await;
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.querySelectorAll('#review-out .review-table tbody tr').length === 3")
+        .await;
+    let fit = b
+        .js("const t = document.querySelector('#review-out .review-table'); return [document.documentElement.scrollWidth <= window.innerWidth + 1, t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1];")
+        .await;
+    let png = b.client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join("review-mastermind-phone.png"), png).unwrap();
+    assert_eq!(fit, json!([true, true]), "page fits, table fits its box");
+    b.stop().await;
+}
+
+/// The Solver and the Assistant ask before a change of game throws away a game in progress,
+/// as Play does, and keep it when the player says no.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_solver_and_assistant_ask_before_dropping_a_game() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    for (page, turn) in [
+        ("solver", "document.querySelector('#feedback-buttons button').click()"),
+        ("assistant", "const i = document.querySelector('#assistant-paste'); i.value = '0123=1B1C'; document.querySelector('#assistant-paste-form').requestSubmit()"),
+    ] {
+        b.open(&format!("{}#{page}", server.url)).await;
+        b.wait(&format!("document.querySelector('#{page}-status').dataset.status === 'guess'"))
+            .await;
+        b.js(&format!("{turn};")).await;
+        b.wait(&format!("document.querySelector('#{page}-status').dataset.status === 'guess' && document.querySelectorAll('#{page}-history tbody tr').length === 1"))
+            .await;
+        b.js(&format!("window.asked = 0; window.confirm = () => {{ window.asked++; return false; }}; const s = document.querySelector('#{page}-rules select'); s.value = 'mastermind'; s.dispatchEvent(new Event('change'));"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let kept = b
+            .js(&format!("return [window.asked, document.querySelector('#{page}-rules select').value, document.querySelectorAll('#{page}-history tbody tr').length];"))
+            .await;
+        assert_eq!(kept, json!([1, "bulls", 1]), "{page}");
+    }
+    b.stop().await;
+}
+
+/// Answers in words, not in our notation: the repeated-guess refusal, the typed-answer box and
+/// the pasted-game examples, each valid for its game; and lower case is read over an alphabet of
+/// capital letters.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_speaks_answers_in_words_and_reads_lower_case() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!(
+        "{}#play?g=custom&len=4&sym=ABCDEF&rep=1&lead=1&seed=7",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelector('#play-info').textContent.includes('1,296')")
+        .await;
+    for turn in ["abcd\u{E007}", "ABCD\u{E007}"] {
+        let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+        input.send_keys(turn).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let said = b
+        .wait("document.querySelector('#play-status.error')?.textContent")
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(said.contains("already guessed ABCD"), "{said}");
+    let notation = regex_lite_notation();
+    assert!(!notation(said), "{said}");
+    assert!(said.contains("black") && said.contains("white"), "{said}");
+    assert_eq!(
+        b.js("return document.querySelectorAll('#play-history tbody tr').length;")
+            .await,
+        json!(1)
+    );
+    for (page, input, symbols) in [
+        ("solver?g=mastermind", "#feedback-input", "0123456789 "),
+        ("review?g=mastermind", "#review-input", "123456="),
+        ("assistant?g=mastermind", "#assistant-paste", "123456="),
+        ("review?g=bulls", "#review-input", "0123456789="),
+    ] {
+        b.client
+            .goto(&format!("{}#{page}", server.url))
+            .await
+            .unwrap();
+        b.client.refresh().await.unwrap();
+        b.wait("document.body.dataset.ready").await;
+        let example = b
+            .wait(&format!("document.querySelector('{input}').placeholder"))
+            .await;
+        let example = example.as_str().unwrap();
+        assert!(!notation(example), "{page}: {example}");
+        let code: String = example
+            .chars()
+            .filter(|c| !c.is_alphabetic() || symbols.contains(*c))
+            .collect();
+        assert!(
+            code.chars().all(|c| symbols.contains(c) || c == ','),
+            "{page}: {example} uses symbols outside {symbols}"
+        );
+    }
+    b.stop().await;
+}
+
+/// Whether a text holds our answer notation, like `1B2C`.
+fn regex_lite_notation() -> impl Fn(&str) -> bool {
+    |text: &str| {
+        let t: Vec<char> = text.chars().collect();
+        t.windows(4)
+            .any(|w| w[0].is_ascii_digit() && w[1] == 'B' && w[2].is_ascii_digit() && w[3] == 'C')
+    }
+}
+
+/// A link to a game given up opens the finished board without the secret, which shows when the
+/// player asks for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_finished_link_hides_the_secret_until_asked() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!(
+        "{}#play?g=bulls&seed=11&h=0123&gaveup=1",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1 && document.querySelector('#guess-input').disabled")
+        .await;
+    let before = b.js("return document.body.innerText;").await;
+    assert!(
+        !before.as_str().unwrap().contains("The secret was"),
+        "{before}"
+    );
+    b.click("#play-reveal").await;
+    let status = b
+        .wait(
+            "/The secret was (\\w+)/.exec(document.querySelector('#play-status').textContent)?.[1]",
+        )
+        .await;
+    let secret = status.as_str().unwrap();
+    let before = before.as_str().unwrap();
+    assert!(
+        !before.contains(secret),
+        "{secret} on show before asked:\n{before}"
+    );
+    b.stop().await;
+}
+
+/// "How to play" opens on a first visit and folds after the first guess, and stays folded on a
+/// reload, so on a phone the guess box is not pushed down all game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_how_to_play_folds_after_the_first_guess() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!("{}#play", server.url)).await;
+    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-howto').open;")
+            .await,
+        json!(true)
+    );
+    let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
+    input.send_keys("0123\u{E007}").await.unwrap();
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-howto').open;")
+            .await,
+        json!(false)
+    );
+    b.client.refresh().await.unwrap();
+    b.wait("document.body.dataset.ready && document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    assert_eq!(
+        b.js("return document.querySelector('#play-howto').open;")
+            .await,
+        json!(false)
+    );
+    b.stop().await;
+}
+
+/// On a phone a contradiction shows the likeliest fix first (the core's choice) with the other
+/// fixes folded, and no fix button's label wraps.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_phone_contradiction_is_compact_and_suggests_a_fix() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    // No four different digits avoid 0 to 7: one of the answers is wrong.
+    b.open(&format!(
+        "{}#solver?g=bulls&h=0123%3D0B0C+4567%3D0B0C",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelector('#solver-status').dataset.status === 'contradiction'")
+        .await;
+    let shown = b
+        .js("return [...document.querySelectorAll('#repairs button')].filter(e => e.checkVisibility()).map(e => [e.textContent, Math.round(e.getBoundingClientRect().height)]);")
+        .await;
+    let shown = shown.as_array().unwrap();
+    assert!(!shown.is_empty() && shown.len() <= 2, "{shown:?}");
+    for button in shown {
+        assert!(button[1].as_u64().unwrap() <= 50, "wraps: {button:?}");
+    }
+    let likely = b.text("#repairs .repair-likely").await;
+    assert!(likely.contains("Most likely: guess"), "{likely}");
+    b.stop().await;
+}
+
+/// The Benchmark's lines can be told apart: no two strategies' lines share a segment (they are
+/// offset a little and dashed differently) and the axis labels do not overlap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_bench_lines_do_not_overlap() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.open(&format!("{}#bench?g=mastermind", server.url)).await;
+    b.click("#bench-run").await;
+    b.wait("document.querySelector('#bench-status').dataset.done")
+        .await;
+    let shared = b
+        .js("const lines = [...document.querySelectorAll('.chart polyline')]; const segs = lines.map(l => { const p = l.getAttribute('points').split(' '); return new Set(p.slice(1).map((q, i) => p[i] + '>' + q)); }); const looks = new Set(lines.map(l => l.getAttribute('stroke') + l.getAttribute('stroke-dasharray'))); let shared = 0; segs.forEach((a, i) => segs.slice(i + 1).forEach(b => { for (const s of a) if (b.has(s)) shared++; })); return [lines.length, shared, looks.size];")
+        .await;
+    let shared = shared.as_array().unwrap();
+    assert!(shared[0].as_u64().unwrap() >= 2, "{shared:?}");
+    assert_eq!(shared[1], json!(0), "segments shared: {shared:?}");
+    assert_eq!(
+        shared[2], shared[0],
+        "each line looks different: {shared:?}"
+    );
+    b.stop().await;
+}
+
+/// On a phone the latest guesses stay in view just above the guess box, the newest first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_phone_keeps_the_latest_guesses_above_the_input() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!(
+        "{}#play?g=bulls&seed=5&h=0123+4567+8901",
+        server.url
+    ))
+    .await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 3")
+        .await;
+    let layout = b
+        .js("const t = document.querySelector('#play-history tbody tr').getBoundingClientRect(); const i = document.querySelector('#guess-input').getBoundingClientRect(); return [t.bottom <= i.top, i.bottom <= window.innerHeight];")
+        .await;
+    assert_eq!(
+        layout,
+        json!([true, true]),
+        "latest guess above the input, the input in view"
+    );
+    b.stop().await;
+}
+
 /// The same game gets the same verdict words from the command line, the API and the Review
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1342,6 +1729,10 @@ async fn browser_replays_a_link_with_a_large_seed_exactly() {
     );
     b.open(&format!("{}#play?seed={seed}&gaveup=1", server.url))
         .await;
+    // A link to a game given up keeps its secret until asked.
+    b.wait("!document.querySelector('#play-reveal').hidden")
+        .await;
+    b.click("#play-reveal").await;
     b.wait(&format!(
         "document.querySelector('#play-status').textContent.includes('{secret}')"
     ))

@@ -19,6 +19,10 @@ use super::{advice, review, RuleArgs};
 #[command(
     after_help = "Type a guess per line, or: hint, history, give up (or quit), help.
 
+Each answer reads like 1B2C: 1 bull (a right symbol in the right place) and 2 cows (a right
+symbol in the wrong place). In Mastermind the bulls are the black pegs and the cows the white
+ones. 4B0C on a 4-symbol code means you found the secret.
+
 Examples:
   moo play
   moo play --seed 7
@@ -49,6 +53,10 @@ pub struct Args {
     /// answer it contradicts; hints then suggest only such codes.
     #[arg(long)]
     hard: bool,
+    /// Hints also give the figures behind them: the groups a guess splits the codes into and
+    /// the information it gains, in bits.
+    #[arg(long)]
+    verbose: bool,
 
     #[command(flatten)]
     rules: RuleArgs,
@@ -73,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let mut game = Game::new(rules, maker, time_limit);
         game.space = Some(space);
         game.hard = args.hard;
+        game.verbose = args.verbose;
         return game.run(&mut Input::stdin());
     }
     let secret = rules.random_code(&mut rng);
@@ -82,6 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     });
     let mut game = Game::new(rules, Maker::Secret(secret), time_limit);
     game.hard = args.hard;
+    game.verbose = args.verbose;
     game.run(&mut Input::stdin())
 }
 
@@ -111,6 +121,8 @@ pub(super) struct Game {
     /// A daily puzzle's game: no hints, no repeated guess, and the review and the share card
     /// at the end.
     daily: Option<Puzzle>,
+    /// Hints add the advisor's own explanation, with its figures.
+    verbose: bool,
 }
 
 impl Game {
@@ -124,6 +136,7 @@ impl Game {
             time_limit,
             hard: false,
             daily: None,
+            verbose: false,
         }
     }
 
@@ -208,11 +221,18 @@ impl Game {
                 )?,
                 _ => match self.rules.parse_code(&line) {
                     Err(e) => writeln!(out, "not counted: {e}")?,
-                    Ok(guess) if self.daily.is_some() && self.repeats(&guess) => writeln!(
-                        out,
-                        "not counted: you already guessed {}, and the same guess always gets the same answer",
-                        self.rules.format_code(&guess)
-                    )?,
+                    // A repeat tells nothing new: refused without using a turn, as on the web.
+                    Ok(guess) if self.repeats(&guess) => {
+                        let turns = self.history.turns();
+                        let i = turns.iter().position(|t| t.guess == guess).unwrap_or(0);
+                        writeln!(
+                            out,
+                            "not counted: you already guessed {} (guess {}), and it answered {}: the same guess always gets the same answer, so try another code",
+                            self.rules.format_code(&guess),
+                            i + 1,
+                            turns[i].feedback.words(&self.rules)
+                        )?;
+                    }
                     Ok(guess) => {
                         if self.hard {
                             if let Err(e) = hard::check(&self.rules, &self.history, &guess) {
@@ -387,12 +407,32 @@ impl Game {
             .advice
             .expect("a game in play is neither won nor contradictory");
         let n = position.remaining;
+        let p = &advice.partition;
+        let codes = |k: usize| format!("{k} code{}", if k == 1 { "" } else { "s" });
+        // Plain words by default; the advisor's figures (groups, bits) with --verbose.
+        let plain = if n == 1 {
+            format!("It is {}.", advice.guess)
+        } else {
+            format!(
+                "Try {}: at worst {} will be left, about {:.1} on average.{}",
+                advice.guess,
+                codes(p.largest),
+                p.expected_size,
+                if p.is_candidate {
+                    " It could be the secret."
+                } else {
+                    ""
+                }
+            )
+        };
         writeln!(
             out,
-            "{n} code{} still possible. {}",
-            if n == 1 { " is" } else { "s are" },
-            advice.explanation
+            "{n} code{} still possible. {plain}",
+            if n == 1 { " is" } else { "s are" }
         )?;
+        if self.verbose {
+            writeln!(out, "{}", advice.explanation)?;
+        }
         if let Some(note) = advice::note_line(&advice) {
             writeln!(out, "{note}")?;
         }

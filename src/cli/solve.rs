@@ -200,6 +200,20 @@ fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> 
             "the strategy did not find the secret in {} guesses",
             max_guesses(space)
         );
+        // One code left: nothing to ask, it is the secret if the answers were right.
+        if candidates.len() == 1 && pending.is_none() {
+            let last = candidates.iter().next().map(|i| space.code(i));
+            if let Some(code) = last {
+                writeln!(
+                    out,
+                    "guess {}: {}   (the only code left that fits your answers)",
+                    history.len() + 1,
+                    rules.format_code(&code)
+                )?;
+                history.push(code, Feedback::win(rules.length()));
+                continue;
+            }
+        }
         let guess = match pending {
             Some(g) => g,
             None => {

@@ -50,8 +50,64 @@ fn history_and_hint_commands() {
     assert_eq!(code, 0);
     assert!(out.contains("   1. 0123  "), "{out}");
     assert!(out.contains("   2. 4567  "), "{out}");
-    assert!(out.contains("still possible. Best next guess: "), "{out}");
+    assert!(out.contains("still possible. Try "), "{out}");
     assert!(out.contains("The secret was "), "{out}");
+}
+
+/// Hints speak plain words; the advisor's figures (groups, bits) only with --verbose.
+#[test]
+fn hints_speak_plainly_unless_verbose() {
+    let (code, out, _) = run(
+        &["play", "--seed", "1"],
+        "0123
+hint
+give up
+",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("will be left"), "{out}");
+    for word in ["bits", "group"] {
+        assert!(!out.contains(word), "{word}: {out}");
+    }
+    let (_, verbose, _) = run(
+        &["play", "--seed", "1", "--verbose"],
+        "0123
+hint
+give up
+",
+    );
+    assert!(verbose.contains("bits"), "{verbose}");
+}
+
+/// A repeated guess is refused in words and uses no turn, as on the web.
+#[test]
+fn a_repeated_guess_is_refused_without_a_turn() {
+    let secret = secret_for("3", &[]);
+    let first = if secret == "0123" { "4567" } else { "0123" };
+    let (code, out, _) = run(
+        &["play", "--seed", "3"],
+        &format!("{first}\n{first}\n{secret}\n"),
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(&format!(
+            "not counted: you already guessed {first} (guess 1), and it answered "
+        )),
+        "{out}"
+    );
+    assert!(out.contains(" bull"), "{out}");
+    assert!(out.contains("You got it in 2 guesses!"), "{out}");
+}
+
+/// `moo play --help` says what an answer like 1B2C means.
+#[test]
+fn help_explains_bulls_and_cows() {
+    let help = crate::common::moo_stdout(["play", "--help"]);
+    assert!(
+        help.contains("1 bull (a right symbol in the right place)"),
+        "{help}"
+    );
+    assert!(help.contains("cows (a right"), "{help}");
 }
 
 #[test]

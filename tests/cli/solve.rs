@@ -80,6 +80,19 @@ fn interactive_solve_with_honest_answers() {
     assert!(out.contains("Solved: your secret is 9508"), "{out}");
 }
 
+/// When one code is left the solver says so and plays it, instead of asking for an answer.
+#[test]
+fn one_code_left_is_named_not_asked() {
+    let (code, out) = answer_honestly(&["solve", "--strategy", "simple"], "9508");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("(the only code left that fits your answers)"),
+        "{out}"
+    );
+    assert!(!out.contains("(1 code possible)"), "{out}");
+    assert!(out.contains("Solved: your secret is 9508"), "{out}");
+}
+
 #[test]
 fn feedback_in_every_typed_form() {
     // 0123 against secret 1032 is 0B4C, typed five ways, each answered with an undo.

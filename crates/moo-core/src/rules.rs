@@ -306,6 +306,23 @@ impl Rules {
         self.alphabet.iter().position(|&a| a == c).map(|i| i as u8)
     }
 
+    /// `c`, or its other case when only that one is a symbol: `abcd` reads as `ABCD` over the
+    /// alphabet `A-H`, while an alphabet with both cases keeps them apart.
+    fn fold_case(&self, c: char) -> char {
+        if self.symbol_index(c).is_some() {
+            return c;
+        }
+        let mut other: Vec<char> = if c.is_lowercase() {
+            c.to_uppercase().collect()
+        } else {
+            c.to_lowercase().collect()
+        };
+        match other.pop() {
+            Some(o) if other.is_empty() && self.symbol_index(o).is_some() => o,
+            _ => c,
+        }
+    }
+
     /// Parses a code such as `"0123"`, checking it against these rules.
     ///
     /// Spaces, commas and dashes between symbols are ignored unless they belong to the alphabet,
@@ -316,6 +333,7 @@ impl Rules {
         let symbols: Vec<char> = trimmed
             .chars()
             .filter(|&c| !(is_separator(c) && self.symbol_index(c).is_none()))
+            .map(|c| self.fold_case(c))
             .collect();
         // A symbol outside the alphabet is the likelier mistake (a combining accent typed after a
         // letter also makes the code one too long), so it is named first; only the first few
@@ -480,6 +498,18 @@ pub(crate) fn every_kind() -> [Rules; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn letters_are_read_in_either_case_when_the_alphabet_has_one() {
+        let upper = Rules::new(4, "ABCDEF", true, false).unwrap();
+        assert_eq!(upper.parse_code("abCd"), upper.parse_code("ABCD"));
+        let both = Rules::new(2, "aA", true, false).unwrap();
+        assert_ne!(both.parse_code("aa"), both.parse_code("AA"));
+        assert!(matches!(
+            Rules::bulls().parse_code("abcd"),
+            Err(CodeError::UnknownSymbol { .. })
+        ));
+    }
 
     #[test]
     fn presets_have_published_sizes() {

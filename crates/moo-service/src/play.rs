@@ -227,9 +227,10 @@ impl Service {
             if let Some(i) = g.history.turns().iter().position(|t| t.guess == code) {
                 let earlier = g.history.turns()[i].feedback;
                 return Err(ServiceError::invalid(format!(
-                    "you already guessed {} (guess {}), and it answered {earlier}: the same guess always gets the same answer, so try another code",
+                    "you already guessed {} (guess {}), and it answered {}: the same guess always gets the same answer, so try another code",
                     g.rules.format_code(&code),
-                    i + 1
+                    i + 1,
+                    earlier.words(&g.rules)
                 )));
             }
             // Refused before the adversary searches: an impossible guess costs no turn.

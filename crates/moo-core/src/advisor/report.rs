@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::code::Code;
 use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
 use crate::history::{History, Turn};
 use crate::rules::Rules;
 use crate::space::CodeSpace;
@@ -144,6 +145,9 @@ pub struct Alternative {
     pub feedback: String,
     /// Codes it would leave.
     pub remaining: usize,
+    /// Whether this is the likeliest fix of the whole contradiction: the answer nearest the one
+    /// given (a miscount by one is the usual slip), and of those the one leaving the most codes.
+    pub likely: bool,
 }
 
 /// A turn whose answer, changed, would make the history consistent.
@@ -181,12 +185,22 @@ impl Contradiction {
     pub fn until(space: &CodeSpace, history: &History, stop: &Stop) -> Contradiction {
         let rules = space.rules();
         let found = history.repairs_until(space, stop);
-        let repairs: Vec<RepairReport> = found
+        let slip = |a: Feedback, b: Feedback| a.bulls.abs_diff(b.bulls) + a.cows.abs_diff(b.cows);
+        // (slip, fewer codes left first reversed, repair, alternative) of the likeliest fix.
+        let mut likeliest: Option<(u8, std::cmp::Reverse<usize>, usize, usize)> = None;
+        let mut repairs: Vec<RepairReport> = found
             .clone()
             .unwrap_or_default()
             .into_iter()
-            .map(|r| {
+            .enumerate()
+            .map(|(ri, r)| {
                 let t = history.turns()[r.turn];
+                for (ai, &(f, n)) in r.alternatives.iter().enumerate() {
+                    let key = (slip(f, t.feedback), std::cmp::Reverse(n), ri, ai);
+                    if likeliest.is_none_or(|best| key < best) {
+                        likeliest = Some(key);
+                    }
+                }
                 RepairReport {
                     turn: r.turn + 1,
                     guess: rules.format_code(&t.guess),
@@ -197,11 +211,15 @@ impl Contradiction {
                         .map(|&(f, n)| Alternative {
                             feedback: f.to_string(),
                             remaining: n,
+                            likely: false,
                         })
                         .collect(),
                 }
             })
             .collect();
+        if let Some((_, _, ri, ai)) = likeliest {
+            repairs[ri].alternatives[ai].likely = true;
+        }
         let mut message = String::from("no code fits all the answers: one of them must be wrong");
         if found.is_err() {
             message.push_str(

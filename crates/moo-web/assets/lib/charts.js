@@ -53,6 +53,8 @@ export function barChart(hist, title, width) {
   return svg;
 }
 
+// Dashes as well as colours, so lines that run together (every strategy ends at 100%) stay apart.
+const DASHES = ["none", "7 3", "2 3", "9 3 2 3", "4 4", "1 2", "12 4"];
 export const LINE_COLOURS = ["#2f6f4f", "#c0392b", "#e8a33d", "#3b6ea5", "#7d4f9e", "#4f9e94", "#9e7d4f", "#555", "#d35fb7"];
 // Share of secrets solved within n guesses, one line per way of playing: lines stay readable
 // where seven sets of grouped bars did not.
@@ -70,14 +72,17 @@ export function cumulativeChart(series, title, width) {
   const x = (n) => left + (plotW * (n - 1)) / Math.max(1, maxLen - 1);
   for (let n = 1; n <= maxLen; n++) add("text", { x: x(n), y: top + plotH + 14, "text-anchor": "middle" }, n);
   series.forEach((s, k) => {
+    // Each line a little above or below the true height, so equal shares do not hide each other.
+    const shift = (k - (series.length - 1) / 2) * 2;
     const total = s.hist.reduce((a, b) => a + b, 0) || 1;
     let acc = 0;
     const pts = [];
     for (let n = 1; n <= maxLen; n++) {
       acc += s.hist[n - 1] || 0;
-      pts.push(`${x(n).toFixed(1)},${(top + plotH - (plotH * acc) / total).toFixed(1)}`);
+      pts.push(`${x(n).toFixed(1)},${(top + plotH - (plotH * acc) / total + shift).toFixed(1)}`);
     }
-    add("polyline", { points: pts.join(" "), fill: "none", stroke: LINE_COLOURS[k % LINE_COLOURS.length], "stroke-width": 2.5 });
+    add("polyline", { points: pts.join(" "), fill: "none", stroke: LINE_COLOURS[k % LINE_COLOURS.length], "stroke-width": 2,
+      "stroke-dasharray": DASHES[k % DASHES.length] });
   });
   add("text", { x: left + plotW / 2, y: H - 6, "text-anchor": "middle" }, "solved within this many guesses");
   return svg;

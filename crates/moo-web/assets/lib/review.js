@@ -16,34 +16,49 @@ const VERDICTS = {
   blunder: ["??", "Blunder", "this guess lost about a whole guess or more"],
 };
 
+const costWords = (cost) => cost < 0.005 ? "less than 0.01 guesses" : `${fixed(cost, 2)} guesses`;
+
 // The core's GameReview in plain words: per move the verdict and what the answer left; the
 // expected figures, notes and times behind Details.
-export function reviewView(r, rules) {
+// `who.by` "computer" when the Solver guessed; `who.misled` the turns ("4-6 9-9") it picked after
+// an answer the player later fixed, shown as such and left out of its total.
+export function reviewView(r, rules, who = {}) {
+  const computer = who.by === "computer";
+  const misled = new Set((who.misled || "").split(" ").filter(Boolean).flatMap((span) => {
+    const [a, z] = span.split("-").map(Number);
+    return Array.from({ length: Math.max(0, z - a + 1) }, (_, i) => a + i);
+  }));
   const box = el("div", { class: "card review-card" });
   box.append(el("h3", { text: "How good was each guess?" }));
   const est = r.proven ? "" : " (estimate)";
   if (r.optimal_expected != null) {
-    box.append(el("p", { text: `You used ${plural(r.guesses_played, "guess", "guesses")}${r.won ? "" : " without finding the secret"}; ` +
+    box.append(el("p", { text: `${computer ? "The computer used" : "You used"} ${plural(r.guesses_played, "guess", "guesses")}${r.won ? "" : " without finding the secret"}; ` +
       `playing the best possible guess every time needs ${fixed(r.optimal_expected, 2)} on average from the start${est}.` }));
   }
-  box.append(el("p", { class: "review-total", text: r.total_cost < 0.005
+  const total = r.moves.reduce((sum, m) => sum + (misled.has(m.turn) ? 0 : m.cost), 0);
+  const whose = computer ? "the computer's" : "your";
+  box.append(el("p", { class: "review-total", text: (total < 0.005
     ? `Every guess was as good as the best possible one${est}.`
-    : `Together your guesses cost ${fixed(r.total_cost, 2)} guesses on average against the best possible play${est}.` }));
+    : `Together ${whose} guesses cost ${fixed(total, 2)} guesses on average against the best possible play${est}.`)
+    + (misled.size ? ` Not counted: ${plural(misled.size, "guess", "guesses")} picked after an answer that was later fixed.` : "") }));
   const rows = r.moves.map((m) => {
     const [symbol, word, meaning] = VERDICTS[m.verdict];
     const estimate = m.verdict_estimated ? " (estimate)" : "";
-    const verdict = m.is_best
+    const wronged = misled.has(m.turn);
+    const verdict = wronged ? `Not counted: picked after a wrong answer that was later fixed`
+      : m.is_best
       ? `${symbol} ${word}: ${m.proven ? "the best possible guess (proven)" : "as good as the best guess found"}${estimate}`
-      : `${symbol} ${word}: ${meaning}, this guess cost ${fixed(m.cost, 2)} guesses on average${estimate}`;
+      : `${symbol} ${word}: ${meaning}, this guess cost ${costWords(m.cost)} on average${estimate}`;
     const notes = [];
     if (m.repeats_turn) notes.push(`repeats guess ${m.repeats_turn}`);
     else if (m.told_nothing_apart) notes.push("told no codes apart");
     if (!m.could_be_secret) notes.push("could not be the secret");
     const luck = m.after < m.luck.expected_left - 0.05 ? "a lucky answer" : m.after > m.luck.expected_left + 0.05 ? "an unlucky answer" : "an average answer";
-    return el("tr", { class: m.is_best ? "best" : "costly", "data-cost": m.cost, "data-verdict": m.verdict },
+    // A cost that shows as 0.00 is no loss, and is not styled as one.
+    return el("tr", { class: m.is_best ? "best" : m.cost >= 0.005 && !wronged ? "costly" : "", "data-misled": wronged ? "1" : null, "data-cost": m.cost, "data-verdict": m.verdict },
       el("td", { text: m.turn }), el("td", {}, codeView(m.guess, rules)),
       el("td", {}, answerView(m.bulls, m.cows, rules)),
-      el("td", { text: `${num(m.before)} → ${num(m.after)}` }),
+      el("td", { text: `${num(m.before)} → ${m.bulls === rules.length ? "found" : num(m.after)}` }),
       el("td", {}, el("span", { class: "verdict", text: verdict }),
         notes.length ? el("small", { text: ` · ${notes.join(", ")}` }) : null,
         m.before > 1 ? el("small", { class: "luck", text: ` · ${luck}: ${plural(m.after, "code")} left where this guess leaves ${fixed(m.luck.expected_left, 1)} on average` }) : null,
@@ -64,7 +79,7 @@ export function reviewView(r, rules) {
   return box;
 }
 // Asks the server for the review of `history` and shows it in `out`; `status` takes errors.
-export async function showReview(out, body, history, rules, fix = null) {
+export async function showReview(out, body, history, rules, fix = null, who = {}) {
   out.hidden = false;
   out.replaceChildren(el("p", { class: "info", text: "Reviewing every guess…" }));
   try {
@@ -74,7 +89,7 @@ export async function showReview(out, body, history, rules, fix = null) {
         ...(fix ? repairBoxes(r.contradiction, rules, fix) : []));
       return r;
     }
-    out.replaceChildren(reviewView(r, rules));
+    out.replaceChildren(reviewView(r, rules, who));
     return r;
   } catch (err) {
     out.replaceChildren(el("p", { class: "status error", text: err.message }));

@@ -11,6 +11,15 @@ export function words(rules) {
     : { hit: "Bulls", near: "Cows", hits: (n) => plural(n, "bull"), nears: (n) => plural(n, "cow") };
 }
 export const answerWords = (bulls, cows, rules) => `${words(rules).hits(bulls)}, ${words(rules).nears(cows)}`;
+// A valid turn of this game, to show how a game is typed: the guess, "=", then the answer's
+// two counts as digits.
+export function exampleTurn(rules) {
+  const s = Array.from(rules.symbols);
+  const start = rules.no_leading ? 1 : 0;
+  const guess = Array.from({ length: rules.length }, (_, i) => s[(start + i) % s.length]).join("");
+  const [b, c] = rules.length >= 3 ? [1, 2] : [0, 1];
+  return { text: `${guess}=${b}${c}`, says: `${guess}=${b}${c} means the guess ${guess} got ${answerWords(b, c, rules)}` };
+}
 export const parseFeedback = (text) => { const m = /^(\d+)B(\d+)C$/.exec(text); return m ? [Number(m[1]), Number(m[2])] : [0, 0]; };
 
 export function pegs(bulls, cows, length, rules) {

@@ -3,8 +3,8 @@
 
 import { $, el, setStatus, num, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
-import { adviceDetails, adviceWords, codeView, digitsOnly, words } from "../lib/words.js";
-import { goReview, historyText, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
+import { adviceDetails, adviceWords, codeView, digitsOnly, exampleTurn, words } from "../lib/words.js";
+import { goReview, historyText, mayDropGame, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
 import { saveState } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
 
@@ -24,8 +24,9 @@ export const assistant = {
   </form>
   <form id="assistant-paste-form" class="card row" autocomplete="off">
     <label for="assistant-paste">Or paste a whole game</label>
-    <input id="assistant-paste" spellcheck="false" placeholder="0123=1B2C 4567=0B1C">
+    <input id="assistant-paste" spellcheck="false">
     <button type="submit" class="secondary">Use it</button>
+    <p id="assistant-example" class="info"></p>
   </form>
   <div class="row">
     <button id="assistant-undo" type="button" class="secondary">Undo last turn</button>
@@ -55,7 +56,8 @@ export const assistant = {
   started: false,
   list: 50,
   init() {
-    this.form = rulesForm($("#assistant-rules"), () => { this.history = []; this.ask(); });
+    this.form = rulesForm($("#assistant-rules"), () => { this.history = []; this.ask(); },
+      () => (this.step && this.step.won) || mayDropGame(this.history.length));
     $("#assistant-form").addEventListener("submit", (e) => { e.preventDefault(); this.add(); });
     // The browser's own check refuses a field before any request: an older error must not stay.
     for (const input of $("#assistant-form").querySelectorAll("input")) {
@@ -133,6 +135,9 @@ export const assistant = {
     const w = words(rules);
     for (const n of document.querySelectorAll("#assistant .hit-word")) n.textContent = w.hit;
     for (const n of document.querySelectorAll("#assistant .near-word")) n.textContent = w.near;
+    const e = exampleTurn(rules);
+    $("#assistant-paste").placeholder = e.text;
+    $("#assistant-example").textContent = `Each turn is the guess = its answer: ${e.says}.`;
     $("#assistant-hits").max = rules.length;
     $("#assistant-nears").max = rules.length;
     $("#assistant-guess").setAttribute("inputmode", digitsOnly(rules) ? "numeric" : "text");

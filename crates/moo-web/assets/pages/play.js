@@ -4,7 +4,7 @@
 import { $, el, setStatus, num, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { adviceWords, answerWords, colourGame, colourOf, digitsOnly, pegsGame, words } from "../lib/words.js";
-import { turnRows } from "../lib/turns.js";
+import { mayDropGame, turnRows } from "../lib/turns.js";
 import { hashState, saveState, stored } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
 import { showReview } from "../lib/review.js";
@@ -30,6 +30,7 @@ export const play = {
     <div id="colour-picker" class="picker" role="group" aria-label="Add a colour" hidden></div>
   </form>
   <p id="play-status" class="status" role="status" aria-live="polite"></p>
+  <button id="play-reveal" type="button" class="secondary" hidden>Show the secret</button>
   <div class="row">
     <button id="hint-btn" type="button">Hint</button>
     <button id="giveup-btn" type="button" class="secondary">Give up</button>
@@ -55,6 +56,7 @@ export const play = {
     $("#hint-btn").addEventListener("click", () => this.hint());
     $("#hint-play").addEventListener("click", () => { $("#guess-input").value = $("#hint-out").dataset.guess; this.guess(); });
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
+    $("#play-reveal").addEventListener("click", () => { this.veiled = false; this.render(); });
     $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
     for (const box of ["#play-adversary", "#play-hard"]) $(box).addEventListener("change", (e) => {
       if (this.mayDrop()) this.newGame(); else e.target.checked = !e.target.checked;
@@ -71,7 +73,7 @@ export const play = {
   mayDrop() {
     const g = this.game;
     if (!g || g.over || !g.turns.length) return true;
-    return window.confirm(`Start a new game? The game in progress (${plural(g.turns.length, "guess", "guesses")}) will be lost.`);
+    return mayDropGame(g.turns.length);
   },
   enter(state, entering) {
     const other = state.get("seed") && state.get("seed") !== this.seed;
@@ -97,6 +99,8 @@ export const play = {
     $("#play-adversary").checked = state.get("adversary") === "1";
     $("#play-hard").checked = state.get("hard") === "1";
     const guesses = (state.get("h") || "").split(" ").filter(Boolean);
+    // A game given up comes back (link or reload) with its secret hidden until asked for.
+    this.veiled = state.get("gaveup") === "1";
     await this.newGame(state.get("seed"), true);
     if (!this.game) return;
     try {
@@ -139,6 +143,8 @@ export const play = {
     try {
       this.game = await api("POST", `/api/games/${this.game.id}/guesses`, { guess: input.value.trim() });
       input.value = "";
+      // The rules have done their work once the game is under way: the board gets the room.
+      if (this.game.turns.length === 1) $("#play-howto").open = false;
       this.resetHint();
       this.render();
       this.save();
@@ -199,6 +205,7 @@ export const play = {
     if (!this.game) return;
     try {
       this.game = await api("POST", `/api/games/${this.game.id}/give-up`);
+      this.veiled = false;
       this.resetHint();
       this.render();
       this.save();
@@ -237,7 +244,9 @@ export const play = {
     const secret = g.adversary ? `A secret that fits every answer: ${g.secret}` : `The secret was ${g.secret}`;
     const hasty = g.adversary && g.heuristic_turns.length
       ? ` (the adversary's answer${g.heuristic_turns.length > 1 ? "s" : ""} to guess ${g.heuristic_turns.join(", ")} came from a rule of thumb: it ran out of time to find the hardest)` : "";
-    if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! ${secret}.${hasty}`, "win");
+    $("#play-reveal").hidden = !(over && !g.won && this.veiled);
+    if (over && !g.won && this.veiled) setStatus($("#play-status"), "This game is over: its secret stays hidden until you ask.");
+    else if (g.won) setStatus($("#play-status"), `You won in ${plural(g.turns.length, "guess", "guesses")}! ${secret}.${hasty}`, "win");
     else if (over) setStatus($("#play-status"), `${secret}.${hasty}`);
     else if (g.turns.length) {
       const last = g.turns[g.turns.length - 1];

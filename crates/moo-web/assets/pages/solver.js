@@ -4,7 +4,7 @@
 import { $, el, setStatus, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { adviceDetails, adviceWords, answerWords, codeView, pegs, pegsGame, words } from "../lib/words.js";
-import { goReview, historyText, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
+import { goReview, historyText, mayDropGame, parseHistory, repairBoxes, stepStatus, turnRows } from "../lib/turns.js";
 import { saveState } from "../lib/state.js";
 import { rulesForm, STRATEGIES } from "../lib/forms.js";
 
@@ -56,11 +56,13 @@ export const solver = {
     // No name: the server's advisor picks each guess (exact when it can).
     $("#strategy-select").append(el("option", { value: "", text: "the best guess the server finds in time" }));
     for (const s of STRATEGIES) $("#strategy-select").append(el("option", { value: s.name, text: `${s.name}: ${s.about}` }));
-    this.form = rulesForm($("#solver-rules"), () => this.restart());
+    this.form = rulesForm($("#solver-rules"), () => this.restart(), () => this.mayDrop());
     $("#solver-start").addEventListener("click", () => this.restart());
-    $("#strategy-select").addEventListener("change", () => this.restart());
+    $("#strategy-select").addEventListener("change", (e) => { if (this.mayDrop()) this.restart(); else e.target.value = this.strategy; });
     $("#undo-btn").addEventListener("click", () => { this.history.pop(); this.ask(); });
-    $("#solver-review").addEventListener("click", () => goReview(this.form, this.history));
+    // The computer guessed; the guesses it picked after an answer later fixed are not its fault.
+    $("#solver-review").addEventListener("click", () => goReview(this.form, this.history,
+      { by: "computer", misled: this.misled.filter(([a, z]) => a <= z && z <= this.history.length).map(([a, z]) => `${a}-${z}`).join(" ") }));
     $("#feedback-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = $("#feedback-input").value.trim();
@@ -82,7 +84,10 @@ export const solver = {
     return p;
   },
   save() { saveState("solver", this.params()); },
-  restart() { this.started = true; this.history = []; this.step = null; this.ask(); },
+  // As on Play: a change of game asks before it throws away answers given.
+  mayDrop() { return (this.step && this.step.won) || mayDropGame(this.history.length); },
+  misled: [],
+  restart() { this.misled = []; this.started = true; this.history = []; this.step = null; this.ask(); },
   answer(feedback, typed = false) {
     if (!this.step || stepStatus(this.step) !== "guess") return;
     this.history.push({ guess: this.step.advice.guess, feedback });
@@ -93,6 +98,7 @@ export const solver = {
     setStatus(status, "Thinking…");
     status.dataset.status = "busy";
     this.rules = this.form.rules();
+    this.strategy = $("#strategy-select").value;
     const body = Object.assign(this.form.body(), { strategy: $("#strategy-select").value || undefined, history: this.history });
     try {
       this.step = await api("POST", "/api/solver", body);
@@ -132,7 +138,7 @@ export const solver = {
     $("#repairs").replaceChildren();
     $("#other-feedback").hidden = true;
     $("#feedback-form").hidden = kind !== "guess";
-    $("#feedback-input").placeholder = pegsGame(rules) ? "1B2C or 12" : "1B2C or 12";
+    $("#feedback-input").placeholder = pegsGame(rules) ? "black white, like 1 2" : "bulls cows, like 1 2";
     $("#undo-btn").disabled = this.history.length === 0;
     $("#solver-review").disabled = this.history.length === 0;
     $("#solver-turn").textContent = this.history.length + (kind === "guess" ? 1 : 0);
@@ -178,6 +184,7 @@ export const solver = {
       setStatus(status, "One of your answers must be wrong.", "error");
       // Fixing an answer keeps every later turn and goes on from the new position.
       $("#repairs").append(...repairBoxes(s.contradiction, rules, (turn, feedback) => {
+        this.misled.push([turn + 1, this.history.length]);
         this.history[turn - 1].feedback = feedback;
         this.ask();
       }));
