@@ -473,7 +473,13 @@ count_pairs_512! {
     lookup: |table, member| std::arch::x86_64::_mm512_permutexvar_epi8(member, table)
 }
 
-/// Asks for the cache line of `row` at `at` (the same row's next block) while this one is
+/// How far ahead of the block being worked on [`prefetch`] asks for a row: two blocks, because a
+/// small set's pass over its members is shorter than a read from memory, so a request one block
+/// ahead would arrive late. (The second block of a pass is not asked for; asking for both was
+/// slower, see the performance page.)
+pub(super) const AHEAD: usize = 2 * BLOCK;
+
+/// Asks for the cache line of `row` at `at` (the same row's block after next) while this one is
 /// worked on. A set's rows are scattered over the score table, more of them at once than the
 /// hardware follows as streams, so without this every block of every row waits for memory. A
 /// prefetch never faults, so `at` past the row's end is harmless.
@@ -502,7 +508,7 @@ pub(super) fn count_held<const F: usize>(
     let mut held = [Counters([0; BLOCK]); F];
     let mut tail = Aligned([u8::MAX; BLOCK]);
     for row in rows {
-        prefetch(row, start + BLOCK);
+        prefetch(row, start + AHEAD);
         let block = block(row, start, width, &mut tail.0);
         for (Counters(c), &f) in held.iter_mut().zip(feedbacks) {
             for j in 0..BLOCK {

@@ -3,7 +3,7 @@
 //! AVX-512 with VBMI), and scoring a block from those bits. Split from the counting kernels
 //! ([`super::kernels`]), whose block loads and vector helpers they share.
 
-use super::kernels::{block, prefetch};
+use super::kernels::{block, prefetch, AHEAD};
 #[cfg(target_arch = "x86_64")]
 use super::kernels::{vector, vector512};
 use super::{Aligned, Planes, BLOCK};
@@ -143,7 +143,7 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
         };
         if width == BLOCK {
             for row in rows {
-                prefetch(row, start + BLOCK);
+                prefetch(row, start + AHEAD);
                 note(row[start..start + BLOCK].try_into().expect("a block"));
             }
         } else {
