@@ -1,12 +1,8 @@
 //! `moo daily`: the day's puzzle, the same secret for everyone that day (UTC) and the same as
 //! the web app's, played as `moo play` is, ending with the review and the share card.
 
-use std::io::Write;
-
-use anyhow::Context;
 use moo_core::daily::{self, Date, Puzzle};
-use moo_core::review::{self, ReviewOptions};
-use moo_core::{Advisor, CodeSpace, History, Preset, Stop};
+use moo_core::Preset;
 use serde::Serialize;
 
 use super::input::Input;
@@ -108,27 +104,5 @@ fn list(game: Preset, from: Date, to: Date, json: bool) -> anyhow::Result<()> {
             day.secret
         )?;
     }
-    Ok(())
-}
-
-/// The end of a daily game: the review of every move, then the share card.
-pub fn show_result(
-    puzzle: &Puzzle,
-    space: &CodeSpace,
-    history: &History,
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    // The web's limits (2 s a move), so the card is the one the page would show.
-    let options = ReviewOptions::default();
-    let review = review::review(&Advisor::new(), space, history, &options, &Stop::never())
-        .context("the game could not be reviewed")?;
-    if !review.moves.is_empty() {
-        writeln!(out, "{}", super::review::render(&review))?;
-    }
-    writeln!(
-        out,
-        "\nShare your result (it does not give the secret away):\n\n{}",
-        daily::share_text(puzzle, &review)
-    )?;
     Ok(())
 }

@@ -249,26 +249,37 @@ impl Game {
                             self.rules.format_code(&guess)
                         )?;
                         if feedback.is_win(self.rules.length()) {
-                            let n = self.history.len();
-                            writeln!(
-                                out,
-                                "You got it in {n} guess{}!",
-                                if n == 1 { "" } else { "es" }
-                            )?;
-                            if matches!(self.maker, Maker::Adversary { .. }) {
-                                let verdict = match n {
-                                    ..=7 if self.rules == Rules::bulls() => " You beat the challenge: against the adversary nobody wins in fewer than 7.",
-                                    _ if self.rules == Rules::bulls() => " The challenge is to win in 7: perfect play always can.",
-                                    _ => "",
-                                };
-                                writeln!(out, "{}.{verdict}", capitalised(&self.reveal()))?;
-                            }
+                            self.celebrate(&mut out)?;
                             return self.offer_review(input, &mut out);
                         }
                     }
                 },
             }
         }
+    }
+
+    /// The lines after a win: the guesses it took, and against the adversary the code it kept
+    /// and how the game stands against its challenge.
+    fn celebrate(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        let n = self.history.len();
+        writeln!(
+            out,
+            "You got it in {n} guess{}!",
+            if n == 1 { "" } else { "es" }
+        )?;
+        if matches!(self.maker, Maker::Adversary { .. }) {
+            let verdict = match n {
+                ..=7 if self.rules == Rules::bulls() => {
+                    " You beat the challenge: against the adversary nobody wins in fewer than 7."
+                }
+                _ if self.rules == Rules::bulls() => {
+                    " The challenge is to win in 7: perfect play always can."
+                }
+                _ => "",
+            };
+            writeln!(out, "{}.{verdict}", capitalised(&self.reveal()))?;
+        }
+        Ok(())
     }
 
     /// The answer to `guess`, and a note to print after it when the adversary could not prove
@@ -373,7 +384,7 @@ impl Game {
     fn offer_review(&mut self, input: &mut Input, out: &mut impl Write) -> anyhow::Result<()> {
         if let Some(puzzle) = self.daily {
             let space = CodeSpace::new(self.rules.clone())?;
-            return super::daily::show_result(&puzzle, &space, &self.history, out);
+            return show_daily_result(&puzzle, &space, &self.history, out);
         }
         if self.history.is_empty() {
             return Ok(());
@@ -446,4 +457,32 @@ fn capitalised(text: &str) -> String {
     chars
         .next()
         .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The end of a daily game: the review of every move, then the share card.
+fn show_daily_result(
+    puzzle: &Puzzle,
+    space: &CodeSpace,
+    history: &History,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    // The web's limits (2 s a move), so the card is the one the page would show.
+    let options = moo_core::review::ReviewOptions::default();
+    let review = moo_core::review::review(
+        &moo_core::Advisor::new(),
+        space,
+        history,
+        &options,
+        &Stop::never(),
+    )
+    .context("the game could not be reviewed")?;
+    if !review.moves.is_empty() {
+        writeln!(out, "{}", review::render(&review))?;
+    }
+    writeln!(
+        out,
+        "\nShare your result (it does not give the secret away):\n\n{}",
+        moo_core::daily::share_text(puzzle, &review)
+    )?;
+    Ok(())
 }

@@ -223,21 +223,7 @@ impl Service {
                 .rules
                 .parse_code(&body.guess)
                 .map_err(|e| ServiceError::invalid(e.to_string()))?;
-            // A repeat tells nothing new, so it is refused like an invalid code and costs no turn.
-            if let Some(i) = g.history.turns().iter().position(|t| t.guess == code) {
-                let earlier = g.history.turns()[i].feedback;
-                return Err(ServiceError::invalid(format!(
-                    "you already guessed {} (guess {}), and it answered {}: the same guess always gets the same answer, so try another code",
-                    g.rules.format_code(&code),
-                    i + 1,
-                    earlier.words(&g.rules)
-                )));
-            }
-            // Refused before the adversary searches: an impossible guess costs no turn.
-            if g.hard {
-                hard::check(&g.rules, &g.history, &code)
-                    .map_err(|e| ServiceError::invalid(e.to_string()))?;
-            }
+            refuse_wasted(g, &code)?;
             if let Some(a) = &g.adversary {
                 return Ok(Err((code, g.rules.clone(), g.history.clone(), a.candidates.clone())));
             }
@@ -353,4 +339,23 @@ pub(crate) fn advice_error(error: AdviceError) -> ServiceError {
 /// The refusal of a game id no live game has.
 pub(crate) fn no_such_game(message: String) -> ServiceError {
     ServiceError::not_found(ErrorCode::NoSuchGame, message)
+}
+
+/// Refuses, at no cost of a turn, a guess that tells nothing new (a repeat) or that hard mode
+/// forbids (one no code left could be); checked before the adversary searches.
+fn refuse_wasted(g: &Game, code: &moo_core::Code) -> Result<(), ServiceError> {
+    if let Some(i) = g.history.turns().iter().position(|t| t.guess == *code) {
+        let earlier = g.history.turns()[i].feedback;
+        return Err(ServiceError::invalid(format!(
+            "you already guessed {} (guess {}), and it answered {}: the same guess always gets the same answer, so try another code",
+            g.rules.format_code(code),
+            i + 1,
+            earlier.words(&g.rules)
+        )));
+    }
+    if g.hard {
+        hard::check(&g.rules, &g.history, code)
+            .map_err(|e| ServiceError::invalid(e.to_string()))?;
+    }
+    Ok(())
 }
