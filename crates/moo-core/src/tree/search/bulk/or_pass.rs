@@ -3,9 +3,9 @@
 //! AVX-512 with VBMI), and scoring a block from those bits. Split from the counting kernels
 //! ([`super::kernels`]), whose block loads and vector helpers they share.
 
-use super::kernels::{block, prefetch, AHEAD};
+use super::kernels::block;
 #[cfg(target_arch = "x86_64")]
-use super::kernels::{vector, vector512};
+use super::kernels::{prefetch, vector, vector512, AHEAD};
 use super::{Aligned, Planes, BLOCK};
 use crate::kernel::by_level;
 #[cfg(target_arch = "x86_64")]
