@@ -237,37 +237,22 @@ impl Referee {
             }
         }
         let rules = self.duel.rules().clone();
-        if let Some(t) = self
-            .duel
-            .yours()
-            .turns()
-            .get(yours)
-            .filter(|_| matches!(mv, Move::Guess(_)))
-        {
-            writeln!(
-                out,
-                "your guess {}: {}  {}  ({})",
-                yours + 1,
-                rules.format_code(&t.guess),
-                t.feedback,
-                t.feedback.words(&rules)
-            )?;
-        }
-        if let Some(t) = self
-            .duel
-            .its()
-            .turns()
-            .get(mine)
-            .filter(|_| matches!(mv, Move::Guess(_)))
-        {
-            writeln!(
-                out,
-                "my guess {}: {}  {}  ({})",
-                mine + 1,
-                rules.format_code(&t.guess),
-                t.feedback,
-                t.feedback.words(&rules)
-            )?;
+        if matches!(mv, Move::Guess(_)) {
+            for (whose, history, i) in [
+                ("your", self.duel.yours(), yours),
+                ("my", self.duel.its(), mine),
+            ] {
+                if let Some(t) = history.turns().get(i) {
+                    writeln!(
+                        out,
+                        "{whose} guess {}: {}  {}  ({})",
+                        i + 1,
+                        rules.format_code(&t.guess),
+                        t.feedback,
+                        t.feedback.words(&rules)
+                    )?;
+                }
+            }
         }
         if let Some(guess) = self.duel.pending() {
             writeln!(
