@@ -60,15 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return print_levels(&space, args.seed.unwrap_or(0));
     }
     let level = Level::from_number(args.level).map_err(|e| UsageError(e.to_string()))?;
-    let yours = args
-        .secret
-        .as_deref()
-        .map(|s| {
-            rules
-                .parse_code(s)
-                .map_err(|e| UsageError(format!("bad --secret: {e}")))
-        })
-        .transpose()?;
+    let yours = super::parse_secret(&rules, args.secret.as_deref())?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let duel = Duel::new(&rules, level, seed, yours)?;
     Referee {

@@ -36,6 +36,20 @@ impl fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+/// The code a `--secret` flag names, if given, under `rules`; a bad one is a usage error.
+pub fn parse_secret(
+    rules: &Rules,
+    secret: Option<&str>,
+) -> Result<Option<moo_core::Code>, UsageError> {
+    secret
+        .map(|s| {
+            rules
+                .parse_code(s)
+                .map_err(|e| UsageError(format!("bad --secret: {e}")))
+        })
+        .transpose()
+}
+
 /// Worker threads allowed per core: past a few, threads only add switching and memory.
 pub const THREADS_PER_CORE: usize = 4;
 

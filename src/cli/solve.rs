@@ -10,7 +10,7 @@ use super::advice::{AdviceArgs, Guesser};
 use super::input::{Input, Line, TOO_LONG};
 use super::output::outln;
 use super::review;
-use super::{RuleArgs, UsageError};
+use super::RuleArgs;
 
 /// The most guesses a strategy gets: one per code (enough for brute force) plus one, so only a
 /// broken or unlucky random strategy is stopped, rather than looping for ever.
@@ -65,15 +65,7 @@ struct SolveReport {
 /// Runs `moo solve`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
-    let secret = args
-        .secret
-        .as_deref()
-        .map(|s| {
-            rules
-                .parse_code(s)
-                .map_err(|e| UsageError(format!("bad --secret: {e}")))
-        })
-        .transpose()?;
+    let secret = super::parse_secret(&rules, args.secret.as_deref())?;
     let space = CodeSpace::with_options(rules.clone(), &args.advice.table.for_heuristics())?;
     let guesser = Guesser::new(&args.advice, &space)?;
     match secret {
