@@ -157,3 +157,30 @@ fn long_games_are_reviewed_whole_and_a_review_keeps_to_its_total_time() {
         &["the review stopped after", "--total-time"],
     );
 }
+
+/// A repeated turn leaves the position as it was, so it is reviewed once: 10000 repeats of a
+/// 10-digit guess (the CLI's cap, over 600000 codes left) fit in a total time that one search
+/// per repeat overran by minutes, and every repeat reads as the first did.
+#[test]
+fn repeats_in_one_position_are_reviewed_once() {
+    let stdin = "0123456789=2B8C\n".repeat(10_000);
+    let review = json_of(
+        moo()
+            .args(["review", "--json", "--length", "10", "--time-limit", "1s"])
+            .args(["--total-time", "60s"])
+            .write_stdin(stdin),
+    );
+    let moves = review["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 10_000);
+    let same = |m: &Value| {
+        let mut m = m.clone();
+        for key in ["turn", "repeats_turn", "seconds"] {
+            m.as_object_mut().unwrap().remove(key);
+        }
+        m
+    };
+    assert_eq!(moves[9_999]["turn"], 10_000);
+    assert_eq!(moves[9_999]["repeats_turn"], 1);
+    assert_eq!(same(&moves[1]), same(&moves[9_999]));
+    assert_eq!(moves[1]["after"], moves[0]["after"]);
+}

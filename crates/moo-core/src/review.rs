@@ -337,9 +337,25 @@ pub fn review(
     // Each guess's first turn, so that a repeat is found without going over the history again:
     // every move's work is its own, and a long game reviews in time linear in its length.
     let mut first_played: HashMap<Code, usize> = HashMap::new();
+    // The moves already reviewed in the position at hand. A move that rules nothing out leaves
+    // the position as it was, and the same guess and answer there have the same figures: a run
+    // of repeats costs one review, not one each (10000 repeated turns, the CLI's cap, took over
+    // five minutes when each was searched again).
+    let mut reviewed_here: HashMap<Turn, MoveReview> = HashMap::new();
     for (i, turn) in turns.iter().enumerate() {
         if stop.is_stopped() {
             return Err(stopped(i));
+        }
+        let repeats = first_played.get(&turn.guess).copied();
+        if let Some(seen) = reviewed_here.get(turn) {
+            moves.push(MoveReview {
+                turn: i + 1,
+                repeats_turn: repeats,
+                seconds: 0.0,
+                ..seen.clone()
+            });
+            before.push(turn.guess, turn.feedback);
+            continue;
         }
         // Under a deadline for the whole review, each move may take its share of what is left,
         // so that a hard early move cannot leave the later ones no time at all.
@@ -354,10 +370,15 @@ pub fn review(
             options,
             stop: &move_stop,
         };
-        let repeats = first_played.get(&turn.guess).copied();
         let left = space.filter_code(&candidates, &turn.guess, turn.feedback);
-        moves.push(reviewer.review_move(&mut before, &candidates, turn, repeats, left.len()));
-        candidates = left;
+        let reviewed = reviewer.review_move(&mut before, &candidates, turn, repeats, left.len());
+        if left.len() < candidates.len() {
+            reviewed_here.clear();
+            candidates = left;
+        } else {
+            reviewed_here.insert(*turn, reviewed.clone());
+        }
+        moves.push(reviewed);
         first_played.entry(turn.guess).or_insert(i + 1);
         before.push(turn.guess, turn.feedback);
     }
