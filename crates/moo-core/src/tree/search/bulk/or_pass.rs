@@ -114,9 +114,6 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
         _mm256_cmpgt_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
         _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8,
     };
-    let low_tables: [__m256i; LOW] = std::array::from_fn(|p| vector(&halves.tables[p].0));
-    let high_tables: [__m256i; HIGH] = std::array::from_fn(|p| vector(&halves.tables[LOW + p].0));
-    let (to_low, to_high) = (_mm256_set1_epi8(0x70), _mm256_set1_epi8(16));
     let ones = vector(&std::array::from_fn::<u8, 32, _>(|i| {
         (i % 16).count_ones() as u8
     }));
@@ -127,6 +124,15 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
     let mut start = 0;
     while start < out.len() {
         let width = (out.len() - start).min(BLOCK);
+        // Loaded for each block, not once for the call: every ymm register is lost across the
+        // calls between blocks, and tables kept from before them were read from the stack for
+        // every member (`perf annotate`); constants were broadcast again for every member. The
+        // opaque values keep the compiler from hoisting the loads back out.
+        let tables = std::hint::black_box(&halves.tables);
+        let low_tables: [__m256i; LOW] = std::array::from_fn(|p| vector(&tables[p].0));
+        let high_tables: [__m256i; HIGH] = std::array::from_fn(|p| vector(&tables[LOW + p].0));
+        let (to_low, to_high) =
+            std::hint::black_box((_mm256_set1_epi8(0x70), _mm256_set1_epi8(16)));
         let mut low = [[_mm256_setzero_si256(); 2]; LOW];
         let mut high = [[_mm256_setzero_si256(); 2]; HIGH];
         let mut note = |block: &[u8; BLOCK]| {
