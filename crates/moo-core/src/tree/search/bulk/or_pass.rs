@@ -110,16 +110,9 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
     out: &mut [u8],
 ) {
     use std::arch::x86_64::{
-        __m256i, _mm256_add_epi8, _mm256_adds_epu8, _mm256_and_si256, _mm256_cmpeq_epi8,
-        _mm256_cmpgt_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8,
+        __m256i, _mm256_adds_epu8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+        _mm256_shuffle_epi8, _mm256_sub_epi8,
     };
-    let ones = vector(&std::array::from_fn::<u8, 32, _>(|i| {
-        (i % 16).count_ones() as u8
-    }));
-    let nibble = _mm256_set1_epi8(0x0f);
-    let one = _mm256_set1_epi8(1);
-    let win = _mm256_set1_epi8(1 << halves.win_bit);
     let mut tail = Aligned([u8::MAX; BLOCK]);
     let mut start = 0;
     while start < out.len() {
@@ -159,26 +152,12 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
         }
         let mut scores = [0u8; BLOCK];
         for h in 0..2 {
-            let planes = low.iter().chain(&high).map(|held| held[h]);
-            let mut parts = _mm256_setzero_si256();
-            for plane in planes.clone() {
-                let bits_low = _mm256_shuffle_epi8(ones, _mm256_and_si256(plane, nibble));
-                let high_nibbles = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), nibble);
-                let bits_high = _mm256_shuffle_epi8(ones, high_nibbles);
-                parts = _mm256_add_epi8(parts, _mm256_add_epi8(bits_low, bits_high));
+            let mut planes = [_mm256_setzero_si256(); 4];
+            for (to, held) in planes.iter_mut().zip(low.iter().chain(&high)) {
+                *to = held[h];
             }
-            let winning = planes
-                .clone()
-                .nth(halves.win_plane)
-                .expect("the winning plane");
-            // All ones where the guess is a member, else zero.
-            let member = _mm256_cmpeq_epi8(_mm256_and_si256(winning, win), win);
-            // A non-member leaving the set whole teaches nothing: score 0.
-            let useful = _mm256_or_si256(member, _mm256_cmpgt_epi8(parts, one));
-            // Subtracting the all-ones mask adds one for a member.
-            let score = _mm256_and_si256(useful, _mm256_sub_epi8(parts, member));
-            let score: [u8; 32] = bytemuck::cast(score);
-            scores[32 * h..32 * h + 32].copy_from_slice(&score);
+            scores[32 * h..32 * h + 32]
+                .copy_from_slice(&half_scores(&planes[..LOW + HIGH], halves));
         }
         match out[start..].first_chunk_mut::<BLOCK>() {
             Some(full) => *full = scores,
@@ -186,6 +165,37 @@ fn score_halves_avx2<const LOW: usize, const HIGH: usize>(
         }
         start += width;
     }
+}
+
+/// The part scores of 32 guesses from their `planes` ([`score_halves_avx2`]): the feedbacks
+/// each guess gets, counted by byte popcounts, plus one for a member, and 0 for a non-member
+/// that leaves the set whole.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn half_scores(planes: &[std::arch::x86_64::__m256i], halves: &HalfPlanes) -> [u8; 32] {
+    use std::arch::x86_64::{
+        _mm256_add_epi8, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_or_si256,
+        _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+        _mm256_sub_epi8,
+    };
+    let ones = vector(&std::array::from_fn::<u8, 32, _>(|i| {
+        (i % 16).count_ones() as u8
+    }));
+    let nibble = _mm256_set1_epi8(0x0f);
+    let mut parts = _mm256_setzero_si256();
+    for &plane in planes {
+        let bits_low = _mm256_shuffle_epi8(ones, _mm256_and_si256(plane, nibble));
+        let high_nibbles = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), nibble);
+        let bits_high = _mm256_shuffle_epi8(ones, high_nibbles);
+        parts = _mm256_add_epi8(parts, _mm256_add_epi8(bits_low, bits_high));
+    }
+    let win = _mm256_set1_epi8(1 << halves.win_bit);
+    // All ones where the guess is a member, else zero.
+    let member = _mm256_cmpeq_epi8(_mm256_and_si256(planes[halves.win_plane], win), win);
+    // A non-member leaving the set whole teaches nothing: score 0.
+    let useful = _mm256_or_si256(member, _mm256_cmpgt_epi8(parts, _mm256_set1_epi8(1)));
+    // Subtracting the all-ones mask adds one for a member.
+    bytemuck::cast(_mm256_and_si256(useful, _mm256_sub_epi8(parts, member)))
 }
 
 /// [`score_planes`] with `P` planes of bits: bit `k % 8` of plane `k / 8` is the feedback of
