@@ -122,16 +122,6 @@ const CYCLES: &[(&str, &[&str], &str)] = &[
     (
         "crates/moo-core/src",
         &[
-            "tree::jobs::deeper",
-            "tree::jobs::join",
-            "tree::jobs::plan",
-            "tree::jobs::standing",
-        ],
-        "the jobs' shared types are spread over the files that use them; they go to one leaf module",
-    ),
-    (
-        "crates/moo-core/src",
-        &[
             "tree::search::bounds",
             "tree::search::columns",
             "tree::search::pairs",

@@ -36,7 +36,6 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::join::graft;
 use super::read::{read_pieces, read_run};
 use super::values::{histogram_total, ruled_out, spent, Derived, Trials, Value};
 use super::{JobEntry, JobResult, Piece, SplitError, Step, Task};
@@ -49,7 +48,7 @@ use crate::stop::Stop;
 use crate::tree::search::PositionRoot;
 use crate::tree::{Progress, SearchOptions};
 
-use super::plan::FirstPart;
+use super::shared::{graft, FirstPart};
 
 /// Which of `parts` go deeper: those whose estimated share of the run exceeds `share`, and the
 /// threshold of size squared above which a set goes deeper.

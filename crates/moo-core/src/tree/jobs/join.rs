@@ -4,18 +4,15 @@
 use std::collections::HashMap;
 
 use super::deeper::{key, Deeper, Position};
-use super::plan::FirstPart;
-use super::standing::solved_total;
+use super::shared::{graft, solved_total, Derivation, FirstPart};
 use super::values::{Derived, Value};
 use super::{
     Column, DeepPart, JobEntry, JobResult, Joined, OpenGuess, OpenPart, PartOutcome, Split,
     SplitError, Task, RESULT_FORMAT,
 };
-use crate::code::Code;
 use crate::feedback::Feedback;
-use crate::rules::Rules;
 use crate::space::CodeSpace;
-use crate::tree::{DecisionTree, Node, NodeId, Objective, Search, TreeStats};
+use crate::tree::{DecisionTree, Objective, Search, TreeStats};
 
 impl Split {
     /// Joins one result per job of every round so far (`None` for those missing) into the
@@ -425,19 +422,6 @@ impl Split {
     }
 }
 
-/// What [`Split::settle`] derives from the results so far.
-pub(super) struct Derivation {
-    /// The parts split deeper settled, each as if one job had solved it whole.
-    pub(super) parts: Vec<JobResult>,
-    /// The others, each with what the results prove of it.
-    pub(super) open: Vec<OpenPart>,
-    /// For each open part with one, the cheapest subtree its results have found, as if one
-    /// job had solved the part to it.
-    pub(super) best: Vec<JobResult>,
-    /// The jobs that positions below the open parts still want, numbered from 0.
-    pub(super) wanted: Vec<JobEntry>,
-}
-
 /// What [`Split::rounds`] derives.
 pub(super) struct Rounds {
     /// What the results of the rounds' jobs derive.
@@ -465,44 +449,6 @@ fn numbered(entries: Vec<JobEntry>, start: usize) -> Vec<JobEntry> {
 /// Whether job `index` has no result.
 fn missing(results: &[Option<JobResult>], index: usize) -> bool {
     !matches!(results.get(index), Some(Some(_)))
-}
-
-/// The tree with `guess` at its root and each `(feedback, subtree, job index)` below it, in
-/// feedback order; a subtree for other rules is refused by its job's index.
-pub(super) fn graft(
-    rules: &Rules,
-    guess: Code,
-    children: &[(Feedback, &DecisionTree, usize)],
-) -> Result<DecisionTree, SplitError> {
-    let mut nodes = vec![Node {
-        guess,
-        children: Vec::new(),
-    }];
-    let mut edges = Vec::new();
-    for &(feedback, tree, index) in children {
-        if tree.rules() != rules {
-            return Err(SplitError::Mismatch {
-                index,
-                reason: "its subtree is for other rules".into(),
-            });
-        }
-        let offset = nodes.len() as u32;
-        edges.push((feedback, NodeId(offset)));
-        nodes.extend(tree.nodes().iter().map(|n| {
-            Node {
-                guess: n.guess,
-                children: n
-                    .children
-                    .iter()
-                    .map(|&(f, id)| (f, NodeId(id.0 + offset)))
-                    .collect(),
-            }
-        }));
-    }
-    let length = rules.length();
-    edges.sort_by_key(|&(f, _)| f.index(length));
-    nodes[0].children = edges;
-    Ok(DecisionTree::from_nodes(rules.clone(), nodes))
 }
 
 /// The first guess a join chose, with each part's result and the subtree it keeps.

@@ -54,6 +54,7 @@ mod estimate;
 mod join;
 mod plan;
 mod read;
+mod shared;
 mod solve;
 mod standing;
 #[cfg(test)]

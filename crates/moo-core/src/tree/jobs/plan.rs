@@ -4,12 +4,10 @@
 use std::collections::HashMap;
 
 use super::deeper::{heavy_parts, Deeper, Position};
+use super::shared::FirstPart;
 use super::{
     parse, DeepPart, Job, JobEntry, JobResult, Split, SplitError, Task, JOB_FORMAT, SPLIT_FORMAT,
 };
-use crate::codeset::CodeSet;
-use crate::feedback::Feedback;
-use crate::history::History;
 use crate::space::CodeSpace;
 use crate::tree::{Objective, Search, SearchOptions};
 
@@ -40,22 +38,6 @@ impl SplitOptions {
     pub fn with_share(mut self, share: Option<f64>) -> SplitOptions {
         self.share = share;
         self
-    }
-}
-
-/// A first-level part: a first guess, a feedback and the secrets they leave.
-pub(super) struct FirstPart {
-    pub(super) guess: u32,
-    pub(super) feedback: Feedback,
-    pub(super) set: CodeSet,
-}
-
-impl FirstPart {
-    /// The history that leaves the part.
-    pub(super) fn history(&self, space: &CodeSpace) -> History {
-        let mut history = History::new();
-        history.push(space.code(self.guess as usize), self.feedback);
-        history
     }
 }
 

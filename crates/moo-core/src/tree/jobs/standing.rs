@@ -1,7 +1,7 @@
 //! How far a split's run has got, while a round is still running: the parts settled, what the
 //! results in prove of the others from below, and the best strategy they have found so far.
 
-use super::join::Derivation;
+use super::shared::{solved_total, Derivation};
 use super::{DeepPart, JobResult, PartOutcome, SettledPart, Split, SplitError, Standing, Task};
 use crate::space::CodeSpace;
 use crate::tree::{DecisionTree, Objective, TreeStats};
@@ -145,14 +145,6 @@ impl Split {
             least = Some(least.map_or(total, |l| l.min(total)));
         }
         least
-    }
-}
-
-/// A part's total, if its result solved it.
-pub(super) fn solved_total(r: &JobResult) -> Option<u64> {
-    match r.outcome {
-        PartOutcome::Solved { total, .. } => Some(total),
-        _ => None,
     }
 }
 
