@@ -46,8 +46,8 @@ const LONG_FILES: &[(&str, &str)] = &[
     ),
     (
         "src/cli/tree/jobs.rs",
-        "the job directory's naming and reading, which belong in moo-core's jobs and move there \
-         with the one way into the search",
+        "the four commands of a split run (split, job, join, status) with their reports; the \
+         reports can move to a file of their own",
     ),
 ];
 
@@ -102,17 +102,17 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
     (
         "src/cli/tree/jobs.rs",
         "join",
-        "the join's command; shrinks when the job directory's reading moves into moo-core",
+        "the join's command with its four outcomes' reports, which can move to a report type",
     ),
     (
         "src/cli/tree/jobs.rs",
         "split",
-        "the split's command; shrinks when the job directory's writing moves into moo-core",
+        "the split's command: planning, the directory's writing and the report",
     ),
     (
         "src/cli/tree/jobs.rs",
         "verify_run",
-        "each check of a run directory in turn; shrinks when the reading moves into moo-core",
+        "each check of a run directory in turn, the files first, then the join's replay",
     ),
 ];
 
@@ -138,11 +138,6 @@ const CYCLES: &[(&str, &[&str], &str)] = &[
         "crates/moo-service/src",
         &["games", "play"],
         "the store takes its not-found error from play.rs, where it belongs with the store",
-    ),
-    (
-        "src",
-        &["cli::tree::jobs", "cli::tree::watch"],
-        "watch reads the job files through jobs.rs; both read from moo-core once the naming moves there",
     ),
 ];
 

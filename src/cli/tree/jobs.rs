@@ -17,7 +17,7 @@ use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
     array_range, exact_space, Ceiling, DeepPart, Estimate, Job, JobEntry, JobResult, Joined,
-    OpenPart, PartOutcome, Progress, Split, SplitOptions, Standing, MAX_TREE_FILE,
+    OpenPart, PartOutcome, Progress, RunDir, Split, SplitOptions, Standing, MAX_TREE_FILE,
 };
 use moo_core::{Kernel, Stop, TreeStats};
 use serde::Serialize;
@@ -26,9 +26,6 @@ use super::flags::SearchArgs;
 use super::stats::print_stats;
 use crate::cli::output::{check_run_entry, outln, write_file, write_run_file};
 use crate::cli::{parse_threads, RuleArgs, UsageError};
-
-/// The manifest's name in the jobs' directory.
-const MANIFEST: &str = "split.json";
 
 /// `moo tree split`'s flags.
 #[derive(Debug, ClapArgs)]
@@ -334,20 +331,6 @@ enum JoinReport<'a> {
     },
 }
 
-pub(super) fn job_name(index: usize) -> String {
-    format!("{index:04}.job.json")
-}
-
-pub(super) fn result_name(index: usize) -> String {
-    format!("{index:04}.result.json")
-}
-
-/// Reads a job file.
-pub(super) fn read_job(path: &Path) -> Result<Job> {
-    let text = read_capped(path, MAX_TREE_FILE)?;
-    Job::from_json(&text).with_context(|| format!("{}", path.display()))
-}
-
 /// Runs `moo tree split`.
 pub fn split(args: SplitArgs) -> Result<()> {
     let rules = args.rules.rules()?;
@@ -359,9 +342,9 @@ pub fn split(args: SplitArgs) -> Result<()> {
         Split::plan(&space, &options, &how).map_err(|e| UsageError(e.to_string()))?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let manifest = args.out.join(MANIFEST);
-    if manifest.exists() {
-        let old = read_manifest(&args.out)?;
+    let run = RunDir::new(&args.out);
+    if run.manifest().exists() {
+        let old = run.read_split()?;
         if old.fingerprint != split.fingerprint {
             bail!(
                 "{} already holds another split (fingerprint {}): use an empty directory",
@@ -372,7 +355,7 @@ pub fn split(args: SplitArgs) -> Result<()> {
     }
     write_jobs(&args.out, &jobs)?;
     // The manifest last: a directory with a manifest has every job file.
-    write_run_file(&manifest, split.to_json().as_bytes())?;
+    write_run_file(&run.manifest(), split.to_json().as_bytes())?;
     let estimate = if args.estimate || args.estimate_budget.is_some() {
         Some(super::estimate::estimate(
             &split,
@@ -440,7 +423,7 @@ pub fn split(args: SplitArgs) -> Result<()> {
 /// is left alone, so a round written again changes nothing.
 fn write_jobs(dir: &Path, jobs: &[Job]) -> Result<()> {
     for job in jobs {
-        let path = dir.join(job_name(job.entry.index));
+        let path = RunDir::new(dir).job(job.entry.index);
         let text = job.to_json();
         if check_run_entry(&path)? && std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
             continue;
@@ -460,7 +443,7 @@ pub fn job(args: JobArgs) -> Result<()> {
             ))
             .into());
         };
-        (args.path.join(job_name(index)), Some(args.path.clone()))
+        (RunDir::new(&args.path).job(index), Some(args.path.clone()))
     } else {
         if args.index.is_some() {
             return Err(
@@ -470,23 +453,23 @@ pub fn job(args: JobArgs) -> Result<()> {
         let dir = args.path.parent().map(Path::to_path_buf);
         (args.path.clone(), dir)
     };
-    let job = read_job(&job_path)?;
+    let job = Job::read(&job_path)?;
     // The manifest beside the job, when there is one, confirms the job is one of its split's.
     let mut beside = None;
-    if let Some(dir) = dir.filter(|d| d.join(MANIFEST).exists()) {
-        let split = read_manifest(&dir)?;
+    if let Some(dir) = dir.map(RunDir::new).filter(|d| d.manifest().exists()) {
+        let split = dir.read_split()?;
         job.check(&split)
             .with_context(|| format!("{}", job_path.display()))?;
-        beside = Some((written_jobs(&dir, &split), dir));
+        beside = Some((dir.written_jobs(&split), dir));
     }
     let output = match args.output {
         Some(path) => path,
-        None => job_path.with_file_name(result_name(job.entry.index)),
+        None => RunDir::new(job_path.parent().unwrap_or(Path::new(""))).result(job.entry.index),
     };
     // Refused before the search, not after it: a link or pipe at the result's name.
     check_run_entry(&output)?;
     if !args.force {
-        if let Some(done) = read_result(&output)?.filter(|r| job.is_answered_by(r)) {
+        if let Some(done) = JobResult::read(&output)?.filter(|r| job.is_answered_by(r)) {
             return report_job(&done, &output, true, args.json);
         }
     }
@@ -587,8 +570,9 @@ fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Re
 /// Runs `moo tree join`.
 pub fn join(args: JoinArgs) -> Result<()> {
     let start = Instant::now();
-    let split = read_manifest(&args.dir)?;
-    let results = read_results(&args.dir, &split)?;
+    let run = RunDir::new(&args.dir);
+    let split = run.read_split()?;
+    let results = run.read_results(&split)?;
     let joined = split.join(&results)?;
     let seconds = start.elapsed().as_secs_f64();
     match joined {
@@ -807,22 +791,23 @@ fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
 /// Runs `moo tree status`: the jobs written so far that have no result yet, as a batch
 /// system's array range (`0-15,17`), or nothing when every one has.
 pub fn status(args: StatusArgs) -> Result<()> {
-    let split = read_manifest(&args.dir)?;
+    let run = RunDir::new(&args.dir);
+    let split = run.read_split()?;
     if args.verify {
-        return verify_run(&args.dir, &split);
+        return verify_run(&run, &split);
     }
     if args.summary {
-        summary(&args.dir, &split)?;
+        summary(&run, &split)?;
     }
     if args.bounds {
-        bounds(&args.dir, &split, args.strategy.as_deref())?;
+        bounds(&run, &split, args.strategy.as_deref())?;
     }
     if args.summary || args.bounds {
         return Ok(());
     }
     let mut pending = Vec::new();
-    for index in 0..written_jobs(&args.dir, &split) {
-        if read_result(&args.dir.join(result_name(index)))?.is_none() {
+    for index in 0..run.written_jobs(&split) {
+        if JobResult::read(&run.result(index))?.is_none() {
             pending.push(index);
         }
     }
@@ -833,16 +818,15 @@ pub fn status(args: StatusArgs) -> Result<()> {
 }
 
 /// `moo tree status --verify`: the run directory checked as a whole (see the flag).
-fn verify_run(dir: &Path, split: &Split) -> Result<()> {
-    let written = written_jobs(dir, split);
+fn verify_run(run: &RunDir, split: &Split) -> Result<()> {
+    let dir = run.path();
+    let written = run.written_jobs(split);
     let mut strangers = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
         check_run_entry(&entry.path())?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let known =
-            name == MANIFEST || (0..written).any(|i| name == job_name(i) || name == result_name(i));
-        if !known {
+        if !RunDir::holds(&name, written) {
             strangers.push(name);
         }
     }
@@ -855,7 +839,7 @@ fn verify_run(dir: &Path, split: &Split) -> Result<()> {
         );
     }
     for entry in &split.jobs {
-        let path = dir.join(job_name(entry.index));
+        let path = run.job(entry.index);
         let text = read_capped(&path, MAX_TREE_FILE)?;
         if text != split.job(entry.clone()).to_json() {
             bail!(
@@ -864,7 +848,7 @@ fn verify_run(dir: &Path, split: &Split) -> Result<()> {
             );
         }
     }
-    let results = read_results(dir, split)?;
+    let results = run.read_results(split)?;
     let done = results.iter().flatten().count();
     let hosts = hosts_of(&results);
     let pending = written - done;
@@ -897,7 +881,7 @@ fn verify_run(dir: &Path, split: &Split) -> Result<()> {
         }
         Joined::Round { round, jobs, .. } => {
             for job in &jobs {
-                let path = dir.join(job_name(job.entry.index));
+                let path = run.job(job.entry.index);
                 if check_run_entry(&path)? && read_capped(&path, MAX_TREE_FILE)? != job.to_json() {
                     bail!(
                         "{} is not the job the results before it derive: delete it and run `moo tree join` to write it again",
@@ -905,9 +889,7 @@ fn verify_run(dir: &Path, split: &Split) -> Result<()> {
                     );
                 }
             }
-            let next = jobs
-                .iter()
-                .filter(|j| dir.join(job_name(j.entry.index)).exists());
+            let next = jobs.iter().filter(|j| run.job(j.entry.index).exists());
             outln!(
                 "verified  {written} jobs, every one with its result, each the answer to its job; round {round} ({} jobs, {} of them written) is next: `moo tree join` writes it",
                 jobs.len(),
@@ -921,8 +903,8 @@ fn verify_run(dir: &Path, split: &Split) -> Result<()> {
 
 /// `moo tree status --bounds`: what the results in prove, and (to `strategy`) the best strategy
 /// they have found so far.
-fn bounds(dir: &Path, split: &Split, strategy: Option<&Path>) -> Result<()> {
-    let results = read_results(dir, split)?;
+fn bounds(run: &RunDir, split: &Split, strategy: Option<&Path>) -> Result<()> {
+    let results = run.read_results(split)?;
     let Some(path) = strategy else {
         return print_standing(split, &split.standing(&results)?);
     };
@@ -975,22 +957,18 @@ impl Tally {
 
 /// `moo tree status --summary`: what a long run has done so far, read from its files alone
 /// (which positions are settled only the join can tell, by deriving them).
-fn summary(dir: &Path, split: &Split) -> Result<()> {
+fn summary(run: &RunDir, split: &Split) -> Result<()> {
     let mut all = Tally::default();
     // (first guess, feedback, secrets, split deeper), in the order of the jobs.
     let mut parts: Vec<((String, String, usize, bool), Tally)> = Vec::new();
     let mut pending = Vec::new();
-    for index in 0..written_jobs(dir, split) {
-        let result = read_result(&dir.join(result_name(index)))?;
+    for index in 0..run.written_jobs(split) {
+        let result = JobResult::read(&run.result(index))?;
         let entry = match &result {
             Some(r) => r.entry.clone(),
             None => {
                 pending.push(index);
-                let path = dir.join(job_name(index));
-                let text = read_capped(&path, MAX_TREE_FILE)?;
-                Job::from_json(&text)
-                    .with_context(|| format!("{}", path.display()))?
-                    .entry
+                Job::read(&run.job(index))?.entry
             }
         };
         all.add(result.as_ref());
@@ -1049,52 +1027,4 @@ fn summary(dir: &Path, split: &Split) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// How many job files the directory holds: round 1's and those of the rounds written since,
-/// numbered on from them.
-fn written_jobs(dir: &Path, split: &Split) -> usize {
-    (split.jobs.len()..)
-        .find(|&i| !dir.join(job_name(i)).exists())
-        .unwrap_or(split.jobs.len())
-}
-
-/// The result of every job written so far, `None` for those without one; each checked
-/// against its round-1 entry (later rounds are checked by the join).
-fn read_results(dir: &Path, split: &Split) -> Result<Vec<Option<JobResult>>> {
-    let mut results = Vec::new();
-    for index in 0..written_jobs(dir, split) {
-        let path = dir.join(result_name(index));
-        let result = read_result(&path)?;
-        if let Some(r) = &result {
-            split
-                .check_result(index, r)
-                .with_context(|| format!("{}", path.display()))?;
-        }
-        results.push(result);
-    }
-    Ok(results)
-}
-
-fn read_manifest(dir: &Path) -> Result<Split> {
-    let path = dir.join(MANIFEST);
-    if !path.exists() {
-        bail!(
-            "{} has no {MANIFEST}: it is not a directory written by `moo tree split`",
-            dir.display()
-        );
-    }
-    let text = read_capped(&path, MAX_TREE_FILE)?;
-    Split::from_json(&text).with_context(|| format!("{}", path.display()))
-}
-
-/// A result file, `None` if it does not exist; a file that is there but unreadable is an error.
-pub(super) fn read_result(path: &Path) -> Result<Option<JobResult>> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = read_capped(path, MAX_TREE_FILE)?;
-    let result = JobResult::from_json(&text)
-        .with_context(|| format!("{} (delete it and run its job again)", path.display()))?;
-    Ok(Some(result))
 }

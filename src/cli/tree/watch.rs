@@ -2,13 +2,11 @@
 //! their results come into the jobs' directory: a round's runs of one position are written
 //! together, and the first to find a tree bounds every other still running.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::Duration;
 
-use moo_core::tree::{Ceiling, Job, Task};
-
-use super::jobs::{read_job, read_result};
+use moo_core::tree::{Ceiling, Job, JobResult, RunDir, Task};
 
 /// How often a running job looks for new results of its position's other runs: a run of many
 /// guesses takes minutes to hours, each of its guesses about a second.
@@ -17,16 +15,15 @@ const POLL: Duration = Duration::from_secs(5);
 /// The result files of the other runs of `job`'s position among the `written` jobs of `dir`,
 /// where `moo tree job` writes them by default; none, without reading a job file, when `job`
 /// is not a run. A job file that cannot be read is passed over: the join names it.
-pub(super) fn other_runs(dir: &Path, job: &Job, written: usize) -> Vec<PathBuf> {
+pub(super) fn other_runs(dir: &RunDir, job: &Job, written: usize) -> Vec<PathBuf> {
     if !matches!(job.entry.task, Task::Guesses { .. }) {
         return Vec::new();
     }
     (0..written)
         .filter(|&i| i != job.entry.index)
         .filter_map(|i| {
-            let other = read_job(&dir.join(super::jobs::job_name(i))).ok()?;
-            job.is_run_beside(&other.entry)
-                .then(|| dir.join(super::jobs::result_name(i)))
+            let other = Job::read(&dir.job(i)).ok()?;
+            job.is_run_beside(&other.entry).then(|| dir.result(i))
         })
         .collect()
 }
@@ -40,7 +37,7 @@ pub(super) fn watching<T>(
     work: impl FnOnce() -> T,
 ) -> T {
     let mut look = move || {
-        others.retain(|path| match read_result(path) {
+        others.retain(|path| match JobResult::read(path) {
             Ok(Some(result)) => {
                 if let Some(bound) = job.bound_from(&result) {
                     ceiling.lower(bound);

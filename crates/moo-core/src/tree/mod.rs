@@ -20,9 +20,9 @@ mod search;
 
 pub use jobs::{
     array_range, exact_space, Ceiling, Column, DeepPart, DrivenPart, Estimate, Job, JobEntry,
-    JobResult, Joined, OpenGuess, OpenPart, PartEstimate, PartOutcome, Piece, SampledJob,
-    SettledPart, Split, SplitError, SplitOptions, Standing, Step, Task, Unreduced, DEFAULT_SHARE,
-    DRIVE_STEP, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
+    JobResult, Joined, OpenGuess, OpenPart, PartEstimate, PartOutcome, Piece, RunDir, RunFileError,
+    SampledJob, SettledPart, Split, SplitError, SplitOptions, Standing, Step, Task, Unreduced,
+    DEFAULT_SHARE, DRIVE_STEP, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
 };
 #[doc(hidden)]
 pub use search::bench;

@@ -54,6 +54,7 @@ mod estimate;
 mod join;
 mod plan;
 mod read;
+mod run_dir;
 mod shared;
 mod solve;
 mod standing;
@@ -67,6 +68,7 @@ pub use self::estimate::{
     DrivenPart, Estimate, PartEstimate, SampledJob, DRIVE_STEP, RUN_STRIDE, SHARED_CACHE,
 };
 pub use self::plan::{SplitOptions, DEFAULT_SHARE};
+pub use self::run_dir::{RunDir, RunFileError};
 pub use self::solve::Ceiling;
 use super::{DecisionTree, Objective, SearchError, TreeError, TreeStats};
 use crate::pool::GuessPool;
