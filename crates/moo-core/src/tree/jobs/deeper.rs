@@ -117,7 +117,7 @@ const RUN_LEAST: usize = 200;
 const PIECE_OF_HEAVY: u64 = 4;
 
 /// A position below a first-level part: the part, the way there and the secrets left.
-pub(super) struct Position {
+pub(super) struct DeepPosition {
     /// The part's first guess and feedback, as text.
     part: (String, String),
     /// The whole history, the first guess included.
@@ -129,11 +129,11 @@ pub(super) struct Position {
     below: Option<u64>,
 }
 
-impl Position {
+impl DeepPosition {
     /// A first-level part, unbounded.
-    pub(super) fn part(space: &CodeSpace, part: &FirstPart) -> Position {
+    pub(super) fn part(space: &CodeSpace, part: &FirstPart) -> DeepPosition {
         let rules = space.rules();
-        Position {
+        DeepPosition {
             part: (
                 rules.format_code(&space.code(part.guess as usize)),
                 part.feedback.to_string(),
@@ -153,7 +153,7 @@ impl Position {
         feedback: Feedback,
         set: CodeSet,
         below: Option<u64>,
-    ) -> Position {
+    ) -> DeepPosition {
         let code = space.code(guess as usize);
         let mut history = self.history.clone();
         history.push(code, feedback);
@@ -162,7 +162,7 @@ impl Position {
             guess: rules.format_code(&code),
             feedback: feedback.to_string(),
         });
-        Position {
+        DeepPosition {
             part: self.part.clone(),
             history,
             path,
@@ -245,7 +245,7 @@ impl<'a> Deeper<'a> {
 
     /// The position's value, or what the results so far prove of it while some of its jobs
     /// have none.
-    pub(super) fn node(&mut self, node: &Position) -> Result<Derived, SplitError> {
+    pub(super) fn node(&mut self, node: &DeepPosition) -> Result<Derived, SplitError> {
         let (progress, stop) = (Progress::new(), Stop::never());
         let root = PositionRoot::new(
             self.space,
@@ -318,7 +318,7 @@ impl<'a> Deeper<'a> {
     /// each large piece a position of its own, the small ones in jobs of a few.
     fn guess(
         &mut self,
-        node: &Position,
+        node: &DeepPosition,
         root: &PositionRoot,
         guess: u32,
         budget: Option<u64>,
@@ -417,7 +417,7 @@ impl<'a> Deeper<'a> {
     /// job's index and that bound.
     fn run(
         &mut self,
-        node: &Position,
+        node: &DeepPosition,
         run: &[(u32, u64)],
         below: u64,
         lowered: &mut Vec<(usize, u64)>,
@@ -451,7 +451,7 @@ impl<'a> Deeper<'a> {
     /// results into `values`, and `false` while some job has none.
     fn light(
         &mut self,
-        node: &Position,
+        node: &DeepPosition,
         cut: &Cut,
         mut light: Vec<usize>,
         values: &mut [Option<Value>],
@@ -476,7 +476,7 @@ impl<'a> Deeper<'a> {
     /// into `values`, or `false` when it has none yet.
     fn bundle(
         &mut self,
-        node: &Position,
+        node: &DeepPosition,
         cut: &Cut,
         which: &[usize],
         values: &mut [Option<Value>],
@@ -523,7 +523,7 @@ impl<'a> Deeper<'a> {
     /// The position's subtree with `guess` at its root over its pieces' subtrees.
     fn assemble(
         &self,
-        node: &Position,
+        node: &DeepPosition,
         guess: u32,
         parts: &[(Feedback, CodeSet)],
         values: Vec<Option<Value>>,

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::deeper::{key, Deeper, Position};
+use super::deeper::{key, DeepPosition, Deeper};
 use super::shared::{graft, solved_total, Derivation, FirstPart};
 use super::values::{Derived, Value};
 use super::{
@@ -129,7 +129,7 @@ impl Split {
         };
         for d in &self.deeper {
             let part = first_part(self, space, d)?;
-            match deeper.node(&Position::part(space, &part))? {
+            match deeper.node(&DeepPosition::part(space, &part))? {
                 Derived::Value(value) => derived.parts.extend(self.part_result(d, value)),
                 Derived::Waiting { lower, best, open } => {
                     let best = best.and_then(|b| self.part_result(d, *b));

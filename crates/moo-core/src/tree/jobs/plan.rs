@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::deeper::{heavy_parts, Deeper, Position};
+use super::deeper::{heavy_parts, DeepPosition, Deeper};
 use super::shared::FirstPart;
 use super::{
     parse, DeepPart, Job, JobEntry, JobResult, Split, SplitError, Task, JOB_FORMAT, SPLIT_FORMAT,
@@ -96,7 +96,7 @@ impl Split {
                 });
                 continue;
             }
-            below.node(&Position::part(space, part))?;
+            below.node(&DeepPosition::part(space, part))?;
             for mut e in below.wanted.drain(..) {
                 e.index = jobs.len();
                 jobs.push(e);

@@ -122,7 +122,7 @@ impl Job {
         let options = SearchOptions::new(self.objective)
             .with_guesses(self.guesses)
             .with_cache_bytes(cache_bytes);
-        let at = Position {
+        let at = JobSearch {
             space,
             history: &history,
             candidates: &candidates,
@@ -183,7 +183,7 @@ impl Job {
     /// job with its proven lower bound.
     fn solve_pieces(
         &self,
-        at: &Position,
+        at: &JobSearch,
         options: &SearchOptions,
         guess: &str,
         pieces: &[Piece],
@@ -239,7 +239,7 @@ impl Job {
     /// `below` and `ceiling`, else a proven lower bound; and the bound it ended under.
     fn solve_guesses(
         &self,
-        at: &Position,
+        at: &JobSearch,
         options: &SearchOptions,
         guesses: &[String],
         below: u64,
@@ -351,13 +351,17 @@ impl Job {
     }
 
     /// A whole first-level part, with one guess less of the depth limit.
-    fn solve_part(&self, at: &Position, options: SearchOptions) -> Result<PartOutcome, SplitError> {
+    fn solve_part(
+        &self,
+        at: &JobSearch,
+        options: SearchOptions,
+    ) -> Result<PartOutcome, SplitError> {
         let left = self.max_depth.map(|d| d.saturating_sub(1));
         if left == Some(0) {
             return Ok(PartOutcome::Impossible { max_depth: 0 });
         }
         let options = options.with_max_depth(left);
-        let Position {
+        let JobSearch {
             space,
             history,
             candidates,
@@ -422,7 +426,7 @@ impl Job {
 
 /// The position a job searches, and how the search reports and stops.
 #[derive(Clone, Copy)]
-struct Position<'a> {
+struct JobSearch<'a> {
     space: &'a CodeSpace,
     history: &'a History,
     candidates: &'a CodeSet,

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::deeper::{Deeper, Position};
+use super::deeper::{DeepPosition, Deeper};
 use super::join::first_part;
 use super::{JobEntry, JobResult, Split, SplitError, Task};
 use crate::space::CodeSpace;
@@ -339,7 +339,7 @@ impl Split {
             let answer = |entry: &JobEntry| self.answer(space, entry, clock, stop, &mut tally);
             let mut deeper = Deeper::new(space, self.options(), self.heavy, HashMap::new())
                 .answering(Box::new(answer));
-            deeper.node(&Position::part(space, &part))?;
+            deeper.node(&DeepPosition::part(space, &part))?;
         }
         let mut driven = tally.part.take().unwrap_or_else(|| unreachable!());
         driven.took = clock() - begun;
