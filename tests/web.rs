@@ -855,7 +855,7 @@ async fn explorer_reads_a_tree_file(b: &Browser) {
             .contains("3 secrets, 6 guesses in all"),
         "{summary}"
     );
-    // Issue 51 item 4: a real tree file (the optimal Bulls and Cows tree, 143 KB, sent with its
+    // A real tree file (the optimal Bulls and Cows tree, 143 KB, sent with its
     // length) is held to the upload limit, not refused by the 16 KiB limit of other bodies.
     let shipped =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/moo-core/trees/bulls-4x10-average.json");
@@ -1710,7 +1710,7 @@ fn bulls_left(turns: &[(&str, (u8, u8))]) -> usize {
     history.candidates(&CodeSpace::new(rules).unwrap()).len()
 }
 
-/// Issue 51 item 6: a shared link replays exactly the shared game. Its seed travels as a
+/// A shared link replays exactly the shared game. Its seed travels as a
 /// string, so a seed above 2^53 (which a JSON number would round) draws the secret
 /// `moo play --seed` draws; a link whose seed is no number says so instead of starting another
 /// game.
@@ -1847,7 +1847,7 @@ fn position_body(rules: &Rules, turns: &[(String, String)]) -> Value {
     })
 }
 
-/// Issue 48: for 300 seeded positions (Bulls and Cows 4 of 0-9 on and off the shipped tree,
+/// For 300 seeded positions (Bulls and Cows 4 of 0-9 on and off the shipped tree,
 /// Mastermind 4x6, Bulls and Cows 5 of 0-8, 7 digits of 0-9), the WebAssembly engine's advice
 /// equals the native one JSON for JSON, timings aside; and so do its reviews of whole games.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1943,7 +1943,7 @@ async fn the_webassembly_engine_answers_as_the_native_one() {
     b.stop().await;
 }
 
-/// Issue 48: after one visit the static site is installed for offline play: with its server
+/// After one visit the static site is installed for offline play: with its server
 /// gone and Chromium's network emulated offline, the page loads, a game is played to the win
 /// on the engine in the page, and every guess is reviewed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2029,7 +2029,7 @@ async fn a_long_search_is_cancelled_from_the_busy_bar() {
     b.stop().await;
 }
 
-/// Issue 48's speed benchmark, the static site only (ignored: it measures, it checks nothing
+/// The static site's speed benchmark (ignored: it measures, it checks nothing
 /// a run could get wrong but the answers): the 500 random two-guess Bulls and Cows positions of
 /// `moo bench advisor --openings 0123 --positions 500 --seed 1`, each on a fresh advisor with
 /// its 1 s limit, natively on one thread (that very command, RAYON_NUM_THREADS=1) and in the
@@ -2364,7 +2364,7 @@ impl Browser {
     }
 }
 
-/// Issue 52: the day's secret of 1000 consecutive days of each game is the same from
+/// The day's secret of 1000 consecutive days of each game is the same from
 /// `moo daily --list`, from the page's engine (the server's API, or the WebAssembly build on
 /// the static site) and from the core, and no day repeats the day before's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2431,7 +2431,7 @@ async fn daily_secrets_agree_between_the_cli_and_the_page_engine() {
     b.stop().await;
 }
 
-/// Issue 52: the daily game to the end from the keyboard, surviving a reload; the share card
+/// The daily game to the end from the keyboard, surviving a reload; the share card
 /// (the CLI's, word for word) on the clipboard; the statistics after it; the next day's win
 /// makes a streak of two, which the Statistics page still shows after a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2541,7 +2541,7 @@ async fn browser_plays_two_daily_puzzles_shares_and_keeps_a_streak() {
     b.stop().await;
 }
 
-/// Issue 52: the statistics go to a file and come back from it in a fresh browser; a bad file
+/// The statistics go to a file and come back from it in a fresh browser; a bad file
 /// is refused with the reason and loses nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_exports_and_imports_daily_statistics() {
@@ -2610,7 +2610,7 @@ async fn browser_exports_and_imports_daily_statistics() {
     b.stop().await;
 }
 
-/// Issue 52: on `moo serve`, no answer the page gets carries the day's secret before the game
+/// On `moo serve`, no answer the page gets carries the day's secret before the game
 /// is over (the server holds it and answers feedback only); the one that ends the game does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_secret_stays_on_the_server_until_the_end() {
