@@ -505,6 +505,10 @@ impl Duel {
             your_secret: self.yours.map(|c| self.rules.format_code(&c)),
             secret: over.then(|| self.rules.format_code(&self.secret)),
             contradiction: self.contradiction.clone(),
+            ruled_out: self
+                .you
+                .ruled_out(&self.rules)
+                .map(|s| s.into_iter().collect()),
         }
     }
 }
@@ -539,6 +543,9 @@ pub struct DuelReport {
     pub secret: Option<String>,
     /// When no code fits your answers: which single answer, changed, would fix it.
     pub contradiction: Option<Contradiction>,
+    /// The symbols the computer's secret cannot hold, from your guesses and their answers
+    /// ([`History::ruled_out`]), for a keypad to mark.
+    pub ruled_out: Option<String>,
 }
 
 #[cfg(test)]
