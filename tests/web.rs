@@ -382,10 +382,10 @@ async fn browser_plays_a_game_to_the_win() {
             let status = b.text("#play-status").await;
             assert!(status.contains(&format!("won in {turn} guess")), "{status}");
             assert!(status.contains(&guess), "{status}");
-            // The focus goes to the next thing to do, and every guess is reviewed.
+            // The focus goes to the win's headline, and every guess is reviewed.
             assert_eq!(
                 b.js("return document.activeElement.id;").await,
-                json!("newgame-btn")
+                json!("play-win-title")
             );
             b.wait(&format!(
                 "document.querySelectorAll('#play-review .review-table tbody tr').length === {turn}"
@@ -474,9 +474,9 @@ async fn browser_plays_from_the_keyboard_only() {
             b.js("return document.activeElement.id;").await,
             json!("guess-input")
         );
-        // Tab past the Guess button to Hint; Enter three times for the best guess, whose
-        // button takes the focus; Enter plays it.
-        keys("\u{E004}\u{E004}").await;
+        // Tab past the Guess button and the keypad (one stop) to Hint; Enter three times for
+        // the best guess, whose button takes the focus; Enter plays it.
+        keys("\u{E004}\u{E004}\u{E004}").await;
         assert_eq!(
             b.js("return document.activeElement.id;").await,
             json!("hint-btn")
@@ -497,9 +497,15 @@ async fn browser_plays_from_the_keyboard_only() {
         .await;
         assert!(turn < 12, "twelve guesses did not win");
     }
-    b.wait("document.querySelector('#play-status').classList.contains('win') && document.activeElement.id === 'newgame-btn'")
+    b.wait("document.querySelector('#play-status').classList.contains('win') && document.activeElement.id === 'play-win-title'")
         .await;
-    // Enter on the focused button starts the next game (a finished game needs no question).
+    // The win's first action is the next game: Tab to it, Enter starts it (a finished game
+    // needs no question).
+    keys("\u{E004}").await;
+    assert_eq!(
+        b.js("return document.activeElement.id;").await,
+        json!("play-win-new")
+    );
     keys("\u{E007}").await;
     b.wait("document.querySelectorAll('#play-history tbody tr').length === 0 && document.activeElement.id === 'guess-input'")
         .await;
@@ -1038,7 +1044,7 @@ async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
         .await;
     // Colours to pick, on a phone too.
     assert!(
-        b.js("return document.querySelectorAll('#colour-picker button').length;")
+        b.js("return document.querySelectorAll('#play-keys .cbtn').length;")
             .await
             .as_u64()
             .unwrap()
@@ -2672,5 +2678,254 @@ async fn the_daily_secret_stays_on_the_server_until_the_end() {
         .await;
     let after = b.js("return window.answers;").await;
     assert!(carries(&after), "the end did not show the secret");
+    b.stop().await;
+}
+
+// ---- the phone-first board -------------------------------------------------------------------
+
+/// Every colour key's symbol (and a colour peg's in the guesses) is at least 4.5:1 on its colour,
+/// in light mode and in dark: the blue, purple, red and brown keys take white text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_colour_keys_have_contrast_in_light_and_dark() {
+    let _one = BROWSER_LOCK.lock().await;
+    let server = Server::site();
+    let dark: &[&str] = &[
+        "--force-dark-mode",
+        "--blink-settings=preferredColorScheme=0",
+    ];
+    for flags in [&[][..], dark] {
+        let Some(b) = Browser::start_with(flags).await else {
+            return;
+        };
+        b.open(&format!("{}#play?g=mastermind&seed=1&h=1234", server.url))
+            .await;
+        b.wait("document.querySelectorAll('.cbtn').length >= 6 && document.querySelectorAll('#play-history .cpeg').length === 4")
+            .await;
+        let bad = b
+            .js(&format!("{CONTRAST_JS}
+return [...document.querySelectorAll('.cbtn, .cpeg')].map((e) => [e.textContent, ratio(getComputedStyle(e).color, bg(e))])
+  .filter(([, r]) => r < 4.5).map(([t, r]) => `${{t}}: ${{r.toFixed(2)}}:1`);"))
+            .await;
+        assert_eq!(bad, json!([]), "with Chromium flags {flags:?}");
+        b.stop().await;
+    }
+}
+
+/// The symbols `turns` rule out, by the core: those no code left holds.
+fn ruled_out(rules: &Rules, turns: &[(&str, &str)]) -> String {
+    let mut history = moo_core::History::new();
+    for (guess, secret) in turns {
+        let guess = rules.parse_code(guess).unwrap();
+        history.push(guess, guess.score(&rules.parse_code(secret).unwrap()));
+    }
+    history.ruled_out(rules).unwrap().into_iter().collect()
+}
+
+/// The symbols a keypad marks as ruled out.
+async fn marked(b: &Browser, keypad: &str) -> String {
+    b.js(&format!("return [...document.querySelectorAll('{keypad} .key.out')].map((k) => k.dataset.symbol).join('');"))
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The Play page's keypad on a phone: a key per digit with delete and enter keys, each at least
+/// 44 px; a guess typed on it and played; the digits no code left holds marked as the core
+/// says; the keys reached by the arrow keys; the box still taking typed guesses; and the latest
+/// guesses in view above the keypad. Seed 4's secret is 6947 (`moo play --seed 4`), so 0123
+/// gets nothing and rules its four digits out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_keypad_plays_and_marks_ruled_out_symbols() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    b.client.set_window_size(390, 844).await.unwrap();
+    b.open(&format!("{}#play?g=bulls&seed=4", server.url)).await;
+    b.wait("document.querySelectorAll('#play-keys .key[data-symbol]').length === 10")
+        .await;
+    let small = b
+        .js("return [...document.querySelectorAll('#play-keys button')].filter((k) => { const r = k.getBoundingClientRect(); return r.width < 43.5 || r.height < 43.5; }).length;")
+        .await;
+    assert_eq!(small, json!(0), "keys under 44 px");
+    for d in ["0", "1", "2", "9"] {
+        b.click(&format!("#play-keys [data-symbol='{d}']")).await;
+    }
+    b.click("#play-keys .key-back").await;
+    b.click("#play-keys [data-symbol='3']").await;
+    let typed = b
+        .js("return document.querySelector('#guess-input').value;")
+        .await;
+    assert_eq!(typed, json!("0123"));
+    b.click("#play-keys .key-enter").await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+        .await;
+    let rules = Rules::bulls();
+    assert_eq!(marked(&b, "#play-keys").await, "0123");
+    let label = b
+        .js("return document.querySelector('#play-keys [data-symbol=\"0\"]').getAttribute('aria-label');")
+        .await;
+    assert!(label.as_str().unwrap().contains("ruled out"), "{label}");
+    // From the keyboard: the arrow keys walk the keys, Enter types one.
+    b.js("document.querySelector('#play-keys [data-symbol=\"4\"]').focus();")
+        .await;
+    type_keys(&b, "\u{E014}\u{E007}").await;
+    let typed = b
+        .js("return [document.activeElement.dataset.symbol, document.querySelector('#guess-input').value];")
+        .await;
+    assert_eq!(typed, json!(["5", "5"]));
+    // The box still takes a typed guess.
+    b.js("const i = document.querySelector('#guess-input'); i.value = ''; i.focus();")
+        .await;
+    type_keys(&b, "4567\u{E007}").await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 2")
+        .await;
+    let want = ruled_out(&rules, &[("0123", "6947"), ("4567", "6947")]);
+    assert_eq!(marked(&b, "#play-keys").await, want);
+    type_keys(&b, "8901\u{E007}").await;
+    b.wait("document.querySelectorAll('#play-history tbody tr').length === 3")
+        .await;
+    let layout = b
+        .js("const t = document.querySelector('#play-history tbody tr').getBoundingClientRect(); const k = document.querySelector('#play-keys').getBoundingClientRect(); return [t.top >= 0, t.bottom <= k.top, k.bottom <= window.innerHeight + 1, t.top, k.bottom, window.innerHeight, scrollY];")
+        .await;
+    let layout = layout.as_array().unwrap();
+    assert_eq!(
+        layout[..3],
+        [true, true, true],
+        "the latest guess in view above the keypad, the keypad in view (top, keypad bottom, height, scroll): {:?}",
+        &layout[3..]
+    );
+    let png = b.client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join("play-keypad-phone.png"), png).unwrap();
+    b.stop().await;
+}
+
+/// A win that feels like one: a headline with the number of guesses takes the focus, with a
+/// short animation (none when the system asks for reduced motion), and sharing the game and its
+/// review are offered. Seed 4's secret is 6947.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_win_celebrates_unless_motion_is_reduced() {
+    let _one = BROWSER_LOCK.lock().await;
+    let server = Server::site();
+    for reduced in [false, true] {
+        let flags: &[&str] = if reduced {
+            &["--force-prefers-reduced-motion"]
+        } else {
+            &[]
+        };
+        let Some(b) = Browser::start_with(flags).await else {
+            return;
+        };
+        b.open(&format!("{}#play?g=bulls&seed=4", server.url)).await;
+        b.wait("document.activeElement.id === 'guess-input'").await;
+        type_keys(&b, "0123\u{E007}").await;
+        b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
+            .await;
+        type_keys(&b, "6947\u{E007}").await;
+        b.wait("document.activeElement.id === 'play-win-title'")
+            .await;
+        let title = b.text("#play-win-title").await;
+        assert!(title.contains("You won in 2 guesses"), "{title}");
+        let motion = b
+            .js("return [matchMedia('(prefers-reduced-motion: reduce)').matches, getComputedStyle(document.querySelector('#play-win')).animationName];")
+            .await;
+        if reduced {
+            assert_eq!(motion, json!([true, "none"]));
+        } else {
+            assert_eq!(motion[0], json!(false));
+            assert_ne!(motion[1], json!("none"), "no animation: {motion}");
+        }
+        let actions = b
+            .js("return [...document.querySelectorAll('#play-win button')].filter((e) => e.checkVisibility()).map((e) => e.id);")
+            .await;
+        for id in ["play-win-share", "play-win-review", "play-win-new"] {
+            assert!(
+                actions.as_array().unwrap().contains(&json!(id)),
+                "{actions}"
+            );
+        }
+        b.click("#play-win-review").await;
+        b.wait("document.activeElement.closest('#play-review')")
+            .await;
+        b.screenshots(
+            if reduced {
+                "play-win-still"
+            } else {
+                "play-win"
+            },
+            "main",
+        )
+        .await;
+        b.stop().await;
+    }
+}
+
+/// A duel answered by hand with two slips: seed 5 at level 4 guesses 0123, then after
+/// "nothing" 4567, and "nothing" again fits no code. The player's secret is 0456, so both
+/// answers were wrong (1 bull, then 3 cows): each alone is offered as a fix with the answers
+/// that would fit, and both are corrected at once; the duel goes on to the computer's win,
+/// answered from 0456. On the way, the keypad marks what the player's own guesses rule out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_duel_repairs_contradicting_answers() {
+    let _one = BROWSER_LOCK.lock().await;
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    let server = Server::site();
+    let rules = Rules::bulls();
+    let (mine, its) = ("0456", duel_secret(5));
+    let mut guesses = [
+        "5678", "5679", "1234", "2345", "3456", "1357", "2468", "1470",
+    ]
+    .into_iter()
+    .filter(|g| *g != its);
+    open_duel(&b, &server.url, "g=bulls&seed=5&level=4").await;
+    for _ in 0..2 {
+        type_keys(&b, &format!("{}\u{E007}", guesses.next().unwrap())).await;
+        b.wait("document.activeElement.id === 'duel-bulls'").await;
+        type_keys(&b, "0\u{E007}").await;
+    }
+    b.wait("document.querySelector('#duel-repairs button')")
+        .await;
+    let offered = b
+        .js("return [...new Set([...document.querySelectorAll('#duel-repairs button[data-turn]')].map((e) => e.dataset.turn + ' ' + e.dataset.feedback))];")
+        .await;
+    let offered = offered.as_array().unwrap();
+    for want in ["1 0B2C", "1 1B1C", "2 0B4C", "2 1B1C"] {
+        assert!(offered.contains(&json!(want)), "{offered:?}");
+    }
+    b.js("document.querySelector('#duel-several').open = true;")
+        .await;
+    b.js("const set = (t, n, v) => { document.querySelector(`#duel-several input[data-turn=\"${t}\"][data-count=\"${n}\"]`).value = v; }; set(1, 'hit', 1); set(2, 'near', 3);")
+        .await;
+    b.click("#duel-several-apply").await;
+    b.wait("document.activeElement.id === 'duel-guess'").await;
+    let rows = b.text("#duel-its tbody").await;
+    assert!(
+        rows.contains("1 bull, 0 cows") && rows.contains("0 bulls, 3 cows"),
+        "{rows}"
+    );
+    let played: Vec<(&str, &str)> = vec![("5678", its.as_str()), ("5679", its.as_str())];
+    assert_eq!(marked(&b, "#duel-keys").await, ruled_out(&rules, &played));
+    for _ in 0..6 {
+        let over = b.js("return document.querySelector('#duel-guess-form').hidden && document.querySelector('#duel-answer-form').hidden;").await;
+        if over == json!(true) {
+            break;
+        }
+        type_keys(&b, &format!("{}\u{E007}", guesses.next().unwrap())).await;
+        b.wait("document.activeElement.id === 'duel-bulls' || document.querySelector('#duel-answer-form').hidden && document.querySelector('#duel-guess-form').hidden").await;
+        let pending = b.js("return document.querySelector('#duel-answer-form').hidden ? null : document.querySelector('#duel-pending').textContent.match(/guesses (\\d{4})/)[1];").await;
+        let Some(guess) = pending.as_str() else { break };
+        let f = rules
+            .parse_code(guess)
+            .unwrap()
+            .score(&rules.parse_code(mine).unwrap());
+        type_keys(&b, &format!("{}\u{E004}{}\u{E007}", f.bulls, f.cows)).await;
+        b.wait("document.activeElement.id === 'duel-guess' || document.activeElement.id === 'duel-start'").await;
+    }
+    let status = b.text("#duel-status").await;
+    assert!(status.contains("The computer wins"), "{status}");
     b.stop().await;
 }

@@ -19,7 +19,9 @@ use super::{ranged, RuleArgs, UsageError};
 first wins, and the computer gets as many guesses as you, so both finding it in
 the same round is a draw. Answer the computer's guesses with bulls and cows
 (\"1B2C\": 1 in place, 2 elsewhere; also \"1 2\" or 12), or give --secret and moo
-answers for you. Also: history, give up, help.
+answers for you. An answer you got wrong is corrected at any turn with `fix`,
+the number of the computer's guess and its right answer (`fix 2 1B1C`). Also:
+history, give up, help.
 
 Examples:
   moo duel
@@ -181,7 +183,13 @@ impl Referee {
     /// The move a line means in `phase`, or why it means none.
     fn read_move(&self, phase: Phase, line: &str) -> Result<Move, String> {
         let rules = self.duel.rules();
+        // `fix` is taken at any turn: a player who finds a slip corrects it, one after another.
+        let fixing = line
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("fix"));
         match phase {
+            _ if fixing => self.read_fix(line),
             Phase::YourGuess => rules
                 .parse_code(line)
                 .map(Move::Guess)
@@ -189,29 +197,32 @@ impl Referee {
             Phase::YourAnswer => Feedback::parse(line, rules.length())
                 .map(Move::Answer)
                 .map_err(|e| e.to_string()),
-            _ => {
-                let mut words = line.split_whitespace();
-                let first = words.next().unwrap_or_default();
-                let turn = if first.eq_ignore_ascii_case("fix") {
-                    words.next().unwrap_or_default()
-                } else {
-                    first
-                };
-                let turn: usize = turn.parse().map_err(|_| {
-                    "type `fix`, the number of my guess and its right answer, such as `fix 2 1B1C`"
-                        .to_string()
-                })?;
-                let answer = words.collect::<Vec<_>>().join(" ");
-                if answer.is_empty() {
-                    return Err(format!(
-                        "after the number of my guess, type its right answer, such as `fix {turn} 1B1C`"
-                    ));
-                }
-                let feedback =
-                    Feedback::parse(&answer, rules.length()).map_err(|e| e.to_string())?;
-                Ok(Move::Fix { turn, feedback })
-            }
+            _ => self.read_fix(line),
         }
+    }
+
+    /// A fix, `fix 2 1B1C` (or, when the duel waits for one, `2 1B1C`).
+    fn read_fix(&self, line: &str) -> Result<Move, String> {
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        let turn = if first.eq_ignore_ascii_case("fix") {
+            words.next().unwrap_or_default()
+        } else {
+            first
+        };
+        let turn: usize = turn.parse().map_err(|_| {
+            "type `fix`, the number of my guess and its right answer, such as `fix 2 1B1C`"
+                .to_string()
+        })?;
+        let answer = words.collect::<Vec<_>>().join(" ");
+        if answer.is_empty() {
+            return Err(format!(
+                "after the number of my guess, type its right answer, such as `fix {turn} 1B1C`"
+            ));
+        }
+        let feedback =
+            Feedback::parse(&answer, self.duel.rules().length()).map_err(|e| e.to_string())?;
+        Ok(Move::Fix { turn, feedback })
     }
 
     /// Plays `mv` and prints what happened, or why it was refused.
@@ -329,10 +340,10 @@ impl Referee {
         let rules = self.duel.rules();
         match phase {
             Phase::YourGuess => format!(
-                "Type a guess of {} ({rules}), or: history, give up.",
+                "Type a guess of {} ({rules}), or: fix 2 1B1C (to correct an answer you gave), history, give up.",
                 rules.length()
             ),
-            Phase::YourAnswer => "Type how my guess scores against your secret: bulls (right symbol, right place) and cows (right symbol, wrong place), as 1B2C, \"1 2\" or 12; or: history, give up.".to_string(),
+            Phase::YourAnswer => "Type how my guess scores against your secret: bulls (right symbol, right place) and cows (right symbol, wrong place), as 1B2C, \"1 2\" or 12; or: fix 2 1B1C (to correct an answer you gave), history, give up.".to_string(),
             _ => "No code fits all your answers: type `fix`, the number of my guess and its right answer, such as `fix 2 1B1C`; or: history, give up.".to_string(),
         }
     }

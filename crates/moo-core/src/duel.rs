@@ -148,8 +148,9 @@ pub enum Move {
     /// The answer to the computer's guess, typed by a player who keeps their secret to
     /// themselves.
     Answer(Feedback),
-    /// A corrected answer to the computer's guess `turn` (counted from 1), when the answers
-    /// given contradict each other.
+    /// A corrected answer to the computer's guess `turn` (counted from 1): when the answers
+    /// given contradict each other, or at any time before the end, as a player who finds more
+    /// than one slip corrects them one after the other.
     Fix {
         /// The computer's turn whose answer changes, from 1.
         turn: usize,
@@ -422,17 +423,15 @@ impl Duel {
                 self.settle(space, stop);
             }
             Move::Fix { turn, feedback } => {
-                if phase != Phase::FixAnswer {
-                    return Err(DuelError::NotNow(
-                        "your answers fit together: there is nothing to fix",
-                    ));
-                }
                 let made = self.computer.len();
                 if turn == 0 || turn > made {
                     return Err(DuelError::NoSuchTurn { turn, made });
                 }
                 let feedback = feedback.check(self.rules.length())?;
-                if turn < made && feedback.is_win(self.rules.length()) {
+                // Only the answer that stopped the duel may become a win: a win at any other
+                // turn would have ended the duel rounds ago.
+                let last = turn == made && phase == Phase::FixAnswer;
+                if !last && feedback.is_win(self.rules.length()) {
                     return Err(DuelError::EarlyWin);
                 }
                 let mut fixed = History::new();
@@ -505,6 +504,10 @@ impl Duel {
             your_secret: self.yours.map(|c| self.rules.format_code(&c)),
             secret: over.then(|| self.rules.format_code(&self.secret)),
             contradiction: self.contradiction.clone(),
+            ruled_out: self
+                .you
+                .ruled_out(&self.rules)
+                .map(|s| s.into_iter().collect()),
         }
     }
 }
@@ -539,6 +542,9 @@ pub struct DuelReport {
     pub secret: Option<String>,
     /// When no code fits your answers: which single answer, changed, would fix it.
     pub contradiction: Option<Contradiction>,
+    /// The symbols the computer's secret cannot hold, from your guesses and their answers
+    /// ([`History::ruled_out`]), for a keypad to mark.
+    pub ruled_out: Option<String>,
 }
 
 #[cfg(test)]
@@ -641,6 +647,35 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.phase(), Phase::YourGuess);
+    }
+
+    /// Two slips: the first fix makes the answers fit again, and the second is still taken, so
+    /// a player corrects every answer they got wrong; no answer but the one that stopped the
+    /// duel may become a win.
+    #[test]
+    fn several_answers_are_fixed_one_after_the_other() {
+        let advisor = Advisor::new();
+        let stop = Stop::never();
+        let (space, mut d) = duel(Level::Club, 3, None);
+        for g in ["0123", "4567"] {
+            d.play(Move::Guess(code(g)), &space, &advisor, &stop)
+                .unwrap();
+            d.play(Move::Answer(Feedback::new(0, 0)), &space, &advisor, &stop)
+                .unwrap();
+        }
+        assert_eq!(d.phase(), Phase::FixAnswer);
+        let fix = |turn, bulls, cows| Move::Fix {
+            turn,
+            feedback: Feedback::new(bulls, cows),
+        };
+        d.play(fix(2, 0, 2), &space, &advisor, &stop).unwrap();
+        assert_eq!(d.phase(), Phase::YourGuess);
+        d.play(fix(1, 1, 0), &space, &advisor, &stop).unwrap();
+        assert_eq!(d.its().turns()[0].feedback, Feedback::new(1, 0));
+        assert_eq!(
+            d.play(fix(2, 4, 0), &space, &advisor, &stop),
+            Err(DuelError::EarlyWin)
+        );
     }
 
     /// The same seed replays the same duel, the beginner's random guesses included, and the

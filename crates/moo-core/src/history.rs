@@ -6,7 +6,8 @@
 use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
-use crate::space::CodeSpace;
+use crate::rules::Rules;
+use crate::space::{CodeSpace, SpaceOptions};
 use crate::stop::Stop;
 use std::collections::HashMap;
 
@@ -27,6 +28,10 @@ pub struct Repair {
     /// The answers that would make the history consistent, each with how many codes it leaves.
     pub alternatives: Vec<(Feedback, usize)>,
 }
+
+/// The most codes [`History::ruled_out`] enumerates. A keypad asks after every guess, so a
+/// larger game gets no marks rather than a wait.
+pub const RULED_OUT_MAX_CODES: usize = 200_000;
 
 /// The turns of a game, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,6 +96,32 @@ impl History {
             set = space.filter_code(&set, &t.guess, t.feedback);
         }
         Ok(set)
+    }
+
+    /// The symbols of `rules` that no code consistent with every turn contains, in alphabet
+    /// order: a player can drop them from their next guesses. `None` when the rules allow more
+    /// than [`RULED_OUT_MAX_CODES`] codes, or when no code fits the turns (then nothing can be
+    /// said of a symbol).
+    pub fn ruled_out(&self, rules: &Rules) -> Option<Vec<char>> {
+        // Scored on the fly: a score table would cost more than the few filters it serves.
+        let options = SpaceOptions::default()
+            .with_max_codes(RULED_OUT_MAX_CODES)
+            .with_table_bytes(0);
+        let space = CodeSpace::with_options(rules.clone(), &options).ok()?;
+        let candidates = self.candidates(&space);
+        if candidates.is_empty() {
+            return None;
+        }
+        let seen = candidates
+            .iter()
+            .fold(0u64, |m, i| m | space.code(i).mask());
+        let alphabet = rules.alphabet();
+        Some(
+            (0..alphabet.len())
+                .filter(|&s| seen & (1 << s) == 0)
+                .map(|s| alphabet[s])
+                .collect(),
+        )
     }
 
     /// The distinct turns in the order first played, each with how often it was played.
@@ -202,6 +233,30 @@ mod tests {
         }
         assert!(h.undo().is_some());
         assert!(h.repairs(&space).is_empty());
+    }
+
+    /// A symbol is ruled out exactly when no code left contains it: after 0123 got nothing,
+    /// its four digits; after a guess that got all four symbols, every other one.
+    #[test]
+    fn ruled_out_symbols_are_those_no_code_left_contains() {
+        let rules = Rules::bulls();
+        let code = |s: &str| rules.parse_code(s).unwrap();
+        let mut h = History::new();
+        assert_eq!(h.ruled_out(&rules), Some(vec![]));
+        h.push(code("0123"), Feedback::new(0, 0));
+        assert_eq!(h.ruled_out(&rules), Some(vec!['0', '1', '2', '3']));
+        let mut all = History::new();
+        all.push(code("4567"), Feedback::new(1, 3));
+        let out: String = all.ruled_out(&rules).unwrap().into_iter().collect();
+        assert_eq!(out, "012389");
+        let mm = Rules::mastermind();
+        let mut pegs = History::new();
+        pegs.push(mm.parse_code("1122").unwrap(), Feedback::new(0, 0));
+        assert_eq!(pegs.ruled_out(&mm), Some(vec!['1', '2']));
+        h.push(code("4567"), Feedback::new(0, 0));
+        assert_eq!(h.ruled_out(&rules), None, "no code fits");
+        let long = Rules::new(10, "0123456789", false, false).unwrap();
+        assert_eq!(History::new().ruled_out(&long), None, "too many codes");
     }
 
     /// The repairs found in one pass are those of the definition: drop turn i, refilter, and

@@ -96,6 +96,9 @@ pub struct GameReport {
     hard: bool,
     /// A daily puzzle's game: which day's.
     daily: Option<moo_core::daily::Puzzle>,
+    /// The symbols no code left contains, for the page's keypad to mark; absent on games too
+    /// large to enumerate at every guess.
+    ruled_out: Option<String>,
 }
 
 impl GameReport {
@@ -129,6 +132,10 @@ impl GameReport {
                 .then_some(adversary::CHALLENGE),
             hard: game.hard,
             daily: game.daily,
+            ruled_out: game
+                .history
+                .ruled_out(rules)
+                .map(|s| s.into_iter().collect()),
         }
     }
 }

@@ -33,19 +33,23 @@ export function pegs(bulls, cows, length, rules) {
 export const answerView = (bulls, cows, rules) =>
   el("span", { class: "answer" }, pegs(bulls, cows, rules.length, rules), el("span", { text: answerWords(bulls, cows, rules) }));
 
-// Colour games: each symbol gets a colour, shown as a peg with the symbol on it.
+// Colour games: each symbol gets a colour, shown as a peg with the symbol on it, in the ink that
+// keeps it at least 4.5:1 on that colour (white on the dark ones, near-black on the light).
 const COLOURS = [
-  ["red", "#d7263d"], ["blue", "#1b64c8"], ["green", "#2a9d4b"], ["yellow", "#f2c12e"], ["orange", "#f07c1b"],
-  ["purple", "#7b3fbf"], ["cyan", "#1fb5c9"], ["pink", "#e86bb0"], ["brown", "#8a5a2b"], ["grey", "#8c8c8c"],
+  ["red", "#d7263d", "#fff"], ["blue", "#1b64c8", "#fff"], ["green", "#2a9d4b", "#111"], ["yellow", "#f2c12e", "#111"],
+  ["orange", "#f07c1b", "#111"], ["purple", "#7b3fbf", "#fff"], ["cyan", "#1fb5c9", "#111"], ["pink", "#e86bb0", "#111"],
+  ["brown", "#8a5a2b", "#fff"], ["grey", "#8c8c8c", "#111"],
 ];
 export const colourGame = (rules) => pegsGame(rules) && Array.from(rules.symbols).length <= COLOURS.length;
-export const colourOf = (rules, sym) => COLOURS[Array.from(rules.symbols).indexOf(sym)] || ["", "#888"];
+export const colourOf = (rules, sym) => COLOURS[Array.from(rules.symbols).indexOf(sym)] || ["", "#888", "#111"];
+// The style of a peg or key of symbol `sym`: its colour and its ink.
+export const colourStyle = (rules, sym) => `background:${colourOf(rules, sym)[1]};color:${colourOf(rules, sym)[2]}`;
 export function codeView(code, rules, big = false) {
   if (!rules || !colourGame(rules)) return el("span", { class: "code" + (big ? " big" : ""), text: code });
   const box = el("span", { class: "code colours" + (big ? " big" : ""), role: "img",
     "aria-label": Array.from(code).map((s) => `${s} ${colourOf(rules, s)[0]}`).join(", ") });
   for (const s of Array.from(code)) {
-    box.append(el("span", { class: "cpeg", style: `background:${colourOf(rules, s)[1]}`, text: s }));
+    box.append(el("span", { class: "cpeg", style: colourStyle(rules, s), text: s }));
   }
   return box;
 }

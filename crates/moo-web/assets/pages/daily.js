@@ -5,7 +5,9 @@
 
 import { $, el, setStatus, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
-import { answerWords, colourGame, colourOf, pegsGame } from "../lib/words.js";
+import { answerWords, pegsGame } from "../lib/words.js";
+import { keypad } from "../lib/keypad.js";
+import { celebrate } from "../lib/win.js";
 import { turnRows } from "../lib/turns.js";
 import { saveState } from "../lib/state.js";
 import { reviewView } from "../lib/review.js";
@@ -27,7 +29,7 @@ export const daily = {
     <label for="daily-input">Your guess</label>
     <input id="daily-input" inputmode="numeric" spellcheck="false" autocapitalize="off" required>
     <button id="daily-guess" type="submit">Guess</button>
-    <div id="daily-picker" class="picker" role="group" aria-label="Add a colour" hidden></div>
+    <div id="daily-keys" class="keypad" hidden></div>
   </form>
   <p id="daily-status" class="status" role="status" aria-live="polite"></p>
   <div class="row"><button id="daily-giveup" type="button" class="secondary">Give up</button></div>
@@ -38,6 +40,7 @@ export const daily = {
     </table>
   </div>
   <div id="daily-end" hidden>
+    <div id="daily-win" class="card win-card" hidden><h3 id="daily-win-title" tabindex="-1"></h3></div>
     <div class="card share">
       <h3>Share your result</h3>
       <p class="info">It shows how your game went without giving the secret away.</p>
@@ -131,7 +134,8 @@ export const daily = {
       if (err.code === "no_such_game" && again) { await this.open(this.game); return this.guess(false); }
       setStatus($("#daily-status"), err.message, "error");
     }
-    input.focus();
+    // A guess played from the keypad keeps the focus there: no phone keyboard pops up.
+    if (!$("#daily-keys").contains(document.activeElement)) input.focus();
   },
   async giveUp() {
     if (!this.g || this.g.over) return;
@@ -151,6 +155,7 @@ export const daily = {
     this.try.over = true;
     saveTry(this.game, this.try);
     $("#daily-end").hidden = false;
+    $("#daily-win").hidden = true;
     $("#daily-share").textContent = "";
     $("#daily-review").replaceChildren(el("p", { class: "info", text: "Reviewing every guess…" }));
     try {
@@ -165,6 +170,8 @@ export const daily = {
       $("#daily-stats").replaceChildren(statsView(s.stats.find((x) => x.game === this.game)));
       $("#daily-review").replaceChildren(reviewView(r.review, g.rules));
       $("#daily-end").dataset.ready = "1";
+      if (g.won) celebrate($("#daily-win"), $("#daily-win-title"), `Solved in ${plural(g.turns.length, "guess", "guesses")}!`);
+      // The result's first action: sharing it.
       $("#daily-copy").focus();
     } catch (err) {
       if (opening === this.opening) $("#daily-review").replaceChildren(el("p", { class: "status error", text: err.message }));
@@ -191,7 +198,7 @@ export const daily = {
     const over = !g || g.over;
     for (const id of ["#daily-input", "#daily-guess", "#daily-giveup"]) $(id).disabled = over;
     const rules = g ? g.rules : { length: 4, symbols: this.game === "mastermind" ? "123456" : "0123456789", repeats: this.game === "mastermind" };
-    this.picker(over ? null : rules);
+    keypad($("#daily-keys"), $("#daily-input"), over ? null : rules, g && g.ruled_out, () => this.guess());
     $("#daily-info").textContent = g ? `Puzzle #${g.daily.number} · ${g.daily.date} · ${GAMES[this.game]}` : "";
     $("#daily-history tbody").replaceChildren(...(g ? turnRows(g.turns, g.rules) : []));
     if (!g) return;
@@ -201,17 +208,5 @@ export const daily = {
       const last = g.turns[g.turns.length - 1];
       setStatus($("#daily-status"), `${last.guess}: ${answerWords(last.bulls, last.cows, g.rules)}.`);
     }
-  },
-  // Colour buttons for Mastermind, so a phone needs no keyboard.
-  picker(rules) {
-    const box = $("#daily-picker");
-    box.hidden = !rules || !colourGame(rules);
-    if (box.hidden) { box.replaceChildren(); return; }
-    const input = $("#daily-input");
-    box.replaceChildren(...Array.from(rules.symbols).map((s) => el("button", {
-      type: "button", class: "cbtn", style: `background:${colourOf(rules, s)[1]}`, "aria-label": `Add ${s} (${colourOf(rules, s)[0]})`, text: s,
-      onclick: () => { if (input.value.length < rules.length) input.value += s; },
-    })), el("button", { type: "button", class: "secondary", "aria-label": "Delete the last colour", text: "⌫",
-      onclick: () => { input.value = input.value.slice(0, -1); } }));
   },
 };

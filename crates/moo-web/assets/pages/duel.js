@@ -6,6 +6,8 @@ import { $, el, setStatus, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { answerWords, digitsOnly, pegsGame, words } from "../lib/words.js";
 import { repairBoxes, turnRows } from "../lib/turns.js";
+import { keypad } from "../lib/keypad.js";
+import { celebrate } from "../lib/win.js";
 import { hashState, saveState } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
 
@@ -40,7 +42,9 @@ export const duel = {
     <label for="duel-guess">Your guess</label>
     <input id="duel-guess" spellcheck="false" autocapitalize="off" required>
     <button id="duel-guess-btn" type="submit">Guess</button>
+    <div id="duel-keys" class="keypad" hidden></div>
   </form>
+  <div id="duel-win" class="card win-card" hidden><h3 id="duel-win-title" tabindex="-1"></h3></div>
   <form id="duel-answer-form" class="card" autocomplete="off" hidden>
     <p id="duel-pending" class="info"></p>
     <div class="row">
@@ -164,6 +168,39 @@ export const duel = {
     const answer = `${Number($("#duel-bulls").value) || 0}B${Number($("#duel-cows").value) || 0}C`;
     this.move({ answer }, `a${answer}`);
   },
+  // More than one answer wrong: every answer given, to correct as many as need it at once. The
+  // engine takes the fixes one after the other and says whether the answers then fit.
+  several(d, rules) {
+    const w = words(rules);
+    const box = el("details", { class: "more several", id: "duel-several" }, el("summary", { text: "More than one answer was wrong? Correct them all" }));
+    const rows = d.computer.map((t, i) => {
+      const input = (label, value, n) => el("label", {}, el("span", { text: label }), el("input", {
+        type: "number", inputmode: "numeric", min: 0, max: rules.length, value, "data-turn": i + 1, "data-count": n,
+        "aria-label": `${label} for guess ${i + 1}, ${t.guess}`,
+      }));
+      return el("div", { class: "row" }, el("span", { text: `Guess ${i + 1}: ${t.guess}` }), input(w.hit, t.bulls, "hit"), input(w.near, t.cows, "near"));
+    });
+    const apply = el("button", { type: "button", id: "duel-several-apply", text: "Use these answers", onclick: () => this.fixAll(d) });
+    box.append(...rows, apply);
+    return box;
+  },
+  async fixAll(d) {
+    const fixes = d.computer.map((t, i) => {
+      const count = (n) => Number($(`#duel-several input[data-turn="${i + 1}"][data-count="${n}"]`).value) || 0;
+      return { turn: i + 1, answer: `${count("hit")}B${count("near")}C`, was: t.feedback };
+    }).filter((f) => f.answer !== f.was);
+    if (!fixes.length) return;
+    try {
+      for (const f of fixes) await this.send({ fix: { turn: f.turn, answer: f.answer } }, `f${f.turn}:${f.answer}`);
+    } catch (err) {
+      this.render();
+      this.save();
+      setStatus($("#duel-status"), err.message, "error");
+      return;
+    }
+    this.render();
+    this.save();
+  },
   render() {
     const d = this.duel;
     const rules = d ? d.rules : this.form.rules();
@@ -178,6 +215,8 @@ export const duel = {
     $("#duel-answer-form").hidden = phase !== "your_answer";
     $("#duel-giveup").disabled = phase === "over";
     $("#duel-repairs").replaceChildren();
+    keypad($("#duel-keys"), $("#duel-guess"), phase === "your_guess" ? rules : null, d && d.ruled_out, () => this.guess());
+    if (!d || phase !== "over") $("#duel-win").hidden = true;
     if (!d) {
       $("#duel-info").textContent = "";
       $("#duel-yours tbody").replaceChildren();
@@ -191,7 +230,8 @@ export const duel = {
     const status = $("#duel-status");
     if (phase === "over") {
       setStatus(status, `${OUTCOME[d.outcome]} The computer's secret was ${d.secret}.`, d.outcome === "won" ? "win" : "");
-      $("#duel-start").focus();
+      if (d.outcome === "won" && $("#duel-win").hidden) celebrate($("#duel-win"), $("#duel-win-title"), `You beat the computer in ${plural(d.you.length, "guess", "guesses")}!`);
+      else if (d.outcome !== "won") $("#duel-start").focus();
     } else if (phase === "your_answer") {
       $("#duel-pending").textContent = `The computer guesses ${d.pending}. How does it score against your secret? ${w.hit}: right symbol in the right place; ${w.near.toLowerCase()}: right symbol in the wrong place.`;
       $("#duel-bulls").value = 0;
@@ -202,14 +242,15 @@ export const duel = {
       $("#duel-bulls").select();
     } else if (phase === "fix_answer") {
       setStatus(status, "No secret fits all your answers: one of them must be wrong. Fix it to go on.", "error");
-      $("#duel-repairs").append(...repairBoxes(d.contradiction, rules, (turn, answer) => this.move({ fix: { turn, answer } }, `f${turn}:${answer}`)));
+      $("#duel-repairs").append(...repairBoxes(d.contradiction, rules, (turn, answer) => this.move({ fix: { turn, answer } }, `f${turn}:${answer}`)),
+        this.several(d, rules));
       $("#duel-repairs button")?.focus();
     } else if (d.you.length) {
       const last = d.you[d.you.length - 1];
       const its = d.computer[d.computer.length - 1];
       const said = its ? ` The computer guessed ${its.guess}: ${answerWords(its.bulls, its.cows, rules)}.` : "";
       setStatus(status, `Your guess ${last.guess}: ${answerWords(last.bulls, last.cows, rules)}.${said}`);
-      $("#duel-guess").focus();
+      if (!$("#duel-keys").contains(document.activeElement)) $("#duel-guess").focus();
     }
     if (pegsGame(rules)) $("#duel-guess").placeholder = rules.symbols;
   },

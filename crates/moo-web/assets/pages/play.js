@@ -4,6 +4,8 @@
 import { $, el, setStatus, num, plural } from "../lib/dom.js";
 import { api } from "../lib/api.js";
 import { adviceWords, answerWords, colourGame, colourOf, digitsOnly, pegsGame, words } from "../lib/words.js";
+import { keypad } from "../lib/keypad.js";
+import { celebrate, share } from "../lib/win.js";
 import { mayDropGame, turnRows } from "../lib/turns.js";
 import { hashState, saveState, stored } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
@@ -27,9 +29,19 @@ export const play = {
     <label for="guess-input">Your guess</label>
     <input id="guess-input" name="guess" inputmode="text" spellcheck="false" autocapitalize="off" required>
     <button id="guess-btn" type="submit">Guess</button>
-    <div id="colour-picker" class="picker" role="group" aria-label="Add a colour" hidden></div>
+    <div id="play-keys" class="keypad" hidden></div>
   </form>
   <p id="play-status" class="status" role="status" aria-live="polite"></p>
+  <div id="play-win" class="card win-card" hidden>
+    <h3 id="play-win-title" tabindex="-1"></h3>
+    <p id="play-win-text"></p>
+    <div class="row">
+      <button id="play-win-new" type="button">New game</button>
+      <button id="play-win-share" type="button" class="secondary">Challenge a friend</button>
+      <button id="play-win-review" type="button" class="secondary">See the review</button>
+    </div>
+    <p id="play-win-shared" class="status" role="status" aria-live="polite"></p>
+  </div>
   <button id="play-reveal" type="button" class="secondary" hidden>Show the secret</button>
   <div class="row">
     <button id="hint-btn" type="button">Hint</button>
@@ -46,7 +58,7 @@ export const play = {
       <tbody></tbody>
     </table>
   </div>
-  <div id="play-review" class="review" hidden></div>
+  <div id="play-review" class="review" tabindex="-1" hidden></div>
 `,
   game: null,
   seed: null,
@@ -58,6 +70,9 @@ export const play = {
     $("#giveup-btn").addEventListener("click", () => this.giveUp());
     $("#play-reveal").addEventListener("click", () => { this.veiled = false; this.render(); });
     $("#newgame-btn").addEventListener("click", () => { if (this.mayDrop()) this.newGame(); });
+    $("#play-win-new").addEventListener("click", () => this.newGame());
+    $("#play-win-share").addEventListener("click", () => this.share());
+    $("#play-win-review").addEventListener("click", () => { const r = $("#play-review"); r.scrollIntoView({ block: "start" }); r.focus(); });
     for (const box of ["#play-adversary", "#play-hard"]) $(box).addEventListener("change", (e) => {
       if (this.mayDrop()) this.newGame(); else e.target.checked = !e.target.checked;
     });
@@ -110,12 +125,14 @@ export const play = {
     this.render();
     if (!this.game.over) setStatus($("#play-status"), guesses.length ? "Welcome back: your game goes on." : "New game: make your first guess.");
     this.save();
-    if (this.game.over) this.finished(); else $("#guess-input").focus();
+    if (this.game.over) this.finished();
+    else { $("#guess-input").focus(); this.inView(); }
   },
   async newGame(seed, restoring = false) {
     this.starting = true;
     this.resetHint();
     $("#play-review").hidden = true;
+    $("#play-win").hidden = true;
     this.seed = seed || String(crypto.getRandomValues(new Uint32Array(1))[0]);
     try {
       // As a string: a number above 2^53 would lose digits, and a link replay another game.
@@ -128,6 +145,7 @@ export const play = {
         this.render();
         this.save();
         $("#guess-input").focus();
+        this.inView();
       }
     } catch (err) {
       // Refused rules: no game is shown rather than the old one under the new rules.
@@ -149,12 +167,18 @@ export const play = {
       this.render();
       this.save();
       if (this.game.over) { this.finished(); return; }
+      this.inView();
     } catch (err) {
       // A game the server dropped (idle, restarted) comes back from its seed and guesses.
       if (err.code === "no_such_game") { await this.restore(hashState().params); return; }
       setStatus($("#play-status"), err.message, "error");
     }
-    input.focus();
+    // A guess played from the keypad keeps the focus there: no phone keyboard pops up.
+    if (!$("#play-keys").contains(document.activeElement)) input.focus();
+  },
+  // On a phone, the keypad at the bottom of the screen with the latest guesses above it.
+  inView() {
+    if (matchMedia("(max-width: 560px)").matches && !$("#play-keys").hidden) $("#play-keys").scrollIntoView({ block: "end" });
   },
   resetHint() {
     this.hintLevel = 0;
@@ -212,11 +236,28 @@ export const play = {
       this.finished();
     } catch (err) { setStatus($("#play-status"), err.message, "error"); }
   },
-  // A finished game: its review, and the focus on starting the next one.
+  // A finished game: a win celebrated (the focus on its headline), else the focus on starting
+  // the next one; and the review.
   finished() {
     const g = this.game;
-    $("#newgame-btn").focus();
+    if (g.won) {
+      const who = g.adversary ? "You beat the adversary" : "You won";
+      celebrate($("#play-win"), $("#play-win-title"), `${who} in ${plural(g.turns.length, "guess", "guesses")}!`);
+      $("#play-win-text").textContent = g.adversary ? `A secret that fits every answer: ${g.secret}.` : `The secret was ${g.secret}.`;
+      setStatus($("#play-win-shared"), "");
+    } else $("#newgame-btn").focus();
     if (g.turns.length) showReview($("#play-review"), this.form.body(), g.turns.map((t) => ({ guess: t.guess, feedback: t.feedback })), g.rules);
+  },
+  // The same secret for a friend: the link to this game without its guesses, and the score.
+  share() {
+    const g = this.game;
+    const p = this.form.save(new URLSearchParams());
+    p.set("seed", this.seed);
+    if (g.adversary) p.set("adversary", "1");
+    if (g.hard) p.set("hard", "1");
+    const link = `${location.href.split("#")[0]}#play?${p}`;
+    const what = g.adversary ? "I beat moo's adversary" : "I found moo's secret";
+    share(`${what} in ${plural(g.turns.length, "guess", "guesses")}. Can you do better?`, link, $("#play-win-shared"));
   },
   render() {
     const g = this.game;
@@ -225,7 +266,7 @@ export const play = {
     for (const id of ["#guess-input", "#guess-btn", "#hint-btn", "#giveup-btn"]) $(id).disabled = over;
     const rules = g ? g.rules : this.form.rules();
     this.howto(rules);
-    this.picker(g && !over ? rules : null);
+    keypad($("#play-keys"), $("#guess-input"), g && !over ? rules : null, g && g.ruled_out, () => this.guess());
     $("#guess-input").setAttribute("inputmode", digitsOnly(rules) ? "numeric" : "text");
     if (!g) {
       $("#play-info").textContent = "";
@@ -265,17 +306,5 @@ export const play = {
     $("#howto-text").replaceChildren(
       el("p", { text: what }), el("p", { text: answer }),
       el("p", { text: `Find the secret in as few guesses as you can. ${w.hit === "Black" ? "Four black pegs" : "All bulls"} means you won. Stuck? Ask for a hint, one step at a time.` }));
-  },
-  // Colour buttons for colour games, so a phone needs no keyboard.
-  picker(rules) {
-    const box = $("#colour-picker");
-    if (!rules || !colourGame(rules)) { box.hidden = true; box.replaceChildren(); return; }
-    box.hidden = false;
-    const input = $("#guess-input");
-    box.replaceChildren(...Array.from(rules.symbols).map((s) => el("button", {
-      type: "button", class: "cbtn", style: `background:${colourOf(rules, s)[1]}`, "aria-label": `Add ${s} (${colourOf(rules, s)[0]})`, text: s,
-      onclick: () => { if (Array.from(input.value).length < rules.length) input.value += s; },
-    })), el("button", { type: "button", class: "secondary", "aria-label": "Delete the last colour", text: "⌫",
-      onclick: () => { input.value = Array.from(input.value).slice(0, -1).join(""); } }));
   },
 };
