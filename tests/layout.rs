@@ -130,16 +130,6 @@ const CYCLES: &[(&str, &[&str], &str)] = &[
         "the jobs' shared types are spread over the files that use them; they go to one leaf module",
     ),
     (
-        "crates/moo-core/src",
-        &[
-            "tree::search::bounds",
-            "tree::search::columns",
-            "tree::search::pairs",
-            "tree::search::parts",
-        ],
-        "the bound steps call back into Bounds; each becomes a plug-in over a read-only view",
-    ),
-    (
         "crates/moo-py/src",
         &["history", "rules"],
         "Rules.history builds a History, whose turns hold the Feedback type of rules.rs",

@@ -32,7 +32,8 @@
 //!   the earliest guess in the order, as sequentially.
 //!
 //! This file holds the public API. The objective drivers are in [`drivers`], the recursion in
-//! [`recursion`], what it has proven and how it stops in [`state`], the guesses worth trying in
+//! [`recursion`], the rules that raise a tried guess's bound before its parts are searched in
+//! [`prune`], what it has proven and how it stops in [`state`], the guesses worth trying in
 //! [`candidates`], the bounds and closed forms in [`bounds`] (level filling in [`levels`],
 //! symmetries in [`orbits`], the partition kernels in [`bulk`]), the cache in [`memo`] and
 //! [`classes`], the skipping of guesses that split a set like an earlier one in [`dedup`], the
@@ -63,9 +64,11 @@ mod part;
 mod parts;
 mod plan;
 mod progress;
+mod prune;
 mod ranked;
 mod recursion;
 mod root;
+mod rows;
 mod solved;
 mod spare;
 mod state;

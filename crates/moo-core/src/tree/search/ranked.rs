@@ -167,7 +167,7 @@ impl Ranking {
     fn block(&self, k: usize, bounds: &Bounds, set: &[u32]) -> &[u8] {
         self.blocks[k].get_or_init(|| {
             let guesses = &self.guesses[k * BLOCK..self.guesses.len().min((k + 1) * BLOCK)];
-            gather_rows(bounds, set, guesses)
+            gather_rows(bounds.rows, set, guesses)
         })
     }
 }
