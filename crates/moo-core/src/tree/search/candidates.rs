@@ -7,8 +7,8 @@ use std::collections::BinaryHeap;
 
 use smallvec::{smallvec, SmallVec};
 
-use super::bounds::Bounds;
 use super::bulk::{highest, mark_above, mark_below, mark_equal, marked};
+use super::lower_bounds::Bounds;
 use super::orbits::Orbits;
 use super::solved::{child_limit, FEEDBACKS, INF};
 use super::spare;

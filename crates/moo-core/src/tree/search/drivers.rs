@@ -10,8 +10,8 @@ use smallvec::{smallvec, SmallVec};
 use super::candidates::Candidate;
 use super::checkpoint::Checkpoint;
 use super::levels::{branches_of, LevelBounds};
-use super::plan::{build_plan, Plan};
 use super::progress::Progress;
+use super::proven_plan::{build_plan, Plan};
 use super::ranked::Ranked;
 use super::recursion::{Searching, Solver};
 use super::solved::{child_limit, depth_cap, weighted_cost_scale, Solved, FEEDBACKS, INF};
@@ -191,7 +191,7 @@ impl<'a> Driver<'a> {
                 ranked: &ranked,
                 depth,
             };
-            search.try_first(&node, c, limit).ok()
+            search.try_candidate(&node, c, limit).ok()
         });
         if search.state.halted() {
             Err(SearchError::Stopped)

@@ -136,7 +136,7 @@ pub(super) fn repeats_wide(feedbacks: impl Iterator<Item = u8>, enough: u32) -> 
 #[cfg(test)]
 mod tests {
 
-    use super::super::bounds::{Bounds, ClosedForm};
+    use super::super::lower_bounds::{Bounds, ClosedForm};
     use super::super::parts::Parts;
     use super::super::solved::{child_limit, Solved, INF, UNLIMITED};
     use super::*;

@@ -2,7 +2,7 @@
 
 use smallvec::{smallvec, SmallVec};
 
-use super::bounds::Bounds;
+use super::lower_bounds::Bounds;
 use super::solved::FEEDBACKS;
 
 /// The parts of a set under one guess, one after another in `members`; part `i` ends at

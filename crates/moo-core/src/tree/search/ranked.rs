@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use smallvec::SmallVec;
 
-use super::bounds::Bounds;
 use super::columns::gather_rows;
+use super::lower_bounds::Bounds;
 use super::pairs::Pairs;
 use super::spare;
 

@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
-use super::bounds::{Bounds, ClosedForm};
 use super::candidates::{candidates, Candidate, FloorOrder, GuessOrder, Next, SortedChunks};
 use super::columns::Columns;
 use super::dedup::keep_new_splits_where_likely;
+use super::lower_bounds::{Bounds, ClosedForm};
 use super::memo::Entry;
 use super::pairs::PartPairs;
 use super::parts::Parts;
@@ -323,7 +323,7 @@ impl<'a> Solver<'a> {
                     break;
                 }
             };
-            match self.try_first(node, c, limit) {
+            match self.try_candidate(node, c, limit) {
                 Ok(sol) => {
                     limit = sol.total;
                     best = Some(sol);
@@ -337,7 +337,7 @@ impl<'a> Solver<'a> {
     /// The cost of guessing `c.guess` at `node`, if below `limit`; if not, a proven lower bound
     /// on it (`limit` or more): [`Solver::try_guess_at_once`] while there is no limit, which only
     /// the first guess of a node meets, else [`Solver::try_guess`].
-    pub(super) fn try_first(
+    pub(super) fn try_candidate(
         &self,
         node: &Searching,
         c: Candidate,

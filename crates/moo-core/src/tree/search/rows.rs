@@ -1,7 +1,7 @@
 //! The score table as the search reads it: a guess's row of feedbacks against every code, in
 //! the search's numbering of feedbacks. A leaf of its own, so that the helpers that gather
 //! feedbacks ([`super::columns`], [`super::pairs`]) read rows without reaching back into
-//! [`super::bounds::Bounds`], which uses them.
+//! [`super::lower_bounds::Bounds`], which uses them.
 
 use crate::space::{CodeSpace, CompactTable};
 

@@ -1,10 +1,10 @@
 //! The closed forms of the parts small enough for one
-//! ([`Bounds::closed_form_by`](crate::tree::search::bounds::Bounds::closed_form_by)): the first
+//! ([`Bounds::closed_form_by`](crate::tree::search::lower_bounds::Bounds::closed_form_by)): the first
 //! rule, since it needs no trip to memory beyond the parts' own rows, so a guess it rejects
 //! costs no lookup and no lookahead, and a part it settles is never looked up.
 
 use super::{Known, PartBounds, PartRule, TriedGuess};
-use crate::tree::search::bounds::ClosedForm;
+use crate::tree::search::lower_bounds::ClosedForm;
 
 /// Each part's closed form, smallest part first: a small part's is the cheapest, and most
 /// parts that have one are small.

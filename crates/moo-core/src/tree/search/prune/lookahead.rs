@@ -6,7 +6,7 @@ use super::{Known, PartBounds, PartRule, TriedGuess};
 use crate::tree::search::solved::{child_limit, CLOCK_SET, INF};
 
 /// The least one-guess bound over a part's guesses
-/// ([`Bounds::lookahead_by`](crate::tree::search::bounds::Bounds::lookahead_by)), smallest part
+/// ([`Bounds::lookahead_by`](crate::tree::search::lower_bounds::Bounds::lookahead_by)), smallest part
 /// first: its scan is the cheapest, and a small part's best guess misses more feedbacks, so its
 /// bound rises furthest above the level bound.
 pub(super) struct Lookahead;

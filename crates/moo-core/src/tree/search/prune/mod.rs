@@ -21,7 +21,7 @@ use smallvec::SmallVec;
 use self::cached::Cached;
 use self::closed_forms::ClosedForms;
 use self::lookahead::Lookahead;
-use super::bounds::Bounds;
+use super::lower_bounds::Bounds;
 use super::pairs::PartPairs;
 use super::ranked::Ranked;
 use super::solved::FEEDBACKS;

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 use super::candidates::{candidates, Candidate};
 use super::dedup::keep_new_splits;
 use super::parts::Parts;
-use super::plan::build_plan;
+use super::proven_plan::build_plan;
 use super::prune::{self, PartBounds, TriedGuess};
 use super::ranked::Ranked;
 use super::recursion::{Searching, Solver};
