@@ -120,16 +120,6 @@ const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
 /// why they may for now.
 const CYCLES: &[(&str, &[&str], &str)] = &[
     (
-        "crates/moo-core/src",
-        &[
-            "tree::search::bounds",
-            "tree::search::columns",
-            "tree::search::pairs",
-            "tree::search::parts",
-        ],
-        "the bound steps call back into Bounds; each becomes a plug-in over a read-only view",
-    ),
-    (
         "crates/moo-py/src",
         &["history", "rules"],
         "Rules.history builds a History, whose turns hold the Feedback type of rules.rs",

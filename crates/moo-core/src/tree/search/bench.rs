@@ -1,8 +1,8 @@
 //! The search's hot kernels, reachable from the benchmarks under `benches/` (the search keeps
 //! them private): not part of the API, and hidden from its documentation.
 
-use super::bounds::Bounds;
 use super::classes::Classes;
+use super::lower_bounds::Bounds;
 use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 

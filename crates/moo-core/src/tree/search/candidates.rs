@@ -7,8 +7,8 @@ use std::collections::BinaryHeap;
 
 use smallvec::{smallvec, SmallVec};
 
-use super::bounds::Bounds;
 use super::bulk::{highest, mark_above, mark_below, mark_equal, marked};
+use super::lower_bounds::Bounds;
 use super::orbits::Orbits;
 use super::solved::{child_limit, FEEDBACKS, INF};
 use super::spare;
@@ -250,7 +250,16 @@ pub(super) struct FloorOrder<'a> {
     counts: SmallVec<[u32; FEEDBACKS]>,
 }
 
-/// What [`FloorOrder::next`] gives.
+/// The order a node takes its guesses in, one at a time, as the loop that tries them asks:
+/// [`FloorOrder`] for the few a small node with a limit tries, [`SortedChunks`] for a list of
+/// every candidate.
+pub(super) trait GuessOrder {
+    /// The next guess in [`Candidate::order`] if its bound is below `limit`, else the least
+    /// bound left ([`INF`] if none), which then bounds every guess not yet taken.
+    fn next(&mut self, limit: u32) -> Next;
+}
+
+/// What [`GuessOrder::next`] gives.
 pub(super) enum Next {
     /// The next guess in the order, with its exact bound, below the limit.
     Try(Candidate),
@@ -309,9 +318,8 @@ impl<'a> FloorOrder<'a> {
         Some((order, left_out))
     }
 
-    /// The next guess in the order if its exact bound is below `limit`, else the least bound
-    /// left, which then bounds every guess not yet taken.
-    pub(super) fn next(&mut self, limit: u32) -> Next {
+    /// [`GuessOrder::next`], its guesses' exact bounds counted as the order reaches them.
+    fn next_exact(&mut self, limit: u32) -> Next {
         loop {
             let floor = self.next_floor();
             let first_raised = self.raised.peek().map(|r| r.0);
@@ -417,5 +425,60 @@ impl<'a> FloorOrder<'a> {
 impl Drop for FloorOrder<'_> {
     fn drop(&mut self) {
         spare::put(&spare::SCORES, std::mem::take(&mut self.scores));
+    }
+}
+
+impl GuessOrder for FloorOrder<'_> {
+    #[inline]
+    fn next(&mut self, limit: u32) -> Next {
+        self.next_exact(limit)
+    }
+}
+
+/// How many of a node's candidates [`SortedChunks`] puts in order at a time.
+const SORT_CHUNK: usize = 32;
+
+/// A node's candidates in [`Candidate::order`], sorted a chunk at a time as they are taken: a
+/// node tries a few dozen of its hundreds of candidates before the bound stops it.
+pub(super) struct SortedChunks {
+    /// The candidates' keys ([`Candidate::key`]): `keys[..sorted]` are the smallest, in order.
+    /// The keys are distinct, so the order is the full sort's.
+    keys: Vec<u64>,
+    sorted: usize,
+    next: usize,
+}
+
+impl SortedChunks {
+    /// `cands` to be taken in order.
+    pub(super) fn new(cands: &[Candidate]) -> SortedChunks {
+        SortedChunks {
+            keys: cands.iter().map(Candidate::key).collect(),
+            sorted: 0,
+            next: 0,
+        }
+    }
+}
+
+impl GuessOrder for SortedChunks {
+    fn next(&mut self, limit: u32) -> Next {
+        let keys = &mut self.keys;
+        if self.next == keys.len() {
+            return Next::Done(INF);
+        }
+        if self.next == self.sorted {
+            let end = (self.sorted + SORT_CHUNK).min(keys.len());
+            if end < keys.len() {
+                keys[self.sorted..].select_nth_unstable(end - self.sorted - 1);
+            }
+            keys[self.sorted..end].sort_unstable();
+            self.sorted = end;
+        }
+        let c = Candidate::from_key(keys[self.next]);
+        self.next += 1;
+        if c.bound < limit {
+            Next::Try(c)
+        } else {
+            Next::Done(c.bound)
+        }
     }
 }

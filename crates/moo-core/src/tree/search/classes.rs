@@ -17,7 +17,7 @@
 //! never a wrong answer: every key is an image of its set, so equal keys always mean equivalent
 //! sets.
 
-use super::bounds::Bounds;
+use super::lower_bounds::Bounds;
 use super::memo::hash_combine;
 use crate::code::Code;
 use crate::space::CodeSpace;

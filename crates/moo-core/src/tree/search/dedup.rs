@@ -16,8 +16,8 @@
 use hashbrown::HashTable;
 use smallvec::SmallVec;
 
-use super::bounds::Bounds;
 use super::candidates::Candidate;
+use super::lower_bounds::Bounds;
 use super::memo::hash_combine;
 
 /// A part not labelled yet.

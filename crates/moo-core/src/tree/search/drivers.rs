@@ -10,10 +10,10 @@ use smallvec::{smallvec, SmallVec};
 use super::candidates::Candidate;
 use super::checkpoint::Checkpoint;
 use super::levels::{branches_of, LevelBounds};
-use super::plan::{build_plan, Plan};
 use super::progress::Progress;
+use super::proven_plan::{build_plan, Plan};
 use super::ranked::Ranked;
-use super::recursion::Solver;
+use super::recursion::{Searching, Solver};
 use super::solved::{child_limit, depth_cap, weighted_cost_scale, Solved, FEEDBACKS, INF};
 use super::{Objective, SearchError, SearchOptions, SearchOutcome, SetPlan};
 use crate::codeset::CodeSet;
@@ -185,9 +185,13 @@ impl<'a> Driver<'a> {
         // No candidate: the guess cannot beat the limit or fit the depth.
         let sol = candidate.and_then(|c| {
             let ranked = Ranked::new(self.root);
-            search
-                .try_guess(self.root, self.sym, &ranked, c, limit, depth, limit == INF)
-                .ok()
+            let node = Searching {
+                set: self.root,
+                sym: self.sym,
+                ranked: &ranked,
+                depth,
+            };
+            search.try_candidate(&node, c, limit).ok()
         });
         if search.state.halted() {
             Err(SearchError::Stopped)

@@ -11,7 +11,7 @@
 //!   loop stops at the first guess whose bound reaches the best total found.
 //! * Children are solved largest first with the budget left after the others' lower bounds, so a
 //!   bad guess fails as soon as one part is too expensive.
-//! * Small sets close in O(n^2) ([`bounds`]).
+//! * Small sets close in O(n^2) ([`lower_bounds`]).
 //! * Equivalent guesses are tried once: by the exact symmetries of the history
 //!   ([`Symmetry`]), and at the large sets searched in parallel that two symbols miss entirely
 //!   also by identical partitions of `S` (same parts, same winning part). Elsewhere a guess
@@ -20,7 +20,7 @@
 //! * The one-guess bounds of every guess on a set come from one bulk pass ([`bulk`]),
 //!   which counts feedbacks for 64 guesses at a time with vector instructions. For the bound of
 //!   a part, a cheaper pass that only notes which feedbacks occur rules most guesses out by
-//!   their number of parts, and only the rest are counted ([`Bounds::min_bound_by_parts`](bounds::Bounds::min_bound_by_parts)).
+//!   their number of parts, and only the rest are counted ([`Bounds::min_bound_by_parts`](lower_bounds::Bounds::min_bound_by_parts)).
 //! * Results are cached by candidate set (exact costs, and proven lower bounds from failed
 //!   searches), since a set's cost does not depend on how it was reached; a one-bit filter in
 //!   front of the cache answers most misses without a trip to memory.
@@ -32,11 +32,13 @@
 //!   the earliest guess in the order, as sequentially.
 //!
 //! This file holds the public API. The objective drivers are in [`drivers`], the recursion in
-//! [`recursion`], what it has proven and how it stops in [`state`], the guesses worth trying in
-//! [`candidates`], the bounds and closed forms in [`bounds`] (level filling in [`levels`],
+//! [`recursion`], the rules that raise a tried guess's bound before its parts are searched in
+//! [`prune`], what it has proven and how it stops in [`state`], the guesses worth trying in
+//! [`candidates`], the bounds and closed forms in [`lower_bounds`] (level filling in [`levels`],
 //! symmetries in [`orbits`], the partition kernels in [`bulk`]), the cache in [`memo`] and
 //! [`classes`], the skipping of guesses that split a set like an earlier one in [`dedup`], the
-//! plan written out in [`plan`], and the root's order for a split search in [`root`].
+//! plan written out in [`proven_plan`], the root's order for a split search in [`root`], and
+//! what a split run deeper asks of the search in [`for_jobs`].
 //!
 //! [`Search`] is the one way in. It starts from the whole game or from any position
 //! ([`Search::after`]): the candidate set a history leaves, with the game's symmetries narrowed
@@ -47,7 +49,6 @@
 
 #[doc(hidden)]
 pub mod bench;
-mod bounds;
 mod bulk;
 mod candidates;
 mod checkpoint;
@@ -55,17 +56,20 @@ mod classes;
 mod columns;
 mod dedup;
 mod drivers;
+mod for_jobs;
 mod levels;
+mod lower_bounds;
 mod memo;
 mod orbits;
 mod pairs;
-mod part;
 mod parts;
-mod plan;
 mod progress;
+mod proven_plan;
+mod prune;
 mod ranked;
 mod recursion;
 mod root;
+mod rows;
 mod solved;
 mod spare;
 mod state;
@@ -73,13 +77,13 @@ mod state;
 mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets, MAX_CHECKPOINT_LINE};
-pub(crate) use self::part::{
+pub(crate) use self::for_jobs::{
     best_guess_below, first_optimum_below, GuessTrial, PositionRoot, RunTrial,
 };
 pub use self::progress::Progress;
 
 use self::drivers::{history_symmetry, part_columns, search_from};
-use self::plan::Plan;
+use self::proven_plan::Plan;
 use super::{DecisionTree, TreeStats};
 use crate::code::Code;
 use crate::codeset::CodeSet;

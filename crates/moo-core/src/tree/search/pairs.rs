@@ -11,8 +11,8 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-use super::bounds::Bounds;
 use super::columns::gather_rows;
+use super::rows::ScoreRows;
 
 /// The fewest members a set needs for its table: a smaller set's parts are read in a few lines
 /// of memory either way.
@@ -42,8 +42,8 @@ impl<'s> Pairs<'s> {
 
     /// The table for one more try of the set, once the set has earned it: `None` for the first
     /// few tries, and for sets too small or too large for parts indexed by a byte
-    /// ([`super::bounds::Parts::at`]).
-    pub(super) fn table(&self, bounds: &Bounds) -> Option<PairTable<'_>> {
+    /// ([`super::parts::Parts::at`]).
+    pub(super) fn table(&self, rows: ScoreRows) -> Option<PairTable<'_>> {
         let n = self.set.len();
         if !(MIN_SET..=usize::from(u8::MAX) + 1).contains(&n) {
             return None;
@@ -54,7 +54,7 @@ impl<'s> Pairs<'s> {
             // Row `i` holds member `i`'s feedback against every member, in the set's order.
             None => self
                 .table
-                .get_or_init(|| gather_rows(bounds, self.set, self.set)),
+                .get_or_init(|| gather_rows(rows, self.set, self.set)),
         };
         Some(PairTable { table, n })
     }
@@ -136,7 +136,8 @@ pub(super) fn repeats_wide(feedbacks: impl Iterator<Item = u8>, enough: u32) -> 
 #[cfg(test)]
 mod tests {
 
-    use super::super::bounds::{Bounds, ClosedForm};
+    use super::super::lower_bounds::{Bounds, ClosedForm};
+    use super::super::parts::Parts;
     use super::super::solved::{child_limit, Solved, INF, UNLIMITED};
     use super::*;
     use crate::pool::GuessPool;
@@ -150,9 +151,9 @@ mod tests {
         let all: Vec<u32> = (0..n).collect();
         let mut out = Vec::new();
         for g in [0, n / 3, n / 2 + 1] {
-            for part in bounds.parts(&all, g).iter() {
+            for part in Parts::new(bounds, &all, g).iter() {
                 for h in [1, n / 5] {
-                    out.extend(bounds.parts(part, h).iter().map(<[u32]>::to_vec));
+                    out.extend(Parts::new(bounds, part, h).iter().map(<[u32]>::to_vec));
                 }
                 out.push(part.to_vec());
             }
@@ -194,10 +195,10 @@ mod tests {
             for set in sets(&bounds) {
                 let pairs = Pairs::new(&set);
                 let table = (0..=TRIES_FIRST)
-                    .find_map(|_| pairs.table(&bounds))
+                    .find_map(|_| pairs.table(bounds.rows))
                     .expect("the table, once earned");
                 for g in [0, set[set.len() / 2], space.len() as u32 - 1] {
-                    let parts = bounds.parts(&set, g);
+                    let parts = Parts::new(&bounds, &set, g);
                     let at = parts.at().expect("a set of at most 256 codes");
                     for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
                         let view = Some(table.part(at));

@@ -2,7 +2,7 @@
 
 use smallvec::{smallvec, SmallVec};
 
-use super::bounds::Bounds;
+use super::lower_bounds::Bounds;
 use super::solved::FEEDBACKS;
 
 /// The parts of a set under one guess, one after another in `members`; part `i` ends at
@@ -102,52 +102,5 @@ impl Parts {
                 part
             })
         })
-    }
-}
-
-/// The bounds of one guess's parts as [`Solver::try_guess`](super::recursion::Solver::try_guess) sharpens them.
-pub(super) struct PartBounds {
-    /// Each part's proven bound, largest part first.
-    pub(super) bounds: SmallVec<[u32; FEEDBACKS]>,
-    /// The parts whose bound needs no lookahead: settled either way, and parts of one or two
-    /// codes, whose level bound is exact.
-    pub(super) known: SmallVec<[bool; FEEDBACKS]>,
-    /// The guess's bound: the set's size plus the parts' bounds.
-    pub(super) total: u32,
-    /// The total the guess must stay below.
-    pub(super) limit: u32,
-}
-
-impl PartBounds {
-    /// The level bounds of `parts` with `child_depth` guesses left, for a guess whose bound
-    /// from them is `total`.
-    pub(super) fn new(
-        bounds: &Bounds,
-        parts: &[&[u32]],
-        child_depth: u8,
-        total: u32,
-        limit: u32,
-    ) -> PartBounds {
-        PartBounds {
-            bounds: parts
-                .iter()
-                .map(|p| bounds.total(p.len(), child_depth))
-                .collect(),
-            known: smallvec![false; parts.len()],
-            total,
-            limit,
-        }
-    }
-
-    /// Raises part `i`'s bound to `b`; `Err` with the guess's bound once it cannot beat the
-    /// limit.
-    pub(super) fn raise(&mut self, i: usize, b: u32) -> Result<(), u32> {
-        self.total = self.total.saturating_add(b - self.bounds[i]);
-        self.bounds[i] = b;
-        if self.total >= self.limit {
-            Err(self.total)
-        } else {
-            Ok(())
-        }
     }
 }

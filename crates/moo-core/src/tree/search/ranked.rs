@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use smallvec::SmallVec;
 
-use super::bounds::Bounds;
 use super::columns::gather_rows;
+use super::lower_bounds::Bounds;
 use super::pairs::Pairs;
 use super::spare;
 
@@ -167,7 +167,7 @@ impl Ranking {
     fn block(&self, k: usize, bounds: &Bounds, set: &[u32]) -> &[u8] {
         self.blocks[k].get_or_init(|| {
             let guesses = &self.guesses[k * BLOCK..self.guesses.len().min((k + 1) * BLOCK)];
-            gather_rows(bounds, set, guesses)
+            gather_rows(bounds.rows, set, guesses)
         })
     }
 }

@@ -1,7 +1,10 @@
 //! The recursion of the exact search: [`Solver::solve_within`] answers a candidate set from its
 //! closed form, the cache or the cache of classes, and otherwise searches it
 //! ([`Solver::search_node`]): every guess worth trying, cheapest bound first, each costed by
-//! [`Solver::try_guess`] from its parts' bounds before any part is searched in depth.
+//! [`Solver::try_guess`] from its parts' bounds, which the pruning rules ([`prune`]) sharpen
+//! before any part is searched in depth. One loop ([`Solver::search_in_order`]) takes the
+//! guesses of every node but the largest, which every thread shares
+//! ([`Solver::search_parallel`]).
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -9,15 +12,16 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
-use super::bounds::{Bounds, ClosedForm};
-use super::candidates::{candidates, Candidate, FloorOrder, Next};
+use super::candidates::{candidates, Candidate, FloorOrder, GuessOrder, Next, SortedChunks};
 use super::columns::Columns;
 use super::dedup::keep_new_splits_where_likely;
+use super::lower_bounds::{Bounds, ClosedForm};
 use super::memo::Entry;
 use super::pairs::PartPairs;
-use super::parts::{PartBounds, Parts};
+use super::parts::Parts;
+use super::prune::{self, PartBounds, TriedGuess};
 use super::ranked::Ranked;
-use super::solved::{below, child_limit, Solved, CLOCK_SET, FEEDBACKS, INF, NO_GUESS};
+use super::solved::{below, child_limit, Solved, FEEDBACKS, INF, NO_GUESS};
 use super::state::State;
 use super::{Progress, SearchError, SearchOptions};
 use crate::pool::GuessPool;
@@ -25,8 +29,6 @@ use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-/// How many of a node's candidates are put in order at a time (see [`Solver::search_node`]).
-const SORT_CHUNK: usize = 32;
 /// Sets at least this large try their guesses in parallel.
 const PARALLEL_MIN: usize = 150;
 
@@ -192,12 +194,17 @@ impl<'a> Solver<'a> {
     ) -> Result<Solved, u32> {
         let orbits = self.bounds.orbits(sym);
         let ranked = Ranked::new(set);
+        let node = Searching {
+            set,
+            sym,
+            ranked: &ranked,
+            depth,
+        };
         if set.len() < PARALLEL_MIN && limit < INF {
             if let Some((order, left_out)) =
                 FloorOrder::new(&self.bounds, set, &orbits, limit, depth)
             {
-                let (best, least) =
-                    self.search_in_floor_order(set, sym, &ranked, order, limit, depth);
+                let (best, least) = self.search_in_order(&node, order, limit);
                 return best.ok_or(left_out.min(least).max(bound));
             }
         }
@@ -216,10 +223,10 @@ impl<'a> Solver<'a> {
             return Err(left_out.min(first_bound).max(bound));
         }
         if set.len() >= PARALLEL_MIN && cands.len() > 1 {
-            self.search_parallel(set, sym, &ranked, cands, limit, depth)
+            self.search_parallel(&node, cands, limit)
                 .map_err(|failed| left_out.min(failed).max(bound))
         } else {
-            let (best, least) = self.search_sequential(set, sym, &ranked, cands, limit, depth);
+            let (best, least) = self.search_in_order(&node, SortedChunks::new(&cands), limit);
             best.ok_or(left_out.min(least).max(bound))
         }
     }
@@ -230,19 +237,14 @@ impl<'a> Solver<'a> {
     /// atomic. On failure, the least bound the guesses proved.
     fn search_parallel(
         &self,
-        set: &[u32],
-        sym: &Symmetry,
-        ranked: &Ranked,
+        node: &Searching,
         mut cands: Vec<Candidate>,
         limit: u32,
-        depth: u8,
     ) -> Result<Solved, u32> {
+        let set = node.set;
         cands.sort_unstable_by_key(Candidate::order);
-        // With no limit yet, the first guess's parts are independent: solve them in parallel
-        // to get a bound for the others.
         let best = AtomicU64::new(pack(limit, 0));
-        let first =
-            (limit == INF).then(|| self.try_guess(set, sym, ranked, cands[0], INF, depth, true));
+        let first = (limit == INF).then(|| self.try_guess_at_once(node, cands[0]));
         if let Some(Ok(sol)) = first {
             best.store(pack(sol.total, 0), Ordering::Relaxed);
             // The guesses whose bound reaches its total cannot beat it (they come later in the
@@ -267,8 +269,9 @@ impl<'a> Solver<'a> {
             if c.bound >= limit_here {
                 return Err(c.bound);
             }
-            let parts = Parts::from_feedbacks(&self.bounds, set, columns.column(&self.bounds, k));
-            let sol = self.try_parts(set, sym, ranked, c, parts, limit_here, depth, false)?;
+            let column = columns.column(self.bounds.rows, k);
+            let parts = Parts::from_feedbacks(&self.bounds, set, column);
+            let sol = self.try_parts(node, c, parts, limit_here)?;
             best.fetch_min(pack(sol.total, i), Ordering::Relaxed);
             Ok(sol)
         };
@@ -301,64 +304,13 @@ impl<'a> Solver<'a> {
         sols[index as usize]
     }
 
-    /// [`Solver::search_node`] of a smaller set, one guess after another: the best found (if
-    /// any beat `limit`) and the least bound the others proved.
-    fn search_sequential(
+    /// [`Solver::search_node`] one guess after another, as `order` gives them: the best found
+    /// (if any beat `limit`) and the least bound the others proved.
+    fn search_in_order(
         &self,
-        set: &[u32],
-        sym: &Symmetry,
-        ranked: &Ranked,
-        cands: Vec<Candidate>,
+        node: &Searching,
+        mut order: impl GuessOrder,
         limit: u32,
-        depth: u8,
-    ) -> (Option<Solved>, u32) {
-        let mut best: Option<Solved> = None;
-        let mut least = INF;
-        let mut limit = limit;
-        // A node tries a few dozen of its hundreds of candidates before the bound stops it, so
-        // they are sorted a chunk at a time, as the loop reaches them: `keys[..sorted]` are the
-        // smallest, in order. The keys are distinct, so the order is the full sort's.
-        let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
-        let mut sorted = 0;
-        for i in 0..keys.len() {
-            if i == sorted {
-                let end = (sorted + SORT_CHUNK).min(keys.len());
-                if end < keys.len() {
-                    keys[sorted..].select_nth_unstable(end - sorted - 1);
-                }
-                keys[sorted..end].sort_unstable();
-                sorted = end;
-            }
-            let c = Candidate::from_key(keys[i]);
-            if c.bound >= limit {
-                least = least.min(c.bound);
-                break;
-            }
-            let parallel = limit == INF && best.is_none();
-            match self.try_guess(set, sym, ranked, c, limit, depth, parallel) {
-                Ok(sol) => {
-                    limit = sol.total;
-                    best = Some(sol);
-                }
-                Err(at_least) => least = least.min(at_least),
-            }
-        }
-        (best, least)
-    }
-
-    /// [`Solver::search_sequential`] of the guesses `order` takes in the order of their exact
-    /// bounds, counting each only when its parts floor comes first ([`FloorOrder`]): the
-    /// guesses are tried in the order and under the limits [`Solver::search_sequential`] would
-    /// try them, and only the few counted that the loop reaches. The least bound the others
-    /// proved is the first one to reach the limit.
-    fn search_in_floor_order(
-        &self,
-        set: &[u32],
-        sym: &Symmetry,
-        ranked: &Ranked,
-        mut order: FloorOrder,
-        limit: u32,
-        depth: u8,
     ) -> (Option<Solved>, u32) {
         let mut best: Option<Solved> = None;
         let mut least = INF;
@@ -371,7 +323,7 @@ impl<'a> Solver<'a> {
                     break;
                 }
             };
-            match self.try_guess(set, sym, ranked, c, limit, depth, false) {
+            match self.try_candidate(node, c, limit) {
                 Ok(sol) => {
                     limit = sol.total;
                     best = Some(sol);
@@ -382,70 +334,102 @@ impl<'a> Solver<'a> {
         (best, least)
     }
 
-    /// The cost of guessing `c.guess` at this node, if below `limit`; if not, a proven lower
-    /// bound on it (`limit` or more). With `parallel` and no limit yet, the parts are solved
-    /// at once on every thread; otherwise each part's bound is first sharpened with what is
-    /// already proven, cheapest proof first, so a guess whose parts are known to be expensive
-    /// fails before any part is searched in depth. `ranked` is the set's guesses ranked for
-    /// its parts' lookaheads.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn try_guess(
+    /// The cost of guessing `c.guess` at `node`, if below `limit`; if not, a proven lower bound
+    /// on it (`limit` or more): [`Solver::try_guess_at_once`] while there is no limit, which only
+    /// the first guess of a node meets, else [`Solver::try_guess`].
+    pub(super) fn try_candidate(
         &self,
-        set: &[u32],
-        sym: &Symmetry,
-        ranked: &Ranked,
+        node: &Searching,
         c: Candidate,
         limit: u32,
-        depth: u8,
-        parallel: bool,
     ) -> Result<Solved, u32> {
-        let parts = self.bounds.parts(set, c.guess);
-        self.try_parts(set, sym, ranked, c, parts, limit, depth, parallel)
+        if limit == INF {
+            self.try_guess_at_once(node, c)
+        } else {
+            self.try_guess(node, c, limit)
+        }
+    }
+
+    /// The cost of guessing `c.guess` at `node`, if below `limit`; if not, a proven lower bound
+    /// on it (`limit` or more). Each part's bound is first sharpened by the pruning rules
+    /// ([`prune`]), so a guess whose parts are known to be expensive fails before any part is
+    /// searched in depth.
+    pub(super) fn try_guess(
+        &self,
+        node: &Searching,
+        c: Candidate,
+        limit: u32,
+    ) -> Result<Solved, u32> {
+        let parts = Parts::new(&self.bounds, node.set, c.guess);
+        self.try_parts(node, c, parts, limit)
     }
 
     /// [`Solver::try_guess`] of a guess whose parts are formed already.
-    #[allow(clippy::too_many_arguments)]
     fn try_parts(
         &self,
-        set: &[u32],
-        sym: &Symmetry,
-        ranked: &Ranked,
+        node: &Searching,
         c: Candidate,
         parts: Parts,
         limit: u32,
-        depth: u8,
-        parallel: bool,
     ) -> Result<Solved, u32> {
         let at: SmallVec<[&[u8]; FEEDBACKS]> =
             parts.at().map_or(SmallVec::new(), Iterator::collect);
-        let pairs: SmallVec<[Option<PartPairs>; FEEDBACKS]> = match ranked.pairs.table(&self.bounds)
-        {
-            Some(table) if !at.is_empty() => at.iter().map(|at| Some(table.part(at))).collect(),
-            _ => SmallVec::new(),
-        };
+        let pairs: SmallVec<[Option<PartPairs>; FEEDBACKS]> =
+            match node.ranked.pairs.table(self.bounds.rows) {
+                Some(table) if !at.is_empty() => at.iter().map(|at| Some(table.part(at))).collect(),
+                _ => SmallVec::new(),
+            };
         let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
-        let child_sym = sym.after(self.bounds.space.code(c.guess as usize).symbols());
-        let child_depth = child_limit(depth);
-        let (total, worst) = if parallel && limit == INF {
-            self.solve_parts_at_once(set, &parts, &child_sym, child_depth, c.bound)?
-        } else {
-            let mut bounds = PartBounds::new(&self.bounds, &parts, child_depth, c.bound, limit);
-            let to_look_up =
-                self.sharpen_by_closed_forms(&parts, &pairs, child_depth, &mut bounds)?;
-            self.sharpen_by_cache(&parts, &to_look_up, child_depth, &mut bounds)?;
-            let tables = (ranked, &pairs[..], &at[..]);
-            self.sharpen_by_lookahead(&parts, &child_sym, tables, child_depth, &mut bounds)?;
-            self.solve_parts(&parts, &child_sym, child_depth, bounds)?
+        let tried = TriedGuess {
+            bounds: &self.bounds,
+            state: &self.state,
+            parts: &parts,
+            pairs: &pairs,
+            at: &at,
+            ranked: node.ranked,
+            sym: &node
+                .sym
+                .after(self.bounds.space.code(c.guess as usize).symbols()),
+            depth: child_limit(node.depth),
         };
-        if total < limit {
-            Ok(Solved {
+        let mut bounds = PartBounds::new(&self.bounds, &parts, tried.depth, c.bound, limit);
+        prune::sharpen(&tried, &mut bounds)?;
+        let (total, worst) = self.solve_parts(&parts, tried.sym, tried.depth, bounds)?;
+        let guess = c.guess;
+        below(
+            Solved {
                 total,
                 worst,
-                guess: c.guess,
-            })
-        } else {
-            Err(total)
-        }
+                guess,
+            },
+            limit,
+        )
+    }
+
+    /// The cost of guessing `c.guess` at `node` with no limit: its parts are independent, so
+    /// they are solved at once on every thread, which gives the other guesses a bound.
+    pub(super) fn try_guess_at_once(&self, node: &Searching, c: Candidate) -> Result<Solved, u32> {
+        let parts = Parts::new(&self.bounds, node.set, c.guess);
+        let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
+        let child_sym = node
+            .sym
+            .after(self.bounds.space.code(c.guess as usize).symbols());
+        let (total, worst) = self.solve_parts_at_once(
+            node.set,
+            &parts,
+            &child_sym,
+            child_limit(node.depth),
+            c.bound,
+        )?;
+        let guess = c.guess;
+        below(
+            Solved {
+                total,
+                worst,
+                guess,
+            },
+            INF,
+        )
     }
 
     /// Solves every part of a guess on every thread, with no limit, and returns the guess's
@@ -477,91 +461,6 @@ impl<'a> Solver<'a> {
         Ok((total, worst))
     }
 
-    /// First sharpening: the closed forms of the parts small enough for one, which need no trip
-    /// to memory, smallest part first. Taken before any lookup or lookahead, so a guess they
-    /// reject costs neither, and the parts they settle are never looked up. Returns the parts
-    /// still to look up, smallest first.
-    pub(super) fn sharpen_by_closed_forms(
-        &self,
-        parts: &[&[u32]],
-        pairs: &[Option<PartPairs>],
-        child_depth: u8,
-        bounds: &mut PartBounds,
-    ) -> Result<SmallVec<[usize; FEEDBACKS]>, u32> {
-        let mut to_look_up = SmallVec::new();
-        for (i, p) in parts.iter().enumerate().rev() {
-            let lb = bounds.bounds[i];
-            let b = if p.len() < 3 {
-                lb
-            } else {
-                let pairs = pairs.get(i).copied().flatten();
-                match self.bounds.closed_form_by(p, child_depth, pairs) {
-                    ClosedForm::Exact(sol) => sol.total,
-                    ClosedForm::AtLeast(b) => {
-                        to_look_up.push(i);
-                        b.max(lb)
-                    }
-                    ClosedForm::Unknown => {
-                        to_look_up.push(i);
-                        continue;
-                    }
-                }
-            };
-            bounds.known[i] = true;
-            bounds.raise(i, b)?;
-        }
-        Ok(to_look_up)
-    }
-
-    /// Second sharpening: what the cache knows of the parts `to_look_up` (given smallest first),
-    /// largest first, stopping at the first bound that rejects the guess: most lookups miss the
-    /// CPU's caches.
-    fn sharpen_by_cache(
-        &self,
-        parts: &[&[u32]],
-        to_look_up: &[usize],
-        child_depth: u8,
-        bounds: &mut PartBounds,
-    ) -> Result<(), u32> {
-        for &i in to_look_up.iter().rev() {
-            if let Some(e) = self.state.lookup(parts[i], child_depth) {
-                bounds.known[i] = true;
-                bounds.raise(i, bounds.bounds[i].max(e.bound))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Third sharpening: each part's own one-guess lookahead, for the parts nothing else
-    /// bounded, which costs one scan per part but rejects most losing guesses before any part is
-    /// searched in depth. Smallest part first: its scan is the cheapest, and a small part's best
-    /// guess misses more feedbacks, so its bound rises furthest above the level bound.
-    pub(super) fn sharpen_by_lookahead(
-        &self,
-        parts: &[&[u32]],
-        child_sym: &Symmetry,
-        (ranked, pairs, at): (&Ranked, &[Option<PartPairs>], &[&[u8]]),
-        child_depth: u8,
-        bounds: &mut PartBounds,
-    ) -> Result<(), u32> {
-        if parts.len() < 2 {
-            return Ok(());
-        }
-        for (i, p) in parts.iter().enumerate().rev() {
-            if bounds.known[i] {
-                continue;
-            }
-            let b = bounds.bounds[i];
-            let cap = bounds.limit - (bounds.total - b);
-            let tables = (ranked, pairs.get(i).copied().flatten(), at.get(i).copied());
-            let sharper = self.lookahead_bound(p, child_sym, tables, child_depth, b, cap);
-            if sharper > b {
-                bounds.raise(i, sharper)?;
-            }
-        }
-        Ok(())
-    }
-
     /// Last: solves the parts one after another, largest first, each within the budget the
     /// others' bounds leave, and returns the guess's total and worst case.
     fn solve_parts(
@@ -587,45 +486,6 @@ impl<'a> Solver<'a> {
             worst = worst.max(s.worst + 1);
         }
         Ok((total, worst))
-    }
-
-    /// A lower bound on the total of `set` from a one-guess lookahead ([`Bounds::lookahead_by`]).
-    /// `known` is a bound already proven; the caller has checked that the cache knows nothing
-    /// of the set and that it has no closed form. If no guess stays below `cap`, `cap` itself
-    /// is the bound returned, which is all the caller needs to reject. Not remembered in the
-    /// cache: parts seldom recur, so the bounds of millions of parts took most of its budget
-    /// and pushed out the searched sets' results, which are dearer to prove again. `ranked`
-    /// holds the guesses of the set `set` is a part of, ranked ([`Ranked`]): the same bound,
-    /// from fewer guesses; `pairs`, if any, the part's pairwise feedbacks, which a lookahead
-    /// over its members alone reads; `at`, if known, its members' positions in that set.
-    fn lookahead_bound(
-        &self,
-        set: &[u32],
-        sym: &Symmetry,
-        (ranked, pairs, at): (&Ranked, Option<PartPairs>, Option<&[u8]>),
-        depth: u8,
-        known: u32,
-        cap: u32,
-    ) -> u32 {
-        let n = set.len();
-        if self.bounds.levels(n) > depth {
-            return INF;
-        }
-        // The lookahead of a large set is a bulk pass of its own; once stopped, any bound will
-        // do, since nothing found after the stop is believed.
-        if self.state.must_stop(n >= CLOCK_SET) {
-            return cap;
-        }
-        let best = self
-            .bounds
-            .counts_parts_first(n, depth, cap)
-            .then(|| ranked.min_bound(&self.bounds, (set, at), child_limit(depth), cap))
-            .flatten()
-            .unwrap_or_else(|| {
-                self.bounds
-                    .lookahead_by(set, pairs, &self.bounds.orbits(sym), depth, cap)
-            });
-        best.max(known)
     }
 
     /// `sol` with this set's own first guess. A result borrowed from an equivalent set
@@ -657,6 +517,18 @@ impl<'a> Solver<'a> {
         );
         Some(own)
     }
+}
+
+/// A set being searched, as each of its guesses' tries reads it.
+pub(super) struct Searching<'n> {
+    /// Its members.
+    pub(super) set: &'n [u32],
+    /// The symmetries of the position it is the candidates of.
+    pub(super) sym: &'n Symmetry,
+    /// Its guesses ranked for its parts' lookaheads.
+    pub(super) ranked: &'n Ranked<'n>,
+    /// The guesses left for it.
+    pub(super) depth: u8,
 }
 
 fn pack(total: u32, index: u32) -> u64 {

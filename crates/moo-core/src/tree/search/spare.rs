@@ -13,7 +13,7 @@ use std::thread::LocalKey;
 use super::bulk::Splits;
 
 thread_local! {
-    /// Each guess's part score ([`super::bounds::Bounds::with_part_scores`]).
+    /// Each guess's part score ([`super::lower_bounds::Bounds::with_part_scores`]).
     pub(super) static SCORES: Cell<Vec<Vec<u8>>> = const { Cell::new(Vec::new()) };
     /// Marks of guesses, one bit each.
     pub(super) static MARKS: Cell<Vec<Vec<u64>>> = const { Cell::new(Vec::new()) };

@@ -6,9 +6,9 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::bounds::Bounds;
 use super::checkpoint::Checkpoint;
 use super::classes::Classes;
+use super::lower_bounds::Bounds;
 use super::memo::{Entry, Memo};
 use super::solved::{below, Solved, CLOCK_SET, NO_GUESS, UNLIMITED};
 use super::{Progress, CLASSES_AFTER};

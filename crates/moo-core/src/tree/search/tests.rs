@@ -151,7 +151,7 @@ fn largest_within_matches_the_level_test() {
 /// same guesses in the same order, and proves as much when it fails.
 #[test]
 fn the_floor_order_is_the_candidates_order() {
-    use super::candidates::{candidates, Candidate, FloorOrder, Next};
+    use super::candidates::{candidates, Candidate, FloorOrder, GuessOrder, Next};
     for rules in [
         Rules::new(4, "123456", true, false).unwrap(),
         Rules::new(3, "012345", false, false).unwrap(),
@@ -201,6 +201,7 @@ fn the_floor_order_is_the_candidates_order() {
 /// lookahead over every guess, under every cap and depth, whichever block of ranks it stops at.
 #[test]
 fn ranked_lookaheads_are_the_full_ones() {
+    use super::parts::Parts;
     use super::ranked::Ranked;
     use super::solved::child_limit;
     for rules in [
@@ -217,7 +218,7 @@ fn ranked_lookaheads_are_the_full_ones() {
             let orbits = bounds.orbits(&sym);
             let ranked = Ranked::new(&set);
             for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
-                let parts = bounds.parts(&set, g);
+                let parts = Parts::new(bounds, &set, g);
                 let at: Vec<Option<&[u8]>> = match parts.at() {
                     Some(at) => at.map(Some).collect(),
                     None => parts.iter().map(|_| None).collect(),
@@ -321,11 +322,11 @@ fn gathered_columns_are_the_feedbacks() {
         let guesses: Vec<u32> = (0..space.len() as u32).rev().step_by(3).collect();
         let columns = Columns::new(&set, guesses.clone());
         for (k, &g) in guesses.iter().enumerate().rev() {
-            let column = columns.column(bounds, k);
+            let column = columns.column(bounds.rows, k);
             let want: Vec<u8> = set.iter().map(|&s| bounds.feedback(s, g)).collect();
             assert_eq!(column, &want[..], "guess {g} of a set of {}", set.len());
             let from = Parts::from_feedbacks(bounds, &set, column);
-            let direct = bounds.parts(&set, g);
+            let direct = Parts::new(bounds, &set, g);
             assert!(from.iter().eq(direct.iter()), "guess {g}");
             checked += 1;
         }

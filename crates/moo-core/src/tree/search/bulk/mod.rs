@@ -288,7 +288,7 @@ pub(super) fn marked(marks: &[u64]) -> impl Iterator<Item = usize> + '_ {
 by_level! {
     /// Marks the scores equal to `level`, bit `j % 64` of `marks[j / 64]` for score `j`.
     ///
-    /// [`Bounds::min_bound_by_parts`](super::bounds::Bounds::min_bound_by_parts) takes the
+    /// [`Bounds::min_bound_by_parts`](super::lower_bounds::Bounds::min_bound_by_parts) takes the
     /// guesses with the most parts first, one score at a time; 64 compared at once take a few
     /// instructions where picking them out byte by byte dominated its time.
     pub(super) fn mark_equal(scores: &[u8], level: u8, marks: &mut Vec<u64>) {

@@ -14,15 +14,15 @@
 use smallvec::{smallvec, SmallVec};
 
 use super::bulk::{mark_equal, marked, BoundRule, Level, Split, Splits, Splitter, MAX_SET};
-use super::columns::min_bound_of_large;
+use super::columns::gather;
 use super::levels::{count_branches, feedbacks_of, LevelBounds};
 use super::orbits::{OrbitCache, Orbits};
 use super::pairs::{distinct_feedbacks, repeats_wide, PartPairs};
-use super::parts::Parts;
+use super::rows::ScoreRows;
 use super::solved::{child_limit, Solved, FEEDBACKS, INF, UNLIMITED};
 use super::{spare, Symmetry};
 use crate::pool::GuessPool;
-use crate::space::{CodeSpace, CompactTable};
+use crate::space::CodeSpace;
 
 /// Sets up to this size get their lookahead bound by counting parts first
 /// ([`Bounds::min_bound_by_parts`]); larger ones count every guess's parts in bulk. Larger sets have
@@ -37,6 +37,11 @@ const PARTS_FIRST_MAX_WIDE: usize = 180;
 
 /// The non-winning feedbacks from which [`PARTS_FIRST_MAX_WIDE`] applies.
 const WIDE_BRANCHES: usize = 19;
+
+/// The bytes of columns a lookahead of a set too large for the bulk pass gathers at a time
+/// ([`Bounds::min_bound_of_large`]): enough guesses that each member's row is read in a few
+/// runs, few enough to stay in the core's cache.
+const LARGE_COLUMNS: usize = 1 << 19;
 
 /// What the closed forms for small sets know.
 pub(super) enum ClosedForm {
@@ -62,10 +67,8 @@ pub(super) struct Bounds<'a> {
     pub(super) level: LevelBounds,
     /// The bulk split of sets small enough for it (none for degenerate games).
     splitter: Option<Splitter>,
-    /// The score table renumbered to the feedbacks that occur, when it fits: the search reads
-    /// it instead of the space's, so that the bulk passes can gather feedbacks by lookups
-    /// into 16-entry tables.
-    compact: Option<&'a CompactTable>,
+    /// The score table as the search reads it.
+    pub(super) rows: ScoreRows<'a>,
     /// The canonical guesses by the symbols played ([`OrbitCache`]).
     orbits: OrbitCache,
     /// The level of the bulk passes' kernels ([`crate::Kernel::active`]).
@@ -84,7 +87,8 @@ impl<'a> Bounds<'a> {
         let (seen, win) = feedbacks_of(space);
         let branches = count_branches(&seen, win);
         let level = LevelBounds::new(branches, n, last_level);
-        let compact = space.compact_table();
+        let rows = ScoreRows::new(space);
+        let compact = rows.compact();
         let (feedbacks, bulk_win) = match compact {
             Some(c) => {
                 let rank = c.feedbacks().iter().position(|&f| usize::from(f) == win);
@@ -120,7 +124,7 @@ impl<'a> Bounds<'a> {
             win: usize::from(bulk_win),
             level,
             splitter,
-            compact,
+            rows,
             orbits: OrbitCache::new(space.rules().alphabet().len()),
             kernel,
         }
@@ -151,14 +155,8 @@ impl<'a> Bounds<'a> {
 
     /// Guess `g`'s row of the score table, in the search's numbering of feedbacks (the compact
     /// table's when there is one: see [`Bounds::feedback_index`]).
-    pub(super) fn row(&self, g: u32) -> &[u8] {
-        match self.compact {
-            Some(c) => c.row(g as usize),
-            None => self
-                .space
-                .score_row(g as usize)
-                .expect("the search runs only with a score table"),
-        }
+    pub(super) fn row(&self, g: u32) -> &'a [u8] {
+        self.rows.row(g)
     }
 
     /// Guess `g`'s feedback against member `s`, in the search's numbering, read from `s`'s row
@@ -172,7 +170,11 @@ impl<'a> Bounds<'a> {
 
     /// The feedback index of feedback `f` in the search's numbering.
     pub(super) fn feedback_index(&self, f: u8) -> usize {
-        usize::from(self.compact.map_or(f, |c| c.feedbacks()[usize::from(f)]))
+        usize::from(
+            self.rows
+                .compact()
+                .map_or(f, |c| c.feedbacks()[usize::from(f)]),
+        )
     }
 
     /// The one-guess lower bound on the total for `set` when `g` is guessed next, and whether
@@ -597,7 +599,7 @@ impl<'a> Bounds<'a> {
         }) {
             best
         } else if let Some(best) = (!self.level.weighted())
-            .then(|| min_bound_of_large(self, set, child_depth, cap))
+            .then(|| self.min_bound_of_large(set, child_depth, cap))
             .flatten()
         {
             best
@@ -686,8 +688,35 @@ impl<'a> Bounds<'a> {
         }
     }
 
-    /// The non-winning parts of `set` under guess `g` ([`Parts::new`]).
-    pub(super) fn parts(&self, set: &[u32], g: u32) -> Parts {
-        Parts::new(self, set, g)
+    /// [`Bounds::min_bound_by_floors`] of a set too large for the bulk pass's byte counters, when
+    /// feedbacks fit its part scores. Each guess's split reads its column of the members' rows;
+    /// one at a time, from the guess's own row, each was a pass over a cold row of the score
+    /// table. The guesses a round counts are marked before the first, in increasing order, so
+    /// their columns are gathered [`LARGE_COLUMNS`] bytes at a time ([`gather`]), reading each
+    /// member's row once in order, while the part scores' pass has just left those rows in the
+    /// caches.
+    fn min_bound_of_large(&self, set: &[u32], child_depth: u8, cap: u32) -> Option<u32> {
+        let n = set.len();
+        let width = (LARGE_COLUMNS / n).max(64);
+        let (mut guesses, mut block, mut next) = (Vec::new(), Box::default(), 0);
+        self.with_part_scores(set, |score, _| {
+            self.min_bound_by_floors(n, score, child_depth, cap, |g, marks, counts, best| {
+                if guesses.get(next) != Some(&(g as u32)) {
+                    let (word, from) = (g / 64, g / 64 * 64);
+                    guesses.clear();
+                    guesses.extend(
+                        marked(&marks[word..])
+                            .map(|h| (h + from) as u32)
+                            .skip_while(|&h| h < g as u32)
+                            .take(width),
+                    );
+                    block = gather(self.rows, set, &guesses);
+                    next = 0;
+                }
+                let column = &block[next * n..(next + 1) * n];
+                next += 1;
+                self.split_of(n, |i| column[i], counts, best, child_depth)
+            })
+        })
     }
 }

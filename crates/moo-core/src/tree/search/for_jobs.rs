@@ -10,10 +10,11 @@ use smallvec::SmallVec;
 
 use super::candidates::{candidates, Candidate};
 use super::dedup::keep_new_splits;
-use super::parts::PartBounds;
-use super::plan::build_plan;
+use super::parts::Parts;
+use super::proven_plan::build_plan;
+use super::prune::{self, PartBounds, TriedGuess};
 use super::ranked::Ranked;
-use super::recursion::Solver;
+use super::recursion::{Searching, Solver};
 use super::solved::{child_limit, depth_cap, Solved, FEEDBACKS, INF};
 use super::{history_symmetry, Objective, Progress, SearchError, SearchOptions, SetPlan};
 use crate::codeset::CodeSet;
@@ -93,24 +94,23 @@ impl<'a> PositionRoot<'a> {
     /// does not try here.
     pub(crate) fn pieces(&self, guess: u32) -> Option<(u64, Vec<(Feedback, u64)>)> {
         let c = self.cands.iter().find(|c| c.guess == guess)?;
-        let parts = self.search.bounds.parts(self.set, c.guess);
+        let bounds = &self.search.bounds;
+        let parts = Parts::new(bounds, self.set, c.guess);
         let parts: SmallVec<[&[u32]; FEEDBACKS]> = parts.iter().collect();
-        let child_sym = self.sym.after(self.space.code(guess as usize).symbols());
-        let child_depth = child_limit(self.cap);
-        let mut bounds = PartBounds::new(&self.search.bounds, &parts, child_depth, c.bound, INF);
-        // Without a limit no sharpening can fail.
-        let _ = self
-            .search
-            .sharpen_by_closed_forms(&parts, &[], child_depth, &mut bounds)
-            .and_then(|_| {
-                self.search.sharpen_by_lookahead(
-                    &parts,
-                    &child_sym,
-                    (&self.ranked, &[], &[]),
-                    child_depth,
-                    &mut bounds,
-                )
-            });
+        let tried = TriedGuess {
+            bounds,
+            state: &self.search.state,
+            parts: &parts,
+            pairs: &[],
+            at: &[],
+            ranked: &self.ranked,
+            sym: &self.sym.after(self.space.code(guess as usize).symbols()),
+            depth: child_limit(self.cap),
+        };
+        let mut bounds = PartBounds::new(bounds, &parts, tried.depth, c.bound, INF);
+        // Without a limit no rule can reject the guess. The root has searched nothing, so the
+        // cache adds nothing either: the rules the search applies, as it applies them.
+        let _ = prune::sharpen(&tried, &mut bounds);
         let mut pieces: Vec<(Feedback, u64)> = parts
             .iter()
             .zip(&bounds.bounds)
@@ -188,6 +188,12 @@ pub(crate) fn best_guess_below(
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
     let ranked = Ranked::new(set);
+    let node = Searching {
+        set,
+        sym: &sym,
+        ranked: &ranked,
+        depth: cap,
+    };
     let mut bound = below;
     let mut best: Option<Solved> = None;
     for &g in guesses {
@@ -201,7 +207,7 @@ pub(crate) fn best_guess_below(
         if c.bound >= limit_here {
             continue;
         }
-        if let Ok(sol) = search.try_guess(set, &sym, &ranked, c, limit_here, cap, false) {
+        if let Ok(sol) = search.try_guess(&node, c, limit_here) {
             best = Some(sol);
         }
         if search.state.halted() {
