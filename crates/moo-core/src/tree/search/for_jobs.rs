@@ -140,12 +140,7 @@ pub(crate) fn first_optimum_below(
     progress: &Progress,
     stop: &Stop,
 ) -> Result<GuessTrial, SearchError> {
-    if candidates_left.is_empty() {
-        return Err(SearchError::NoCandidates);
-    }
-    let cap = deeper_cap(space, options)?;
-    let sym = history_symmetry(space, history);
-    let set = candidates_left.as_slice();
+    let (cap, sym, set) = job_start(space, history, candidates_left, options)?;
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
     match search.solve_root(set, &sym, limit, cap)? {
@@ -179,12 +174,7 @@ pub(crate) fn best_guess_below(
     progress: &Progress,
     stop: &Stop,
 ) -> Result<Option<RunTrial>, SearchError> {
-    if candidates_left.is_empty() {
-        return Err(SearchError::NoCandidates);
-    }
-    let cap = deeper_cap(space, options)?;
-    let sym = history_symmetry(space, history);
-    let set = candidates_left.as_slice();
+    let (cap, sym, set) = job_start(space, history, candidates_left, options)?;
     let search = Solver::for_options(space, options, progress, stop, set.len(), None);
     let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
     let ranked = Ranked::new(set);
@@ -231,6 +221,25 @@ pub(crate) struct RunTrial {
     pub(crate) trial: GuessTrial,
     /// The least of its bound and every ceiling it read.
     pub(crate) bound: u64,
+}
+
+/// What a job's search of the position `history` leaves starts from: the depth cap, the
+/// position's symmetries and its set, which must not be empty.
+fn job_start<'c>(
+    space: &CodeSpace,
+    history: &History,
+    candidates_left: &'c CodeSet,
+    options: &SearchOptions,
+) -> Result<(u8, Symmetry, &'c [u32]), SearchError> {
+    if candidates_left.is_empty() {
+        return Err(SearchError::NoCandidates);
+    }
+    let cap = deeper_cap(space, options)?;
+    Ok((
+        cap,
+        history_symmetry(space, history),
+        candidates_left.as_slice(),
+    ))
 }
 
 /// The depth limit of a deeper split's search, which only the average objective without a
