@@ -18,24 +18,6 @@ const MAX_FN_LINES: usize = 80;
 /// Files over [`MAX_FILE_LINES`] lines of code, and why they may be for now.
 const LONG_FILES: &[(&str, &str)] = &[
     (
-        "crates/moo-core/src/eval.rs",
-        "the evaluation harness (about 500 lines of code) and its tests in one file; the tests can move \
-         to eval/tests.rs",
-    ),
-    (
-        "crates/moo-core/src/published.rs",
-        "the table of published results, a row per source with its citation: data, not logic",
-    ),
-    (
-        "crates/moo-core/src/review.rs",
-        "the review and the verdicts; it waits for the one way into the exact search, which takes \
-         its own search calls out",
-    ),
-    (
-        "crates/moo-core/src/space.rs",
-        "CodeSpace with its score table; about half is the table's property tests",
-    ),
-    (
         "crates/moo-core/src/strategy/partition.rs",
         "the heuristics that score a partition share one scorer; the sampled scoring of large \
          spaces can move to a file of its own",
@@ -44,77 +26,14 @@ const LONG_FILES: &[(&str, &str)] = &[
         "crates/moo-crack/src/intervals.rs",
         "the interval cracker with its known-answer tests, which are two thirds of it",
     ),
-    (
-        "src/cli/tree/jobs.rs",
-        "the four commands of a split run (split, job, join, status) with their reports; the \
-         reports can move to a file of their own",
-    ),
 ];
 
 /// Functions over [`MAX_FN_LINES`] lines (file, name), and why they may be for now.
-const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
-    (
-        "crates/moo-core/src/review.rs",
-        "review",
-        "the review's loop over the moves; shortened when the search has one way in",
-    ),
-    (
-        "crates/moo-core/src/review.rs",
-        "review_move",
-        "one move's verdict from three searches, each to become one call of the one way in",
-    ),
-    (
-        "crates/moo-core/src/strategy/book.rs",
-        "build_opening",
-        "the opening book's build, run once to write the shipped book; its phases can be named",
-    ),
-    (
-        "crates/moo-core/src/strategy/partition.rs",
-        "find",
-        "the exhaustive and the sampled guess loops in one; to part with the sampled scoring",
-    ),
-    (
-        "crates/moo-crack/src/intervals.rs",
-        "score_test",
-        "a known-answer test whose table of cases is most of its length",
-    ),
-    (
-        "crates/moo-web/src/guard.rs",
-        "checked",
-        "every check of a request before its route (Host, declared length, upload room) in turn; \
-         each check can be a function",
-    ),
-    (
-        "src/cli/bench/arena.rs",
-        "print_text",
-        "one report's text, section after section; each section can be a function",
-    ),
-    (
-        "src/cli/solve.rs",
-        "solve_interactive",
-        "the interactive loop and its commands (undo, quit, review); the commands can be functions",
-    ),
-    (
-        "src/cli/tree/estimate.rs",
-        "print",
-        "one report's text, section after section; each section can be a function",
-    ),
-    (
-        "src/cli/tree/jobs.rs",
-        "join",
-        "the join's command with its four outcomes' reports, which can move to a report type",
-    ),
-    (
-        "src/cli/tree/jobs.rs",
-        "split",
-        "the split's command: planning, the directory's writing and the report",
-    ),
-    (
-        "src/cli/tree/jobs.rs",
-        "verify_run",
-        "each check of a run directory in turn, the files first, then the join's replay",
-    ),
-];
+const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[(
+    "crates/moo-crack/src/intervals.rs",
+    "score_test",
+    "a known-answer test whose table of cases is most of its length",
+)];
 
 /// Modules that import each other in a cycle (the source folder, the members of the cycle), and
 /// why they may for now.

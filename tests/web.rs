@@ -182,6 +182,23 @@ impl Browser {
         self.wait("document.body.dataset.ready").await;
     }
 
+    /// Opens the page `page` of the site `server` serves (`play?g=bulls`: the part after `#`).
+    async fn open_page(&self, server: &Server, page: &str) {
+        self.open(&format!("{}#{page}", server.url)).await;
+    }
+
+    /// Opens the Play page on its default game, Bulls and Cows, and waits for its 5,040 codes.
+    async fn open_play(&self, server: &Server) {
+        self.open_page(server, "play").await;
+        self.wait("document.querySelector('#play-info').textContent.includes('5,040')")
+            .await;
+    }
+
+    /// Narrows the window to a phone's, 390 by 844.
+    async fn phone(&self) {
+        self.client.set_window_size(390, 844).await.unwrap();
+    }
+
     /// Polls a JavaScript expression until it is truthy; returns its value.
     async fn wait(&self, expr: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -247,6 +264,27 @@ impl Browser {
         drop(driver);
     }
 }
+
+/// What most browser tests start with: the browser lock held (dropped last, with the test),
+/// Chromium (`None` when it is missing, see [`Browser::start`]) and `moo serve` with the site.
+async fn browser_on_site() -> Option<(tokio::sync::MutexGuard<'static, ()>, Browser, Server)> {
+    browser_on_site_with(&[]).await
+}
+
+/// [`browser_on_site`] with more Chromium flags.
+async fn browser_on_site_with(
+    extra: &[&str],
+) -> Option<(tokio::sync::MutexGuard<'static, ()>, Browser, Server)> {
+    let one = BROWSER_LOCK.lock().await;
+    let b = Browser::start_with(extra).await?;
+    Some((one, b, Server::site()))
+}
+
+/// Chromium's flags for a page in dark mode.
+const DARK: &[&str] = &[
+    "--force-dark-mode",
+    "--blink-settings=preferredColorScheme=0",
+];
 
 fn screenshot_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
@@ -332,14 +370,10 @@ async fn play_page_is_titled_light_and_numeric(b: &Browser) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_a_game_to_the_win() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#play", server.url)).await;
-    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
-        .await;
+    b.open_play(&server).await;
     play_page_is_titled_light_and_numeric(&b).await;
     // A wrong code is refused with the library's message and costs no turn.
     let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
@@ -405,14 +439,10 @@ async fn browser_plays_a_game_to_the_win() {
 /// exactly 7 against it (its answers proven the hardest), and the end shows a code that fits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_against_the_adversary() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#play", server.url)).await;
-    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
-        .await;
+    b.open_play(&server).await;
     b.click("#play-adversary").await;
     b.wait("!document.querySelector('#play-challenge').hidden")
         .await;
@@ -441,12 +471,10 @@ async fn browser_plays_against_the_adversary() {
 /// The whole game from the keyboard: a typed first guess, then hints and their button.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_from_the_keyboard_only() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#play", server.url)).await;
+    b.open_page(&server, "play").await;
     b.wait("document.activeElement.id === 'guess-input'").await;
     let keys = |k: &'static str| {
         let b = &b;
@@ -559,12 +587,10 @@ async fn solver_refuses_rules_and_shows_no_game(b: &Browser) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_solves_a_secret_by_clicking_feedback() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#solver", server.url)).await;
+    b.open_page(&server, "solver").await;
     let rules = Rules::bulls();
     let secret = rules.parse_code("9876").unwrap();
     assert_eq!(solver_settles(&b, 1).await, "guess");
@@ -634,12 +660,10 @@ async fn browser_solves_a_secret_by_clicking_feedback() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_solver_repair_continues_to_the_win() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#solver", server.url)).await;
+    b.open_page(&server, "solver").await;
     let rules = Rules::bulls();
     let secret = rules.parse_code("3194").unwrap();
     let score = |text: String| rules.parse_code(&text).unwrap().score(&secret).to_string();
@@ -728,12 +752,10 @@ async fn browser_solver_repair_continues_to_the_win() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_loads_the_explorer_and_the_bench_chart() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#explorer", server.url)).await;
+    b.open_page(&server, "explorer").await;
     b.wait("document.querySelectorAll('#tree-select option').length > 0")
         .await;
     explorer_shows_a_server_tree(&b).await;
@@ -937,12 +959,10 @@ async fn bench_page_charts_every_strategy(b: &Browser, server: &Server) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_assistant_advises_off_the_tree_and_repairs() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#assistant", server.url)).await;
+    b.open_page(&server, "assistant").await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
     let add = |guess: &'static str, bulls: u8, cows: u8| {
@@ -1012,14 +1032,10 @@ async fn browser_assistant_advises_off_the_tree_and_repairs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#play", server.url)).await;
-    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
-        .await;
+    b.open_play(&server).await;
     // A game with a guess is not thrown away without a question: declined, it stays.
     let input = b.client.find(Locator::Css("#guess-input")).await.unwrap();
     input.send_keys("0123\u{E007}").await.unwrap();
@@ -1080,12 +1096,10 @@ async fn browser_mastermind_hint_after_1122_speaks_of_pegs() {
 /// profile: the same position.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_shares_an_assistant_position_by_link() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#assistant", server.url)).await;
+    b.open_page(&server, "assistant").await;
     b.wait("document.querySelector('#assistant-status').dataset.status === 'guess'")
         .await;
     let paste = b
@@ -1208,17 +1222,10 @@ async fn page_fits_a_phone(b: &Browser, url: &str, page: &str, ready: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_pages_fit_a_phone_speak_plainly_and_go_dark() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start_with(&[
-        "--force-dark-mode",
-        "--blink-settings=preferredColorScheme=0",
-    ])
-    .await
-    else {
+    let Some((_one, b, server)) = browser_on_site_with(DARK).await else {
         return;
     };
-    let server = Server::site();
-    b.client.set_window_size(390, 844).await.unwrap();
+    b.phone().await;
     let pages = [
         ("play", "#play-info"),
         ("duel", "#duel-info"),
@@ -1258,16 +1265,9 @@ const bg = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(
 /// the Solver's "Correct!" included, on the Solver and in a review.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_dark_pegs_and_buttons_have_contrast() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start_with(&[
-        "--force-dark-mode",
-        "--blink-settings=preferredColorScheme=0",
-    ])
-    .await
-    else {
+    let Some((_one, b, server)) = browser_on_site_with(DARK).await else {
         return;
     };
-    let server = Server::site();
     let pages = [
         ("solver?g=mastermind", "#feedback-buttons button.win"),
         (
@@ -1312,16 +1312,14 @@ return bad;"))
 /// table fits its box.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_review_table_reads_right_and_fits_a_phone() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     // 1452 costs 0.0008 guesses against 1245: "0.00", not a loss.
-    b.open(&format!(
-        "{}#review?g=bulls&h=0123%3D0B2C+1452%3D0B3C+4271%3D4B0C",
-        server.url
-    ))
+    b.open_page(
+        &server,
+        "review?g=bulls&h=0123%3D0B2C+1452%3D0B3C+4271%3D4B0C",
+    )
     .await;
     b.wait("document.querySelectorAll('#review-out .review-table tbody tr').length === 3")
         .await;
@@ -1340,11 +1338,11 @@ async fn browser_review_table_reads_right_and_fits_a_phone() {
     let last = rows[2].as_array().unwrap();
     assert!(!last[2].as_str().unwrap().contains("1 → 1"), "{last:?}");
     // A Mastermind review on a phone.
-    b.client.set_window_size(390, 844).await.unwrap();
-    b.open(&format!(
-        "{}#review?g=mastermind&h=1122%3D1B1C+3456%3D0B2C+1234%3D4B0C",
-        server.url
-    ))
+    b.phone().await;
+    b.open_page(
+        &server,
+        "review?g=mastermind&h=1122%3D1B1C+3456%3D0B2C+1234%3D4B0C",
+    )
     .await;
     b.client.refresh().await.unwrap();
     b.wait("document.body.dataset.ready && document.querySelectorAll('#review-out .review-table tbody tr').length === 3")
@@ -1362,11 +1360,9 @@ async fn browser_review_table_reads_right_and_fits_a_phone() {
 /// as Play does, and keep it when the player says no.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_solver_and_assistant_ask_before_dropping_a_game() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     for (page, turn) in [
         ("solver", "document.querySelector('#feedback-buttons button').click()"),
         ("assistant", "const i = document.querySelector('#assistant-paste'); i.value = '0123=1B1C'; document.querySelector('#assistant-paste-form').requestSubmit()"),
@@ -1393,15 +1389,13 @@ async fn browser_solver_and_assistant_ask_before_dropping_a_game() {
 /// capital letters.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_speaks_answers_in_words_and_reads_lower_case() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!(
-        "{}#play?g=custom&len=4&sym=ABCDEF&rep=1&lead=1&seed=7",
-        server.url
-    ))
+    b.open_page(
+        &server,
+        "play?g=custom&len=4&sym=ABCDEF&rep=1&lead=1&seed=7",
+    )
     .await;
     b.wait("document.querySelector('#play-info').textContent.includes('1,296')")
         .await;
@@ -1465,16 +1459,11 @@ fn regex_lite_notation() -> impl Fn(&str) -> bool {
 /// player asks for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_finished_link_hides_the_secret_until_asked() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!(
-        "{}#play?g=bulls&seed=11&h=0123&gaveup=1",
-        server.url
-    ))
-    .await;
+    b.open_page(&server, "play?g=bulls&seed=11&h=0123&gaveup=1")
+        .await;
     b.wait("document.querySelectorAll('#play-history tbody tr').length === 1 && document.querySelector('#guess-input').disabled")
         .await;
     let before = b.js("return document.body.innerText;").await;
@@ -1501,15 +1490,11 @@ async fn browser_finished_link_hides_the_secret_until_asked() {
 /// reload, so on a phone the guess box is not pushed down all game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_how_to_play_folds_after_the_first_guess() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.client.set_window_size(390, 844).await.unwrap();
-    b.open(&format!("{}#play", server.url)).await;
-    b.wait("document.querySelector('#play-info').textContent.includes('5,040')")
-        .await;
+    b.phone().await;
+    b.open_play(&server).await;
     assert_eq!(
         b.js("return document.querySelector('#play-howto').open;")
             .await,
@@ -1539,18 +1524,13 @@ async fn browser_how_to_play_folds_after_the_first_guess() {
 /// fixes folded, and no fix button's label wraps.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_phone_contradiction_is_compact_and_suggests_a_fix() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.client.set_window_size(390, 844).await.unwrap();
+    b.phone().await;
     // No four different digits avoid 0 to 7: one of the answers is wrong.
-    b.open(&format!(
-        "{}#solver?g=bulls&h=0123%3D0B0C+4567%3D0B0C",
-        server.url
-    ))
-    .await;
+    b.open_page(&server, "solver?g=bulls&h=0123%3D0B0C+4567%3D0B0C")
+        .await;
     b.wait("document.querySelector('#solver-status').dataset.status === 'contradiction'")
         .await;
     let shown = b
@@ -1570,12 +1550,10 @@ async fn browser_phone_contradiction_is_compact_and_suggests_a_fix() {
 /// offset a little and dashed differently) and the axis labels do not overlap.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_bench_lines_do_not_overlap() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#bench?g=mastermind", server.url)).await;
+    b.open_page(&server, "bench?g=mastermind").await;
     b.click("#bench-run").await;
     b.wait("document.querySelector('#bench-status').dataset.done")
         .await;
@@ -1595,17 +1573,12 @@ async fn browser_bench_lines_do_not_overlap() {
 /// On a phone the latest guesses stay in view just above the guess box, the newest first.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_phone_keeps_the_latest_guesses_above_the_input() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.client.set_window_size(390, 844).await.unwrap();
-    b.open(&format!(
-        "{}#play?g=bulls&seed=5&h=0123+4567+8901",
-        server.url
-    ))
-    .await;
+    b.phone().await;
+    b.open_page(&server, "play?g=bulls&seed=5&h=0123+4567+8901")
+        .await;
     b.wait("document.querySelectorAll('#play-history tbody tr').length === 3")
         .await;
     let layout = b
@@ -1623,11 +1596,9 @@ async fn browser_phone_keeps_the_latest_guesses_above_the_input() {
 /// page: a game of the optimal tree (every move `best`) and one with costly moves.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verdicts_match_between_the_cli_the_api_and_the_page() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let solved = Command::new(env!("CARGO_BIN_EXE_moo"))
         .args(["solve", "--secret", "4271", "--json"])
         .output()
@@ -1665,7 +1636,7 @@ async fn verdicts_match_between_the_cli_the_api_and_the_page() {
         };
         let from_cli = words(&cli);
         assert_eq!(from_cli.len(), turns.len());
-        b.open(&format!("{}#review", server.url)).await;
+        b.open_page(&server, "review").await;
         let history: Vec<Value> = turns
             .iter()
             .map(|t| {
@@ -1722,11 +1693,9 @@ fn bulls_left(turns: &[(&str, (u8, u8))]) -> usize {
 /// game.
 #[tokio::test]
 async fn browser_replays_a_link_with_a_large_seed_exactly() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let seed = u64::MAX - 2;
     let rules = Rules::bulls();
     let secret = rules.format_code(
@@ -1749,7 +1718,7 @@ async fn browser_replays_a_link_with_a_large_seed_exactly() {
         hash.as_str().unwrap().contains(&format!("seed={seed}")),
         "{hash}"
     );
-    b.open(&format!("{}#play?seed=abc", server.url)).await;
+    b.open_page(&server, "play?seed=abc").await;
     b.js("location.reload();").await;
     b.wait("document.querySelector('#play-status.error')?.textContent.includes('is not a whole number')")
         .await;
@@ -1862,11 +1831,9 @@ async fn the_webassembly_engine_answers_as_the_native_one() {
         eprintln!("the WebAssembly engine is compared on the static site: MOO_WEB_BACKEND=static");
         return;
     }
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, site)) = browser_on_site().await else {
         return;
     };
-    let site = Server::site();
     b.open(&site.url).await;
     let seven = Rules::new(7, "0123456789", false, false).unwrap();
     let nine = Rules::new(5, "012345678", false, false).unwrap();
@@ -1958,11 +1925,9 @@ async fn the_static_site_plays_offline_after_one_visit() {
         eprintln!("only the static site works offline: MOO_WEB_BACKEND=static");
         return;
     }
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, site)) = browser_on_site().await else {
         return;
     };
-    let site = Server::site();
     let url = site.url.clone();
     b.open(&format!("{url}#play")).await;
     // The service worker has cached every file and controls the page.
@@ -2005,11 +1970,9 @@ async fn the_static_site_plays_offline_after_one_visit() {
 /// connection).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_search_is_cancelled_from_the_busy_bar() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, site)) = browser_on_site().await else {
         return;
     };
-    let site = Server::site();
     b.open(&format!("{}#bench", site.url)).await;
     // Every strategy over every Bulls and Cows secret takes far longer than a moment.
     b.js("const s = document.querySelector('#bench-rules select'); s.value = 'bulls'; s.dispatchEvent(new Event('change'));")
@@ -2051,11 +2014,9 @@ async fn webassembly_speed_against_native() {
         eprintln!("the WebAssembly engine is measured on the static site: MOO_WEB_BACKEND=static");
         return;
     }
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, site)) = browser_on_site().await else {
         return;
     };
-    let site = Server::site();
     // First load, in a fresh profile: every file fetched before the first guess can be typed
     // (the page's own, and the engine's, which its worker fetches), gzipped; and the time to
     // that moment from the start of the navigation.
@@ -2213,11 +2174,9 @@ async fn type_keys(b: &Browser, keys: &str) {
 /// hand: 4 bulls) and drawn (both found in the first round).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_duels_won_lost_and_drawn() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let secret = duel_secret(5);
     let miss = if secret == "4567" { "5678" } else { "4567" };
 
@@ -2253,11 +2212,9 @@ async fn browser_duels_won_lost_and_drawn() {
 /// contradicts, and uses no turn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_hard_mode_refuses_an_impossible_guess() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     // Seed 3's secret answers 0123 with 1 bull and 1 cow (as `moo play --seed 3` does), which
     // 4567 could not have got.
     b.client
@@ -2375,12 +2332,10 @@ impl Browser {
 /// the static site) and from the core, and no day repeats the day before's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn daily_secrets_agree_between_the_cli_and_the_page_engine() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.open(&format!("{}#review", server.url)).await;
+    b.open_page(&server, "review").await;
     b.client
         .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
             Some(Duration::from_secs(600)),
@@ -2442,11 +2397,9 @@ async fn daily_secrets_agree_between_the_cli_and_the_page_engine() {
 /// makes a streak of two, which the Statistics page still shows after a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_plays_two_daily_puzzles_shares_and_keeps_a_streak() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let (day1, day2) = ("2026-03-01", "2026-03-02");
     let secret = daily_secret(moo_core::Preset::Bulls, day1);
     let wrong: Vec<&str> = ["0123", "4567", "8901"]
@@ -2551,11 +2504,9 @@ async fn browser_plays_two_daily_puzzles_shares_and_keeps_a_streak() {
 /// is refused with the reason and loses nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_exports_and_imports_daily_statistics() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let record = r#"{"version": 1, "results": [
         {"game": "bulls", "date": "2026-03-01", "guesses": 5, "won": true, "cost": 0.5},
         {"game": "bulls", "date": "2026-03-02", "guesses": 4, "won": true, "cost": 0.25},
@@ -2626,11 +2577,9 @@ async fn the_daily_secret_stays_on_the_server_until_the_end() {
         );
         return;
     }
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let date = "2026-04-01";
     let secret = daily_secret(moo_core::Preset::Mastermind, date);
     b.open(&server.url).await;
@@ -2689,15 +2638,11 @@ async fn the_daily_secret_stays_on_the_server_until_the_end() {
 async fn browser_colour_keys_have_contrast_in_light_and_dark() {
     let _one = BROWSER_LOCK.lock().await;
     let server = Server::site();
-    let dark: &[&str] = &[
-        "--force-dark-mode",
-        "--blink-settings=preferredColorScheme=0",
-    ];
-    for flags in [&[][..], dark] {
+    for flags in [&[][..], DARK] {
         let Some(b) = Browser::start_with(flags).await else {
             return;
         };
-        b.open(&format!("{}#play?g=mastermind&seed=1&h=1234", server.url))
+        b.open_page(&server, "play?g=mastermind&seed=1&h=1234")
             .await;
         b.wait("document.querySelectorAll('.cbtn').length >= 6 && document.querySelectorAll('#play-history .cpeg').length === 4")
             .await;
@@ -2737,13 +2682,11 @@ async fn marked(b: &Browser, keypad: &str) -> String {
 /// gets nothing and rules its four digits out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_keypad_plays_and_marks_ruled_out_symbols() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
-    b.client.set_window_size(390, 844).await.unwrap();
-    b.open(&format!("{}#play?g=bulls&seed=4", server.url)).await;
+    b.phone().await;
+    b.open_page(&server, "play?g=bulls&seed=4").await;
     b.wait("document.querySelectorAll('#play-keys .key[data-symbol]').length === 10")
         .await;
     let small = b
@@ -2818,7 +2761,7 @@ async fn browser_win_celebrates_unless_motion_is_reduced() {
         let Some(b) = Browser::start_with(flags).await else {
             return;
         };
-        b.open(&format!("{}#play?g=bulls&seed=4", server.url)).await;
+        b.open_page(&server, "play?g=bulls&seed=4").await;
         b.wait("document.activeElement.id === 'guess-input'").await;
         type_keys(&b, "0123\u{E007}").await;
         b.wait("document.querySelectorAll('#play-history tbody tr').length === 1")
@@ -2869,11 +2812,9 @@ async fn browser_win_celebrates_unless_motion_is_reduced() {
 /// answered from 0456. On the way, the keypad marks what the player's own guesses rule out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browser_duel_repairs_contradicting_answers() {
-    let _one = BROWSER_LOCK.lock().await;
-    let Some(b) = Browser::start().await else {
+    let Some((_one, b, server)) = browser_on_site().await else {
         return;
     };
-    let server = Server::site();
     let rules = Rules::bulls();
     let (mine, its) = ("0456", duel_secret(5));
     let mut guesses = [

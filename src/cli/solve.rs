@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use moo_core::advisor::Contradiction;
-use moo_core::{Code, CodeSpace, Feedback, History, Rules};
+use moo_core::{Code, CodeSet, CodeSpace, Feedback, History, Rules};
 use serde::Serialize;
 
 use super::advice::{AdviceArgs, Guesser};
@@ -146,46 +146,16 @@ fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> 
     loop {
         let candidates = history.candidates(space);
         if candidates.is_empty() {
-            writeln!(out, "{}", Contradiction::new(space, &history))?;
-            writeln!(
-                out,
-                "Type `undo` to take back your last answer (repeat to go further back), or `quit`."
-            )?;
             pending = None;
-            loop {
-                match read_command(&mut input, "undo or quit> ")?.as_deref() {
-                    Some(cmd) if is_undo(cmd) => break,
-                    Some(cmd) if is_quit(cmd) => return Ok(()),
-                    Some(other) => writeln!(
-                        out,
-                        "{other:?}: type `undo` to take back your last answer, or `quit`."
-                    )?,
-                    None => anyhow::bail!("input ended while the answers contradicted each other"),
-                }
+            if !undo_contradiction(&mut input, &mut out, space, &history)? {
+                return Ok(());
             }
             undo(&mut out, rules, &mut history)?;
             continue;
         }
         // A win is checked only once the answers are known to be consistent.
         if history.is_won(rules.length()) {
-            let n = history.len();
-            writeln!(
-                out,
-                "Solved: your secret is {}, found in {n} guess{}.",
-                rules.format_code(&history.turns()[n - 1].guess),
-                if n == 1 { "" } else { "es" }
-            )?;
-            writeln!(
-                out,
-                "Type `review` to see what each guess cost against the best move, or press Enter to finish."
-            )?;
-            if let Some(answer) = read_command(&mut input, "review> ")? {
-                if matches!(answer.to_lowercase().as_str(), "review" | "r" | "y" | "yes") {
-                    let text = review::review_text(&guesser, space, &history)?;
-                    writeln!(out, "{text}")?;
-                }
-            }
-            return Ok(());
+            return offer_review(&mut input, &mut out, rules, space, &history, &guesser);
         }
         anyhow::ensure!(
             history.len() < max_guesses(space),
@@ -209,16 +179,7 @@ fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> 
         let guess = match pending {
             Some(g) => g,
             None => {
-                let advice = guesser.advise(space, &history, &candidates)?;
-                let g = advice.code;
-                writeln!(
-                    out,
-                    "guess {}: {}   ({} code{} possible)",
-                    history.len() + 1,
-                    rules.format_code(&g),
-                    candidates.len(),
-                    if candidates.len() == 1 { "" } else { "s" }
-                )?;
+                let g = ask_guess(&mut out, rules, space, &history, &candidates, &mut guesser)?;
                 pending = Some(g);
                 g
             }
@@ -234,16 +195,90 @@ fn solve_interactive(rules: &Rules, space: &CodeSpace, mut guesser: Guesser) -> 
             undo(&mut out, rules, &mut history)?;
             continue;
         }
-        let feedback = match Feedback::parse(&answer, rules.length()) {
-            Ok(f) => f,
-            Err(e) => {
-                writeln!(out, "{e}")?;
-                continue;
+        match Feedback::parse(&answer, rules.length()) {
+            Ok(feedback) => {
+                history.push(guess, feedback);
+                pending = None;
             }
-        };
-        history.push(guess, feedback);
-        pending = None;
+            Err(e) => writeln!(out, "{e}")?,
+        }
     }
+}
+
+/// Says why the answers contradict each other and waits for `undo` (true) or `quit` (false):
+/// no guess makes sense until an answer is taken back.
+fn undo_contradiction(
+    input: &mut Input,
+    out: &mut impl Write,
+    space: &CodeSpace,
+    history: &History,
+) -> anyhow::Result<bool> {
+    writeln!(out, "{}", Contradiction::new(space, history))?;
+    writeln!(
+        out,
+        "Type `undo` to take back your last answer (repeat to go further back), or `quit`."
+    )?;
+    loop {
+        match read_command(input, "undo or quit> ")?.as_deref() {
+            Some(cmd) if is_undo(cmd) => return Ok(true),
+            Some(cmd) if is_quit(cmd) => return Ok(false),
+            Some(other) => writeln!(
+                out,
+                "{other:?}: type `undo` to take back your last answer, or `quit`."
+            )?,
+            None => anyhow::bail!("input ended while the answers contradicted each other"),
+        }
+    }
+}
+
+/// Announces the win and shows the game's review if the user asks for it.
+fn offer_review(
+    input: &mut Input,
+    out: &mut impl Write,
+    rules: &Rules,
+    space: &CodeSpace,
+    history: &History,
+    guesser: &Guesser,
+) -> anyhow::Result<()> {
+    let n = history.len();
+    writeln!(
+        out,
+        "Solved: your secret is {}, found in {n} guess{}.",
+        rules.format_code(&history.turns()[n - 1].guess),
+        if n == 1 { "" } else { "es" }
+    )?;
+    writeln!(
+        out,
+        "Type `review` to see what each guess cost against the best move, or press Enter to finish."
+    )?;
+    if let Some(answer) = read_command(input, "review> ")? {
+        if matches!(answer.to_lowercase().as_str(), "review" | "r" | "y" | "yes") {
+            let text = review::review_text(guesser, space, history)?;
+            writeln!(out, "{text}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The strategy's next guess, shown with how many codes are still possible.
+fn ask_guess(
+    out: &mut impl Write,
+    rules: &Rules,
+    space: &CodeSpace,
+    history: &History,
+    candidates: &CodeSet,
+    guesser: &mut Guesser,
+) -> anyhow::Result<Code> {
+    let g = guesser.advise(space, history, candidates)?.code;
+    writeln!(
+        out,
+        "guess {}: {}   ({} code{} possible)",
+        history.len() + 1,
+        rules.format_code(&g),
+        candidates.len(),
+        if candidates.len() == 1 { "" } else { "s" }
+    )?;
+    Ok(g)
 }
 
 /// Reads one command, as typed; `None` at the end of input. Over-long lines are refused here.

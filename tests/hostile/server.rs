@@ -26,16 +26,22 @@ async fn exchange(
     let mut response = Vec::new();
     stream.read_to_end(&mut response).await.unwrap();
     let text = String::from_utf8_lossy(&response).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let status = status_of(&text);
     let body = text
         .split_once("\r\n\r\n")
         .map_or("", |(_, b)| b)
         .to_string();
     (status, body)
+}
+
+/// The status code of an HTTP answer's first line; 0 when there is none (the server closed the
+/// connection without answering).
+fn status_of(answer: &str) -> u16 {
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
 }
 
 /// How long until the server closes a connection that sends `prefix` and then drips one byte
@@ -111,19 +117,26 @@ async fn play_seeded_game(addr: std::net::SocketAddr) -> Duration {
 
 /// Starts a game of Bulls and Cows with a seed, so its secret is known: (its id, the secret).
 async fn seeded_game(addr: std::net::SocketAddr) -> (String, String) {
-    let (status, created) = http(
-        addr,
-        "POST",
-        "/api/games",
-        r#"{"seed": 12, "preset": "bulls"}"#,
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
-    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let id = created_id(
+        http(
+            addr,
+            "POST",
+            "/api/games",
+            r#"{"seed": 12, "preset": "bulls"}"#,
+        )
+        .await,
+    );
     let rules = moo_core::Rules::bulls();
     let mut draw = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(12);
     let secret = rules.format_code(&rules.random_code(&mut draw));
-    (game["id"].as_str().unwrap().to_string(), secret)
+    (id, secret)
+}
+
+/// The id of the game an answer of `POST /api/games` created, which must have succeeded.
+fn created_id((status, created): (u16, String)) -> String {
+    assert_eq!(status, 201, "{created}");
+    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
+    game["id"].as_str().unwrap().to_string()
 }
 
 /// A full store: the 503 says when a place frees, and an idle game then makes room.
@@ -448,10 +461,8 @@ async fn games_at_the_turn_cap(
     let ten = r#"{"rules":{"length":10,"symbols":"0123456789","repeats":false}}"#;
     let mut ids = Vec::new();
     for from in [[127, 0, 0, 4], [127, 0, 0, 5]] {
-        let (status, created) = http_from(from, addr, "POST", "/api/games", ten).await;
-        assert_eq!(status, 201, "{created}");
-        let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-        ids.push((from, game["id"].as_str().unwrap().to_string()));
+        let created = http_from(from, addr, "POST", "/api/games", ten).await;
+        ids.push((from, created_id(created)));
     }
     for (from, id) in &ids {
         let path = format!("/api/games/{id}/guesses");
@@ -482,7 +493,7 @@ async fn games_at_the_turn_cap(
 
 /// The third client plays on under the load: each answer within 1 s, 20 times in a row.
 async fn third_client_plays_on(addr: std::net::SocketAddr, me: [u8; 4]) {
-    let (status, created) = http_from(
+    let created = http_from(
         me,
         addr,
         "POST",
@@ -490,9 +501,7 @@ async fn third_client_plays_on(addr: std::net::SocketAddr, me: [u8; 4]) {
         r#"{"preset":"bulls","seed":3}"#,
     )
     .await;
-    assert_eq!(status, 201, "{created}");
-    let game: serde_json::Value = serde_json::from_str(&created).unwrap();
-    let hint = format!("/api/games/{}/hint", game["id"].as_str().unwrap());
+    let hint = format!("/api/games/{}/hint", created_id(created));
     let mut slowest = Duration::ZERO;
     for i in 0..20 {
         let step = format!(
@@ -603,11 +612,7 @@ async fn raw(addr: std::net::SocketAddr, request: &str, limit: Duration) -> (u16
     let mut response = Vec::new();
     let _ = tokio::time::timeout(limit, stream.read_to_end(&mut response)).await;
     let text = String::from_utf8_lossy(&response).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+    let status = status_of(&text);
     (status, text)
 }
 

@@ -318,11 +318,7 @@ mod tests {
         let mut exact = true;
         while history.len() < cap && !history.is_won(space.length()) {
             let guess = strategy
-                .next_guess(&Knowledge {
-                    space,
-                    history: &history,
-                    candidates: &candidates,
-                })
+                .next_guess(&Knowledge::new(space, &history, &candidates))
                 .unwrap();
             let a = adversary.answer(
                 space,
@@ -437,11 +433,7 @@ mod tests {
             let mut candidates = space.all();
             while !history.is_won(4) {
                 let guess = strategy
-                    .next_guess(&Knowledge {
-                        space: &space,
-                        history: &history,
-                        candidates: &candidates,
-                    })
+                    .next_guess(&Knowledge::new(&space, &history, &candidates))
                     .unwrap();
                 let a = adversary.answer(
                     &space,

@@ -233,11 +233,7 @@ fn build(ctx: &Ctx<'_>, history: &History, set: CodeSet) -> Result<Sub, BoundErr
         1
     };
     let strategy = PartitionStrategy::new(ctx.options.heuristic, GuessPool::All);
-    let knowledge = Knowledge {
-        space: ctx.space,
-        history,
-        candidates: &set,
-    };
+    let knowledge = Knowledge::new(ctx.space, history, &set);
     let mut best: Option<Sub> = None;
     for (guess, _) in strategy.ranked(&knowledge, top) {
         let sub = with_guess(ctx, history, &set, guess)?;

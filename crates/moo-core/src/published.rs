@@ -259,44 +259,41 @@ const SPLIT: &str =
     "moo's own exhaustive search split into jobs (`moo tree split`, `moo tree job`, `moo tree \
      join`), the joined tree replayed by `moo tree verify`; no published figure found";
 
+/// A row of moo's own (see [`NEW_RESULTS`]): the optimum of `objective` on `game`, `total`
+/// guesses, `max` at worst (`at_worst` secrets there, where the row gives it).
+const fn ours(
+    game: Game,
+    objective: Objective,
+    total: u64,
+    max: u32,
+    at_worst: Option<u64>,
+) -> Published {
+    Published {
+        game,
+        method: Method::Optimal(objective),
+        total,
+        max: Some(max),
+        six_or_more: None,
+        at_worst,
+        histogram: None,
+        source: MOO,
+    }
+}
+
 /// Mastermind: five guesses always suffice (KNUTH_WORST), and no strategy needs the fifth for fewer
 /// than 539 secrets; with 539, no fewer than 5627 guesses in total.
-pub const MASTERMIND_FEWEST_WORST: Published = Published {
-    game: Game::MASTERMIND,
-    method: Method::Optimal(Objective::FewestWorst),
-    total: 5627,
-    max: Some(5),
-    six_or_more: None,
-    at_worst: Some(539),
-    histogram: None,
-    source: MOO,
-};
+pub const MASTERMIND_FEWEST_WORST: Published =
+    ours(Game::MASTERMIND, Objective::FewestWorst, 5627, 5, Some(539));
 
 /// Bulls and Cows: seven guesses are needed (TANAKA), and for no fewer than 50 secrets (the best
 /// tree known before, Slovesnov's "crush5o", also has 50; its minimality was open).
-pub const BULLS_FEWEST_WORST: Published = Published {
-    game: Game::BULLS,
-    method: Method::Optimal(Objective::FewestWorst),
-    total: 26450,
-    max: Some(7),
-    six_or_more: None,
-    at_worst: Some(50),
-    histogram: None,
-    source: MOO,
-};
+pub const BULLS_FEWEST_WORST: Published =
+    ours(Game::BULLS, Objective::FewestWorst, 26450, 7, Some(50));
 
 /// Bulls and Cows with 5 distinct digits of 0-7: the fewest guesses in total (a search of minutes,
 /// too long for CI; the shipped tree `trees/bulls-5x8-average.json` is replayed instead).
-pub const BULLS_5_OF_0_7: Published = Published {
-    game: Game::BULLS_5_OF_0_7,
-    method: Method::Optimal(Objective::Average),
-    total: 34444,
-    max: Some(7),
-    six_or_more: None,
-    at_worst: Some(93),
-    histogram: None,
-    source: MOO,
-};
+pub const BULLS_5_OF_0_7: Published =
+    ours(Game::BULLS_5_OF_0_7, Objective::Average, 34444, 7, Some(93));
 
 /// Bulls and Cows with 5 distinct digits of 0-8: the fewest guesses in total, proven by a
 /// search split into 1771 jobs (14.3 CPU hours, far too long for CI; the shipped tree
@@ -304,14 +301,8 @@ pub const BULLS_5_OF_0_7: Published = Published {
 /// shipped results, `runs/bulls-5x9/b59.tar.gz`, to it again). The worst case is its tree's,
 /// 8 for one secret: whether a tree of this total can keep every secret within 7 is open.
 pub const BULLS_5_OF_0_8: Published = Published {
-    game: Game::BULLS_5_OF_0_8,
-    method: Method::Optimal(Objective::Average),
-    total: 81847,
-    max: Some(8),
-    six_or_more: None,
-    at_worst: Some(1),
-    histogram: None,
     source: SPLIT,
+    ..ours(Game::BULLS_5_OF_0_8, Objective::Average, 81847, 8, Some(1))
 };
 
 /// Bulls and Cows with 5 distinct digits of 0-7: seven guesses are needed (BULLS_5_OF_0_7's tree
@@ -319,56 +310,50 @@ pub const BULLS_5_OF_0_8: Published = Published {
 /// total (a search of over half an hour of CPU, too long for CI; the shipped tree `trees/bulls-5x8-fewest-worst.json`
 /// is replayed instead).
 pub const BULLS_5_OF_0_7_FEWEST_WORST: Published = Published {
-    game: Game::BULLS_5_OF_0_7,
-    method: Method::Optimal(Objective::FewestWorst),
-    total: 34594,
-    max: Some(7),
-    six_or_more: None,
-    at_worst: Some(15),
     histogram: Some(&[1, 6, 132, 1070, 3176, 2320, 15]),
-    source: MOO,
+    ..ours(
+        Game::BULLS_5_OF_0_7,
+        Objective::FewestWorst,
+        34594,
+        7,
+        Some(15),
+    )
 };
 
 /// Mastermind with 9 colours: the fewest guesses in total (a search of 96 CPU seconds, too long
 /// for CI; the shipped tree `trees/mastermind-4x9-average.json` is replayed instead).
-pub const MASTERMIND_4X9: Published = Published {
-    game: Game::MASTERMIND_4X9,
-    method: Method::Optimal(Objective::Average),
-    total: 34666,
-    max: Some(7),
-    six_or_more: None,
-    at_worst: Some(155),
-    histogram: None,
-    source: MOO,
-};
+pub const MASTERMIND_4X9: Published = ours(
+    Game::MASTERMIND_4X9,
+    Objective::Average,
+    34666,
+    7,
+    Some(155),
+);
 
 /// Mastermind with 5 pegs of 6 colours: the fewest guesses in total (a search of minutes and
 /// 1.4 GB, too long for CI; the shipped tree `trees/mastermind-5x6-average.json` is replayed
 /// instead).
-pub const MASTERMIND_5X6: Published = Published {
-    game: Game::MASTERMIND_5X6,
-    method: Method::Optimal(Objective::Average),
-    total: 36721,
-    max: Some(6),
-    six_or_more: None,
-    at_worst: Some(479),
-    histogram: None,
-    source: MOO,
-};
+pub const MASTERMIND_5X6: Published = ours(
+    Game::MASTERMIND_5X6,
+    Objective::Average,
+    36721,
+    6,
+    Some(479),
+);
 
 /// Mastermind with 5 pegs of 6 colours: six guesses are needed (MASTERMIND_5X6's tree needs them
 /// too), and for no fewer than 315 secrets; with 315, no fewer than 36822 guesses in total (a
 /// search of 22 CPU minutes, too long for CI; the shipped tree
 /// `trees/mastermind-5x6-fewest-worst.json` is replayed instead).
 pub const MASTERMIND_5X6_FEWEST_WORST: Published = Published {
-    game: Game::MASTERMIND_5X6,
-    method: Method::Optimal(Objective::FewestWorst),
-    total: 36822,
-    max: Some(6),
-    six_or_more: None,
-    at_worst: Some(315),
     histogram: Some(&[1, 10, 175, 1989, 5286, 315]),
-    source: MOO,
+    ..ours(
+        Game::MASTERMIND_5X6,
+        Objective::FewestWorst,
+        36822,
+        6,
+        Some(315),
+    )
 };
 
 /// moo's own exact results: optima that no publication we know of gives, kept apart from
@@ -378,317 +363,48 @@ pub const MASTERMIND_5X6_FEWEST_WORST: Published = Published {
 /// and the fewest in total among such trees, `FewestWorst` also the fewest secrets at that worst
 /// case (`at_worst`) before the total. docs/src/exact-results.md gives each row's command, time
 /// and memory.
+#[rustfmt::skip] // a table: a row a line, its columns aligned
 pub const NEW_RESULTS: &[Published] = &[
     // Mastermind, 3 pegs of 4 colours (64 secrets).
-    Published {
-        game: Game::mastermind(3, "1234"),
-        method: Method::Optimal(Objective::Average),
-        total: 206,
-        max: Some(4),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "1234"),
-        method: Method::Optimal(Objective::Worst),
-        total: 206,
-        max: Some(4),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "1234"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 206,
-        max: Some(4),
-        six_or_more: None,
-        at_worst: Some(21),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "1234"),        Objective::Average,      206,    4,  None),
+    ours(Game::mastermind(3, "1234"),        Objective::Worst,        206,    4,  None),
+    ours(Game::mastermind(3, "1234"),        Objective::FewestWorst,  206,    4,  Some(21)),
     // Mastermind, 3 pegs of 5 colours (125 secrets).
-    Published {
-        game: Game::mastermind(3, "12345"),
-        method: Method::Optimal(Objective::Average),
-        total: 451,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "12345"),
-        method: Method::Optimal(Objective::Worst),
-        total: 451,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "12345"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 453,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: Some(1),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "12345"),       Objective::Average,      451,    5,  None),
+    ours(Game::mastermind(3, "12345"),       Objective::Worst,        451,    5,  None),
+    ours(Game::mastermind(3, "12345"),       Objective::FewestWorst,  453,    5,  Some(1)),
     // Mastermind, 3 pegs of 6 colours (216 secrets).
-    Published {
-        game: Game::mastermind(3, "123456"),
-        method: Method::Optimal(Objective::Average),
-        total: 854,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "123456"),
-        method: Method::Optimal(Objective::Worst),
-        total: 854,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "123456"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 855,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: Some(36),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "123456"),      Objective::Average,      854,    5,  None),
+    ours(Game::mastermind(3, "123456"),      Objective::Worst,        854,    5,  None),
+    ours(Game::mastermind(3, "123456"),      Objective::FewestWorst,  855,    5,  Some(36)),
     // Mastermind, 3 pegs of 7 colours (343 secrets).
-    Published {
-        game: Game::mastermind(3, "1234567"),
-        method: Method::Optimal(Objective::Average),
-        total: 1474,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "1234567"),
-        method: Method::Optimal(Objective::Worst),
-        total: 1474,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "1234567"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 1475,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: Some(1),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "1234567"),     Objective::Average,      1474,   6,  None),
+    ours(Game::mastermind(3, "1234567"),     Objective::Worst,        1474,   6,  None),
+    ours(Game::mastermind(3, "1234567"),     Objective::FewestWorst,  1475,   6,  Some(1)),
     // Mastermind, 3 pegs of 8 colours (512 secrets).
-    Published {
-        game: Game::mastermind(3, "12345678"),
-        method: Method::Optimal(Objective::Average),
-        total: 2359,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "12345678"),
-        method: Method::Optimal(Objective::Worst),
-        total: 2359,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "12345678"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 2361,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: Some(20),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "12345678"),    Objective::Average,      2359,   6,  None),
+    ours(Game::mastermind(3, "12345678"),    Objective::Worst,        2359,   6,  None),
+    ours(Game::mastermind(3, "12345678"),    Objective::FewestWorst,  2361,   6,  Some(20)),
     // Mastermind, 3 pegs of 9 colours (729 secrets).
-    Published {
-        game: Game::mastermind(3, "123456789"),
-        method: Method::Optimal(Objective::Average),
-        total: 3596,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "123456789"),
-        method: Method::Optimal(Objective::Worst),
-        total: 3596,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "123456789"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 3600,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: Some(134),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "123456789"),   Objective::Average,      3596,   6,  None),
+    ours(Game::mastermind(3, "123456789"),   Objective::Worst,        3596,   6,  None),
+    ours(Game::mastermind(3, "123456789"),   Objective::FewestWorst,  3600,   6,  Some(134)),
     // Mastermind, 3 pegs of 10 colours (1000 secrets).
-    Published {
-        game: Game::mastermind(3, "0123456789"),
-        method: Method::Optimal(Objective::Average),
-        total: 5242,
-        max: Some(7),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "0123456789"),
-        method: Method::Optimal(Objective::Worst),
-        total: 5242,
-        max: Some(7),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::mastermind(3, "0123456789"),
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 5248,
-        max: Some(7),
-        six_or_more: None,
-        at_worst: Some(4),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::mastermind(3, "0123456789"),  Objective::Average,      5242,   7,  None),
+    ours(Game::mastermind(3, "0123456789"),  Objective::Worst,        5242,   7,  None),
+    ours(Game::mastermind(3, "0123456789"),  Objective::FewestWorst,  5248,   7,  Some(4)),
     // Mastermind 4x7 and 4x8: the optimum on average is published (VILLE, ARFST23).
-    Published {
-        game: Game::MASTERMIND_4X7,
-        method: Method::Optimal(Objective::Worst),
-        total: 11228,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::MASTERMIND_4X7,
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 11302,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: Some(92),
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::MASTERMIND_4X8,
-        method: Method::Optimal(Objective::Worst),
-        total: 20473,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::MASTERMIND_4X8,
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 20506,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: Some(767),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::MASTERMIND_4X7,               Objective::Worst,        11228,  6,  None),
+    ours(Game::MASTERMIND_4X7,               Objective::FewestWorst,  11302,  6,  Some(92)),
+    ours(Game::MASTERMIND_4X8,               Objective::Worst,        20473,  6,  None),
+    ours(Game::MASTERMIND_4X8,               Objective::FewestWorst,  20506,  6,  Some(767)),
     // Mastermind, 5 pegs of 5 colours.
-    Published {
-        game: Game::MASTERMIND_5X5,
-        method: Method::Optimal(Objective::Average),
-        total: 13496,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::MASTERMIND_5X5,
-        method: Method::Optimal(Objective::Worst),
-        total: 13531,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::MASTERMIND_5X5,
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 13536,
-        max: Some(5),
-        six_or_more: None,
-        at_worst: Some(1215),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::MASTERMIND_5X5,               Objective::Average,      13496,  6,  None),
+    ours(Game::MASTERMIND_5X5,               Objective::Worst,        13531,  5,  None),
+    ours(Game::MASTERMIND_5X5,               Objective::FewestWorst,  13536,  5,  Some(1215)),
     // Bulls and Cows over 1-9: the optimum on average is published (BULLS_1_TO_9).
-    Published {
-        game: Game::BULLS_1_TO_9,
-        method: Method::Optimal(Objective::Worst),
-        total: 14916,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: None,
-        histogram: None,
-        source: MOO,
-    },
-    Published {
-        game: Game::BULLS_1_TO_9,
-        method: Method::Optimal(Objective::FewestWorst),
-        total: 14936,
-        max: Some(6),
-        six_or_more: None,
-        at_worst: Some(578),
-        histogram: None,
-        source: MOO,
-    },
+    ours(Game::BULLS_1_TO_9,                 Objective::Worst,        14916,  6,  None),
+    ours(Game::BULLS_1_TO_9,                 Objective::FewestWorst,  14936,  6,  Some(578)),
     MASTERMIND_FEWEST_WORST,
     BULLS_FEWEST_WORST,
     BULLS_5_OF_0_7,

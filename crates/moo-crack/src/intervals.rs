@@ -1794,7 +1794,7 @@ mod tests {
         //! rule and cap, and stays within [`bound`](super::bound).
         use super::super::*;
         use super::bound;
-        use crate::testing::{small_game, CHARS};
+        use crate::testing::{long_game, small_game, CHARS};
         use crate::Alphabet;
         use proptest::prelude::*;
         use rand::SeedableRng;
@@ -1842,17 +1842,11 @@ mod tests {
             #![proptest_config(ProptestConfig::with_cases(256))]
 
             #[test]
-            fn recovers_long_secrets_over_large_alphabets(
-                length in 40usize..=120,
-                symbols in 120usize..=160,
-                repeats in any::<bool>(),
-                seed in any::<u64>(),
-            ) {
-                let rules = LongRules::new(length, Alphabet::unicode(symbols), repeats).unwrap();
-                let secret = rules.random_code(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+            fn recovers_long_secrets_over_large_alphabets((rules, secret) in long_game()) {
+                let symbols = rules.alphabet().len();
                 let mut oracle = Oracle::new(&secret, symbols);
                 prop_assert_eq!(solve(&rules, &mut oracle, &IntervalOptions::default()), Some(secret));
-                let limit = bound(length, symbols);
+                let limit = bound(rules.length(), symbols);
                 prop_assert!(oracle.queries() <= limit, "{} queries, bound {}", oracle.queries(), limit);
             }
         }

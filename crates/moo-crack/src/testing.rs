@@ -3,6 +3,8 @@
 use std::ops::RangeInclusive;
 
 use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::{Alphabet, LongCode, LongRules};
 
@@ -31,4 +33,16 @@ pub(crate) fn small_game(
         };
         (Just(rules), secret.prop_map(LongCode))
     })
+}
+
+/// A game of 40 to 120 positions over 120 to 160 symbols of [`Alphabet::unicode`], with or
+/// without repeats, and a secret drawn from a seed: longer than [`small_game`] reaches.
+pub(crate) fn long_game() -> impl Strategy<Value = (LongRules, LongCode)> {
+    (40usize..=120, 120usize..=160, any::<bool>(), any::<u64>()).prop_map(
+        |(length, symbols, repeats, seed)| {
+            let rules = LongRules::new(length, Alphabet::unicode(symbols), repeats).unwrap();
+            let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(seed));
+            (rules, secret)
+        },
+    )
 }

@@ -138,11 +138,7 @@ impl Strategy {
                     moo_core::StrategyError::NoCandidates.to_string(),
                 ));
             }
-            let knowledge = Knowledge {
-                space,
-                history: &history,
-                candidates: &candidates,
-            };
+            let knowledge = Knowledge::new(space, &history, &candidates);
             let mut strategy = strategy.lock().unwrap_or_else(|e| e.into_inner());
             strategy.next_guess(&knowledge).raise()
         })?;

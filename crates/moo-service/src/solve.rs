@@ -149,25 +149,18 @@ impl Service {
     pub fn solver(&self, body: SolverBody) -> Result<Job<SolverStep>, ServiceError> {
         let list = body.list.unwrap_or(DEFAULT_LIST).min(MAX_LIST);
         let (rules, history, options) = self.position_of(body)?;
-        let limit = self.limits.solver_max_codes;
-        Ok(Job::new(
-            Work::Advice,
-            self.limits.time_limit,
-            rules,
-            (limit, SOLVER),
-            move |service, space, stop| {
-                let position = service
-                    .advisor
-                    .position(space, &history, list, Chooser::Advisor(&options, &stop))
-                    .map_err(advice_error)?;
-                let answers = position
-                    .advice
-                    .as_ref()
-                    .map(|a| answers(space, &history, &a.guess, &stop))
-                    .unwrap_or_default();
-                Ok(SolverStep { position, answers })
-            },
-        ))
+        Ok(self.solver_job(rules, move |service, space, stop| {
+            let position = service
+                .advisor
+                .position(space, &history, list, Chooser::Advisor(&options, &stop))
+                .map_err(advice_error)?;
+            let answers = position
+                .advice
+                .as_ref()
+                .map(|a| answers(space, &history, &a.guess, &stop))
+                .unwrap_or_default();
+            Ok(SolverStep { position, answers })
+        }))
     }
 
     /// The advice on a position of a fresh advisor (no cache from earlier requests), as
@@ -175,26 +168,34 @@ impl Service {
     /// and natively, side by side. The `list` of the body is ignored.
     pub fn fresh_advice(&self, body: SolverBody) -> Result<Job<Advice>, ServiceError> {
         let (rules, history, options) = self.position_of(body)?;
-        let limit = self.limits.solver_max_codes;
-        Ok(Job::new(
+        Ok(self.solver_job(rules, move |_, space, stop| {
+            let candidates = history
+                .candidates_until(space, &stop)
+                .map_err(|e| ServiceError::unavailable(e.to_string()))?;
+            Advisor::new()
+                .advise(
+                    space,
+                    &history,
+                    &candidates,
+                    Chooser::Advisor(&options, &stop),
+                )
+                .map_err(advice_error)
+        }))
+    }
+
+    /// A solver's job on `rules`: advice, which a player waits for, within the solver's limits.
+    fn solver_job<T>(
+        &self,
+        rules: Rules,
+        run: impl FnOnce(&Service, &CodeSpace, Stop) -> Result<T, ServiceError> + Send + 'static,
+    ) -> Job<T> {
+        Job::new(
             Work::Advice,
             self.limits.time_limit,
             rules,
-            (limit, SOLVER),
-            move |_, space, stop| {
-                let candidates = history
-                    .candidates_until(space, &stop)
-                    .map_err(|e| ServiceError::unavailable(e.to_string()))?;
-                Advisor::new()
-                    .advise(
-                        space,
-                        &history,
-                        &candidates,
-                        Chooser::Advisor(&options, &stop),
-                    )
-                    .map_err(advice_error)
-            },
-        ))
+            (self.limits.solver_max_codes, SOLVER),
+            run,
+        )
     }
 
     /// What each move of a game cost against the best move: the core's review as it is, the

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -104,28 +104,8 @@ pub(crate) async fn guard(
 
 /// [`guard`] but for the security headers.
 async fn checked(guard: &Guard, request: Request, next: Next) -> Response {
-    let mut hosts = request.headers().get_all(header::HOST).iter();
-    if let (Some(_), Some(_)) = (hosts.next(), hosts.next()) {
-        return ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "the request has more than one Host header: send exactly one, naming this server",
-        )
-        .into_response();
-    }
-    if let Some(host) = request.headers().get(header::HOST) {
-        if !host
-            .to_str()
-            .is_ok_and(|h| !h.trim().is_empty() && guard.allows(h))
-        {
-            let shown = moo_core::text::excerpt(&String::from_utf8_lossy(host.as_bytes()));
-            return ApiError::new(
-                StatusCode::MISDIRECTED_REQUEST,
-                format!(
-                    "this server does not answer to the host name {shown:?}: open it as localhost or 127.0.0.1, or start it with `moo serve --allow-host NAME`"
-                ),
-            )
-            .into_response();
-        }
+    if let Err(refused) = check_host(guard, request.headers()) {
+        return refused.into_response();
     }
     let limit = moo_service::body_limit(
         request.method().as_str(),
@@ -149,34 +129,15 @@ async fn checked(guard: &Guard, request: Request, next: Next) -> Response {
     // Room for a large body before any of it is read: its declared length, or the route's
     // whole limit for a chunked one.
     let room = declared.map_or(limit, |n| n as usize);
-    let _upload = if limit > guard.body_limit && room > guard.body_limit {
-        match upload_room(guard, room) {
-            Some(permit) => Some(permit),
-            None => {
-                return ApiError::unavailable(
-                    "the server is receiving as many large uploads as it holds at once: try again in a moment",
-                )
-                .into_response()
-            }
-        }
-    } else {
-        None
+    let _upload = match reserve_upload(guard, limit, room) {
+        Ok(permit) => permit,
+        Err(refused) => return refused.into_response(),
     };
     let conn = request.extensions().get::<Arc<Conn>>().cloned();
     let (parts, body) = request.into_parts();
-    let body = match tokio::time::timeout(guard.body_deadline, read_body(body, limit)).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(refused)) => return refused.into_response(),
-        Err(_) => {
-            return ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "the request body did not arrive within {}: send it whole at once",
-                    crate::heavy::seconds(guard.body_deadline)
-                ),
-            )
-            .into_response()
-        }
+    let body = match whole_body(guard, body, limit).await {
+        Ok(body) => body,
+        Err(refused) => return refused.into_response(),
     };
     let request = Request::from_parts(parts, Body::from(body));
     if let Some(conn) = &conn {
@@ -194,6 +155,68 @@ async fn checked(guard: &Guard, request: Request, next: Next) -> Response {
         return response;
     }
     rewrap(response).await
+}
+
+/// At most one Host header, naming a host this server answers to: after a DNS rebinding the
+/// attacker's page still sends its own host name (see the module's docs).
+fn check_host(guard: &Guard, headers: &HeaderMap) -> Result<(), ApiError> {
+    let mut hosts = headers.get_all(header::HOST).iter();
+    if let (Some(_), Some(_)) = (hosts.next(), hosts.next()) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "the request has more than one Host header: send exactly one, naming this server",
+        ));
+    }
+    if let Some(host) = headers.get(header::HOST) {
+        if !host
+            .to_str()
+            .is_ok_and(|h| !h.trim().is_empty() && guard.allows(h))
+        {
+            let shown = moo_core::text::excerpt(&String::from_utf8_lossy(host.as_bytes()));
+            return Err(ApiError::new(
+                StatusCode::MISDIRECTED_REQUEST,
+                format!(
+                    "this server does not answer to the host name {shown:?}: open it as localhost or 127.0.0.1, or start it with `moo serve --allow-host NAME`"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A permit for `room` bytes of upload when the route takes bodies past the usual limit and
+/// this one may be that large; `None` when it may not, as the usual limit bounds it already.
+fn reserve_upload(
+    guard: &Guard,
+    limit: usize,
+    room: usize,
+) -> Result<Option<OwnedSemaphorePermit>, ApiError> {
+    if limit <= guard.body_limit || room <= guard.body_limit {
+        return Ok(None);
+    }
+    upload_room(guard, room).map(Some).ok_or_else(|| {
+        ApiError::unavailable(
+            "the server is receiving as many large uploads as it holds at once: try again in a moment",
+        )
+    })
+}
+
+/// The whole body, or the refusal a route never sees: past the limit (413) or the deadline (408).
+async fn whole_body(
+    guard: &Guard,
+    body: Body,
+    limit: usize,
+) -> Result<axum::body::Bytes, ApiError> {
+    match tokio::time::timeout(guard.body_deadline, read_body(body, limit)).await {
+        Ok(read) => read,
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request body did not arrive within {}: send it whole at once",
+                crate::heavy::seconds(guard.body_deadline)
+            ),
+        )),
+    }
 }
 
 /// The 413 of a body past `limit`.

@@ -2,8 +2,9 @@
 //! repeated guesses, the live game cap, and advice for every consistent history.
 
 use axum::http::StatusCode;
+use axum::Router;
 use moo_core::Rules;
-use serde_json::json;
+use serde_json::{json, Value};
 
 mod common;
 use common::{assert_error, call, call_with};
@@ -11,29 +12,12 @@ use common::{assert_error, call, call_with};
 #[tokio::test]
 async fn a_game_is_played_to_the_win_through_the_api() {
     let app = moo_web::router(moo_web::Config::default());
-    let (status, game) = call_with(
-        app.clone(),
-        "POST",
-        "/api/games",
-        Some(r#"{"preset":"mastermind","seed":5}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED);
+    let (game, id) = new_game(&app, r#"{"preset":"mastermind","seed":5}"#).await;
     assert_eq!(game["space_size"], "1296");
     assert!(game["secret"].is_null(), "the secret must stay hidden");
-    let id = game["id"].as_str().unwrap().to_string();
     // Follow the hints: each suggests a code still possible, so the game must end in a win.
     for _ in 0..12 {
-        let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
-        let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
-        let (status, state) = call_with(
-            app.clone(),
-            "POST",
-            &format!("/api/games/{id}/guesses"),
-            Some(&json!({ "guess": guess }).to_string()),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{state}");
+        let (guess, state) = play_the_hint(&app, &id).await;
         if state["won"] == true {
             assert_eq!(state["secret"], guess);
             let again = call_with(
@@ -55,15 +39,8 @@ async fn the_same_seed_draws_the_same_secret() {
     let app = moo_web::router(moo_web::Config::default());
     let mut secrets = Vec::new();
     for _ in 0..2 {
-        let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":42}"#)).await;
-        let id = g["id"].as_str().unwrap().to_string();
-        let (_, g) = call_with(
-            app.clone(),
-            "POST",
-            &format!("/api/games/{id}/give-up"),
-            None,
-        )
-        .await;
+        let (_, id) = new_game(&app, r#"{"seed":42}"#).await;
+        let g = give_up(&app, &id).await;
         secrets.push(g["secret"].as_str().unwrap().to_string());
     }
     assert_eq!(secrets[0], secrets[1]);
@@ -185,15 +162,8 @@ async fn a_consistent_history_always_gets_advice_and_never_a_422() {
 #[tokio::test]
 async fn a_given_up_game_gets_no_hint() {
     let app = moo_web::router(moo_web::Config::default());
-    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let (_, g) = call_with(
-        app.clone(),
-        "POST",
-        &format!("/api/games/{id}/give-up"),
-        None,
-    )
-    .await;
+    let (_, id) = new_game(&app, "{}").await;
+    let g = give_up(&app, &id).await;
     assert_eq!(g["gave_up"], true);
     assert_error(
         call_with(app, "GET", &format!("/api/games/{id}/hint"), None).await,
@@ -249,31 +219,14 @@ async fn seeds_travel_as_strings_and_a_bad_seed_is_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_adversary_keeps_the_hints_to_the_worst_case() {
     let app = moo_web::router(moo_web::Config::default());
-    let (status, game) = call_with(
-        app.clone(),
-        "POST",
-        "/api/games",
-        Some(r#"{"preset":"mastermind","adversary":true}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED);
+    let (game, id) = new_game(&app, r#"{"preset":"mastermind","adversary":true}"#).await;
     assert_eq!(game["adversary"], true);
     assert!(
         game["challenge"].is_null(),
         "the challenge is set on Bulls and Cows"
     );
-    let id = game["id"].as_str().unwrap().to_string();
     for turn in 1..=12 {
-        let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
-        let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
-        let (status, state) = call_with(
-            app.clone(),
-            "POST",
-            &format!("/api/games/{id}/guesses"),
-            Some(&json!({ "guess": guess }).to_string()),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{state}");
+        let (guess, state) = play_the_hint(&app, &id).await;
         if state["won"] == true {
             assert_eq!(state["heuristic_turns"], json!([]), "{state}");
             assert!(turn >= 5, "won in {turn} against the adversary");
@@ -287,16 +240,9 @@ async fn the_adversary_keeps_the_hints_to_the_worst_case() {
 #[tokio::test]
 async fn the_adversary_states_the_challenge_on_bulls_and_cows() {
     let app = moo_web::router(moo_web::Config::default());
-    let (_, game) = call_with(
-        app.clone(),
-        "POST",
-        "/api/games",
-        Some(r#"{"adversary":true}"#),
-    )
-    .await;
+    let (game, id) = new_game(&app, r#"{"adversary":true}"#).await;
     let challenge = game["challenge"].as_str().unwrap();
     assert!(challenge.contains("win Bulls and Cows in 7"), "{challenge}");
-    let id = game["id"].as_str().unwrap();
     let (_, state) = call_with(
         app.clone(),
         "POST",
@@ -305,16 +251,47 @@ async fn the_adversary_states_the_challenge_on_bulls_and_cows() {
     )
     .await;
     assert_eq!(state["turns"][0]["feedback"], "0B1C", "{state}");
-    let (_, over) = call_with(
+    let over = give_up(&app, &id).await;
+    let secret = Rules::bulls()
+        .parse_code(over["secret"].as_str().unwrap())
+        .unwrap();
+    let guess = Rules::bulls().parse_code("9876").unwrap();
+    assert_eq!(guess.score(&secret).to_string(), "0B1C");
+}
+
+/// Plays the game's hint, a code still possible, as its next guess: the guess and the game after
+/// it. Following the hints must end a game in a win.
+async fn play_the_hint(app: &Router, id: &str) -> (String, Value) {
+    let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
+    let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
+    let (status, state) = call_with(
+        app.clone(),
+        "POST",
+        &format!("/api/games/{id}/guesses"),
+        Some(&json!({ "guess": guess }).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    (guess, state)
+}
+
+/// Starts a game with `body`, which must succeed: the game and its id.
+async fn new_game(app: &Router, body: &str) -> (Value, String) {
+    let (status, game) = call_with(app.clone(), "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}: {game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    (game, id)
+}
+
+/// Gives the game up: the game, its secret shown.
+async fn give_up(app: &Router, id: &str) -> Value {
+    let (status, game) = call_with(
         app.clone(),
         "POST",
         &format!("/api/games/{id}/give-up"),
         None,
     )
     .await;
-    let secret = Rules::bulls()
-        .parse_code(over["secret"].as_str().unwrap())
-        .unwrap();
-    let guess = Rules::bulls().parse_code("9876").unwrap();
-    assert_eq!(guess.score(&secret).to_string(), "0B1C");
+    assert_eq!(status, StatusCode::OK, "{game}");
+    game
 }

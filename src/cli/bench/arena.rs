@@ -471,6 +471,36 @@ fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
         r.threads,
         r.time_limit_seconds * 1e3
     )?;
+    writeln!(out, "{}", lengths_table(&r.lengths))?;
+    let scope = if r.complete {
+        String::new()
+    } else {
+        let first = r.lengths.first().map_or(0, |l| l.length);
+        let last = r.lengths.last().map_or(0, |l| l.length);
+        format!(" (lengths {first} to {last} only: not comparable with the arena's total)")
+    };
+    writeln!(
+        out,
+        "arena score: {:.2}{scope} = sum of weight x average",
+        r.score
+    )?;
+    print_submission(out, &r.submission)?;
+    let load = |l: &Option<[f64; 3]>| {
+        l.map_or("unavailable".to_string(), |[a, b, c]| {
+            format!("{a:.2} {b:.2} {c:.2}")
+        })
+    };
+    writeln!(
+        out,
+        "load average (1, 5, 15 min): {} at the start, {} at the end; {:.1} s in all",
+        load(&r.load_average_start),
+        load(&r.load_average_end),
+        r.seconds
+    )
+}
+
+/// A row per length: its games, guesses, weight and guess times, numbers aligned right.
+fn lengths_table(lengths: &[Length]) -> Table {
     let mut table = Table::new();
     table.load_preset(presets::ASCII_MARKDOWN).set_header([
         "length",
@@ -484,7 +514,7 @@ fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
         "over limit",
         "setup",
     ]);
-    for l in &r.lengths {
+    for l in lengths {
         let ms = |s: f64| format!("{:.1} ms", s * 1e3);
         table.add_row([
             l.length.to_string(),
@@ -504,20 +534,11 @@ fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
             c.set_cell_alignment(CellAlignment::Right);
         }
     }
-    writeln!(out, "{table}")?;
-    let scope = if r.complete {
-        String::new()
-    } else {
-        let first = r.lengths.first().map_or(0, |l| l.length);
-        let last = r.lengths.last().map_or(0, |l| l.length);
-        format!(" (lengths {first} to {last} only: not comparable with the arena's total)")
-    };
-    writeln!(
-        out,
-        "arena score: {:.2}{scope} = sum of weight x average",
-        r.score
-    )?;
-    let s = &r.submission;
+    table
+}
+
+/// What one submission of these games may total, and its chance against the target.
+fn print_submission(out: &mut Vec<u8>, s: &Submission) -> std::io::Result<()> {
     let quantiles: Vec<String> = s
         .quantiles
         .iter()
@@ -530,18 +551,6 @@ fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
         quantiles.join(", "),
         s.against,
         s.chance_at_most_against * 100.0
-    )?;
-    let load = |l: &Option<[f64; 3]>| {
-        l.map_or("unavailable".to_string(), |[a, b, c]| {
-            format!("{a:.2} {b:.2} {c:.2}")
-        })
-    };
-    writeln!(
-        out,
-        "load average (1, 5, 15 min): {} at the start, {} at the end; {:.1} s in all",
-        load(&r.load_average_start),
-        load(&r.load_average_end),
-        r.seconds
     )
 }
 

@@ -331,6 +331,19 @@ fn secs(x: f64) -> String {
 
 /// Prints an estimate for a reader.
 pub fn print(estimate: &Estimate) -> Result<()> {
+    print_measured(estimate)?;
+    if !estimate.parts.is_empty() {
+        print_parts(estimate)?;
+    }
+    print_total(estimate)?;
+    if let Some(budget) = estimate.budget {
+        print_range(estimate, budget)?;
+    }
+    Ok(())
+}
+
+/// What was run here: the sampled jobs and the parts driven through their rounds.
+fn print_measured(estimate: &Estimate) -> Result<()> {
     let each: Vec<String> = estimate
         .sampled
         .iter()
@@ -362,32 +375,40 @@ pub fn print(estimate: &Estimate) -> Result<()> {
             secs(estimate.start)
         )?;
     }
-    if !estimate.parts.is_empty() {
-        let each: Vec<String> = estimate
-            .parts
-            .iter()
-            .map(|p| {
-                if p.driven {
-                    format!("{} ({}) {} s (driven)", p.feedback, p.size, secs(p.seconds))
-                } else {
-                    format!(
-                        "{} ({}) {} s ({} to {})",
-                        p.feedback,
-                        p.size,
-                        secs(p.seconds),
-                        secs(p.low),
-                        secs(p.high)
-                    )
-                }
-            })
-            .collect();
-        outln!(
-            "parts     {}; the others ~ {:.3e} * n^{:.2} s for n secrets",
-            each.join(", "),
-            estimate.deep_scale,
-            estimate.deep_exponent
-        )?;
-    }
+    Ok(())
+}
+
+/// Each part split deeper, driven or predicted, and the power law for the rest.
+fn print_parts(estimate: &Estimate) -> Result<()> {
+    let each: Vec<String> = estimate
+        .parts
+        .iter()
+        .map(|p| {
+            if p.driven {
+                format!("{} ({}) {} s (driven)", p.feedback, p.size, secs(p.seconds))
+            } else {
+                format!(
+                    "{} ({}) {} s ({} to {})",
+                    p.feedback,
+                    p.size,
+                    secs(p.seconds),
+                    secs(p.low),
+                    secs(p.high)
+                )
+            }
+        })
+        .collect();
+    outln!(
+        "parts     {}; the others ~ {:.3e} * n^{:.2} s for n secrets",
+        each.join(", "),
+        estimate.deep_scale,
+        estimate.deep_exponent
+    )?;
+    Ok(())
+}
+
+/// The whole run's CPU time and the fit it came from.
+fn print_total(estimate: &Estimate) -> Result<()> {
     let deeper = if estimate.parts.is_empty() {
         String::new()
     } else {
@@ -406,28 +427,31 @@ pub fn print(estimate: &Estimate) -> Result<()> {
         secs(estimate.largest),
         secs(estimate.took)
     )?;
-    if let Some(budget) = estimate.budget {
-        let driven = estimate.parts.iter().filter(|p| p.driven).count();
+    Ok(())
+}
+
+/// The range within the budget, and the wall time that range means on a cluster.
+fn print_range(estimate: &Estimate, budget: f64) -> Result<()> {
+    let driven = estimate.parts.iter().filter(|p| p.driven).count();
+    outln!(
+        "range     {} to {} CPU s ({:.2} to {:.2} CPU hours; {:.2} central): {} of {} parts split deeper driven within the budget of {} CPU s, the others predicted by size, each between the powers through two driven parts",
+        secs(estimate.low),
+        secs(estimate.high),
+        estimate.low / 3600.0,
+        estimate.high / 3600.0,
+        estimate.total / 3600.0,
+        driven,
+        estimate.parts.len(),
+        secs(budget)
+    )?;
+    for nodes in CLUSTERS {
+        let (low, central, high) = estimate.wall(nodes, 2);
         outln!(
-            "range     {} to {} CPU s ({:.2} to {:.2} CPU hours; {:.2} central): {} of {} parts split deeper driven within the budget of {} CPU s, the others predicted by size, each between the powers through two driven parts",
-            secs(estimate.low),
-            secs(estimate.high),
-            estimate.low / 3600.0,
-            estimate.high / 3600.0,
-            estimate.total / 3600.0,
-            driven,
-            estimate.parts.len(),
-            secs(budget)
+            "cluster   {nodes} nodes of 2 cores: at least {:.2} wall hours ({:.2} to {:.2}), were the CPU time spread evenly",
+            central / 3600.0,
+            low / 3600.0,
+            high / 3600.0
         )?;
-        for nodes in CLUSTERS {
-            let (low, central, high) = estimate.wall(nodes, 2);
-            outln!(
-                "cluster   {nodes} nodes of 2 cores: at least {:.2} wall hours ({:.2} to {:.2}), were the CPU time spread evenly",
-                central / 3600.0,
-                low / 3600.0,
-                high / 3600.0
-            )?;
-        }
     }
     Ok(())
 }

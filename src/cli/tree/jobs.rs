@@ -8,7 +8,6 @@
 //! simply run again. A split whose large parts go deeper has later rounds: `join` writes each
 //! round's jobs, numbered after the rounds before, and `status` names the jobs still to run.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -16,14 +15,13 @@ use anyhow::{bail, Context, Result};
 use clap::Args as ClapArgs;
 use moo_core::text::read_capped;
 use moo_core::tree::{
-    array_range, exact_space, Ceiling, DeepPart, Estimate, Job, JobEntry, JobResult, Joined,
-    OpenPart, PartOutcome, Progress, RunDir, Split, SplitOptions, Standing, MAX_TREE_FILE,
+    array_range, exact_space, Ceiling, Job, JobResult, Joined, Progress, RunDir, Split,
+    SplitOptions, MAX_TREE_FILE,
 };
-use moo_core::{Kernel, Stop, TreeStats};
-use serde::Serialize;
+use moo_core::Stop;
 
 use super::flags::SearchArgs;
-use super::stats::print_stats;
+use super::run_report::{self, print_standing, report_job, JoinReport};
 use crate::cli::output::{check_run_entry, outln, write_file, write_run_file};
 use crate::cli::{parse_threads, RuleArgs, UsageError};
 
@@ -178,159 +176,6 @@ fn parse_percent(text: &str) -> Result<f64, String> {
     }
 }
 
-/// What `moo tree split --json` prints: where the jobs went and what they are.
-#[derive(Serialize)]
-struct SplitReport<'a> {
-    dir: String,
-    fingerprint: &'a str,
-    first_guesses: &'a [String],
-    /// How many parts went deeper (their later rounds come from `join`).
-    deeper: usize,
-    jobs: &'a [JobEntry],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    estimate: Option<&'a Estimate>,
-}
-
-/// What `moo tree job --json` prints: the job, the work its search did and what it proved.
-#[derive(Serialize)]
-struct JobReport<'a> {
-    #[serde(flatten)]
-    entry: &'a JobEntry,
-    nodes: u64,
-    seconds: f64,
-    /// Whether the result file already answered the job, so nothing was searched.
-    already_done: bool,
-    file: String,
-    /// The bound a run of later guesses ended under, when other runs of its position lowered
-    /// it below its job's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tightened: Option<u64>,
-    /// The kernel level its search ran at (absent in results written before it was recorded).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kernel: Option<Kernel>,
-    #[serde(flatten)]
-    outcome: JobOutcome,
-}
-
-/// The summary of a job's [`PartOutcome`], without its trees.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum JobOutcome {
-    Solved { total: u64, worst: u32 },
-    Depths { depths: Vec<DepthSummary> },
-    Impossible { impossible: bool, max_depth: u32 },
-    AtLeast { at_least: u64 },
-    Pieces { pieces: Vec<JobOutcome> },
-}
-
-/// One depth limit of a worst-case job: its total and how many secrets need every guess.
-#[derive(Serialize)]
-struct DepthSummary {
-    depth: u32,
-    total: u64,
-    at_depth: u64,
-}
-
-impl JobOutcome {
-    fn of(outcome: &PartOutcome) -> JobOutcome {
-        match outcome {
-            PartOutcome::Solved { total, worst, .. } => JobOutcome::Solved {
-                total: *total,
-                worst: *worst,
-            },
-            PartOutcome::Depths { columns } => JobOutcome::Depths {
-                depths: columns
-                    .iter()
-                    .map(|c| DepthSummary {
-                        depth: c.depth,
-                        total: c.total,
-                        at_depth: c.at_limit(),
-                    })
-                    .collect(),
-            },
-            PartOutcome::Impossible { max_depth } => JobOutcome::Impossible {
-                impossible: true,
-                max_depth: *max_depth,
-            },
-            PartOutcome::AtLeast { bound } => JobOutcome::AtLeast { at_least: *bound },
-            PartOutcome::Pieces { pieces } => JobOutcome::Pieces {
-                pieces: pieces.iter().map(JobOutcome::of).collect(),
-            },
-        }
-    }
-}
-
-/// A pieces job's outcome in words: each piece's total, and the bound that ended it if one did.
-fn pieces_summary(pieces: &[PartOutcome]) -> String {
-    let mut totals = Vec::new();
-    let mut ended = String::new();
-    for p in pieces {
-        match p {
-            PartOutcome::Solved { total, .. } => totals.push(total.to_string()),
-            PartOutcome::AtLeast { bound } => {
-                ended = format!(", then a piece of at least {bound}: its guess is ruled out")
-            }
-            _ => {}
-        }
-    }
-    format!(
-        "{} piece{} solved ({}){ended}",
-        totals.len(),
-        if totals.len() == 1 { "" } else { "s" },
-        totals.join(" + ")
-    )
-}
-
-/// What `moo tree join --json` prints: the joined tree's statistics with the jobs' work and the
-/// file written, or the proof that no tree fits the depth limit.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum JoinReport<'a> {
-    Found {
-        #[serde(flatten)]
-        stats: &'a TreeStats,
-        nodes: u64,
-        /// The jobs' search time, added up.
-        job_seconds: f64,
-        /// The join's own time.
-        seconds: f64,
-        jobs: usize,
-        /// The jobs' CPU time (user and system) added up, where their runners measured it.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        cpu_seconds: Option<f64>,
-        /// The largest job's CPU time, and the job.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        largest_cpu_seconds: Option<f64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        largest_job: Option<usize>,
-        /// The machines that ran the jobs, each with how many: the claim of optimality rests on
-        /// their searches.
-        hosts: &'a BTreeMap<String, usize>,
-        file: String,
-        /// The file of each job's claim ([`super::claims`]), when one was written.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        claims: Option<String>,
-    },
-    Impossible {
-        impossible: bool,
-        max_depth: u32,
-        /// As in `Found`.
-        hosts: &'a BTreeMap<String, usize>,
-    },
-    /// A round of jobs written: run them, then join again.
-    Round {
-        round: usize,
-        jobs: usize,
-        /// The round's jobs as an array range (`sbatch --array`).
-        array: String,
-        /// The parts split deeper settled so far (`guess`, `feedback`, `size`, `total`), those
-        /// still open (`guess`, `feedback`, `size`, `lower`, `upper`), and the whole game's
-        /// `lower` bound and best strategy's `upper` total.
-        #[serde(flatten)]
-        standing: Standing,
-    },
-}
-
 /// Runs `moo tree split`.
 pub fn split(args: SplitArgs) -> Result<()> {
     let rules = args.rules.rules()?;
@@ -366,57 +211,7 @@ pub fn split(args: SplitArgs) -> Result<()> {
     } else {
         None
     };
-    if args.json {
-        let report = SplitReport {
-            dir: args.out.display().to_string(),
-            fingerprint: &split.fingerprint,
-            first_guesses: &split.first_guesses,
-            deeper: split.deeper.len(),
-            jobs: &split.jobs,
-            estimate: estimate.as_ref(),
-        };
-        return outln!("{}", serde_json::to_string(&report)?);
-    }
-    outln!(
-        "{} jobs for {} first guess{} ({}) written to {} (split {})",
-        split.jobs.len(),
-        split.first_guesses.len(),
-        if split.first_guesses.len() == 1 {
-            ""
-        } else {
-            "es"
-        },
-        split.first_guesses.join(", "),
-        args.out.display(),
-        split.fingerprint
-    )?;
-    outln!("job   guess feedback  secrets  then")?;
-    for e in &split.jobs {
-        outln!(
-            "{:04}  {:5} {:8}  {:>7} {}",
-            e.index,
-            e.guess,
-            e.feedback,
-            e.size,
-            e.then().trim_start()
-        )?;
-    }
-    if !split.deeper.is_empty() {
-        outln!(
-            "{} part{} split deeper: round 1 solves the pieces under the first guesses each position tries; `join` then writes the next rounds",
-            split.deeper.len(),
-            if split.deeper.len() == 1 { " is" } else { "s are" }
-        )?;
-    }
-    if let Some(estimate) = estimate {
-        super::estimate::print(&estimate)?;
-    }
-    let last = split.jobs.len().saturating_sub(1);
-    outln!(
-        "run each job with `moo tree job {} --index N` (N = 0..={last}), then `moo tree join {} -o tree.json`",
-        args.out.display(),
-        args.out.display()
-    )
+    run_report::print_split(&args.out, &split, estimate.as_ref(), args.json)
 }
 
 /// Writes each job's file, whole or not at all; an existing file that already says the same
@@ -505,68 +300,6 @@ pub fn job(args: JobArgs) -> Result<()> {
     report_job(&result, &output, false, args.json)
 }
 
-fn report_job(result: &JobResult, output: &Path, cached: bool, json: bool) -> Result<()> {
-    let e = &result.entry;
-    if json {
-        let report = JobReport {
-            entry: e,
-            nodes: result.nodes,
-            seconds: result.seconds,
-            already_done: cached,
-            file: output.display().to_string(),
-            tightened: result.tightened,
-            kernel: result.kernel,
-            outcome: JobOutcome::of(&result.outcome),
-        };
-        return outln!("{}", serde_json::to_string(&report)?);
-    }
-    let what = match &result.outcome {
-        PartOutcome::Solved { total, worst, .. } => {
-            format!("{total} guesses after the first, worst {worst}")
-        }
-        PartOutcome::Depths { columns } => {
-            let each: Vec<String> = columns
-                .iter()
-                .map(|c| format!("{} ({} at {})", c.total, c.at_limit(), c.depth))
-                .collect();
-            format!(
-                "guesses after the first within {} to {} more: {}",
-                columns.first().map_or(0, |c| c.depth),
-                columns.last().map_or(0, |c| c.depth),
-                each.join(", ")
-            )
-        }
-        PartOutcome::Impossible { max_depth } => {
-            format!("no tree within {max_depth} more guesses")
-        }
-        PartOutcome::AtLeast { bound } => {
-            format!("at least {bound} guesses after the first with this second guess")
-        }
-        PartOutcome::Pieces { pieces } => pieces_summary(pieces),
-    };
-    let mut when = if cached {
-        "already done".to_string()
-    } else {
-        format!("{} sets in {:.2} s", result.nodes, result.seconds)
-            + &result
-                .kernel
-                .map(|k| format!(" on the {k} kernels"))
-                .unwrap_or_default()
-    };
-    if let Some(bound) = result.tightened {
-        when += &format!(", below {bound} from another run of its position");
-    }
-    let then = e.then();
-    outln!(
-        "job {:04} ({} {}{then}, {} secrets): {what}; {when}; result in {}",
-        e.index,
-        e.guess,
-        e.feedback,
-        e.size,
-        output.display()
-    )
-}
-
 /// Runs `moo tree join`.
 pub fn join(args: JoinArgs) -> Result<()> {
     let start = Instant::now();
@@ -575,7 +308,7 @@ pub fn join(args: JoinArgs) -> Result<()> {
     let results = run.read_results(&split)?;
     let joined = split.join(&results)?;
     let seconds = start.elapsed().as_secs_f64();
-    match joined {
+    let report = match joined {
         Joined::Found {
             tree,
             stats,
@@ -591,61 +324,28 @@ pub fn join(args: JoinArgs) -> Result<()> {
             if let Some(path) = &claims {
                 super::claims::write(path, &args.output, &tree, &stats, &results[..jobs])?;
             }
-            let cpu = cpu_of(&results[..jobs]);
-            let hosts = hosts_of(&results[..jobs]);
-            if args.json {
-                let report = JoinReport::Found {
-                    stats: &stats,
-                    nodes,
-                    job_seconds,
-                    seconds,
-                    jobs,
-                    cpu_seconds: cpu.map(|c| c.0),
-                    largest_cpu_seconds: cpu.map(|c| c.1),
-                    largest_job: cpu.map(|c| c.2),
-                    hosts: &hosts,
-                    file: args.output.display().to_string(),
-                    claims: claims.as_ref().map(|c| c.display().to_string()),
-                };
-                outln!("{}", serde_json::to_string(&report)?)?;
-            } else {
-                print_stats(&stats)?;
-                outln!(
-                    "joined    {jobs} jobs ({nodes} candidate sets, {job_seconds:.2} s of search); tree verified and written to {}",
-                    args.output.display()
-                )?;
-                if let Some((sum, largest, index)) = cpu {
-                    outln!(
-                        "cpu       {sum:.1} s in all jobs; the largest, job {index}, {largest:.1} s ({:.1}%)",
-                        100.0 * largest / sum.max(f64::MIN_POSITIVE)
-                    )?;
-                }
-                outln!("{}", rests_on_jobs(&hosts))?;
-                if let Some(path) = &claims {
-                    outln!(
-                        "claims    each job's claim and the machine that proved it in {}",
-                        path.display()
-                    )?;
-                }
-            }
+            let cpu = run_report::cpu_of(&results[..jobs]);
+            let hosts = run_report::hosts_of(&results[..jobs]);
+            let report = JoinReport::Found {
+                stats: &stats,
+                nodes,
+                job_seconds,
+                seconds,
+                jobs,
+                cpu_seconds: cpu.map(|c| c.0),
+                largest_cpu_seconds: cpu.map(|c| c.1),
+                largest_job: cpu.map(|c| c.2),
+                hosts: &hosts,
+                file: args.output.display().to_string(),
+                claims: claims.as_ref().map(|c| c.display().to_string()),
+            };
+            return run_report::print_join(&report, &split, &args.dir, args.json);
         }
-        Joined::Impossible { max_depth } => {
-            let hosts = hosts_of(&results);
-            if args.json {
-                let report = JoinReport::Impossible {
-                    impossible: true,
-                    max_depth,
-                    hosts: &hosts,
-                };
-                outln!("{}", serde_json::to_string(&report)?)?;
-            } else {
-                outln!(
-                    "no strategy solves every secret within {max_depth} guesses (proven by {} jobs; no tree written)",
-                    split.jobs.len()
-                )?;
-                outln!("{}", rests_on_jobs(&hosts))?;
-            }
-        }
+        Joined::Impossible { max_depth } => JoinReport::Impossible {
+            impossible: true,
+            max_depth,
+            hosts: &run_report::hosts_of(&results),
+        },
         Joined::Round {
             round,
             jobs,
@@ -653,139 +353,16 @@ pub fn join(args: JoinArgs) -> Result<()> {
         } => {
             write_jobs(&args.dir, &jobs)?;
             let indexes: Vec<usize> = jobs.iter().map(|j| j.entry.index).collect();
-            let range = array_range(&indexes);
-            if args.json {
-                let report = JoinReport::Round {
-                    round,
-                    jobs: jobs.len(),
-                    array: range,
-                    standing,
-                };
-                outln!("{}", serde_json::to_string(&report)?)?;
-            } else {
-                outln!(
-                    "round {round} written: {} jobs (--array={range}): run them with `moo tree job {} --index N`, then join again",
-                    jobs.len(),
-                    args.dir.display()
-                )?;
-                print_standing(&split, &standing)?;
+            JoinReport::Round {
+                round,
+                jobs: jobs.len(),
+                array: array_range(&indexes),
+                standing,
             }
         }
         _ => bail!("the join ended in a way this version of moo does not know"),
-    }
-    Ok(())
-}
-
-/// The parts split deeper settled so far with their optima, the open ones with their bounds,
-/// and the whole game's bounds.
-fn print_standing(split: &Split, standing: &Standing) -> Result<()> {
-    let part = |p: &DeepPart| format!("{} {} ({} secrets)", p.guess, p.feedback, p.size);
-    outln!(
-        "settled   {} of the {} parts split deeper so far{}",
-        standing.settled.len(),
-        split.deeper.len(),
-        if standing.settled.is_empty() { "" } else { ":" }
-    )?;
-    for s in &standing.settled {
-        outln!(
-            "          {}: {} guesses after the first",
-            part(&s.part),
-            s.total
-        )?;
-    }
-    if !standing.open.is_empty() {
-        outln!(
-            "open      {} parts, each proven to take (and the best subtree found so far):",
-            standing.open.len()
-        )?;
-        for o in &standing.open {
-            let best = o
-                .upper
-                .map_or(String::new(), |u| format!("; the best found takes {u}"));
-            outln!(
-                "          {}: at least {} guesses after the first{best}",
-                part(&o.part),
-                o.lower
-            )?;
-            print_open_guesses(o)?;
-        }
-    }
-    let secrets = exact_space(split.rules.clone())?.len();
-    if let Some(lower) = standing.lower {
-        outln!(
-            "lower     every strategy takes at least {lower} guesses over the {secrets} secrets (average {:.4})",
-            lower as f64 / secrets as f64
-        )?;
-    }
-    if let Some(upper) = standing.upper {
-        outln!(
-            "upper     the best strategy found so far takes {upper} guesses (average {:.4})",
-            upper as f64 / secrets as f64
-        )?;
-    }
-    Ok(())
-}
-
-/// How many second guesses of an open part may still beat its best subtree, and the least
-/// proven of them: where the next rounds' time goes.
-fn print_open_guesses(o: &OpenPart) -> Result<()> {
-    /// How many guesses to name.
-    const NAMED: usize = 3;
-    let n = o.guesses.len();
-    let named: Vec<String> = o
-        .guesses
-        .iter()
-        .take(NAMED)
-        .map(|g| format!("{} (at least {})", g.guess, g.lower))
-        .collect();
-    let (guesses, which) = match (n, o.upper) {
-        (0, _) => return Ok(()),
-        (1, Some(_)) => ("guess", "may still beat it: "),
-        (1, None) => ("guess", "is still open: "),
-        (_, Some(_)) => ("guesses", "may still beat it, the least bound first: "),
-        (_, None) => ("guesses", "are still open, the least bound first: "),
     };
-    let more = if n > NAMED { ", ..." } else { "" };
-    outln!(
-        "            {n} second {guesses} {which}{}{more}",
-        named.join(", ")
-    )
-}
-
-/// The CPU time of the jobs whose runner measured it: the sum, the largest and its job.
-/// How many of the results each machine ran, by the name the result records ("unrecorded" for
-/// results written before moo recorded it, or by a runner that could not tell).
-fn hosts_of(results: &[Option<JobResult>]) -> BTreeMap<String, usize> {
-    let mut hosts = BTreeMap::new();
-    for r in results.iter().flatten() {
-        let name = r.host.clone().unwrap_or_else(|| "unrecorded".to_string());
-        *hosts.entry(name).or_insert(0) += 1;
-    }
-    hosts
-}
-
-/// The join's line on what its claim of optimality rests on: every job's own search, on the
-/// machines that ran them. The join checks that each result answers its job and that the
-/// joined tree replays every secret at the claimed total; that no subtree could be cheaper is
-/// each job's own claim.
-fn rests_on_jobs(hosts: &BTreeMap<String, usize>) -> String {
-    let each: Vec<String> = hosts.iter().map(|(h, n)| format!("{h} ({n})")).collect();
-    format!(
-        "rests on  {} job results, each its own search taken as proven, run on {}; `moo tree job --force` re-proves one on a machine you trust",
-        hosts.values().sum::<usize>(),
-        each.join(", ")
-    )
-}
-
-fn cpu_of(results: &[Option<JobResult>]) -> Option<(f64, f64, usize)> {
-    let timed: Vec<(f64, usize)> = results
-        .iter()
-        .flatten()
-        .filter_map(|r| Some((r.cpu_seconds?, r.entry.index)))
-        .collect();
-    let sum = timed.iter().map(|&(c, _)| c).sum();
-    let &(largest, index) = timed.iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
-    Some((sum, largest, index))
+    run_report::print_join(&report, &split, &args.dir, args.json)
 }
 
 /// Runs `moo tree status`: the jobs written so far that have no result yet, as a batch
@@ -797,7 +374,7 @@ pub fn status(args: StatusArgs) -> Result<()> {
         return verify_run(&run, &split);
     }
     if args.summary {
-        summary(&run, &split)?;
+        run_report::summary(&run, &split)?;
     }
     if args.bounds {
         bounds(&run, &split, args.strategy.as_deref())?;
@@ -819,38 +396,11 @@ pub fn status(args: StatusArgs) -> Result<()> {
 
 /// `moo tree status --verify`: the run directory checked as a whole (see the flag).
 fn verify_run(run: &RunDir, split: &Split) -> Result<()> {
-    let dir = run.path();
     let written = run.written_jobs(split);
-    let mut strangers = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
-        check_run_entry(&entry.path())?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !RunDir::holds(&name, written) {
-            strangers.push(name);
-        }
-    }
-    if !strangers.is_empty() {
-        strangers.sort();
-        bail!(
-            "{} holds files that are no part of the run: {} (a job or result past the last job file, or a file from elsewhere); remove them",
-            dir.display(),
-            strangers.join(", ")
-        );
-    }
-    for entry in &split.jobs {
-        let path = run.job(entry.index);
-        let text = read_capped(&path, MAX_TREE_FILE)?;
-        if text != split.job(entry.clone()).to_json() {
-            bail!(
-                "{} is not the job the manifest holds: it was changed after `moo tree split` wrote it; delete it and run `moo tree join` to write it again",
-                path.display()
-            );
-        }
-    }
+    check_run_files(run, split, written)?;
     let results = run.read_results(split)?;
     let done = results.iter().flatten().count();
-    let hosts = hosts_of(&results);
+    let hosts = run_report::hosts_of(&results);
     let pending = written - done;
     if pending > 0 {
         // A round still running: its results so far are checked as the join will check them,
@@ -862,7 +412,7 @@ fn verify_run(run: &RunDir, split: &Split) -> Result<()> {
         if done == 0 {
             return Ok(());
         }
-        return outln!("{}", rests_on_jobs(&hosts));
+        return outln!("{}", run_report::rests_on_jobs(&hosts));
     }
     match split.join(&results)? {
         Joined::Found { stats, jobs, .. } => {
@@ -898,7 +448,41 @@ fn verify_run(run: &RunDir, split: &Split) -> Result<()> {
         }
         _ => bail!("the join ended in a way this version of moo does not know"),
     }
-    outln!("{}", rests_on_jobs(&hosts))
+    outln!("{}", run_report::rests_on_jobs(&hosts))
+}
+
+/// The files of a run directory: nothing that is no part of the run, and every job of round 1
+/// as the manifest holds it, so the results are checked against the jobs the split wrote.
+fn check_run_files(run: &RunDir, split: &Split, written: usize) -> Result<()> {
+    let dir = run.path();
+    let mut strangers = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        check_run_entry(&entry.path())?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !RunDir::holds(&name, written) {
+            strangers.push(name);
+        }
+    }
+    if !strangers.is_empty() {
+        strangers.sort();
+        bail!(
+            "{} holds files that are no part of the run: {} (a job or result past the last job file, or a file from elsewhere); remove them",
+            dir.display(),
+            strangers.join(", ")
+        );
+    }
+    for entry in &split.jobs {
+        let path = run.job(entry.index);
+        let text = read_capped(&path, MAX_TREE_FILE)?;
+        if text != split.job(entry.clone()).to_json() {
+            bail!(
+                "{} is not the job the manifest holds: it was changed after `moo tree split` wrote it; delete it and run `moo tree join` to write it again",
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `moo tree status --bounds`: what the results in prove, and (to `strategy`) the best strategy
@@ -924,107 +508,4 @@ fn bounds(run: &RunDir, split: &Split, strategy: Option<&Path>) -> Result<()> {
         stats.max,
         path.display()
     )
-}
-
-/// Jobs written and done, and the CPU time of the done ones, of one first-level part or of the
-/// whole run.
-#[derive(Default)]
-struct Tally {
-    written: usize,
-    done: usize,
-    cpu: f64,
-    nodes: u64,
-    /// The largest peak memory of a job, with its index.
-    peak: Option<(u64, usize)>,
-}
-
-impl Tally {
-    fn add(&mut self, result: Option<&JobResult>) {
-        self.written += 1;
-        if let Some(r) = result {
-            self.done += 1;
-            self.cpu += r.cpu_seconds.unwrap_or(0.0);
-            self.nodes += r.nodes;
-            if let Some(bytes) = r
-                .peak_bytes
-                .filter(|&b| self.peak.is_none_or(|(p, _)| b > p))
-            {
-                self.peak = Some((bytes, r.entry.index));
-            }
-        }
-    }
-}
-
-/// `moo tree status --summary`: what a long run has done so far, read from its files alone
-/// (which positions are settled only the join can tell, by deriving them).
-fn summary(run: &RunDir, split: &Split) -> Result<()> {
-    let mut all = Tally::default();
-    // (first guess, feedback, secrets, split deeper), in the order of the jobs.
-    let mut parts: Vec<((String, String, usize, bool), Tally)> = Vec::new();
-    let mut pending = Vec::new();
-    for index in 0..run.written_jobs(split) {
-        let result = JobResult::read(&run.result(index))?;
-        let entry = match &result {
-            Some(r) => r.entry.clone(),
-            None => {
-                pending.push(index);
-                Job::read(&run.job(index))?.entry
-            }
-        };
-        all.add(result.as_ref());
-        // A job below a part searches a smaller position: the part's size is the manifest's.
-        let deeper = split
-            .deeper
-            .iter()
-            .find(|d| d.guess == entry.guess && d.feedback == entry.feedback);
-        let size = deeper.map_or(entry.size, |d| d.size);
-        let key = (entry.guess, entry.feedback, size, deeper.is_some());
-        let at = match parts.iter().position(|(k, _)| *k == key) {
-            Some(at) => at,
-            None => {
-                parts.push((key, Tally::default()));
-                parts.len() - 1
-            }
-        };
-        parts[at].1.add(result.as_ref());
-    }
-    let hours = all.cpu / 3600.0;
-    outln!(
-        "split {} of {}: {} jobs written ({} in round 1), {} with a result, {} to run{}",
-        split.fingerprint,
-        split.rules,
-        all.written,
-        split.jobs.len(),
-        all.done,
-        pending.len(),
-        if pending.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", array_range(&pending))
-        }
-    )?;
-    outln!(
-        "done      {:.1} CPU s ({hours:.2} h) and {} candidate sets in the jobs with a result",
-        all.cpu,
-        all.nodes
-    )?;
-    if let Some((bytes, index)) = all.peak {
-        outln!(
-            "memory    {:.2} GB at most, by job {index} (the peak of the jobs that measured it)",
-            bytes as f64 / 1e9
-        )?;
-    }
-    outln!(
-        "by part   first guess, feedback, secrets: jobs with a result of those written, their CPU"
-    )?;
-    for ((guess, feedback, size, deeper), t) in &parts {
-        outln!(
-            "          {guess} {feedback} {size}{}: {} of {}, {:.1} s",
-            if *deeper { " (split deeper)" } else { "" },
-            t.done,
-            t.written,
-            t.cpu
-        )?;
-    }
-    Ok(())
 }

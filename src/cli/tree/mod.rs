@@ -27,6 +27,7 @@ mod claims;
 mod estimate;
 mod flags;
 mod jobs;
+mod run_report;
 mod stats;
 mod watch;
 

@@ -37,7 +37,7 @@ use crate::strategy::{
     self, partition_stats, GuessPool, Knowledge, PartitionScore, PartitionStats, PartitionStrategy,
     Sampling, Strategy, StrategyError, StrategyOptions, TreeStrategy,
 };
-use crate::tree::{self, Search, SearchError, SearchOptions, SearchOutcome};
+use crate::tree::{self, Search, SearchOptions, SearchOutcome};
 use cache::{PlanCache, Planned};
 use report::codes;
 
@@ -360,7 +360,8 @@ impl Advisor {
         let search = Search::after(space, history, candidates)
             .options(&options)
             .progress(&progress)
-            .stop(stop);
+            .stop(stop)
+            .proving();
         match search.run() {
             Ok(SearchOutcome::Found(plan)) => {
                 let first = Planned {
@@ -381,11 +382,13 @@ impl Advisor {
                 );
                 Ok(first)
             }
-            Ok(SearchOutcome::Impossible { .. }) => unreachable!("no depth limit was set"),
-            Err(SearchError::Stopped) => Err(Unproven::TimeLimit {
+            Ok(SearchOutcome::Stopped { .. }) => Err(Unproven::TimeLimit {
                 left: candidates.len(),
                 seconds: start.elapsed().as_secs_f64(),
             }),
+            Ok(SearchOutcome::Impossible { .. } | SearchOutcome::AtLeast { .. }) => {
+                unreachable!("no depth limit or bound to beat was set")
+            }
             Err(e) => Err(Unproven::Search(e)),
         }
     }

@@ -216,15 +216,8 @@ fn in_game() -> PartitionStrategy {
 pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Opening {
     let rules = space.rules();
     let plan = OpeningPlan::of(space.length());
-    let empty = History::new();
     let all = space.all();
-    let first = in_game()
-        .best(&Knowledge {
-            space,
-            history: &empty,
-            candidates: &all,
-        })
-        .expect("a space has codes");
+    let first = first_guess(space, &all);
     let first_code = space.code(first);
     // Only the exact choice scores one guess of every class.
     let classes = match plan.second {
@@ -253,11 +246,7 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
         }
         let mut history = History::new();
         history.push(first_code, f1);
-        let knowledge = Knowledge {
-            space,
-            history: &history,
-            candidates: &part,
-        };
+        let knowledge = Knowledge::new(space, &history, &part);
         let second = match plan.second {
             SecondGuess::Exact => in_game()
                 .best_of(&knowledge, &classes)
@@ -289,17 +278,43 @@ pub fn build_opening(space: &CodeSpace, mut progress: impl FnMut(&str)) -> Openi
             part.len(),
             rules.format_code(&second_code)
         ));
-        for (f2, rest) in space.partition(second, &part) {
-            if !plan.third || rest.len() < THIRD_MIN_CANDIDATES {
-                continue;
-            }
-            let third = third_guess(space, &history, second_code, f2, &rest);
-            let key = path_key(f1, f2);
-            progress(&format!("  {key} ({} codes): {third}", rest.len()));
-            opening.third.insert(key, third);
+        if plan.third {
+            let thirds = third_guesses(space, &history, f1, second, &part, &mut progress);
+            opening.third.extend(thirds);
         }
     }
     opening
+}
+
+/// The in-game choice over every code, before any answer.
+fn first_guess(space: &CodeSpace, all: &CodeSet) -> usize {
+    in_game()
+        .best(&Knowledge::new(space, &History::new(), all))
+        .expect("a space has codes")
+}
+
+/// The third guess after each answer to `second` (played after `history`, whose first answer
+/// was `f1`) that leaves enough codes for one to matter, keyed by the path of answers.
+fn third_guesses(
+    space: &CodeSpace,
+    history: &History,
+    f1: Feedback,
+    second: usize,
+    part: &CodeSet,
+    progress: &mut impl FnMut(&str),
+) -> Vec<(String, String)> {
+    let second_code = space.code(second);
+    let mut thirds = Vec::new();
+    for (f2, rest) in space.partition(second, part) {
+        if rest.len() < THIRD_MIN_CANDIDATES {
+            continue;
+        }
+        let third = third_guess(space, history, second_code, f2, &rest);
+        let key = path_key(f1, f2);
+        progress(&format!("  {key} ({} codes): {third}", rest.len()));
+        thirds.push((key, third));
+    }
+    thirds
 }
 
 /// The game's own choice in `knowledge` for each seed 0 to [`SEEDS`] - 1, in order.
@@ -327,11 +342,7 @@ fn third_guess(
     history.push(second, f2);
     let strategy = in_game().with_sampling(Sampling::new(THIRD_BUDGET, BOOK_SEED));
     let guess = strategy
-        .best(&Knowledge {
-            space,
-            history: &history,
-            candidates: rest,
-        })
+        .best(&Knowledge::new(space, &history, rest))
         .expect("there are candidates");
     space.rules().format_code(&space.code(guess))
 }
@@ -615,11 +626,7 @@ mod tests {
         let f1 = first.score(&secret);
         let part = space.filter_code(&space.all(), &first, f1);
         let h = history(&rules, &[(&opening.first, f1)]);
-        let knowledge = Knowledge {
-            space: &space,
-            history: &h,
-            candidates: &part,
-        };
+        let knowledge = Knowledge::new(&space, &h, &part);
         let moves = &opening.seeded[&f1.to_string()];
         let with_book = |seed: u64, pairs: u64| {
             let mut s = PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All)
@@ -691,11 +698,7 @@ mod tests {
             .take(4)
         {
             let h = history(&rules, &[(&opening.first, f1)]);
-            let knowledge = Knowledge {
-                space: &space,
-                history: &h,
-                candidates: &part,
-            };
+            let knowledge = Knowledge::new(&space, &h, &part);
             let guess = strategy.next_guess(&knowledge).unwrap();
             match opening.second.get(&f1.to_string()) {
                 Some(book) => assert_eq!(rules.format_code(&guess), *book),

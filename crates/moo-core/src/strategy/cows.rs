@@ -147,11 +147,7 @@ mod tests {
         let code = |s: &str| rules.parse_code(s).unwrap();
         let guess = |h: &History| {
             let candidates = h.candidates(&space);
-            let k = Knowledge {
-                space: &space,
-                history: h,
-                candidates: &candidates,
-            };
+            let k = Knowledge::new(&space, h, &candidates);
             rules.format_code(&Cows.next_guess(&k).unwrap())
         };
         let mut h = History::new();

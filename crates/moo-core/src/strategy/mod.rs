@@ -117,6 +117,21 @@ pub struct Knowledge<'a> {
     pub candidates: &'a CodeSet,
 }
 
+impl<'a> Knowledge<'a> {
+    /// What is known after `history` in `space`, whose consistent codes are `candidates`.
+    pub const fn new(
+        space: &'a CodeSpace,
+        history: &'a History,
+        candidates: &'a CodeSet,
+    ) -> Knowledge<'a> {
+        Knowledge {
+            space,
+            history,
+            candidates,
+        }
+    }
+}
+
 /// A code-breaking strategy.
 ///
 /// Deterministic strategies answer the same knowledge with the same guess, which lets evaluation
@@ -149,11 +164,7 @@ pub fn play(
         if candidates.is_empty() {
             return Err(StrategyError::NoCandidates);
         }
-        let guess = strategy.next_guess(&Knowledge {
-            space,
-            history: &history,
-            candidates: &candidates,
-        })?;
+        let guess = strategy.next_guess(&Knowledge::new(space, &history, &candidates))?;
         let feedback = guess.score(secret);
         candidates = space.filter_code(&candidates, &guess, feedback);
         history.push(guess, feedback);

@@ -245,6 +245,19 @@ struct Found {
     book: bool,
 }
 
+impl Found {
+    /// A guess chosen without comparing guesses: the only one worth scoring, or the book's.
+    fn unscored(guess: usize, secrets_scored: usize, book: bool) -> Found {
+        Found {
+            guess,
+            sampled: false,
+            guesses_scored: 1,
+            secrets_scored,
+            book,
+        }
+    }
+}
+
 /// The one-step-lookahead strategy that picks the guess whose partition of the candidates scores
 /// best under its [`PartitionScore`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -419,93 +432,26 @@ impl PartitionStrategy {
     }
 
     fn find(&self, knowledge: &Knowledge<'_>, stop: &Stop) -> Option<Found> {
-        let n = knowledge.candidates.len();
-        match n {
-            0 => return None,
-            // Two candidates: guessing the first splits them into singletons, which no guess
-            // beats under any rule, and candidates win ties.
-            1 | 2 => {
-                return knowledge.candidates.first().map(|guess| Found {
-                    guess,
-                    sampled: false,
-                    guesses_scored: 1,
-                    secrets_scored: n,
-                    book: false,
-                })
-            }
-            _ => {}
+        if knowledge.candidates.is_empty() {
+            return None;
         }
-        if let Some(guess) = self.book_move(knowledge) {
-            return Some(Found {
-                guess,
-                sampled: false,
-                guesses_scored: 1,
-                secrets_scored: 0,
-                book: true,
-            });
+        if let Some(found) = self.unscored(knowledge) {
+            return Some(found);
         }
         let space = knowledge.space;
-        let budget = self.sampling.max_pairs.max(1);
         let guesses = Guesses::new(knowledge, self.pool);
-
-        // Sample the candidates only when even the guesses' share of the budget at the square
-        // root would not cover them all.
-        let secrets_cap = ((budget as f64).sqrt() as usize).max(MIN_SECRETS);
-        let secrets_wanted = n.min(secrets_cap);
-        let per_guess = guess_cost(space);
-        let guess_limit =
-            usize::try_from(budget / (secrets_wanted + per_guess) as u64).unwrap_or(usize::MAX);
-        let exact = exact_pool(&guesses, guess_limit);
-        let full = exact
-            .as_ref()
-            .is_some_and(|p| (p.len() as u128) * ((n + per_guess) as u128) <= u128::from(budget));
         let mut rng = sample::rng(self.sampling.seed, knowledge);
-        let (secrets, pool) = if full {
-            (
-                knowledge.candidates.as_slice().to_vec(),
-                exact.expect("checked"),
-            )
-        } else {
-            let secrets = sample_of(knowledge.candidates.as_slice(), secrets_wanted, &mut rng);
-            let pool = match exact {
-                Some(pool) => pool,
-                // Drawing and classifying a guess costs about as much as scoring it against a
-                // few hundred secrets: count that against the budget too.
-                None => sample_pool(
-                    &guesses,
-                    usize::try_from(budget / secrets_wanted.max(DRAW_COST) as u64)
-                        .unwrap_or(usize::MAX),
-                    &mut rng,
-                ),
-            };
-            (secrets, pool)
-        };
-
+        let (secrets, pool, full) = self.within_budget(&guesses, &mut rng);
         if full && pool.len() == 1 {
             // One guess worth scoring (the opening of a distinct game): it is the choice.
             let guess = pool.candidates.iter().chain(&pool.others).next();
-            return guess.map(|&g| Found {
-                guess: g as usize,
-                sampled: false,
-                guesses_scored: 1,
-                secrets_scored: 0,
-                book: false,
-            });
+            return guess.map(|&g| Found::unscored(g as usize, 0, false));
         }
         let scorer = Scorer::new(self.score, space, &secrets, &guesses.member);
         if !space.rows_in_cache() {
             return self.refined(&guesses, &scorer, &pool, full, &mut rng, stop);
         }
-        // Candidates first: they win ties, so the best of them bounds every other guess, and a
-        // split into singletons among them ends the search (nothing scores better).
-        let first = scorer.scan(&pool.candidates, None, stop);
-        let mut scored = first.examined;
-        let mut best = first.best;
-        if !first.stopped && best.is_none_or(|b| Some(b.0) != scorer.perfect) {
-            let rest = scorer.scan(&pool.others, best, stop);
-            scored += rest.examined;
-            best = best.into_iter().chain(rest.best).min();
-        }
+        let (best, scored) = scorer.scan_pool(&pool, stop);
         best.map(|b| Found {
             guess: b.2 as usize,
             sampled: !full,
@@ -513,6 +459,61 @@ impl PartitionStrategy {
             secrets_scored: secrets.len(),
             book: false,
         })
+    }
+
+    /// The choice when nothing needs scoring: two candidates or fewer, or the opening book's move.
+    fn unscored(&self, knowledge: &Knowledge<'_>) -> Option<Found> {
+        let n = knowledge.candidates.len();
+        if n <= 2 {
+            // Guessing the first of two splits them into singletons, which no guess beats under
+            // any rule, and candidates win ties.
+            return knowledge
+                .candidates
+                .first()
+                .map(|guess| Found::unscored(guess, n, false));
+        }
+        self.book_move(knowledge)
+            .map(|guess| Found::unscored(guess, 0, true))
+    }
+
+    /// The secrets to score against and the guesses to score within the strategy's budget, and
+    /// whether they are all of both (else a sample).
+    fn within_budget(
+        &self,
+        guesses: &Guesses<'_>,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> (Vec<u32>, sample::Pool, bool) {
+        let knowledge = guesses.knowledge();
+        let n = knowledge.candidates.len();
+        let budget = self.sampling.max_pairs.max(1);
+        // Sample the candidates only when even the guesses' share of the budget at the square
+        // root would not cover them all.
+        let secrets_cap = ((budget as f64).sqrt() as usize).max(MIN_SECRETS);
+        let secrets_wanted = n.min(secrets_cap);
+        let per_guess = guess_cost(knowledge.space);
+        let guess_limit =
+            usize::try_from(budget / (secrets_wanted + per_guess) as u64).unwrap_or(usize::MAX);
+        let exact = exact_pool(guesses, guess_limit);
+        let full = exact
+            .as_ref()
+            .is_some_and(|p| (p.len() as u128) * ((n + per_guess) as u128) <= u128::from(budget));
+        if full {
+            let secrets = knowledge.candidates.as_slice().to_vec();
+            return (secrets, exact.expect("checked"), true);
+        }
+        let secrets = sample_of(knowledge.candidates.as_slice(), secrets_wanted, rng);
+        let pool = match exact {
+            Some(pool) => pool,
+            // Drawing and classifying a guess costs about as much as scoring it against a
+            // few hundred secrets: count that against the budget too.
+            None => sample_pool(
+                guesses,
+                usize::try_from(budget / secrets_wanted.max(DRAW_COST) as u64)
+                    .unwrap_or(usize::MAX),
+                rng,
+            ),
+        };
+        (secrets, pool, false)
     }
 }
 
@@ -782,6 +783,21 @@ impl<'a> Scorer<'a> {
         }
     }
 
+    /// The best guess of `pool` and how many guesses were looked at.
+    fn scan_pool(&self, pool: &sample::Pool, stop: &Stop) -> (Option<Ranked>, usize) {
+        // Candidates first: they win ties, so the best of them bounds every other guess, and a
+        // split into singletons among them ends the search (nothing scores better).
+        let first = self.scan(&pool.candidates, None, stop);
+        let mut scored = first.examined;
+        let mut best = first.best;
+        if !first.stopped && best.is_none_or(|b| Some(b.0) != self.perfect) {
+            let rest = self.scan(&pool.others, best, stop);
+            scored += rest.examined;
+            best = best.into_iter().chain(rest.best).min();
+        }
+        (best, scored)
+    }
+
     /// The best of `guesses` (sorted by index) that beats `best`, on every core when the work is
     /// worth it.
     fn scan(&self, guesses: &[u32], best: Option<Ranked>, stop: &Stop) -> Scan {
@@ -1016,11 +1032,7 @@ mod tests {
         let s = PartitionStrategy::new(PartitionScore::Minimax, GuessPool::All);
         let history = History::new();
         let all = space.all();
-        let k = Knowledge {
-            space: &space,
-            history: &history,
-            candidates: &all,
-        };
+        let k = Knowledge::new(&space, &history, &all);
         // Knuth (1976): 1122 leaves at most 256 codes.
         assert_eq!(rules.format_code(&space.code(s.best(&k).unwrap())), "1122");
     }
@@ -1036,11 +1048,7 @@ mod tests {
                     let mut history = History::new();
                     let mut candidates = space.all();
                     while !history.is_won(rules.length()) {
-                        let k = Knowledge {
-                            space: &space,
-                            history: &history,
-                            candidates: &candidates,
-                        };
+                        let k = Knowledge::new(&space, &history, &candidates);
                         let g = s.best(&k).unwrap();
                         assert_eq!(g, brute_force(&s, &k), "{score:?} {pool:?} {history:?}");
                         let fb = space.code(g).score(secret);
@@ -1092,11 +1100,7 @@ mod tests {
     #[test]
     fn sampled_choices_depend_on_the_seed_only() {
         let (space, history, candidates) = five_digits_after_one_guess();
-        let k = Knowledge {
-            space: &space,
-            history: &history,
-            candidates: &candidates,
-        };
+        let k = Knowledge::new(&space, &history, &candidates);
         for score in PartitionScore::ALL {
             for pool in GuessPool::ALL {
                 let s = PartitionStrategy::new(score, pool).with_sampling(Sampling::new(50_000, 7));
@@ -1131,11 +1135,7 @@ mod tests {
     #[test]
     fn seeds_draw_different_samples() {
         let (space, history, candidates) = five_digits_after_one_guess();
-        let k = Knowledge {
-            space: &space,
-            history: &history,
-            candidates: &candidates,
-        };
+        let k = Knowledge::new(&space, &history, &candidates);
         let s = PartitionStrategy::new(PartitionScore::Entropy, GuessPool::All);
         let guesses: std::collections::BTreeSet<usize> = (0..8)
             .map(|seed| {
@@ -1159,11 +1159,7 @@ mod tests {
             let mut history = History::new();
             history.push(g, fb);
             let candidates = space.filter_code(&all, &g, fb);
-            let k = Knowledge {
-                space: &space,
-                history: &history,
-                candidates: &candidates,
-            };
+            let k = Knowledge::new(&space, &history, &candidates);
             for score in PartitionScore::ALL {
                 for pool in GuessPool::ALL {
                     let full = PartitionStrategy::new(score, pool)
@@ -1199,11 +1195,7 @@ mod tests {
     #[test]
     fn a_stopped_choice_scores_nothing() {
         let (space, history, candidates) = five_digits_after_one_guess();
-        let k = Knowledge {
-            space: &space,
-            history: &history,
-            candidates: &candidates,
-        };
+        let k = Knowledge::new(&space, &history, &candidates);
         let stop = Stop::never().with_flag(std::sync::Arc::new(true.into()));
         let s = PartitionStrategy::new(PartitionScore::Minimax, GuessPool::All);
         assert!(s.choose(&k, &stop).is_none());
@@ -1252,11 +1244,7 @@ mod tests {
             let mut history = History::new();
             let mut candidates = space.all();
             while !history.is_won(7) {
-                let k = Knowledge {
-                    space: &space,
-                    history: &history,
-                    candidates: &candidates,
-                };
+                let k = Knowledge::new(&space, &history, &candidates);
                 let choice = s.choose(&k, &Stop::never()).unwrap();
                 let work =
                     choice.guesses_scored as u64 * (choice.secrets_scored + GUESS_COST) as u64;

@@ -627,11 +627,7 @@ mod tests {
                 if feedback.is_win(space.length()) {
                     break;
                 }
-                let knowledge = Knowledge {
-                    space,
-                    history: &history,
-                    candidates: &candidates,
-                };
+                let knowledge = Knowledge::new(space, &history, &candidates);
                 guess = strategy.next_guess(&knowledge).unwrap();
             }
             total += history.len() as u64;
@@ -694,11 +690,8 @@ mod tests {
         let mut history = History::new();
         history.push(rules.parse_code("4567").unwrap(), Feedback::new(0, 0));
         history.push(rules.parse_code("0123").unwrap(), Feedback::new(0, 0));
-        let knowledge = Knowledge {
-            space: &space,
-            history: &history,
-            candidates: &CodeSet::default(),
-        };
+        let none = CodeSet::default();
+        let knowledge = Knowledge::new(&space, &history, &none);
         let err = strategy.next_guess(&knowledge).unwrap_err();
         assert!(matches!(err, StrategyError::NoCandidates), "{err}");
     }

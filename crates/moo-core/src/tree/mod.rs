@@ -507,33 +507,34 @@ impl DecisionTree {
     /// `1B2C -> 4567 (37 secrets)`.
     pub fn render(&self, depth: usize) -> String {
         let space = CodeSpace::new(self.rules.clone()).ok();
-        let mut out = String::new();
         let all = space.as_ref().map(|s| s.all());
-        self.render_node(
-            NodeId(0),
-            space.as_ref(),
-            all.as_ref(),
-            None,
-            0,
+        let mut rendering = Rendering {
+            tree: self,
+            space: space.as_ref(),
             depth,
-            &mut out,
-        );
-        out
+            out: String::new(),
+        };
+        rendering.node(NodeId(0), all.as_ref(), None, 0);
+        rendering.out
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn render_node(
-        &self,
-        id: NodeId,
-        space: Option<&CodeSpace>,
-        set: Option<&CodeSet>,
-        via: Option<Feedback>,
-        level: usize,
-        depth: usize,
-        out: &mut String,
-    ) {
+/// A tree being rendered as text ([`DecisionTree::render`]): what every node's line reads.
+struct Rendering<'a> {
+    tree: &'a DecisionTree,
+    /// The tree's space, to count each node's secrets (`None` when too large to build).
+    space: Option<&'a CodeSpace>,
+    /// The levels to show.
+    depth: usize,
+    out: String,
+}
+
+impl Rendering<'_> {
+    /// Node `id`'s line and those below it, `level` deep, reached by `via` with the secrets
+    /// `set` (when known).
+    fn node(&mut self, id: NodeId, set: Option<&CodeSet>, via: Option<Feedback>, level: usize) {
         use std::fmt::Write;
-        let node = self.node(id);
+        let node = self.tree.node(id);
         let indent = "  ".repeat(level);
         let via = via.map_or(String::new(), |f| format!("{f} -> "));
         let count = set.map_or(String::new(), |s| {
@@ -544,17 +545,21 @@ impl DecisionTree {
             )
         });
         let _ = writeln!(
-            out,
+            self.out,
             "{indent}{via}{}{count}",
-            self.rules.format_code(&node.guess)
+            self.tree.rules.format_code(&node.guess)
         );
-        if level + 1 >= depth {
+        if level + 1 >= self.depth {
             if !node.children.is_empty() {
-                let _ = writeln!(out, "{indent}  ... {} branches below", node.children.len());
+                let _ = writeln!(
+                    self.out,
+                    "{indent}  ... {} branches below",
+                    node.children.len()
+                );
             }
             return;
         }
-        let parts = match (space, set) {
+        let parts = match (self.space, set) {
             (Some(space), Some(set)) => Some(space.partition_code(&node.guess, set)),
             _ => None,
         };
@@ -562,7 +567,7 @@ impl DecisionTree {
             let part = parts
                 .as_ref()
                 .and_then(|p| p.iter().find(|(f, _)| *f == feedback).map(|(_, s)| s));
-            deep(|| self.render_node(child, space, part, Some(feedback), level + 1, depth, out));
+            deep(|| self.node(child, part, Some(feedback), level + 1));
         }
     }
 }

@@ -16,7 +16,8 @@ use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
-use crate::tree::search::{best_guess_below, first_optimum_below, GuessTrial, PartPlans, RunTrial};
+use crate::tree::search::{PartPlans, PlanBelow};
+use crate::tree::SearchError;
 use crate::tree::{
     DecisionTree, Node, NodeId, Objective, PlanMove, Progress, Search, SearchOptions,
     SearchOutcome, SetPlan,
@@ -207,16 +208,13 @@ impl Job {
             let set = at.space.filter_code(at.candidates, &code, feedback);
             self.check_size(set.len(), p.size)?;
             let below = left.map(|s| p.lower.saturating_add(s));
-            match first_optimum_below(
-                at.space,
-                &history,
-                &set,
-                options,
-                below,
-                at.progress,
-                at.stop,
-            )? {
-                GuessTrial::Below(plan) => {
+            let search = Search::part(at.space, &history, &set)
+                .options(options)
+                .progress(at.progress)
+                .stop(at.stop)
+                .below(below);
+            match search.run()? {
+                SearchOutcome::Found(PlanBelow { plan, .. }) => {
                     if plan.total < p.lower {
                         return Err(self.bad(format!(
                             "piece {} costs {}, below the lower bound {} the job gives it",
@@ -226,10 +224,11 @@ impl Job {
                     left = left.map(|s| s - (plan.total - p.lower));
                     outcomes.push(self.solved(at.space, plan, None)?);
                 }
-                GuessTrial::AtLeast(bound) => {
+                SearchOutcome::AtLeast { bound } => {
                     outcomes.push(PartOutcome::AtLeast { bound });
                     break;
                 }
+                outcome => return Err(unexpected(outcome)),
             }
         }
         Ok(PartOutcome::Pieces { pieces: outcomes })
@@ -258,23 +257,24 @@ impl Job {
                     .ok_or_else(|| self.bad(format!("its guess {g} is not a code of the game")))
             })
             .collect::<Result<Vec<u32>, SplitError>>()?;
-        let RunTrial { trial, bound } = best_guess_below(
-            at.space,
-            at.history,
-            at.candidates,
-            options,
-            &indexes,
-            below,
-            &|| ceiling.get(),
-            at.progress,
-            at.stop,
-        )?
-        .ok_or_else(|| self.bad("one of its guesses is not one the search tries there".into()))?;
-        let outcome = match trial {
-            GuessTrial::Below(plan) => self.solved(at.space, plan, None)?,
-            GuessTrial::AtLeast(bound) => PartOutcome::AtLeast { bound },
-        };
-        Ok((outcome, bound))
+        let ceiling = || ceiling.get();
+        let search = Search::part(at.space, at.history, at.candidates)
+            .options(options)
+            .progress(at.progress)
+            .stop(at.stop)
+            .below(Some(below))
+            .guesses(&indexes, &ceiling);
+        match search.run() {
+            Ok(SearchOutcome::Found(PlanBelow { plan, bound })) => {
+                Ok((self.solved(at.space, plan, None)?, bound))
+            }
+            Ok(SearchOutcome::AtLeast { bound }) => Ok((PartOutcome::AtLeast { bound }, bound)),
+            Err(SearchError::NotTried { .. }) => {
+                Err(self.bad("one of its guesses is not one the search tries there".into()))
+            }
+            Ok(outcome) => Err(unexpected(outcome)),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Whether `other` is another run of this run's position: a [`Task::Guesses`] job at the
@@ -509,5 +509,19 @@ impl Ceiling {
 impl Default for Ceiling {
     fn default() -> Ceiling {
         Ceiling::new()
+    }
+}
+
+/// What a job makes of the outcomes of its search below a bound that give it no result: a stop
+/// is the job's [`SearchError::Stopped`], so that its runner sees it as every other stop.
+fn unexpected(outcome: SearchOutcome<PlanBelow, u64>) -> SplitError {
+    match outcome {
+        SearchOutcome::Stopped { .. } => SplitError::Search(SearchError::Stopped),
+        SearchOutcome::Impossible { .. } => {
+            unreachable!("a search below a bound has no depth limit")
+        }
+        SearchOutcome::Found(_) | SearchOutcome::AtLeast { .. } => {
+            unreachable!("the caller takes what it found or proved")
+        }
     }
 }

@@ -32,7 +32,7 @@ impl<'a> Kernels<'a> {
     /// The name of `set`'s class for the cache of classes, as the sum of its codes (`None` when
     /// the game or the set cannot be named).
     pub fn class_name(&self, set: &[u32]) -> Option<u64> {
-        let name = self.classes.as_ref()?.name(&self.bounds, set)?;
+        let name = self.classes.as_ref()?.name(&self.bounds, set, None)?;
         Some(name.iter().map(|&c| u64::from(c)).sum())
     }
 }

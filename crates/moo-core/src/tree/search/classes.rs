@@ -18,7 +18,7 @@
 //! sets.
 
 use super::lower_bounds::Bounds;
-use super::memo::hash_combine;
+use super::pairs::PartPairs;
 use crate::code::Code;
 use crate::space::CodeSpace;
 use crate::symmetry::{permutations, MAX_PERMUTED_LENGTH};
@@ -36,8 +36,9 @@ pub(super) struct Classes {
     /// The position orders allowed (the first position stays first when a symbol is barred
     /// from it).
     orders: Vec<[u8; MAX_PERMUTED_LENGTH]>,
-    /// The symbols that may be renamed, smallest first: the names given out in turn.
-    names: Vec<u8>,
+    /// The symbols that may be renamed, smallest first: the names given out in turn (the rest
+    /// unused). An array of 16 so that indexing by a count of names needs no bounds check.
+    names: [u8; 16],
     /// Symbols that keep their name (the barred leading symbol).
     fixed: u64,
     /// 1 when the first position stays first (a symbol is barred from it), else 0.
@@ -84,9 +85,14 @@ impl Classes {
         Some(Classes {
             length,
             orders,
-            names: (0..alphabet as u8)
-                .filter(|&s| fixed & (1 << s) == 0)
-                .collect(),
+            names: {
+                let mut names = [NONE; 16];
+                let free = (0..alphabet as u8).filter(|&s| fixed & (1 << s) == 0);
+                for (n, s) in names.iter_mut().zip(free) {
+                    *n = s;
+                }
+                names
+            },
             fixed,
             lead: usize::from(barred),
         })
@@ -99,8 +105,30 @@ impl Classes {
 
     /// The name of `set`'s class: the least image of the set found ([`Classes::key`]), or
     /// `None` when it cannot be named.
-    pub(super) fn name(&self, bounds: &Bounds, set: &[u32]) -> Option<Vec<u32>> {
-        let spread = spread(bounds, set);
+    ///
+    /// `pairs`, when the set is a part of a searched set that gathered its pairwise feedbacks,
+    /// gives the members' feedbacks from that small table instead of the score table.
+    pub(super) fn name(
+        &self,
+        bounds: &Bounds,
+        set: &[u32],
+        pairs: Option<PartPairs>,
+    ) -> Option<Vec<u32>> {
+        let spread = match pairs {
+            Some(pairs) => {
+                let at = pairs.at();
+                spread(set.len(), |i| pairs.row(i), |j| usize::from(at[j]))
+            }
+            None => {
+                let len = bounds.row(0).len();
+                // Every row has the space's length: one bounds check covers a step's reads.
+                spread(
+                    set.len(),
+                    |i| &bounds.row(set[i])[..len],
+                    |j| set[j] as usize,
+                )
+            }
+        };
         let mut key = Vec::with_capacity(set.len());
         self.key(bounds.space, set, &spread, &mut key);
         (!key.is_empty()).then_some(key)
@@ -237,10 +265,11 @@ impl Classes {
                 let mut unnamed = false;
                 let mut image: Image = 0;
                 for &s in &m[..l] {
-                    let s = usize::from(s);
+                    // Symbols and counts of names are below 16: the masks drop bounds checks.
+                    let s = usize::from(s) & 15;
                     if fresh[s] == NONE {
                         unnamed = true;
-                        fresh[s] = self.names[next];
+                        fresh[s] = self.names[next & 15];
                         next += 1;
                     }
                     image = image << 4 | Image::from(fresh[s]);
@@ -263,46 +292,57 @@ impl Classes {
     /// Gives the unnamed symbols of `symbols` the next names, in their order.
     fn give(&self, symbols: &[u8], name: &mut [u8; 16], named: &mut usize) {
         for &s in symbols {
-            let s = usize::from(s);
+            let s = usize::from(s) & 15;
             if name[s] == NONE {
-                name[s] = self.names[*named];
+                name[s] = self.names[*named & 15];
                 *named += 1;
             }
         }
     }
 }
 
-/// Each member's feedback counts over `set`, hashed: an invariant of the member under every
-/// symmetry, so only the members with the least need to be tried as anchors.
+/// Each member's feedback counts over its set, hashed: an invariant of the member under every
+/// symmetry (a symmetry keeps every feedback), so only the members with the least need to be
+/// tried as anchors. Member `i`'s feedback against member `j` is `row(i)[col(j)]`.
 ///
-/// The hash folds every feedback slot's count in turn, a chain of dependent multiplies per
-/// member that took longer than the counting: four members at a time, the four chains run side
-/// by side, with the same values.
-fn spread(bounds: &Bounds, set: &[u32]) -> Vec<u64> {
+/// The hash is the sum, over the set, of a random weight of each feedback the member gets: the
+/// counts times the weights, summed without counting anything. Two members with different
+/// counts hash alike only by a coincidence of 64-bit weights, and then naming only tries more
+/// anchors. Four members at a time share each column's index.
+#[inline]
+fn spread<'r>(n: usize, row: impl Fn(usize) -> &'r [u8], col: impl Fn(usize) -> usize) -> Vec<u64> {
     const LANES: usize = 4;
-    let slots = bounds.slots;
-    let mut counts = vec![[0u16; LANES]; slots];
-    let mut out = Vec::with_capacity(set.len());
-    for chunk in set.chunks(LANES) {
-        // A short last chunk repeats its last member, whose extra hashes are dropped.
-        let rows: [&[u8]; LANES] =
-            std::array::from_fn(|k| bounds.row(chunk[k.min(chunk.len() - 1)]));
-        counts.fill([0; LANES]);
-        for &s in set {
-            for (k, row) in rows.iter().enumerate() {
-                counts[usize::from(row[s as usize])][k] += 1;
+    let mut out = Vec::with_capacity(n);
+    for first in (0..n).step_by(LANES) {
+        // A short last step repeats its last member, whose extra hashes are dropped.
+        let rows: [&[u8]; LANES] = std::array::from_fn(|k| row((first + k).min(n - 1)));
+        let mut sums = [0u64; LANES];
+        for j in 0..n {
+            let c = col(j);
+            for (sum, row) in sums.iter_mut().zip(&rows) {
+                *sum = sum.wrapping_add(WEIGHTS[usize::from(row[c])]);
             }
         }
-        let mut hashes = [0u64; LANES];
-        for c in &counts {
-            for (h, &c) in hashes.iter_mut().zip(c) {
-                *h = hash_combine(*h, u64::from(c));
-            }
-        }
-        out.extend_from_slice(&hashes[..chunk.len()]);
+        out.extend_from_slice(&sums[..LANES.min(n - first)]);
     }
     out
 }
+
+/// A random odd weight for each feedback byte ([`spread`]), from the SplitMix64 sequence.
+static WEIGHTS: [u64; 256] = {
+    let mut weights = [0u64; 256];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut i = 0;
+    while i < 256 {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        weights[i] = (z ^ (z >> 31)) | 1;
+        i += 1;
+    }
+    weights
+};
 
 #[cfg(test)]
 mod tests {
@@ -327,17 +367,13 @@ mod tests {
         .collect()
     }
 
-    /// Each member's feedback counts over the set, as the search computes them.
+    /// Each member's feedbacks over the set, weighted and summed as the search does.
     fn spread(space: &CodeSpace, set: &[u32]) -> Vec<u64> {
         set.iter()
             .map(|&a| {
-                let mut counts = vec![0u16; space.rules().feedback_slots()];
-                for &s in set {
-                    counts[usize::from(space.score_index(a as usize, s as usize))] += 1;
-                }
-                counts
-                    .iter()
-                    .fold(0, |h, &c| super::super::memo::hash_combine(h, u64::from(c)))
+                set.iter().fold(0u64, |h, &s| {
+                    h.wrapping_add(WEIGHTS[usize::from(space.score_index(a as usize, s as usize))])
+                })
             })
             .collect()
     }
@@ -400,9 +436,9 @@ mod tests {
     }
 
     /// The invariants the search computes four members at a time are each member's own
-    /// feedback counts hashed, for every length of a last chunk.
+    /// weighted feedbacks, for every length of a last step.
     #[test]
-    fn spreads_are_each_members_hashed_counts() {
+    fn spreads_are_each_members_weighted_feedbacks() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         for space in games() {
             let bounds = Bounds::new(&space, crate::pool::GuessPool::All, None);
@@ -411,16 +447,13 @@ mod tests {
                 let want: Vec<u64> = set
                     .iter()
                     .map(|&a| {
-                        let mut counts = vec![0u16; bounds.slots];
-                        for &s in &set {
-                            counts[usize::from(bounds.row(a)[s as usize])] += 1;
-                        }
-                        counts
-                            .iter()
-                            .fold(0, |h, &c| super::super::memo::hash_combine(h, u64::from(c)))
+                        set.iter().fold(0u64, |h, &s| {
+                            h.wrapping_add(WEIGHTS[usize::from(bounds.row(a)[s as usize])])
+                        })
                     })
                     .collect();
-                assert_eq!(super::spread(&bounds, &set), want, "{}", space.rules());
+                let got = super::spread(n, |i| bounds.row(set[i]), |j| set[j] as usize);
+                assert_eq!(got, want, "{}", space.rules());
             }
         }
     }

@@ -203,7 +203,7 @@ impl<'a> Driver<'a> {
     /// The least total; among trees with it, the smallest worst case: the same total is asked
     /// for within one guess less until that is proven impossible. [`SearchOutcome::Impossible`]
     /// when no tree fits the depth limit.
-    fn average(&self, keep_unreduced: bool) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
+    fn average(&self, unreduced: Unreduced) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
         let search = self.new_search(None);
         let Some(mut best) = self.solve(&search, INF, self.cap)? else {
             return Ok(SearchOutcome::Impossible {
@@ -232,7 +232,7 @@ impl<'a> Driver<'a> {
             sol: best,
             depth,
             weight: None,
-            unreduced: (keep_unreduced && depth != self.cap).then_some(first),
+            unreduced: (unreduced == Unreduced::Keep && depth != self.cap).then_some(first),
         }))
     }
 
@@ -320,20 +320,42 @@ fn first_guess(
     Ok(Some(index))
 }
 
-/// The search every entry point shares: the optimal plan for `root` (sorted code indexes) under
-/// `options`, or [`SearchOutcome::Impossible`] when no tree fits the depth limit. With a checkpoint, the
+/// A root and the settings it is searched under: what [`search_from`] takes.
+pub(super) struct Root<'a> {
+    pub(super) space: &'a CodeSpace,
+    /// The root's candidates, sorted code indexes.
+    pub(super) set: &'a [u32],
+    pub(super) sym: &'a Symmetry,
+    pub(super) options: &'a SearchOptions,
+    pub(super) progress: &'a Progress,
+    pub(super) stop: &'a Stop,
+    pub(super) checkpoint: Option<&'a Checkpoint>,
+}
+
+/// Whether a search under the average also gives its plan from before the worst-case
+/// tie-break, which a split search's part needs (see [`super::Search::part`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unreduced {
+    Keep,
+    Drop,
+}
+
+/// The search every entry point shares: the optimal plan for `root` under its options, or
+/// [`SearchOutcome::Impossible`] when no tree fits the depth limit. With a checkpoint, the
 /// results it holds are loaded first and new ones appended as they are proven.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn search_from(
-    space: &CodeSpace,
-    root: &[u32],
-    sym: &Symmetry,
-    options: &SearchOptions,
-    progress: &Progress,
-    stop: &Stop,
-    checkpoint: Option<&Checkpoint>,
-    keep_unreduced: bool,
+    root: Root<'_>,
+    unreduced: Unreduced,
 ) -> Result<SearchOutcome<(Plan, Option<Plan>)>, SearchError> {
+    let Root {
+        space,
+        set: root,
+        sym,
+        options,
+        progress,
+        stop,
+        checkpoint,
+    } = root;
     let cap = depth_cap(space, options)?;
     let at = Driver {
         space,
@@ -347,7 +369,7 @@ pub(super) fn search_from(
         first_guess: first_guess(space, root, options)?,
     };
     let driven = match options.objective {
-        Objective::Average => at.average(keep_unreduced)?,
+        Objective::Average => at.average(unreduced)?,
         Objective::Worst => at.worst()?,
         Objective::FewestWorst => at.fewest_worst()?,
     };

@@ -1,7 +1,9 @@
 //! The pieces of a search that a split run deeper needs ([`crate::tree::jobs`]): the guesses a
 //! position's root tries, in its order, with each one's pieces and their proven lower bounds;
 //! and the first optimum of a position below an upper bound, as the search of the whole game
-//! keeps it for a set below its root (no tie-break on the worst case there).
+//! keeps it for a set below its root (no tie-break on the worst case there), alone or among a
+//! run of its guesses. Jobs reach those through [`super::Search::part`] with `below` and
+//! `guesses`, which end in the same [`super::SearchOutcome`] as every search.
 //!
 //! Only the average objective without a depth limit splits deeper: the worst-case objectives
 //! make their root choose a depth that a part cannot know, which the first-level split handles.
@@ -16,22 +18,15 @@ use super::prune::{self, PartBounds, TriedGuess};
 use super::ranked::Ranked;
 use super::recursion::{Searching, Solver};
 use super::solved::{child_limit, depth_cap, Solved, FEEDBACKS, INF};
-use super::{history_symmetry, Objective, Progress, SearchError, SearchOptions, SetPlan};
+use super::{
+    history_symmetry, Objective, PlanBelow, Progress, SearchError, SearchOptions, SearchOutcome,
+};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
-
-/// What solving a position under an upper bound proved.
-#[derive(Debug, Clone)]
-pub(crate) enum GuessTrial {
-    /// The position's first optimal subtree, whose total is below the bound.
-    Below(SetPlan),
-    /// A proven lower bound on the total of any tree of the position: the upper bound or more.
-    AtLeast(u64),
-}
 
 /// The root of a position a split goes into, as its search sees it before it searches any
 /// part: the guesses it tries, in its order, and for one of them each piece's proven lower
@@ -127,119 +122,114 @@ impl<'a> PositionRoot<'a> {
     }
 }
 
-/// The first optimal plan of the position `history` leaves, if its total is below `below`
-/// (every plan is, without a bound), as the search of the whole game keeps it for a set below
-/// its root; else a proven lower bound of `below` or more. Returns [`SearchError::Stopped`]
-/// soon after `stop` fires.
-pub(crate) fn first_optimum_below(
-    space: &CodeSpace,
-    history: &History,
-    candidates_left: &CodeSet,
-    options: &SearchOptions,
-    below: Option<u64>,
-    progress: &Progress,
-    stop: &Stop,
-) -> Result<GuessTrial, SearchError> {
-    let (cap, sym, set) = job_start(space, history, candidates_left, options)?;
-    let search = Solver::for_options(space, options, progress, stop, set.len(), None);
-    let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
-    match search.solve_root(set, &sym, limit, cap)? {
-        Some(sol) => Ok(GuessTrial::Below(
-            build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
-        )),
-        None => Ok(GuessTrial::AtLeast(u64::from(limit))),
-    }
+/// A job's search of the position `history` leaves ([`super::JobPart`]), under its settings.
+pub(super) struct JobAt<'a> {
+    pub(super) space: &'a CodeSpace,
+    pub(super) history: &'a History,
+    pub(super) candidates: &'a CodeSet,
+    pub(super) options: &'a SearchOptions,
+    pub(super) progress: &'a Progress,
+    pub(super) stop: &'a Stop,
 }
 
-/// The cheapest subtree of the position `history` leaves among those whose root plays one of
-/// `guesses` (in the position's search order), if below `below`: the earliest of them among
-/// equals, each later guess tried only below the best so far, as the search of the position
-/// tries them. One solver, so one cache, serves every guess: a run of guesses is one job of a
-/// split. `None` when a guess is not one the search tries there. Returns
-/// [`SearchError::Stopped`] soon after `stop` fires.
-///
-/// `ceiling` is read before each guess and bounds it too: another run of the same position
-/// that found a tree lowers it while this one runs. The trial is then below the least bound
-/// read, or a lower bound of it (which [`RunTrial::bound`] gives), since every guess was tried
-/// under that or more.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn best_guess_below(
-    space: &CodeSpace,
-    history: &History,
-    candidates_left: &CodeSet,
-    options: &SearchOptions,
-    guesses: &[u32],
-    below: u64,
-    ceiling: &(dyn Fn() -> u64 + Sync),
-    progress: &Progress,
-    stop: &Stop,
-) -> Result<Option<RunTrial>, SearchError> {
-    let (cap, sym, set) = job_start(space, history, candidates_left, options)?;
-    let search = Solver::for_options(space, options, progress, stop, set.len(), None);
-    let cands = root_candidates(&search, set, &sym, cap, stop).ok_or(SearchError::Stopped)?;
-    let ranked = Ranked::new(set);
-    let node = Searching {
-        set,
-        sym: &sym,
-        ranked: &ranked,
-        depth: cap,
-    };
-    let mut bound = below;
-    let mut best: Option<Solved> = None;
-    for &g in guesses {
-        let Some(&c) = cands.iter().find(|c| c.guess == g) else {
-            return Ok(None);
+impl JobAt<'_> {
+    /// The first optimal plan of the position, if its total is below `below` (every plan is,
+    /// without a bound), as the search of the whole game keeps it for a set below its root;
+    /// else a proven lower bound of `below` or more. [`SearchError::Stopped`] soon after the
+    /// stop fires.
+    pub(super) fn first_optimum_below(
+        &self,
+        below: Option<u64>,
+    ) -> Result<SearchOutcome<PlanBelow, u64>, SearchError> {
+        let (cap, sym, set) = self.start()?;
+        let search = self.solver(set);
+        let limit = below.map_or(INF, |b| u32::try_from(b).unwrap_or(INF));
+        match search.solve_root(set, &sym, limit, cap)? {
+            Some(sol) => Ok(SearchOutcome::Found(PlanBelow {
+                plan: build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
+                bound: below.unwrap_or(u64::MAX),
+            })),
+            None => Ok(SearchOutcome::AtLeast {
+                bound: u64::from(limit),
+            }),
+        }
+    }
+
+    /// The cheapest subtree of the position among those whose root plays one of `guesses`, if
+    /// below `below` and every `ceiling` read (see [`super::Search::guesses`]); the bound in
+    /// the outcome is the least of those. [`SearchError::Stopped`] soon after the stop fires.
+    pub(super) fn best_guess_below(
+        &self,
+        guesses: &[u32],
+        below: u64,
+        ceiling: &(dyn Fn() -> u64 + Sync),
+    ) -> Result<SearchOutcome<PlanBelow, u64>, SearchError> {
+        let (cap, sym, set) = self.start()?;
+        let search = self.solver(set);
+        let cands =
+            root_candidates(&search, set, &sym, cap, self.stop).ok_or(SearchError::Stopped)?;
+        let ranked = Ranked::new(set);
+        let node = Searching {
+            set,
+            sym: &sym,
+            ranked: &ranked,
+            depth: cap,
         };
-        bound = bound.min(ceiling());
-        let limit = u32::try_from(bound).unwrap_or(INF);
-        // A later guess wins only if cheaper: the earlier keeps a tie.
-        let limit_here = best.as_ref().map_or(limit, |b| b.total.min(limit));
-        if c.bound >= limit_here {
-            continue;
+        let mut bound = below;
+        let mut best: Option<Solved> = None;
+        for &g in guesses {
+            let Some(&c) = cands.iter().find(|c| c.guess == g) else {
+                return Err(SearchError::NotTried { guess: g });
+            };
+            bound = bound.min(ceiling());
+            let limit = u32::try_from(bound).unwrap_or(INF);
+            // A later guess wins only if cheaper: the earlier keeps a tie.
+            let limit_here = best.as_ref().map_or(limit, |b| b.total.min(limit));
+            if c.bound >= limit_here {
+                continue;
+            }
+            if let Ok(sol) = search.try_guess(&node, c, limit_here) {
+                best = Some(sol);
+            }
+            if search.state.halted() {
+                return Err(SearchError::Stopped);
+            }
         }
-        if let Ok(sol) = search.try_guess(&node, c, limit_here) {
-            best = Some(sol);
-        }
-        if search.state.halted() {
-            return Err(SearchError::Stopped);
-        }
+        Ok(match best {
+            // Found under a higher ceiling than the last one read: proven only that far.
+            Some(sol) if u64::from(sol.total) < bound => SearchOutcome::Found(PlanBelow {
+                plan: build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan(),
+                bound,
+            }),
+            _ => SearchOutcome::AtLeast { bound },
+        })
     }
-    let trial = match best {
-        // Found under a higher ceiling than the last one read: proven only that far.
-        Some(sol) if u64::from(sol.total) < bound => {
-            GuessTrial::Below(build_plan(&search, set, &sym, cap, sol, None)?.into_set_plan())
+
+    /// What a job's search of the position starts from: the depth cap, the position's
+    /// symmetries and its set, which must not be empty.
+    fn start(&self) -> Result<(u8, Symmetry, &[u32]), SearchError> {
+        if self.candidates.is_empty() {
+            return Err(SearchError::NoCandidates);
         }
-        _ => GuessTrial::AtLeast(bound),
-    };
-    Ok(Some(RunTrial { trial, bound }))
-}
-
-/// What [`best_guess_below`] proved of a run of guesses, and the bound it ended under: its
-/// own, or lower, from its ceiling.
-pub(crate) struct RunTrial {
-    /// A tree below `bound`, or the lower bound `bound`.
-    pub(crate) trial: GuessTrial,
-    /// The least of its bound and every ceiling it read.
-    pub(crate) bound: u64,
-}
-
-/// What a job's search of the position `history` leaves starts from: the depth cap, the
-/// position's symmetries and its set, which must not be empty.
-fn job_start<'c>(
-    space: &CodeSpace,
-    history: &History,
-    candidates_left: &'c CodeSet,
-    options: &SearchOptions,
-) -> Result<(u8, Symmetry, &'c [u32]), SearchError> {
-    if candidates_left.is_empty() {
-        return Err(SearchError::NoCandidates);
+        let cap = deeper_cap(self.space, self.options)?;
+        Ok((
+            cap,
+            history_symmetry(self.space, self.history),
+            self.candidates.as_slice(),
+        ))
     }
-    let cap = deeper_cap(space, options)?;
-    Ok((
-        cap,
-        history_symmetry(space, history),
-        candidates_left.as_slice(),
-    ))
+
+    /// A fresh search of `set` under the job's options.
+    fn solver(&self, set: &[u32]) -> Solver<'_> {
+        Solver::for_options(
+            self.space,
+            self.options,
+            self.progress,
+            self.stop,
+            set.len(),
+            None,
+        )
+    }
 }
 
 /// The depth limit of a deeper split's search, which only the average objective without a

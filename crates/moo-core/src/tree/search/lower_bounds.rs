@@ -444,16 +444,18 @@ impl<'a> Bounds<'a> {
         })
     }
 
-    /// Closed forms for sets small enough that one guess can separate them: a candidate that
-    /// splits the others into singletons costs `2n - 1` (the level bound, so optimal); failing
-    /// that, one leaving a single pair costs `2n` (optimal too: with no perfect candidate every
-    /// candidate guess leaves a pair, and any other guess costs at least `n + n`).
+    /// [`Bounds::closed_form_by`] reading the score table.
+    #[cfg(test)]
     pub(super) fn closed_form(&self, set: &[u32], depth: u8) -> ClosedForm {
         self.closed_form_by(set, depth, None)
     }
 
-    /// [`Bounds::closed_form`] of a part whose pairwise feedbacks `pairs` gives, if any, where
-    /// they are read instead of the members' rows of the score table.
+    /// Closed forms for sets small enough that one guess can separate them: a candidate that
+    /// splits the others into singletons costs `2n - 1` (the level bound, so optimal); failing
+    /// that, one leaving a single pair costs `2n` (optimal too: with no perfect candidate every
+    /// candidate guess leaves a pair, and any other guess costs at least `n + n`). `pairs`, for
+    /// a part of a set that gathered its pairwise feedbacks, gives them where they are read
+    /// instead of the members' rows of the score table.
     pub(super) fn closed_form_by(
         &self,
         set: &[u32],

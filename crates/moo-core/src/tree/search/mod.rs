@@ -40,12 +40,17 @@
 //! plan written out in [`proven_plan`], the root's order for a split search in [`root`], and
 //! what a split run deeper asks of the search in [`for_jobs`].
 //!
-//! [`Search`] is the one way in. It starts from the whole game or from any position
-//! ([`Search::after`]): the candidate set a history leaves, with the game's symmetries narrowed
-//! to those that fix every guess played. It checks its [`Stop`] inside the recursion (the clock
+//! [`Search`] is the one way in, and [`SearchOutcome`] the one way out, for every caller: the
+//! CLI, the advisor (and through it the review), the bounds and the split jobs. It starts from
+//! the whole game or from any position ([`Search::after`]): the candidate set a history leaves,
+//! with the game's symmetries narrowed to those that fix every guess played; a split job's part
+//! is a position too, searched as the whole game's search searches it, or only below a bound
+//! (`Search::part`, `below`, `guesses`). It checks its [`Stop`] inside the recursion (the clock
 //! every 64 sets, a shared flag at every set), so a caller's deadline or cancel ends it within a
-//! few milliseconds; a stopped search returns [`SearchError::Stopped`] and its cache, which may
-//! hold unproven results, dies with it.
+//! few milliseconds; its cache, which may then hold unproven results, dies with it. A stopped
+//! search that reports bounds ([`Search::proving`], or one asked to beat a bound) ends
+//! [`SearchOutcome::Stopped`] with what it proved; one asked only for the optimum has nothing to
+//! show and returns [`SearchError::Stopped`], and its outcome's type leaves the bound cases out.
 
 #[doc(hidden)]
 pub mod bench;
@@ -77,12 +82,11 @@ mod state;
 mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets, MAX_CHECKPOINT_LINE};
-pub(crate) use self::for_jobs::{
-    best_guess_below, first_optimum_below, GuessTrial, PositionRoot, RunTrial,
-};
+pub(crate) use self::for_jobs::PositionRoot;
 pub use self::progress::Progress;
 
-use self::drivers::{history_symmetry, part_columns, search_from};
+use self::drivers::{history_symmetry, part_columns, search_from, Root, Unreduced};
+use self::for_jobs::JobAt;
 use self::proven_plan::Plan;
 use super::{DecisionTree, TreeStats};
 use crate::code::Code;
@@ -92,6 +96,8 @@ use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 use crate::stop::Stop;
 use crate::symmetry::Symmetry;
+use std::convert::Infallible;
+use std::marker::PhantomData;
 
 /// What an optimal tree minimises. Serialized by its [`name`](Objective::name).
 #[derive(
@@ -295,6 +301,14 @@ pub enum SearchError {
         /// What is wrong with it, naming it.
         reason: String,
     },
+    /// A run of guesses given to a split job's search names a guess the search does not try at
+    /// its position (one splitting it as an earlier guess does, or one a symmetry makes the
+    /// same).
+    #[error("guess {guess} is not one the search tries at this position")]
+    NotTried {
+        /// The guess, as a code index.
+        guess: u32,
+    },
     /// The position has no candidate left, so there is nothing to search.
     #[error("no code is consistent with the history: check the answers given")]
     NoCandidates,
@@ -327,35 +341,65 @@ pub struct PlanMove {
     pub total: u64,
 }
 
-/// The result of a search: what it found from its root, or the proof that nothing fits the
-/// depth limit. `T` depends on the root: an [`OptimalTree`] for the whole game, a [`SetPlan`]
-/// from a position.
+/// How every search ends, from every root: what it found, or what it proved instead. `T`
+/// depends on the root: an [`OptimalTree`] for the whole game, a [`SetPlan`] from a position.
+///
+/// `B` is the type of the proven lower bounds a search reports when it ends without the optimum.
+/// A search that is asked only for the optimum reports none (`B` is [`Infallible`]), so its
+/// [`AtLeast`](SearchOutcome::AtLeast) and [`Stopped`](SearchOutcome::Stopped) cannot occur and a
+/// `match` leaves them out; a stop then is [`SearchError::Stopped`], since it has nothing to
+/// show. A search told to report its bounds ([`Search::proving`]), or to beat a bound, has `B =
+/// u64`: the bound is on the total over the root's candidates, the winning guesses counted.
 #[derive(Debug, Clone)]
-pub enum SearchOutcome<T> {
-    /// The optimum.
+pub enum SearchOutcome<T, B = Infallible> {
+    /// The optimum (below the bound, for a search asked to beat one).
     Found(T),
+    /// Proven: no tree beats the bound the search was asked to beat; every tree of the root
+    /// costs at least `bound` in total, which is that bound or more.
+    AtLeast {
+        /// The proven lower bound.
+        bound: B,
+    },
     /// Proven: no strategy solves every candidate within `max_depth` guesses (counted from the
     /// root).
     Impossible {
         /// The depth that is not enough.
         max_depth: u32,
     },
+    /// Stopped by its [`Stop`] before it finished; `bound` is a lower bound on the root's total
+    /// proven so far.
+    Stopped {
+        /// The proven lower bound.
+        bound: B,
+    },
 }
 
-impl<T> SearchOutcome<T> {
+impl<T, B> SearchOutcome<T, B> {
     /// The outcome with what was found turned into something else by `f`.
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> SearchOutcome<U> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> SearchOutcome<U, B> {
         match self {
             SearchOutcome::Found(found) => SearchOutcome::Found(f(found)),
+            SearchOutcome::AtLeast { bound } => SearchOutcome::AtLeast { bound },
             SearchOutcome::Impossible { max_depth } => SearchOutcome::Impossible { max_depth },
+            SearchOutcome::Stopped { bound } => SearchOutcome::Stopped { bound },
         }
     }
 
-    /// What was found, or `None` if nothing fits the depth limit.
+    /// What was found, or `None` if the search ended otherwise.
     pub fn found(self) -> Option<T> {
         match self {
             SearchOutcome::Found(found) => Some(found),
-            SearchOutcome::Impossible { .. } => None,
+            _ => None,
+        }
+    }
+}
+
+impl<T> SearchOutcome<T> {
+    /// The outcome as one that may report bounds, for a caller that handles both kinds alike.
+    pub fn with_bounds(self) -> SearchOutcome<T, u64> {
+        match self {
+            SearchOutcome::Found(found) => SearchOutcome::Found(found),
+            SearchOutcome::Impossible { max_depth } => SearchOutcome::Impossible { max_depth },
         }
     }
 }
@@ -383,9 +427,34 @@ pub struct Subgame<'a> {
 }
 
 /// The root of a search of one part of a split search ([`super::jobs`]): a position, searched
-/// the way the whole game's search searches it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct JobPart<'a>(Subgame<'a>);
+/// the way the whole game's search searches it, or, given a bound to beat, for its first
+/// optimum below it as the whole game's search keeps it for a set below its root.
+#[derive(Clone, Copy)]
+pub(crate) struct JobPart<'a> {
+    at: Subgame<'a>,
+    below: Option<u64>,
+    run: Option<GuessRun<'a>>,
+}
+
+/// A run of a position's guesses, one job of a split ([`Search::guesses`]).
+#[derive(Clone, Copy)]
+pub(crate) struct GuessRun<'a> {
+    /// The guesses (code indexes), in the position's search order.
+    guesses: &'a [u32],
+    /// Read before each guess, bounding it too: another run of the same position that found a
+    /// tree lowers it while this one runs.
+    ceiling: &'a (dyn Fn() -> u64 + Sync),
+}
+
+impl std::fmt::Debug for JobPart<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobPart")
+            .field("at", &self.at)
+            .field("below", &self.below)
+            .field("guesses", &self.run.map(|r| r.guesses))
+            .finish()
+    }
+}
 
 /// What the search of a job's part found.
 pub(crate) enum PartPlans {
@@ -398,6 +467,13 @@ pub(crate) enum PartPlans {
     /// Under the worst-case objectives: the optimal plan under every depth limit the whole
     /// game's search may give the part, shallowest first.
     Columns(Vec<(u32, SetPlan)>),
+}
+
+/// What the search of a job's part below a bound found ([`Search::below`]): the first optimum,
+/// and the least bound it was searched under (lower than asked when a run's ceiling lowered it).
+pub(crate) struct PlanBelow {
+    pub(crate) plan: SetPlan,
+    pub(crate) bound: u64,
 }
 
 /// The exact search, the one way in: a root, then what to search for, how to report progress,
@@ -418,28 +494,36 @@ pub(crate) enum PartPlans {
 ///     unreachable!("no depth limit");
 /// };
 /// assert_eq!(optimal.stats.max, 5);
-/// // From a position, within 3 more guesses, stopped after a minute at most.
+/// // From a position, within 3 more guesses, stopped after a minute at most and then saying
+/// // what it proved.
 /// let mut history = History::new();
 /// history.push(space.rules().parse_code("012")?, Feedback::new(0, 1));
 /// let candidates = history.candidates(&space);
 /// let options = SearchOptions::default().with_max_depth(Some(3));
 /// let stop = Stop::after(Duration::from_secs(60));
-/// let search = Search::after(&space, &history, &candidates).options(&options).stop(&stop);
+/// let search = Search::after(&space, &history, &candidates)
+///     .options(&options)
+///     .stop(&stop)
+///     .proving();
 /// match search.run()? {
 ///     SearchOutcome::Found(plan) => println!("{} guesses in all from here", plan.total),
 ///     SearchOutcome::Impossible { max_depth } => println!("not within {max_depth} guesses"),
+///     SearchOutcome::Stopped { bound } => println!("stopped: {bound} guesses in all at least"),
+///     SearchOutcome::AtLeast { .. } => unreachable!("no bound to beat was given"),
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
 #[must_use = "a search does nothing until it is run"]
-pub struct Search<'a, R> {
+pub struct Search<'a, R, B = Infallible> {
     space: &'a CodeSpace,
     root: R,
     options: Option<&'a SearchOptions>,
     progress: Option<&'a Progress>,
     stop: Option<&'a Stop>,
     checkpoint: Option<&'a Checkpoint>,
+    /// The type of the bounds its outcome reports ([`SearchOutcome`]).
+    bounds: PhantomData<B>,
 }
 
 impl<'a, R> Search<'a, R> {
@@ -451,25 +535,50 @@ impl<'a, R> Search<'a, R> {
             progress: None,
             stop: None,
             checkpoint: None,
+            bounds: PhantomData,
+        }
+    }
+}
+
+impl<'a, R, B> Search<'a, R, B> {
+    /// The same search, its outcome reporting bounds of type `C` ([`SearchOutcome`]).
+    fn retyped<C>(self) -> Search<'a, R, C> {
+        let Search {
+            space,
+            root,
+            options,
+            progress,
+            stop,
+            checkpoint,
+            bounds: _,
+        } = self;
+        Search {
+            space,
+            root,
+            options,
+            progress,
+            stop,
+            checkpoint,
+            bounds: PhantomData,
         }
     }
 
     /// What to search for (default: [`SearchOptions::default`]). A depth limit counts from the
     /// root.
-    pub fn options(mut self, options: &'a SearchOptions) -> Search<'a, R> {
+    pub fn options(mut self, options: &'a SearchOptions) -> Search<'a, R, B> {
         self.options = Some(options);
         self
     }
 
     /// Counters the search updates as it goes, for a display on another thread.
-    pub fn progress(mut self, progress: &'a Progress) -> Search<'a, R> {
+    pub fn progress(mut self, progress: &'a Progress) -> Search<'a, R, B> {
         self.progress = Some(progress);
         self
     }
 
     /// Stops the search soon after `stop` fires (within milliseconds), with
-    /// [`SearchError::Stopped`].
-    pub fn stop(mut self, stop: &'a Stop) -> Search<'a, R> {
+    /// [`SearchOutcome::Stopped`] when it reports bounds, else [`SearchError::Stopped`].
+    pub fn stop(mut self, stop: &'a Stop) -> Search<'a, R, B> {
         self.stop = Some(stop);
         self
     }
@@ -507,10 +616,16 @@ impl<'a> Search<'a, WholeGame> {
             let space = self.space;
             let root: Vec<u32> = (0..space.len() as u32).collect();
             let sym = Symmetry::new(space.rules());
-            let checkpoint = self.checkpoint;
-            match search_from(
-                space, &root, &sym, options, progress, stop, checkpoint, false,
-            )? {
+            let at = Root {
+                space,
+                set: &root,
+                sym: &sym,
+                options,
+                progress,
+                stop,
+                checkpoint: self.checkpoint,
+            };
+            match search_from(at, Unreduced::Drop)? {
                 SearchOutcome::Found((plan, _)) => self.written_out(plan).map(SearchOutcome::Found),
                 SearchOutcome::Impossible { max_depth } => {
                     Ok(SearchOutcome::Impossible { max_depth })
@@ -555,6 +670,48 @@ impl<'a> Search<'a, WholeGame> {
     }
 }
 
+impl<'a> Search<'a, WholeGame, u64> {
+    /// Finds an optimal tree, or proves none exists within the depth limit, or says what it
+    /// proved before it was stopped.
+    pub fn run(self) -> Result<SearchOutcome<OptimalTree, u64>, SearchError> {
+        let space = self.space;
+        let optimum = self.retyped::<Infallible>().run();
+        reporting_stop(optimum, space, space.len())
+    }
+}
+
+impl<'a, R> Search<'a, R> {
+    /// The same search, reporting what it proved when it ends without the optimum: stopped, it
+    /// returns [`SearchOutcome::Stopped`] with the lower bound on the total proven so far,
+    /// instead of [`SearchError::Stopped`].
+    pub fn proving(self) -> Search<'a, R, u64> {
+        self.retyped()
+    }
+}
+
+/// `outcome`, of a search asked only for the optimum, as one that reports bounds: a stop becomes
+/// [`SearchOutcome::Stopped`] with the level-filling bound on the total of the root's `n`
+/// candidates, which holds whatever the search reached.
+fn reporting_stop<T>(
+    outcome: Result<SearchOutcome<T>, SearchError>,
+    space: &CodeSpace,
+    n: usize,
+) -> Result<SearchOutcome<T, u64>, SearchError> {
+    match outcome {
+        Ok(outcome) => Ok(outcome.with_bounds()),
+        Err(SearchError::Stopped) => Ok(SearchOutcome::Stopped {
+            bound: least_total(space, n),
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// The level-filling lower bound on the total of any set of `n` codes of `space`.
+fn least_total(space: &CodeSpace, n: usize) -> u64 {
+    let levels = levels::LevelBounds::new(levels::branches_of(space), n, None);
+    u64::from(levels.total(n, 0))
+}
+
 impl<'a> Search<'a, Subgame<'a>> {
     /// A search from the position `history` leaves in `space`, whose candidates are
     /// `candidates`. Equivalent guesses are pruned with the symmetries of the game that fix
@@ -580,38 +737,47 @@ impl<'a> Search<'a, Subgame<'a>> {
     /// Finds an optimal plan from the position, or proves none exists within the depth limit;
     /// [`SearchError::NoCandidates`] if the history leaves no code.
     pub fn run(self) -> Result<SearchOutcome<SetPlan>, SearchError> {
-        let plans = self.root.plans(self.space, &self, false)?;
+        let plans = self.root.plans(self.space, &self, Unreduced::Drop)?;
         Ok(plans.map(|(plan, _)| plan))
+    }
+}
+
+impl<'a> Search<'a, Subgame<'a>, u64> {
+    /// Finds an optimal plan from the position, or proves none exists within the depth limit,
+    /// or says what it proved before it was stopped; [`SearchError::NoCandidates`] if the
+    /// history leaves no code.
+    pub fn run(self) -> Result<SearchOutcome<SetPlan, u64>, SearchError> {
+        let found = self.root.plans(self.space, &self, Unreduced::Drop);
+        let n = self.root.candidates.len();
+        reporting_stop(found.map(|p| p.map(|(plan, _)| plan)), self.space, n)
     }
 }
 
 impl<'a> Subgame<'a> {
     /// The optimal plan from this position under `search`'s settings, and with
-    /// `keep_unreduced` for the average objective also the plan before its worst-case
+    /// [`Unreduced::Keep`] for the average objective also the plan before its worst-case
     /// tie-break (`None` when the tie-break changed nothing).
-    fn plans<R>(
+    fn plans<R, B>(
         &self,
         space: &CodeSpace,
-        search: &Search<'_, R>,
-        keep_unreduced: bool,
+        search: &Search<'_, R, B>,
+        unreduced: Unreduced,
     ) -> Result<SearchOutcome<(SetPlan, Option<SetPlan>)>, SearchError> {
         if self.candidates.is_empty() {
             return Err(SearchError::NoCandidates);
         }
         let sym = history_symmetry(space, self.history);
-        let root = self.candidates.as_slice();
         search.with_settings(|options, progress, stop| {
-            let found = search_from(
+            let at = Root {
                 space,
-                root,
-                &sym,
+                set: self.candidates.as_slice(),
+                sym: &sym,
                 options,
                 progress,
                 stop,
-                None,
-                keep_unreduced,
-            );
-            Ok(found?.map(|(plan, unreduced)| {
+                checkpoint: None,
+            };
+            Ok(search_from(at, unreduced)?.map(|(plan, unreduced)| {
                 (plan.into_set_plan(), unreduced.map(Plan::into_set_plan))
             }))
         })
@@ -632,15 +798,32 @@ impl<'a> Search<'a, JobPart<'a>> {
         candidates: &'a CodeSet,
     ) -> Search<'a, JobPart<'a>> {
         let Search { root, .. } = Search::after(space, history, candidates);
-        Search::with_root(space, JobPart(root))
+        Search::with_root(
+            space,
+            JobPart {
+                at: root,
+                below: None,
+                run: None,
+            },
+        )
+    }
+
+    /// Only the position's first optimum below `below` (`None`: any), as the search of the
+    /// whole game keeps it for a set below its root (no worst-case tie-break there): found as
+    /// [`PlanBelow`], else [`SearchOutcome::AtLeast`] with a proven bound of `below` or
+    /// more. Only the average objective without a depth limit splits that deep.
+    pub(crate) fn below(self, below: Option<u64>) -> Search<'a, JobPart<'a>, u64> {
+        let mut search = self.retyped();
+        search.root.below = below;
+        search
     }
 
     /// Finds the part's plans, or proves none exists within the depth limit.
     pub(crate) fn run(self) -> Result<SearchOutcome<PartPlans>, SearchError> {
-        let JobPart(at) = self.root;
+        let at = self.root.at;
         let average = self.with_settings(|options, _, _| options.objective == Objective::Average);
         if average {
-            let plans = at.plans(self.space, &self, true)?;
+            let plans = at.plans(self.space, &self, Unreduced::Keep)?;
             return Ok(plans.map(|(plan, unreduced)| PartPlans::Plan { plan, unreduced }));
         }
         self.with_settings(|options, progress, stop| {
@@ -659,6 +842,54 @@ impl<'a> Search<'a, JobPart<'a>> {
             } else {
                 SearchOutcome::Found(PartPlans::Columns(columns))
             })
+        })
+    }
+}
+
+impl<'a> Search<'a, JobPart<'a>, u64> {
+    /// Only trees whose root plays one of `guesses` (code indexes, in the position's search
+    /// order): the cheapest, the earliest of them among equals, each later guess tried only
+    /// below the best so far, as the search of the position tries them. One search, so one
+    /// cache, serves every guess: a run of guesses is one job of a split.
+    /// [`SearchError::NotTried`] when a guess is not one the search tries there.
+    ///
+    /// `ceiling` is read before each guess and bounds it too: another run of the same position
+    /// that found a tree lowers it while this one runs. The outcome is then below the least
+    /// bound read, or a lower bound of it, since every guess was tried under that or more.
+    pub(crate) fn guesses(
+        mut self,
+        guesses: &'a [u32],
+        ceiling: &'a (dyn Fn() -> u64 + Sync),
+    ) -> Search<'a, JobPart<'a>, u64> {
+        self.root.run = Some(GuessRun { guesses, ceiling });
+        self
+    }
+
+    /// Finds the first optimum below the bound, or proves there is none; stopped, says so with
+    /// the root's level-filling bound.
+    pub(crate) fn run(self) -> Result<SearchOutcome<PlanBelow, u64>, SearchError> {
+        let JobPart { at, below, run } = self.root;
+        self.with_settings(|options, progress, stop| {
+            let job = JobAt {
+                space: self.space,
+                history: at.history,
+                candidates: at.candidates,
+                options,
+                progress,
+                stop,
+            };
+            let found = match run {
+                None => job.first_optimum_below(below),
+                Some(GuessRun { guesses, ceiling }) => {
+                    job.best_guess_below(guesses, below.unwrap_or(u64::MAX), ceiling)
+                }
+            };
+            match found {
+                Err(SearchError::Stopped) => Ok(SearchOutcome::Stopped {
+                    bound: least_total(self.space, at.candidates.len()),
+                }),
+                found => found,
+            }
         })
     }
 }

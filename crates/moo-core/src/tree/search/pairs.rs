@@ -26,15 +26,20 @@ const TRIES_FIRST: u32 = 4;
 /// them back.
 pub(super) struct Pairs<'s> {
     set: &'s [u32],
+    /// The set's view of its parent's table, when the set is a part of a set that gathered
+    /// one: its own table is then read there, in the core's cache, not in the score table.
+    parent: Option<PartPairs<'s>>,
     tries: AtomicU32,
     table: OnceLock<Box<[u8]>>,
 }
 
 impl<'s> Pairs<'s> {
-    /// Nothing gathered yet for `set` (sorted).
-    pub(super) fn new(set: &'s [u32]) -> Pairs<'s> {
+    /// Nothing gathered yet for `set` (sorted), a part of a set whose table `parent` views,
+    /// if any.
+    pub(super) fn new(set: &'s [u32], parent: Option<PartPairs<'s>>) -> Pairs<'s> {
         Pairs {
             set,
+            parent,
             tries: AtomicU32::new(0),
             table: OnceLock::new(),
         }
@@ -52,9 +57,10 @@ impl<'s> Pairs<'s> {
             Some(table) => table,
             None if self.tries.fetch_add(1, Ordering::Relaxed) < TRIES_FIRST => return None,
             // Row `i` holds member `i`'s feedback against every member, in the set's order.
-            None => self
-                .table
-                .get_or_init(|| gather_rows(rows, self.set, self.set)),
+            None => self.table.get_or_init(|| match self.parent {
+                Some(parent) => parent.own_table(),
+                None => gather_rows(rows, self.set, self.set),
+            }),
         };
         Some(PairTable { table, n })
     }
@@ -96,6 +102,17 @@ impl<'t> PartPairs<'t> {
     pub(super) fn at(&self) -> &'t [u8] {
         self.at
     }
+
+    /// The part's own table of pairwise feedbacks, as [`Pairs::table`] lays it out.
+    fn own_table(&self) -> Box<[u8]> {
+        let at = self.at;
+        let mut out = Vec::with_capacity(at.len() * at.len());
+        for i in 0..at.len() {
+            let row = self.row(i);
+            out.extend(at.iter().map(|&j| row[usize::from(j)]));
+        }
+        out.into_boxed_slice()
+    }
 }
 
 /// How many distinct feedbacks each of four members gives against a set of `n`, member `k`'s
@@ -136,6 +153,7 @@ pub(super) fn repeats_wide(feedbacks: impl Iterator<Item = u8>, enough: u32) -> 
 #[cfg(test)]
 mod tests {
 
+    use super::super::classes::Classes;
     use super::super::lower_bounds::{Bounds, ClosedForm};
     use super::super::parts::Parts;
     use super::super::solved::{child_limit, Solved, INF, UNLIMITED};
@@ -162,6 +180,36 @@ mod tests {
         out
     }
 
+    /// Whether `set`'s class name read from the pairs `view` gives is the one read from the
+    /// score table (1 if so, 0 for a set not named).
+    fn same_names(
+        classes: Option<&Classes>,
+        bounds: &Bounds,
+        set: &[u32],
+        view: Option<PartPairs>,
+    ) -> usize {
+        let Some(classes) = classes.filter(|_| Classes::worth(set.len())) else {
+            return 0;
+        };
+        let by_table = classes.name(bounds, set, view);
+        assert_eq!(by_table, classes.name(bounds, set, None));
+        usize::from(by_table.is_some())
+    }
+
+    /// Whether `set`'s own table, gathered from its parent's that `parent` views, is the one
+    /// gathered from the score table (1 if so, 0 for a set too small for a table).
+    fn same_tables(bounds: &Bounds, set: &[u32], parent: Option<PartPairs>) -> usize {
+        let (from_parent, own) = (Pairs::new(set, parent), Pairs::new(set, None));
+        let table = |pairs: &Pairs| {
+            (0..=TRIES_FIRST)
+                .find_map(|_| pairs.table(bounds.rows))
+                .map(|t| t.table.to_vec())
+        };
+        let (a, b) = (table(&from_parent), table(&own));
+        assert_eq!(a, b);
+        usize::from(a.is_some())
+    }
+
     /// What a closed form says, comparable: a tree, or a bound alone.
     fn closed(form: ClosedForm) -> Option<Result<Solved, u32>> {
         match form {
@@ -171,9 +219,9 @@ mod tests {
         }
     }
 
-    /// The closed forms and the members' lookaheads of a searched set's parts are the same read
-    /// from its pairwise feedbacks as from the score table, and the lookahead is the least
-    /// bound over the members counted one by one.
+    /// The closed forms, the members' lookaheads, the class names and the own pair tables of a
+    /// searched set's parts are the same read from its pairwise feedbacks as from the score
+    /// table, and the lookahead is the least bound over the members counted one by one.
     #[test]
     fn parts_read_from_the_pairs_as_from_the_table() {
         for (rules, pool) in [
@@ -191,17 +239,25 @@ mod tests {
             let bounds = Bounds::new(&space, pool, None);
             let sym = Symmetry::new(space.rules());
             let orbits = bounds.orbits(&sym);
-            let (mut closed_forms, mut lookaheads) = (0, 0);
+            let (mut closed_forms, mut lookaheads, mut names, mut tables) = (0, 0, 0, 0);
+            let classes = Classes::new(&space);
             for set in sets(&bounds) {
-                let pairs = Pairs::new(&set);
+                let pairs = Pairs::new(&set, None);
                 let table = (0..=TRIES_FIRST)
                     .find_map(|_| pairs.table(bounds.rows))
                     .expect("the table, once earned");
+                // The set as a part of itself: the parts of these sets are mostly too small
+                // for a table of their own.
+                let all: Vec<u8> = (0..set.len()).map(|i| i as u8).collect();
+                tables += same_tables(&bounds, &set, Some(table.part(&all)));
+                names += same_names(classes.as_ref(), &bounds, &set, Some(table.part(&all)));
                 for g in [0, set[set.len() / 2], space.len() as u32 - 1] {
                     let parts = Parts::new(&bounds, &set, g);
                     let at = parts.at().expect("a set of at most 256 codes");
                     for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
                         let view = Some(table.part(at));
+                        tables += same_tables(&bounds, part, view);
+                        names += same_names(classes.as_ref(), &bounds, part, view);
                         for depth in [UNLIMITED, 4, 3, 2] {
                             let by_table = closed(bounds.closed_form_by(part, depth, view));
                             assert_eq!(by_table, closed(bounds.closed_form(part, depth)));
@@ -234,6 +290,8 @@ mod tests {
                 "only {closed_forms} closed forms compared"
             );
             assert!(lookaheads > 50, "only {lookaheads} lookaheads compared");
+            assert!(names > 4, "only {names} names compared");
+            assert!(tables > 4, "only {tables} tables compared");
         }
     }
 }

@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 use super::columns::gather_rows;
 use super::lower_bounds::Bounds;
-use super::pairs::Pairs;
+use super::pairs::{Pairs, PartPairs};
 use super::spare;
 
 /// The ranks a part's lookahead takes at a time: each block is one bulk pass, and its members'
@@ -50,9 +50,15 @@ struct Ranking {
 impl<'s> Ranked<'s> {
     /// Nothing ranked yet for `set` (sorted).
     pub(super) fn new(set: &'s [u32]) -> Ranked<'s> {
+        Ranked::within(set, None)
+    }
+
+    /// [`Ranked::new`] of a part of a searched set, whose pairwise feedbacks `parent` views
+    /// when the set gathered them ([`Pairs::new`]).
+    pub(super) fn within(set: &'s [u32], parent: Option<PartPairs<'s>>) -> Ranked<'s> {
         Ranked {
             set,
-            pairs: Pairs::new(set),
+            pairs: Pairs::new(set, parent),
             read: AtomicU32::new(0),
             ranking: OnceLock::new(),
         }

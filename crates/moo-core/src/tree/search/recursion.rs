@@ -127,10 +127,24 @@ impl<'a> Solver<'a> {
         limit: u32,
         depth: u8,
     ) -> Result<Solved, u32> {
+        self.solve_part_within(set, None, sym, limit, depth)
+    }
+
+    /// [`Solver::solve_within`] of a part of a searched set, with the set's pairwise feedbacks
+    /// when it gathered them: the part's closed form, its name for the cache of classes and its
+    /// own table of pairs then read them there, in the core's cache, not in the score table.
+    fn solve_part_within(
+        &self,
+        set: &[u32],
+        pairs: Option<PartPairs>,
+        sym: &Symmetry,
+        limit: u32,
+        depth: u8,
+    ) -> Result<Solved, u32> {
         if self.state.tick(set.len()) {
             return Err(limit);
         }
-        let bound = match self.settled(set, limit, depth) {
+        let bound = match self.settled(set, pairs, limit, depth) {
             ControlFlow::Break(answer) => return answer,
             ControlFlow::Continue(bound) => bound,
         };
@@ -138,7 +152,7 @@ impl<'a> Solver<'a> {
             ControlFlow::Break(answer) => return answer,
             ControlFlow::Continue(bound) => bound,
         };
-        let class = self.state.class_of(&self.bounds, set);
+        let class = self.state.class_of(&self.bounds, set, pairs);
         let bound = match self
             .state
             .borrowed(set, class.as_deref(), limit, depth, bound)
@@ -146,7 +160,7 @@ impl<'a> Solver<'a> {
             ControlFlow::Break(answer) => return answer,
             ControlFlow::Continue(bound) => bound,
         };
-        let result = self.search_node(set, sym, limit, depth, bound);
+        let result = self.search_node(set, pairs, sym, limit, depth, bound);
         if self.state.halted() {
             // Neither a tree nor a failure found after the stop is proven.
             return Err(limit);
@@ -157,7 +171,13 @@ impl<'a> Solver<'a> {
 
     /// What a set's size, its level bounds and its closed form settle without a search: the
     /// answer, or the bound the search starts from.
-    fn settled(&self, set: &[u32], limit: u32, depth: u8) -> ControlFlow<Result<Solved, u32>, u32> {
+    fn settled(
+        &self,
+        set: &[u32],
+        pairs: Option<PartPairs>,
+        limit: u32,
+        depth: u8,
+    ) -> ControlFlow<Result<Solved, u32>, u32> {
         let n = set.len();
         if depth == 0 || self.bounds.levels(n) > depth {
             return ControlFlow::Break(Err(INF));
@@ -173,7 +193,7 @@ impl<'a> Solver<'a> {
                 guess: set[0],
             }));
         }
-        match self.bounds.closed_form(set, depth) {
+        match self.bounds.closed_form_by(set, depth, pairs) {
             ClosedForm::Exact(sol) => ControlFlow::Break(below(sol, limit)),
             ClosedForm::AtLeast(b) if b >= limit => ControlFlow::Break(Err(b)),
             ClosedForm::AtLeast(b) => ControlFlow::Continue(floor.max(b)),
@@ -187,13 +207,14 @@ impl<'a> Solver<'a> {
     pub(super) fn search_node(
         &self,
         set: &[u32],
+        pairs: Option<PartPairs>,
         sym: &Symmetry,
         limit: u32,
         depth: u8,
         bound: u32,
     ) -> Result<Solved, u32> {
         let orbits = self.bounds.orbits(sym);
-        let ranked = Ranked::new(set);
+        let ranked = Ranked::within(set, pairs);
         let node = Searching {
             set,
             sym,
@@ -394,7 +415,7 @@ impl<'a> Solver<'a> {
         };
         let mut bounds = PartBounds::new(&self.bounds, &parts, tried.depth, c.bound, limit);
         prune::sharpen(&tried, &mut bounds)?;
-        let (total, worst) = self.solve_parts(&parts, tried.sym, tried.depth, bounds)?;
+        let (total, worst) = self.solve_parts(&tried, bounds)?;
         let guess = c.guess;
         below(
             Solved {
@@ -463,13 +484,7 @@ impl<'a> Solver<'a> {
 
     /// Last: solves the parts one after another, largest first, each within the budget the
     /// others' bounds leave, and returns the guess's total and worst case.
-    fn solve_parts(
-        &self,
-        parts: &[&[u32]],
-        child_sym: &Symmetry,
-        child_depth: u8,
-        bounds: PartBounds,
-    ) -> Result<(u32, u8), u32> {
+    fn solve_parts(&self, tried: &TriedGuess, bounds: PartBounds) -> Result<(u32, u8), u32> {
         let PartBounds {
             bounds,
             mut total,
@@ -477,10 +492,10 @@ impl<'a> Solver<'a> {
             ..
         } = bounds;
         let mut worst = 1u8;
-        for (p, &b) in parts.iter().zip(&bounds) {
+        for (i, (p, &b)) in tried.parts.iter().zip(&bounds).enumerate() {
             let budget = limit - (total - b);
             let s = self
-                .solve_within(p, child_sym, budget, child_depth)
+                .solve_part_within(p, tried.part_pairs(i), tried.sym, budget, tried.depth)
                 .map_err(|at_least| total.saturating_add(at_least - b))?;
             total += s.total - b;
             worst = worst.max(s.worst + 1);
@@ -504,7 +519,7 @@ impl<'a> Solver<'a> {
             return Some(sol);
         }
         let own = self
-            .search_node(set, sym, sol.total + 1, depth, sol.total)
+            .search_node(set, None, sym, sol.total + 1, depth, sol.total)
             .ok()?;
         debug_assert_eq!(own.total, sol.total);
         self.state.memo.put(

@@ -10,6 +10,7 @@ use super::checkpoint::Checkpoint;
 use super::classes::Classes;
 use super::lower_bounds::Bounds;
 use super::memo::{Entry, Memo};
+use super::pairs::PartPairs;
 use super::solved::{below, Solved, CLOCK_SET, NO_GUESS, UNLIMITED};
 use super::{Progress, CLASSES_AFTER};
 use crate::space::CodeSpace;
@@ -210,8 +211,13 @@ impl<'a> State<'a> {
     }
 
     /// The name of `set`'s class for the cache of classes, if the game has one and the set is
-    /// worth naming ([`Classes::worth`]).
-    pub(super) fn class_of(&self, bounds: &Bounds, set: &[u32]) -> Option<Vec<u32>> {
+    /// worth naming ([`Classes::worth`]); `pairs` as [`Classes::name`] takes them.
+    pub(super) fn class_of(
+        &self,
+        bounds: &Bounds,
+        set: &[u32],
+        pairs: Option<PartPairs>,
+    ) -> Option<Vec<u32>> {
         let (classes, _) = self.classes.as_ref()?;
         if !Classes::worth(set.len()) {
             return None;
@@ -219,6 +225,6 @@ impl<'a> State<'a> {
         if self.progress.nodes() < self.classes_after {
             return None;
         }
-        classes.name(bounds, set)
+        classes.name(bounds, set, pairs)
     }
 }

@@ -81,23 +81,15 @@ fn fewest_worst_matches_exhaustive_recursion() {
             let (tree, stats) = found(&space, &opts);
             assert_eq!(tree.verify().unwrap(), stats);
             check(&all, (stats.max, stats.at_worst, stats.total), "whole game");
-            for g in 0..space.len() {
-                let guess = space.code(g);
-                for (feedback, set) in space.partition_code(&guess, &space.all()) {
-                    if feedback.is_win(space.length()) {
-                        continue;
-                    }
-                    let mut history = History::new();
-                    history.push(guess, feedback);
-                    let plan = plan_of(&space, &history, &opts);
-                    check_plan(&space, &set, &plan);
-                    let at_worst = plan.histogram.last().copied().unwrap_or(0);
-                    check(
-                        set.as_slice(),
-                        (plan.worst, at_worst, plan.total),
-                        &format!("{history:?}"),
-                    );
-                }
+            for (history, set) in one_guess_in(&space) {
+                let plan = plan_of(&space, &history, &opts);
+                check_plan(&space, &set, &plan);
+                let at_worst = plan.histogram.last().copied().unwrap_or(0);
+                check(
+                    set.as_slice(),
+                    (plan.worst, at_worst, plan.total),
+                    &format!("{history:?}"),
+                );
             }
         }
     }

@@ -318,6 +318,23 @@ fn reproduce(row: &Published) -> DecisionTree {
 }
 
 /// What [`Search::after`] found, or a panic.
+/// Every position one guess into a game that the guess did not win: its history and the codes
+/// left.
+fn one_guess_in(space: &CodeSpace) -> Vec<(History, CodeSet)> {
+    let mut positions = Vec::new();
+    for g in 0..space.len() {
+        let guess = space.code(g);
+        for (feedback, set) in space.partition_code(&guess, &space.all()) {
+            if !feedback.is_win(space.length()) {
+                let mut history = History::new();
+                history.push(guess, feedback);
+                positions.push((history, set));
+            }
+        }
+    }
+    positions
+}
+
 fn plan_of(space: &CodeSpace, history: &History, options: &SearchOptions) -> SetPlan {
     let candidates = history.candidates(space);
     match Search::after(space, history, &candidates)

@@ -60,40 +60,32 @@ fn a_position_search_matches_exhaustive_recursion_after_any_first_guess() {
                 pool,
                 memo: HashMap::new(),
             };
-            for g in 0..space.len() {
-                let guess = space.code(g);
-                for (feedback, set) in space.partition_code(&guess, &space.all()) {
-                    if feedback.is_win(space.length()) {
-                        continue;
-                    }
-                    let mut history = History::new();
-                    history.push(guess, feedback);
-                    let what = format!("{} {pool:?} {history:?}", rules.describe());
-                    let plan = plan_of(&space, &history, &options(Objective::Average, None, pool));
-                    check_plan(&space, &set, &plan);
-                    let free = naive.total(set.as_slice(), 64).unwrap();
-                    assert_eq!(plan.total, u64::from(free), "{what}");
-                    let depth = (1..)
-                        .find(|&d| naive.total(set.as_slice(), d).is_some())
+            for (history, set) in one_guess_in(&space) {
+                let what = format!("{} {pool:?} {history:?}", rules.describe());
+                let plan = plan_of(&space, &history, &options(Objective::Average, None, pool));
+                check_plan(&space, &set, &plan);
+                let free = naive.total(set.as_slice(), 64).unwrap();
+                assert_eq!(plan.total, u64::from(free), "{what}");
+                let depth = (1..)
+                    .find(|&d| naive.total(set.as_slice(), d).is_some())
+                    .unwrap();
+                let worst = plan_of(&space, &history, &options(Objective::Worst, None, pool));
+                assert_eq!(worst.worst, depth, "{what}");
+                assert_eq!(
+                    worst.total,
+                    u64::from(naive.total(set.as_slice(), depth).unwrap()),
+                    "{what}"
+                );
+                if depth > 1 {
+                    let options = options(Objective::Average, Some(depth - 1), pool);
+                    let outcome = Search::after(&space, &history, &set)
+                        .options(&options)
+                        .run()
                         .unwrap();
-                    let worst = plan_of(&space, &history, &options(Objective::Worst, None, pool));
-                    assert_eq!(worst.worst, depth, "{what}");
-                    assert_eq!(
-                        worst.total,
-                        u64::from(naive.total(set.as_slice(), depth).unwrap()),
+                    assert!(
+                        matches!(outcome, SearchOutcome::Impossible { max_depth } if max_depth == depth - 1),
                         "{what}"
                     );
-                    if depth > 1 {
-                        let options = options(Objective::Average, Some(depth - 1), pool);
-                        let outcome = Search::after(&space, &history, &set)
-                            .options(&options)
-                            .run()
-                            .unwrap();
-                        assert!(
-                            matches!(outcome, SearchOutcome::Impossible { max_depth } if max_depth == depth - 1),
-                            "{what}"
-                        );
-                    }
                 }
             }
         }
@@ -191,6 +183,43 @@ fn a_deadline_stops_a_long_search_midway() {
         .stop(&stop)
         .run();
     assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
+}
+
+/// A search that reports bounds ends a stop as an outcome with a true lower bound, on either
+/// root, and otherwise ends as the plain search does.
+#[test]
+fn a_proving_search_reports_a_stop_with_a_proven_bound() {
+    let space = CodeSpace::new(Rules::mastermind()).unwrap();
+    let stopped = Stop::never().with_flag(Arc::new(AtomicBool::new(true)));
+    let all = space.all();
+    let outcome = Search::after(&space, &History::new(), &all)
+        .stop(&stopped)
+        .proving()
+        .run()
+        .unwrap();
+    let SearchOutcome::Stopped { bound } = outcome else {
+        panic!("a fired stop ends the search: {outcome:?}");
+    };
+    // 5625 is Koyama and Lai's optimum: the bound may not exceed it.
+    assert!(
+        bound > 0 && bound <= crate::published::KOYAMA_LAI.total,
+        "{bound}"
+    );
+    let whole = Search::whole(&space)
+        .stop(&stopped)
+        .proving()
+        .run()
+        .unwrap();
+    assert!(matches!(whole, SearchOutcome::Stopped { bound: b } if b == bound));
+    let small = CodeSpace::new(Rules::new(3, "0123", false, false).unwrap()).unwrap();
+    let plain = Search::after(&small, &History::new(), &small.all()).run();
+    let proving = Search::after(&small, &History::new(), &small.all())
+        .proving()
+        .run();
+    let (SearchOutcome::Found(a), Ok(SearchOutcome::Found(b))) = (plain.unwrap(), proving) else {
+        panic!("no depth limit and no stop");
+    };
+    assert_eq!(a, b);
 }
 
 #[test]

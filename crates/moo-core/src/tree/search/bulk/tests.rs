@@ -89,21 +89,33 @@ fn equal_scores_are_marked_as_a_filter_finds_them() {
     }
 }
 
+/// 37 rows of three blocks of feedback indexes below `f`, drawn from `rng`: the guesses' rows
+/// an OR pass reads.
+fn random_rows(rng: &mut rand_chacha::ChaCha8Rng, f: u8) -> Vec<Vec<u8>> {
+    use rand::Rng;
+    (0..37)
+        .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
+        .collect()
+}
+
+/// Each level with each block an OR pass may get (start, width): two full ones and a partial
+/// last one.
+fn blocks_at_every_level() -> impl Iterator<Item = (Level, (usize, usize))> {
+    levels()
+        .into_iter()
+        .flat_map(|l| [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)].map(|b| (l, b)))
+}
+
 /// The nibble pass, with vector instructions and without, marks every feedback a plain
 /// loop finds and nothing in the padding, for full and partial blocks.
 #[test]
 fn nibble_passes_match_a_plain_loop() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(14);
     for f in [9u8, 14, 16] {
-        let rows: Vec<Vec<u8>> = (0..37)
-            .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
-            .collect();
+        let rows = random_rows(&mut rng, f);
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (level, (start, width)) in levels()
-            .into_iter()
-            .flat_map(|l| [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)].map(|b| (l, b)))
-        {
+        for (level, (start, width)) in blocks_at_every_level() {
             let (mut low, mut high) = ([0u8; BLOCK], [0u8; BLOCK]);
             or_nibbles(level, &rows, start, width, &mut low, &mut high);
             let (mut plain_low, mut plain_high) = ([0u8; BLOCK], [0u8; BLOCK]);
@@ -128,17 +140,12 @@ fn nibble_passes_match_a_plain_loop() {
 /// finds, for full and partial blocks.
 #[test]
 fn bits_passes_match_a_plain_loop() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
     for f in [14u8, 20, 32] {
-        let rows: Vec<Vec<u8>> = (0..37)
-            .map(|_| (0..3 * BLOCK).map(|_| rng.gen_range(0..f)).collect())
-            .collect();
+        let rows = random_rows(&mut rng, f);
         let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (level, (start, width)) in levels()
-            .into_iter()
-            .flat_map(|l| [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)].map(|b| (l, b)))
-        {
+        for (level, (start, width)) in blocks_at_every_level() {
             let mut bits = [0u32; BLOCK];
             or_block(level, &rows, start, width, &mut bits);
             let mut plain = [0u32; BLOCK];

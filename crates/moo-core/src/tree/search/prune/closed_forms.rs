@@ -16,7 +16,7 @@ impl PartRule for ClosedForms {
             if bounds.known[i] == Known::Exact {
                 continue;
             }
-            let pairs = tried.pairs.get(i).copied().flatten();
+            let pairs = tried.part_pairs(i);
             match tried.bounds.closed_form_by(p, tried.depth, pairs) {
                 ClosedForm::Exact(sol) => bounds.raise(i, sol.total, Known::Exact)?,
                 ClosedForm::AtLeast(b) => {

@@ -60,7 +60,7 @@ fn part_bound(tried: &TriedGuess, i: usize, known: u32, cap: u32) -> u32 {
         })
         .flatten()
         .unwrap_or_else(|| {
-            let pairs = tried.pairs.get(i).copied().flatten();
+            let pairs = tried.part_pairs(i);
             bounds.lookahead_by(part, pairs, &bounds.orbits(tried.sym), depth, cap)
         });
     best.max(known)

@@ -69,6 +69,13 @@ pub(super) struct TriedGuess<'t, 'a> {
     pub(super) depth: u8,
 }
 
+impl<'t> TriedGuess<'t, '_> {
+    /// Part `i`'s pairwise feedbacks, when the searched set gathered its table.
+    pub(super) fn part_pairs(&self, i: usize) -> Option<PartPairs<'t>> {
+        self.pairs.get(i).copied().flatten()
+    }
+}
+
 /// How much of a part's cost its bound is known to cover.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Known {
