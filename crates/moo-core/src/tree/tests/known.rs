@@ -157,6 +157,7 @@ fn every_new_result_has_a_test() {
             published::MASTERMIND_4X9,
             published::MASTERMIND_5X6,
             published::MASTERMIND_5X6_FEWEST_WORST,
+            published::MASTERMIND_5X7,
         ]
         .contains(row);
         assert!(
