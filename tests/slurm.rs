@@ -136,11 +136,12 @@ fn a_split_runs_over_two_slurm_nodes_survives_one_killed_and_joins_to_the_built_
     let game = ["--length", "3"];
     let jobs = work.join("jobs");
 
-    let split = run(Command::new(&moo)
-        .args(["tree", "split", "--share", "5", "--json", "--out"])
-        .arg(&jobs)
-        .args(game));
-    let split: serde_json::Value = serde_json::from_slice(&split.stdout).unwrap();
+    let split = run_json(
+        Command::new(&moo)
+            .args(["tree", "split", "--share", "5", "--json", "--out"])
+            .arg(&jobs)
+            .args(game),
+    );
     let first = split["jobs"].as_array().unwrap().len();
     assert!(first > 1, "{split}");
     assert!(split["deeper"].as_u64().unwrap() > 0, "{split}");
@@ -240,11 +241,12 @@ fn a_split_runs_over_two_slurm_nodes_survives_one_killed_and_joins_to_the_built_
     }
 
     let built = work.join("built.json");
-    let build = run(Command::new(&moo)
-        .args(["tree", "build", "--threads", "1", "--json", "-o"])
-        .arg(&built)
-        .args(game));
-    let build: serde_json::Value = serde_json::from_slice(&build.stdout).unwrap();
+    let build = run_json(
+        Command::new(&moo)
+            .args(["tree", "build", "--threads", "1", "--json", "-o"])
+            .arg(&built)
+            .args(game),
+    );
     assert_eq!(
         fs::read(&joined).unwrap(),
         fs::read(&built).unwrap(),
@@ -409,6 +411,11 @@ fn run(cmd: &mut Command) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// [`run`] of a command that prints JSON: what it printed.
+fn run_json(cmd: &mut Command) -> serde_json::Value {
+    serde_json::from_slice(&run(cmd).stdout).unwrap()
 }
 
 /// Why the cluster cannot start here, or `None` when it can.

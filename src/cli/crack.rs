@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::output::outln;
+use super::output::{markdown_table, outln};
 use super::progress::ProgressLine;
 use super::{ranged, UsageError};
 
@@ -445,9 +445,7 @@ fn table(args: &Args) -> anyhow::Result<()> {
 
 /// The text table of one set's rows (`repeats` or `distinct`).
 fn set_table(rows: &[Row], set: &str) -> comfy_table::Table {
-    let mut t = comfy_table::Table::new();
-    t.load_preset(comfy_table::presets::ASCII_MARKDOWN);
-    t.set_header([
+    let mut t = markdown_table([
         "Length",
         "Best",
         "Worst",

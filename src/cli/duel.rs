@@ -4,12 +4,11 @@
 use std::io::{self, Write};
 
 use anyhow::Context;
-use comfy_table::{presets, CellAlignment, Table};
 use moo_core::duel::{Duel, DuelError, Level, Move, Outcome, Phase};
 use moo_core::{Advisor, CodeSpace, EvalOptions, Feedback, Stop};
 
 use super::input::{Input, Line, TOO_LONG};
-use super::output::outln;
+use super::output::{align_right, markdown_table, outln};
 use super::{ranged, RuleArgs, UsageError};
 
 /// Arguments of `moo duel`.
@@ -75,9 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// `moo duel --levels`: each level against every secret, as the book's duel page shows it.
 fn print_levels(space: &CodeSpace, seed: u64) -> anyhow::Result<()> {
-    let mut table = Table::new();
-    table.load_preset(presets::ASCII_MARKDOWN);
-    table.set_header(["level", "name", "plays", "average", "worst"]);
+    let mut table = markdown_table(["level", "name", "plays", "average", "worst"]);
     for level in Level::ALL {
         let info = level.info();
         let mut options = EvalOptions::default();
@@ -93,11 +90,7 @@ fn print_levels(space: &CodeSpace, seed: u64) -> anyhow::Result<()> {
             e.histogram.max().to_string(),
         ]);
     }
-    for column in [0, 3, 4] {
-        if let Some(c) = table.column_mut(column) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
+    align_right(&mut table, [0, 3, 4]);
     outln!(
         "{}: guesses to find each of the {} secrets, one game each (random draws seeded with {seed})",
         space.rules().describe(),

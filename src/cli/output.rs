@@ -139,3 +139,21 @@ fn write_atomically(target: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(target).map_err(|e| e.error)?;
     Ok(())
 }
+
+/// A Markdown table with `header`: the form of every table moo prints for people.
+pub fn markdown_table(header: impl Into<comfy_table::Row>) -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    table
+        .load_preset(comfy_table::presets::ASCII_MARKDOWN)
+        .set_header(header);
+    table
+}
+
+/// Aligns `columns` of `table` right, so that the numbers in them line up.
+pub fn align_right(table: &mut comfy_table::Table, columns: impl IntoIterator<Item = usize>) {
+    for column in columns {
+        if let Some(c) = table.column_mut(column) {
+            c.set_cell_alignment(comfy_table::CellAlignment::Right);
+        }
+    }
+}

@@ -3,7 +3,6 @@
 use std::io::{self, IsTerminal, Read};
 use std::time::Duration;
 
-use comfy_table::{presets, CellAlignment, Table};
 use moo_core::review::{self, GameReview, ReviewOptions};
 use moo_core::strategy::GuessPool;
 use moo_core::text::excerpt;
@@ -12,7 +11,7 @@ use serde::Deserialize;
 
 use super::advice::{parse_time_limit, Guesser};
 use super::hint::{parse_turns, MAX_TURNS};
-use super::output::outln;
+use super::output::{align_right, markdown_table, outln};
 use super::{GuessPoolArg, RuleArgs, TableArgs, UsageError};
 
 /// How long one move's proofs may take when no `--time-limit` is given.
@@ -203,8 +202,7 @@ pub fn render(review: &GameReview) -> String {
     if let Some(c) = &review.contradiction {
         return c.message.clone();
     }
-    let mut table = Table::new();
-    table.load_preset(presets::ASCII_MARKDOWN).set_header([
+    let mut table = markdown_table([
         "turn",
         "guess",
         "answer",
@@ -255,11 +253,7 @@ pub fn render(review: &GameReview) -> String {
             notes.join("; "),
         ]);
     }
-    for column in [0, 3, 5] {
-        if let Some(c) = table.column_mut(column) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
+    align_right(&mut table, [0, 3, 5]);
     let mut text = format!("{table}\n{}", review.summary);
     if !review.proven {
         text.push_str("\n~ marks estimates (their verdicts too): the exact search did not finish within the time limit (--time-limit allows more).");

@@ -3,7 +3,7 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::common::{game_args, json_histogram, json_of, moo, moo_json};
+use crate::common::{fails, game_args, json_histogram, json_of, moo, moo_json, says, stdout_of};
 use moo_core::published::{self, Method};
 
 /// Runs `moo bench ARGS --json` and returns the results by strategy name.
@@ -123,13 +123,14 @@ fn random_runs_are_reproducible_and_reported() {
     ]);
     assert_ne!(a[0]["total"], other_seed[0]["total"]);
 
-    moo()
-        .args(["bench", "--length", "2", "--symbols", "0123"])
-        .args(["-S", "random,enumerate,cows", "--runs", "2"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Average guesses per run"))
-        .stdout(predicate::str::contains("| mean"));
+    says(
+        &stdout_of(
+            moo()
+                .args(["bench", "--length", "2", "--symbols", "0123"])
+                .args(["-S", "random,enumerate,cows", "--runs", "2"]),
+        ),
+        &["Average guesses per run", "| mean"],
+    );
 }
 
 #[test]
@@ -192,12 +193,11 @@ fn usage_errors_exit_2() {
             .code(2)
             .stderr(predicate::str::is_empty().not());
     }
-    moo()
-        .args(["bench", "-S", "nonsense"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unknown strategy \"nonsense\""))
-        .stderr(predicate::str::contains("knuth"));
+    fails(
+        moo().args(["bench", "-S", "nonsense"]),
+        2,
+        &["unknown strategy \"nonsense\"", "knuth"],
+    );
 }
 
 #[test]
@@ -230,32 +230,27 @@ fn big_games_play_a_seeded_sample_and_time_each_guess() {
         assert_eq!(a["histogram"], b["histogram"]);
     }
     // Without --secrets a big game plays 200 of them, without the brute-force baselines.
-    moo()
-        .args(["bench", "--length", "5", "-S", "simple"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("200 of 30240 secrets"))
-        .stdout(predicate::str::contains("p99/guess"));
+    says(
+        &stdout_of(moo().args(["bench", "--length", "5", "-S", "simple"])),
+        &["200 of 30240 secrets", "p99/guess"],
+    );
 }
 
 #[test]
 fn too_large_rules_are_a_runtime_error() {
-    moo()
-        .args(["bench", "--length", "9", "--repeats", "-S", "simple"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("error:"));
+    fails(
+        moo().args(["bench", "--length", "9", "--repeats", "-S", "simple"]),
+        1,
+        &["error:"],
+    );
 }
 
 #[test]
 fn list_names_every_strategy() {
-    moo()
-        .args(["bench", "--list"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("knuth"))
-        .stdout(predicate::str::contains("most-parts"))
-        .stdout(predicate::str::contains("cows"));
+    says(
+        &stdout_of(moo().args(["bench", "--list"])),
+        &["knuth", "most-parts", "cows"],
+    );
 }
 
 /// Runs `moo bench arena ARGS --json`.
@@ -393,12 +388,7 @@ fn the_arena_bench_refuses_bad_input() {
         (&["arena", "-S", "knuth"], "unexpected argument '-S'"),
         (&["arena", "--no-leading-zero"], "unexpected argument"),
     ] {
-        moo()
-            .arg("bench")
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(message));
+        fails(moo().arg("bench").args(args), 2, &[message]);
     }
 }
 
@@ -430,13 +420,14 @@ fn the_arena_bench_builds_the_shipped_opening_book() {
         ),
         (&["--seed", "3"], "cannot be used with"),
     ] {
-        moo()
-            .args(["bench", "arena", "--build-book"])
-            .arg(&path)
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(message));
+        fails(
+            moo()
+                .args(["bench", "arena", "--build-book"])
+                .arg(&path)
+                .args(args),
+            2,
+            &[message],
+        );
     }
 }
 

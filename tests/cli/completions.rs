@@ -1,7 +1,7 @@
 //! `moo completions` and `moo man`: generated from the CLI definition, so they must know every
 //! subcommand and flag of the binary that prints them.
 
-use crate::common::{moo_fails, moo_stdout, run};
+use crate::common::{moo_fails, moo_stdout, run, says};
 
 /// Every top-level subcommand; a new one must show up in completions and the manual too.
 const SUBCOMMANDS: &[&str] = &[
@@ -43,8 +43,7 @@ fn an_unknown_shell_is_a_usage_error() {
 #[test]
 fn the_manual_lists_every_subcommand() {
     let page = moo_stdout(["man"]);
-    assert!(page.contains(".TH moo 1"), "{page}");
-    assert!(page.contains(".SH SYNOPSIS"), "{page}");
+    says(&page, &[".TH moo 1", ".SH SYNOPSIS"]);
     for sub in SUBCOMMANDS {
         // roff escapes the hyphen of moo-play(1).
         assert!(
@@ -57,9 +56,14 @@ fn the_manual_lists_every_subcommand() {
 #[test]
 fn a_subcommand_has_its_own_page() {
     let page = moo_stdout(["man", "tree", "build"]);
-    assert!(page.contains(".TH moo-tree-build 1"), "{page}");
-    assert!(page.contains("\\fBmoo tree build\\fR"), "{page}");
-    assert!(page.contains("\\-\\-objective"), "{page}");
+    says(
+        &page,
+        &[
+            ".TH moo-tree-build 1",
+            "\\fBmoo tree build\\fR",
+            "\\-\\-objective",
+        ],
+    );
 
     moo_fails(["man", "tree", "plant"], 2, &["build, verify, show"]);
 }

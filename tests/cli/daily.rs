@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::common::{json_of, moo, run};
+use crate::common::{json_of, moo, run, run_ok, says};
 
 /// The secrets `moo daily --list FROM..TO --json` prints for `game`, in order.
 fn listed(game: &str, range: &str) -> Vec<Value> {
@@ -22,19 +22,17 @@ fn a_won_day_ends_with_the_review_and_the_share_card() {
     let secret = secret_of("bulls", "2026-03-01");
     let wrong = if secret == "0123" { "4567" } else { "0123" };
     let input = format!("{wrong}\nhint\n{wrong}\n{secret}\n");
-    let (code, out, err) = run(&["daily", "--date", "2026-03-01"], &input);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("Daily puzzle #791 of 2026-03-01 (Bulls and Cows)"),
-        "{out}"
+    let out = run_ok(&["daily", "--date", "2026-03-01"], &input);
+    says(
+        &out,
+        &[
+            "Daily puzzle #791 of 2026-03-01 (Bulls and Cows)",
+            "The daily puzzle has no hints",
+            &format!("not counted: you already guessed {wrong}"),
+            "You got it in 2 guesses!",
+            "| verdict",
+        ],
     );
-    assert!(out.contains("The daily puzzle has no hints"), "{out}");
-    assert!(
-        out.contains(&format!("not counted: you already guessed {wrong}")),
-        "{out}"
-    );
-    assert!(out.contains("You got it in 2 guesses!"), "{out}");
-    assert!(out.contains("| verdict"), "{out}");
     let card: Vec<&str> = out
         .split("does not give the secret away):\n\n")
         .nth(1)
@@ -50,15 +48,15 @@ fn a_won_day_ends_with_the_review_and_the_share_card() {
 #[test]
 fn a_day_given_up_shows_the_secret_and_the_card() {
     let secret = secret_of("mastermind", "2024-01-10");
-    let (code, out, err) = run(
-        &["daily", "--game", "mastermind", "--date", "2024-01-10"],
-        "1122\ngive up\n",
-    );
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains(&format!("The secret was {secret}.")), "{out}");
-    assert!(
-        out.contains("moo daily #10 · Mastermind · not solved after 1\n"),
-        "{out}"
+    says(
+        &run_ok(
+            &["daily", "--game", "mastermind", "--date", "2024-01-10"],
+            "1122\ngive up\n",
+        ),
+        &[
+            &format!("The secret was {secret}."),
+            "moo daily #10 · Mastermind · not solved after 1\n",
+        ],
     );
 }
 

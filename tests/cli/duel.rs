@@ -1,11 +1,10 @@
 //! `moo duel`: the outcomes, typed answers and their repair, and refusals.
 
-use crate::common::run;
+use crate::common::{run, run_ok, says};
 
 /// The computer's secret of a seeded duel, learned by giving up at once.
 fn its_secret(seed: &str) -> String {
-    let (code, out, err) = run(&["duel", "--seed", seed, "--secret", "9876"], "give up\n");
-    assert_eq!(code, 0, "{err}");
+    let out = run_ok(&["duel", "--seed", seed, "--secret", "9876"], "give up\n");
     out.lines()
         .find_map(|l| l.strip_prefix("My secret was "))
         .expect("giving up shows the computer's secret")
@@ -17,11 +16,10 @@ fn its_secret(seed: &str) -> String {
 #[test]
 fn a_duel_is_won_by_finding_the_secret_first() {
     let secret = its_secret("5");
-    let (code, out, err) = run(
+    let out = run_ok(
         &["duel", "--seed", "5", "--level", "1", "--secret", "9876"],
         &format!("{secret}\n"),
     );
-    assert_eq!(code, 0, "{err}");
     assert!(
         out.contains(&format!("your guess 1: {secret}  4B0C")),
         "{out}"
@@ -41,8 +39,7 @@ fn a_duel_is_lost_or_drawn_in_the_same_round() {
     let secret = its_secret("5");
     let miss = if secret == "4567" { "5678" } else { "4567" };
     let args = ["duel", "--seed", "5", "--level", "4", "--secret", "0123"];
-    let (code, out, err) = run(&args, &format!("{miss}\n"));
-    assert_eq!(code, 0, "{err}");
+    let out = run_ok(&args, &format!("{miss}\n"));
     assert!(out.contains("my guess 1: 0123  4B0C"), "{out}");
     assert!(
         out.contains(&format!(
@@ -50,8 +47,7 @@ fn a_duel_is_lost_or_drawn_in_the_same_round() {
         )),
         "{out}"
     );
-    let (code, out, err) = run(&args, &format!("{secret}\n"));
-    assert_eq!(code, 0, "{err}");
+    let out = run_ok(&args, &format!("{secret}\n"));
     assert!(
         out.contains(&format!(
             "We both found the other's secret in 1 guess: a draw. My secret was {secret}."
@@ -65,30 +61,21 @@ fn a_duel_is_lost_or_drawn_in_the_same_round() {
 #[test]
 fn typed_answers_that_contradict_are_fixed_and_the_duel_goes_on() {
     let input = "0123\n0B0C\n4567\n0b0c\n8901\nfix 9 1B\nfix 2\nfix 2 0B2C\n8901\n4b\n";
-    let (code, out, err) = run(&["duel", "--seed", "1", "--level", "2"], input);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("my guess 1: 0123  How does it score against your secret?"),
-        "{out}"
+    let out = run_ok(&["duel", "--seed", "1", "--level", "2"], input);
+    says(
+        &out,
+        &[
+            "my guess 1: 0123  How does it score against your secret?",
+            "360 codes fit your answers.",
+            "no code fits all the answers: one of them must be wrong",
+            "not counted: after the number of my guess, type its right answer, such as `fix 8901 1B1C`",
+            "not counted: the computer has made 2 guesses, so there is no guess 9 to fix",
+            "84 codes fit your answers.",
+            "your guess 3: 8901",
+        ],
     );
-    assert!(out.contains("360 codes fit your answers."), "{out}");
-    assert!(
-        out.contains("no code fits all the answers: one of them must be wrong"),
-        "{out}"
-    );
-    assert!(
-        out.contains("not counted: after the number of my guess, type its right answer, such as `fix 8901 1B1C`"),
-        "{out}"
-    );
-    assert!(
-        out.contains("not counted: the computer has made 2 guesses, so there is no guess 9 to fix"),
-        "{out}"
-    );
-    assert!(out.contains("84 codes fit your answers."), "{out}");
-    assert!(out.contains("your guess 3: 8901"), "{out}");
     // The last answer says the computer's third guess is the secret: it wins.
-    assert!(out.contains("I found your secret"), "{out}");
-    assert!(out.contains("I win. My secret was "), "{out}");
+    says(&out, &["I found your secret", "I win. My secret was "]);
 }
 
 #[test]
@@ -104,11 +91,13 @@ fn bad_flags_and_bad_moves_are_explained() {
         "012\n4B\n0123\n0123\n",
     );
     assert_eq!(code, 1);
-    assert!(out.contains("not counted: \"012\" has 3 symbols"), "{out}");
-    assert!(out.contains("not counted: \"4B\""), "{out}");
-    assert!(
-        out.contains("not counted: you already guessed 0123 (guess 1)"),
-        "{out}"
+    says(
+        &out,
+        &[
+            "not counted: \"012\" has 3 symbols",
+            "not counted: \"4B\"",
+            "not counted: you already guessed 0123 (guess 1)",
+        ],
     );
     assert!(
         err.contains("error: input ended before the duel was over; my secret was "),
@@ -120,12 +109,12 @@ fn bad_flags_and_bad_moves_are_explained() {
 /// one at the proven optimum of 26274 guesses over 5040 secrets (5.2131 on average).
 #[test]
 fn duel_levels_prints_each_level_strength() {
-    let (code, out, err) = run(&["duel", "--levels"], "");
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("5040 secrets"), "{out}");
-    assert!(
-        out.contains("|     4 | Perfect     | optimal |  5.2131 |     7 |"),
-        "{out}"
+    says(
+        &run_ok(&["duel", "--levels"], ""),
+        &[
+            "5040 secrets",
+            "|     4 | Perfect     | optimal |  5.2131 |     7 |",
+            "| Beginner    | random  |",
+        ],
     );
-    assert!(out.contains("| Beginner    | random  |"), "{out}");
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::common::{fails, json_of, moo, moo_fails, moo_stdout, run, stdout_of};
+use crate::common::{fails, json_of, moo, moo_fails, moo_stdout, run, run_ok, stdout_of};
 
 fn review_json(args: &[&str], stdin: &str) -> Value {
     json_of(
@@ -112,18 +112,15 @@ fn bad_input_is_refused_with_a_reason() {
 
 #[test]
 fn play_and_solve_offer_the_review_when_the_game_ends() {
-    let (code, out, err) = run(&["play", "--seed", "1"], "give up\nreview\n");
-    assert_eq!(code, 0, "{err}");
+    let out = run_ok(&["play", "--seed", "1"], "give up\nreview\n");
     // Giving up before a guess has nothing to review.
     assert!(!out.contains("review"), "{out}");
-    let (code, out, err) = run(&["play", "--seed", "1"], "0123\ngive up\nreview\n");
-    assert_eq!(code, 0, "{err}");
+    let out = run_ok(&["play", "--seed", "1"], "0123\ngive up\nreview\n");
     assert!(
         out.contains("Type `review`") && out.contains("| 0123  |"),
         "{out}"
     );
-    let (code, out, err) = run(&["solve"], "0B2C\n1B2C\n1B2C\n4B\nreview\n");
-    assert_eq!(code, 0, "{err}");
+    let out = run_ok(&["solve"], "0B2C\n1B2C\n1B2C\n4B\nreview\n");
     assert!(out.contains("4 of 4 moves were the best possible"), "{out}");
     let out = moo_stdout(["solve", "--secret", "4271", "--review"]);
     assert!(out.contains("4 of 4 moves were the best possible"), "{out}");

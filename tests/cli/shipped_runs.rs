@@ -4,9 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use predicates::prelude::*;
-
-use crate::common::moo;
+use crate::common::{moo, says, stdout_of};
 
 /// A finished split run under `runs/`: its packed state, what `moo tree status --summary` says
 /// of it, the totals the join prints, and the shipped tree the join must write byte for byte.
@@ -33,22 +31,21 @@ fn joins_to_its_shipped_tree(run: &ShippedRun) {
         .expect("tar runs");
     assert!(unpacked.success());
     let dir = tmp.path().join(run.dir);
-    moo()
-        .args(["tree", "status", "--summary"])
-        .arg(&dir)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(run.summary));
+    says(
+        &stdout_of(moo().args(["tree", "status", "--summary"]).arg(&dir)),
+        &[run.summary],
+    );
     let joined = tmp.path().join("joined.json");
-    moo()
-        .args(["tree", "join"])
-        .arg(&dir)
-        .arg("-o")
-        .arg(&joined)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(run.total))
-        .stdout(predicate::str::contains(run.average));
+    says(
+        &stdout_of(
+            moo()
+                .args(["tree", "join"])
+                .arg(&dir)
+                .arg("-o")
+                .arg(&joined),
+        ),
+        &[run.total, run.average],
+    );
     let shipped = Command::new("gzip")
         .arg("-dc")
         .arg(root.join(run.tree))

@@ -4,7 +4,7 @@ use predicates::prelude::*;
 
 use std::path::Path;
 
-use crate::common::{fails, json_of, moo, moo_fails, stdout_of};
+use crate::common::{fails, json_of, moo, moo_fails, says, stdout_of};
 
 /// 3 distinct symbols of abcd: 24 secrets, searched in milliseconds.
 const SMALL: [&str; 6] = [
@@ -41,18 +41,14 @@ fn build_then_verify_then_show() {
     assert_eq!(histogram.iter().sum::<u64>(), 24);
     assert_eq!(histogram.len() as u64, verified["max"].as_u64().unwrap());
 
-    moo()
-        .args(["tree", "verify"])
-        .arg(&file)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(format!("total     {total}")));
-    moo()
-        .args(["tree", "show", "--depth", "1"])
-        .arg(&file)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("abc (24 secrets)"));
+    says(
+        &stdout_of(moo().args(["tree", "verify"]).arg(&file)),
+        &[&format!("total     {total}")],
+    );
+    says(
+        &stdout_of(moo().args(["tree", "show", "--depth", "1"]).arg(&file)),
+        &["abc (24 secrets)"],
+    );
     // No temporary file is left beside the tree.
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(names.len(), 1);
@@ -62,15 +58,15 @@ fn build_then_verify_then_show() {
 fn impossible_depth_is_a_proven_result_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.json");
-    moo()
-        .args(["tree", "build", "--max-depth", "2", "-o"])
-        .arg(&file)
-        .args(SMALL)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "no strategy solves every secret within 2 guesses",
-        ));
+    says(
+        &stdout_of(
+            moo()
+                .args(["tree", "build", "--max-depth", "2", "-o"])
+                .arg(&file)
+                .args(SMALL),
+        ),
+        &["no strategy solves every secret within 2 guesses"],
+    );
     assert!(!file.exists());
 }
 
@@ -123,11 +119,10 @@ fn gzipped_trees_are_read_and_bad_ones_refused() {
         env!("CARGO_MANIFEST_DIR"),
         "/crates/moo-core/trees/bulls-5x9-average.json.gz"
     );
-    moo()
-        .args(["tree", "verify", shipped])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("total     81847"));
+    says(
+        &stdout_of(moo().args(["tree", "verify", shipped])),
+        &["total     81847"],
+    );
     // A strategy read from a gzipped tree file plays as the tree.
     let strategy = format!("tree:{shipped}");
     let bench = json_of(moo().args([
@@ -443,15 +438,10 @@ fn bound_brackets_the_optimum() {
     let path = file.to_str().unwrap();
     let heuristic = bound(&["--exact-below", "0", "-o", path])["total"].as_u64();
     assert!(heuristic.unwrap() >= 206);
-    moo()
-        .args(["tree", "verify"])
-        .arg(&file)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(format!(
-            "total     {}",
-            heuristic.unwrap()
-        )));
+    says(
+        &stdout_of(moo().args(["tree", "verify"]).arg(&file)),
+        &[&format!("total     {}", heuristic.unwrap())],
+    );
     assert_eq!(bound(&["--exact-below", "64", "-o", path])["total"], 206);
     let lower = bound(&["--lower", "--depth", "2"])["lower_bound"].as_u64();
     assert!(lower.unwrap() <= 206 && lower.unwrap() > 150, "{lower:?}");
@@ -509,8 +499,7 @@ fn a_checkpoint_lifts_the_lower_bound_to_the_optimum() {
     assert!(lifted["checkpoint_sets"].as_u64().unwrap() > 13);
     assert_eq!(std::fs::read(&checkpoint).unwrap(), written);
     let text = stdout_of(&mut lower(&[], Some(&checkpoint)));
-    assert!(text.contains("13 of 13 at their optimum"), "{text}");
-    assert!(text.contains("1440 codes: exactly"), "{text}");
+    says(&text, &["13 of 13 at their optimum", "1440 codes: exactly"]);
     let missing = dir.path().join("none.checkpoint");
     fails(&mut lower(&[], Some(&missing)), 1, &["none.checkpoint"]);
     assert!(!missing.exists());

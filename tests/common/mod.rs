@@ -31,14 +31,22 @@ pub fn json_of(cmd: &mut Command) -> Value {
 }
 
 /// Runs a prepared `moo` command, asserts that it exits with `code` and that its stderr says
-/// each of `says`, and returns the stderr.
-pub fn fails(cmd: &mut Command, code: i32, says: &[&str]) -> String {
+/// each of `wants`, and returns the stderr.
+#[track_caller]
+pub fn fails(cmd: &mut Command, code: i32, wants: &[&str]) -> String {
     let out = cmd.assert().code(code).get_output().stderr.clone();
     let stderr = String::from_utf8(out).expect("stderr is UTF-8");
-    for want in says {
-        assert!(stderr.contains(want), "stderr lacks {want:?}: {stderr}");
-    }
+    says(&stderr, wants);
     stderr
+}
+
+/// Asserts that `text` (what moo printed) holds each of `wants`, showing all of it when one is
+/// missing: most tests check several lines of one output, and a list says that in one place.
+#[track_caller]
+pub fn says(text: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(text.contains(want), "lacks {want:?}: {text}");
+    }
 }
 
 /// `moo ARGS`, which must succeed: what it printed, parsed as JSON.
@@ -75,6 +83,15 @@ pub fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     )
+}
+
+/// Runs `moo` with `args` and `stdin`, asserts that it exits 0 (showing its stderr if not), and
+/// returns its stdout: the usual start of a test of an interactive command.
+#[track_caller]
+pub fn run_ok(args: &[&str], stdin: &str) -> String {
+    let (code, out, err) = run(args, stdin);
+    assert_eq!(code, 0, "{err}");
+    out
 }
 
 /// The rule flags that select a published game.

@@ -10,19 +10,28 @@ pub struct Server {
     pub url: String,
 }
 
+/// Starts `server` with its stdout piped and reads the first line it prints, the one that says
+/// where it listens.
+fn first_line(server: &mut Command) -> (Child, String) {
+    let mut child = server
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{server:?} does not start: {e}"));
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (child, line)
+}
+
 impl Server {
     /// Starts the binary and waits for the URL it prints.
     pub fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_moo"))
-            .args(["serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("moo serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let (child, line) = first_line(
+            Command::new(env!("CARGO_BIN_EXE_moo"))
+                .args(["serve", "--port", "0"])
+                .stderr(Stdio::inherit()),
+        );
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
@@ -52,26 +61,14 @@ impl Server {
             std::path::Path::new(&dir).join("index.html").exists(),
             "{dir} holds no site: build it with scripts/build-site.sh {dir}"
         );
-        let mut child = Command::new("python3")
-            .args([
-                "-u",
-                "-m",
-                "http.server",
-                "0",
-                "--bind",
-                "127.0.0.1",
-                "--directory",
-                &dir,
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python3 -m http.server starts");
+        let (child, line) = first_line(
+            Command::new("python3")
+                .args(["-u", "-m", "http.server", "0", "--bind", "127.0.0.1"])
+                .arg("--directory")
+                .arg(&dir)
+                .stderr(Stdio::null()),
+        );
         // "Serving HTTP on 127.0.0.1 port 40711 (http://127.0.0.1:40711/) ..."
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
         let port: u16 = line
             .split_whitespace()
             .skip_while(|w| *w != "port")

@@ -13,32 +13,28 @@ fn checkpoints_never_overwrite_another_file() {
     check(
         "checkpoints_never_overwrite_another_file",
         vec![
-            Case::owned(
+            Case::fails(
                 "30.3 --checkpoint onto a tree file",
                 small_build(&["--checkpoint", "tree.json"]),
-                1,
+                "tree.json is not a moo checkpoint",
             )
-            .says("tree.json is not a moo checkpoint")
             .check(tree_unchanged),
-            Case::owned(
+            Case::fails(
                 "30.3 --checkpoint onto a text file",
                 small_build(&["--checkpoint", "notes.txt"]),
-                1,
+                "notes.txt is not a moo checkpoint",
             )
-            .says("notes.txt is not a moo checkpoint")
             .check(notes_unchanged),
-            Case::owned(
+            Case::fails(
                 "30.3 --checkpoint onto a Latin-1 file",
                 small_build(&["--checkpoint", "latin1.txt"]),
-                1,
-            )
-            .says("latin1.txt is not a moo checkpoint"),
-            Case::owned(
+                "latin1.txt is not a moo checkpoint",
+            ),
+            Case::fails(
                 "30.3 --checkpoint onto a 64 MiB file",
                 small_build(&["--checkpoint", "big.json"]),
-                1,
-            )
-            .says("big.json is not a moo checkpoint"),
+                "big.json is not a moo checkpoint",
+            ),
             Case::owned(
                 "30.3 --checkpoint new file",
                 small_build(&["--checkpoint", "new.ckpt"]),
@@ -54,50 +50,30 @@ fn checkpoints_never_overwrite_another_file() {
 /// Devices, FIFOs and directories are refused as checkpoints, promptly.
 #[test]
 fn special_files_are_refused_as_checkpoints() {
-    let mut c = Vec::new();
-
-    for (name, what) in [
-        ("zero", "not a regular file"),
-        ("zero.json", "not a regular file"),
-        ("fifo", "not a regular file"),
-        ("adir", "not a regular file"),
-    ] {
-        c.push(
-            Case::owned(
-                format!("30.4 --checkpoint {name}"),
-                small_build(&["--checkpoint", name]),
-                1,
-            )
-            .devices()
-            .says(what)
-            .within(Duration::from_secs(20)),
-        );
-    }
-
+    let c = refused_promptly(
+        "--checkpoint",
+        &[
+            ("zero", "not a regular file"),
+            ("zero.json", "not a regular file"),
+            ("fifo", "not a regular file"),
+            ("adir", "not a regular file"),
+        ],
+    );
     check("special_files_are_refused_as_checkpoints", c);
 }
 
 /// And as progress logs.
 #[test]
 fn special_files_are_refused_as_progress_logs() {
-    let mut c = Vec::new();
-    for (name, what) in [
-        ("fifo", "not a regular file"),
-        ("null", "not a regular file"),
-        ("adir", "it is a directory"),
-        ("nonexistent/x.log", "cannot write the progress log"),
-    ] {
-        c.push(
-            Case::owned(
-                format!("30.4 --progress-log {name}"),
-                small_build(&["--progress-log", name]),
-                1,
-            )
-            .devices()
-            .says(what)
-            .within(Duration::from_secs(20)),
-        );
-    }
+    let mut c = refused_promptly(
+        "--progress-log",
+        &[
+            ("fifo", "not a regular file"),
+            ("null", "not a regular file"),
+            ("adir", "it is a directory"),
+            ("nonexistent/x.log", "cannot write the progress log"),
+        ],
+    );
     c.push(
         Case::owned(
             "30.4 --progress-log new file",
@@ -107,8 +83,21 @@ fn special_files_are_refused_as_progress_logs() {
         .creates("log.txt")
         .creates("x.json"),
     );
-
     check("special_files_are_refused_as_progress_logs", c);
+}
+
+/// The cases of a build writing `flag` onto each named special file, which must fail within 20
+/// seconds saying what is wrong with it.
+fn refused_promptly(flag: &str, files: &[(&str, &str)]) -> Vec<Case> {
+    files
+        .iter()
+        .map(|&(name, what)| {
+            Case::owned(format!("30.4 {flag} {name}"), small_build(&[flag, name]), 1)
+                .devices()
+                .says(what)
+                .within(Duration::from_secs(20))
+        })
+        .collect()
 }
 
 /// Tampered facts: an error naming the line or the falsehood, never a panic or a worse tree;
@@ -131,14 +120,11 @@ fn forged_checkpoints_are_refused() {
         });
     }
 
-    c.push(
-        Case::owned(
-            "30.5 --checkpoint with a line of 16 MiB",
-            build_with_checkpoint("long-line.ckpt"),
-            1,
-        )
-        .says("long-line.ckpt, line 2: the line is longer than 16777216 bytes"),
-    );
+    c.push(Case::fails(
+        "30.5 --checkpoint with a line of 16 MiB",
+        build_with_checkpoint("long-line.ckpt"),
+        "long-line.ckpt, line 2: the line is longer than 16777216 bytes",
+    ));
 
     check("forged_checkpoints_are_refused", c);
 }

@@ -81,6 +81,11 @@ impl Case {
         case
     }
 
+    /// A run that must fail (exit 1) saying `text`: most cases here are one.
+    pub fn fails(name: impl Into<String>, args: Vec<String>, text: &str) -> Case {
+        Case::owned(name, args, 1).says(text)
+    }
+
     pub fn says(mut self, text: &str) -> Case {
         self.stderr_has.push(text.to_string());
         self

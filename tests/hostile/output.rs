@@ -69,18 +69,16 @@ fn tree_build_writes_new_and_existing_files_and_refuses_the_rest() {
                     Err("tree.json was not rewritten".into())
                 }
             }),
-            Case::owned(
+            Case::fails(
                 "1 tree build -o a directory",
                 small_tree(&["-o", "adir"]),
-                1,
-            )
-            .says("is a directory"),
-            Case::owned(
+                "is a directory",
+            ),
+            Case::fails(
                 "1 tree build -o missing/dir/x.json",
                 small_tree(&["-o", "missing/dir/x.json"]),
-                1,
-            )
-            .says("cannot write missing/dir/x.json"),
+                "cannot write missing/dir/x.json",
+            ),
         ],
     );
 }
@@ -241,12 +239,11 @@ fn plots_on_a_full_device_are_an_error_in_words() {
 fn plots_on_a_full_disk_are_an_error_in_words() {
     let mut c = Vec::new();
     for plot in ["small/p.svg", "small/p.png"] {
-        let mut case = Case::owned(
+        let mut case = Case::fails(
             format!("8 bench --plot {plot} (full disk)"),
             bench_plot(plot),
-            1,
+            "No space left on device",
         )
-        .says("No space left on device")
         .never_says("ImageError");
         case.needs_small_fs = true;
         c.push(case);

@@ -63,19 +63,12 @@ impl Default for AdversaryOptions {
     }
 }
 
-impl AdversaryOptions {
+with_setters!(AdversaryOptions {
     /// How long one answer may search (`None`: no limit).
-    pub fn with_answer_time(mut self, answer_time: Option<Duration>) -> AdversaryOptions {
-        self.answer_time = answer_time;
-        self
-    }
-
+    with_answer_time: answer_time: Option<Duration>;
     /// Which codes the player may guess.
-    pub fn with_guesses(mut self, guesses: GuessPool) -> AdversaryOptions {
-        self.guesses = guesses;
-        self
-    }
-}
+    with_guesses: guesses: GuessPool;
+});
 
 /// How an answer was chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

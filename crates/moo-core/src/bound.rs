@@ -146,7 +146,26 @@ struct Ctx<'a> {
     known: &'a ProvenSets,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// Both bounds' context: the exact search they call on small sets runs with the default
+    /// options.
+    fn new(
+        space: &'a CodeSpace,
+        options: &'a BoundOptions,
+        stop: &'a Stop,
+        progress: &'a BoundProgress,
+        known: &'a ProvenSets,
+    ) -> Ctx<'a> {
+        Ctx {
+            space,
+            options,
+            search: SearchOptions::default(),
+            stop,
+            progress,
+            known,
+        }
+    }
+
     /// The checkpoint's best lower bound of `set`, and whether it is its optimum.
     fn proven(&self, set: &CodeSet) -> Option<(u64, bool)> {
         if self.known.is_empty() {
@@ -187,14 +206,7 @@ pub fn upper_bound(
     progress: &BoundProgress,
 ) -> Result<UpperBound, BoundError> {
     let known = ProvenSets::default();
-    let ctx = Ctx {
-        space,
-        options,
-        search: SearchOptions::default(),
-        stop,
-        progress,
-        known: &known,
-    };
+    let ctx = Ctx::new(space, options, stop, progress, &known);
     let sub = build(&ctx, &History::new(), space.all())?;
     let total = sub.total;
     let tree = DecisionTree::from_nodes(space.rules().clone(), sub.nodes);
@@ -362,14 +374,7 @@ pub fn lower_bound_from(
     stop: &Stop,
     progress: &BoundProgress,
 ) -> Result<LowerBound, BoundError> {
-    let ctx = Ctx {
-        space,
-        options,
-        search: SearchOptions::default(),
-        stop,
-        progress,
-        known,
-    };
+    let ctx = Ctx::new(space, options, stop, progress, known);
     let levels = Levels::new(space);
     let firsts = Search::whole(space).first_guesses(None)?;
     let mut openings = firsts
@@ -468,27 +473,17 @@ fn set_bound(
         Some((bound, _)) => bound,
         None => 0,
     };
-    Ok(looked_ahead(ctx, levels, history, set, depth, cap)?.max(proven))
-}
-
-/// [`set_bound`] from the levels, the exact search and the lookahead alone.
-fn looked_ahead(
-    ctx: &Ctx<'_>,
-    levels: &Levels,
-    history: &History,
-    set: &CodeSet,
-    depth: u32,
-    cap: u64,
-) -> Result<u64, BoundError> {
+    // From here on, what the checkpoint proved only raises the bound found by the levels, the
+    // exact search or the lookahead.
     let n = set.len();
     if n <= 2 {
-        return Ok(levels.of(n));
+        return Ok(levels.of(n).max(proven));
     }
     if n <= ctx.options.exact_below {
-        return Ok(ctx.exact(history, set)?.total);
+        return Ok(ctx.exact(history, set)?.total.max(proven));
     }
     if depth == 0 {
-        return Ok(levels.of(n));
+        return Ok(levels.of(n).max(proven));
     }
     ctx.check()?;
     let sym = history
@@ -524,7 +519,7 @@ fn looked_ahead(
         best = best.min(guess_bound(ctx, levels, history, set, g, depth - 1, best)?);
     }
     ctx.progress.settled(n);
-    Ok(best)
+    Ok(best.max(proven))
 }
 
 /// A lower bound on the total of every strategy that plays `g` on `set`: `|set|` plus a bound

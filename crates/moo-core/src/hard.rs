@@ -55,10 +55,7 @@ mod tests {
     fn a_guess_is_possible_exactly_when_it_is_a_code_left() {
         let rules = Rules::bulls();
         let space = CodeSpace::new(rules.clone()).unwrap();
-        let code = |s: &str| rules.parse_code(s).unwrap();
-        let mut history = History::new();
-        history.push(code("0123"), Feedback::new(1, 1));
-        history.push(code("4567"), Feedback::new(0, 1));
+        let history = History::of(&rules, &[("0123", 1, 1), ("4567", 0, 1)]);
         let left = history.candidates(&space);
         for (i, c) in space.codes().iter().enumerate() {
             assert_eq!(check(&rules, &history, c).is_ok(), left.contains(i));

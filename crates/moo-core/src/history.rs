@@ -200,6 +200,19 @@ impl History {
     }
 }
 
+#[cfg(test)]
+impl History {
+    /// The history of `turns` under `rules`, each a guess as text and its bulls and cows: the
+    /// start of most tests of what a history tells.
+    pub(crate) fn of(rules: &Rules, turns: &[(&str, u8, u8)]) -> History {
+        let mut history = History::new();
+        for &(guess, bulls, cows) in turns {
+            history.push(rules.parse_code(guess).unwrap(), Feedback::new(bulls, cows));
+        }
+        history
+    }
+}
+
 /// How many codes are checked between two looks at the clock.
 const STOP_EVERY: usize = 4096;
 
@@ -265,16 +278,15 @@ mod tests {
     fn repairs_match_the_definition() {
         let rules = Rules::mastermind();
         let space = CodeSpace::new(rules.clone()).unwrap();
-        let code = |s: &str| rules.parse_code(s).unwrap();
-        let mut h = History::new();
-        for (g, b, c) in [
-            ("1122", 1, 0),
-            ("3344", 0, 1),
-            ("1356", 2, 2),
-            ("6543", 0, 0),
-        ] {
-            h.push(code(g), Feedback::new(b, c));
-        }
+        let h = History::of(
+            &rules,
+            &[
+                ("1122", 1, 0),
+                ("3344", 0, 1),
+                ("1356", 2, 2),
+                ("6543", 0, 0),
+            ],
+        );
         assert!(h.candidates(&space).is_empty());
         let mut want = Vec::new();
         for skip in 0..h.len() {

@@ -1,6 +1,24 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+/// Builder methods of an options struct: each `with_field(value)` sets one public field and
+/// returns the options, so `Options::default().with_a(x).with_b(y)` reads as one value. The
+/// options structs are `#[non_exhaustive]`, so callers outside the crate cannot set the fields
+/// by a struct literal, and every field needs one of these, all the same but for name and type.
+macro_rules! with_setters {
+    ($options:ty { $($(#[$doc:meta])* $setter:ident: $field:ident: $ty:ty;)* }) => {
+        impl $options {
+            $(
+                $(#[$doc])*
+                pub fn $setter(mut self, $field: $ty) -> $options {
+                    self.$field = $field;
+                    self
+                }
+            )*
+        }
+    };
+}
+
 pub mod adversary;
 pub mod advisor;
 pub mod bound;

@@ -59,23 +59,18 @@ impl Default for SpaceOptions {
 }
 
 impl SpaceOptions {
-    /// These options with a limit on the codes enumerated.
-    pub fn with_max_codes(mut self, max_codes: usize) -> SpaceOptions {
-        self.max_codes = max_codes;
-        self
-    }
-
-    /// These options with a memory budget for the score table.
-    pub fn with_table_bytes(mut self, table_bytes: u64) -> SpaceOptions {
-        self.table_bytes = table_bytes;
-        self
-    }
-
     /// Whether a space of `codes` codes gets a score table under these options.
     pub fn builds_table(&self, codes: usize) -> bool {
         codes <= TABLE_LIMIT_CODES && (codes as u64).pow(2) <= self.table_bytes
     }
 }
+
+with_setters!(SpaceOptions {
+    /// These options with a limit on the codes enumerated.
+    with_max_codes: max_codes: usize;
+    /// These options with a memory budget for the score table.
+    with_table_bytes: table_bytes: u64;
+});
 
 /// Why a code space could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

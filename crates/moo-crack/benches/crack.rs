@@ -2,8 +2,9 @@
 //! reference games, and generations of the genetic baseline (whose cost is one oracle query per
 //! individual).
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use moo_crack::{exact, ga, intervals, Alphabet, LongRules, Oracle};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion};
+use moo_crack::{exact, ga, intervals, Alphabet, CrackError, LongRules, Oracle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -18,17 +19,9 @@ fn exact_cracker(c: &mut Criterion) {
             LongRules::new(300, Alphabet::unicode(300), false),
         ),
     ];
-    for (name, rules) in games {
-        let rules = rules.expect("valid rules");
-        let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(1));
-        c.bench_function(name, |b| {
-            b.iter_batched(
-                || Oracle::new(&secret, rules.alphabet().len()),
-                |mut oracle| exact::crack(&rules, &mut oracle),
-                BatchSize::SmallInput,
-            )
-        });
-    }
+    let mut group = c.benchmark_group("exact");
+    time_cracks(&mut group, games, exact::crack);
+    group.finish();
 }
 
 fn interval_cracker(c: &mut Criterion) {
@@ -50,20 +43,29 @@ fn interval_cracker(c: &mut Criterion) {
     ];
     let mut group = c.benchmark_group("intervals");
     group.sample_size(10);
+    time_cracks(&mut group, games, |rules, oracle| {
+        intervals::crack(rules, oracle, &intervals::IntervalOptions::default())
+    });
+    group.finish();
+}
+
+/// Times `crack` on one seeded secret of each game, each run from a fresh oracle.
+fn time_cracks<R>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    games: impl IntoIterator<Item = (&'static str, Result<LongRules, CrackError>)>,
+    crack: impl Fn(&LongRules, &mut Oracle) -> R,
+) {
     for (name, rules) in games {
         let rules = rules.expect("valid rules");
         let secret = rules.random_code(&mut ChaCha8Rng::seed_from_u64(1));
         group.bench_function(name, |b| {
             b.iter_batched(
                 || Oracle::new(&secret, rules.alphabet().len()),
-                |mut oracle| {
-                    intervals::crack(&rules, &mut oracle, &intervals::IntervalOptions::default())
-                },
+                |mut oracle| crack(&rules, &mut oracle),
                 BatchSize::SmallInput,
             )
         });
     }
-    group.finish();
 }
 
 fn genetic_generations(c: &mut Criterion) {

@@ -14,17 +14,10 @@ use crate::long;
 use crate::play::{html, pool_of};
 use crate::rules::{rules_of, space_of};
 
-/// Adds this module's names.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Advisor>()?;
-    m.add_class::<Hint>()?;
-    m.add_class::<Advice>()?;
-    m.add_class::<Review>()?;
-    m.add_class::<MoveReview>()?;
-    m.add_function(wrap_pyfunction!(hint, m)?)?;
-    m.add_function(wrap_pyfunction!(review, m)?)?;
-    Ok(())
-}
+register!(
+    classes: [Advisor, Hint, Advice, Review, MoveReview],
+    functions: [hint, review],
+);
 
 /// How long advice may take when the caller names no limit: the CLI's and the server's default.
 const DEFAULT_TIME_LIMIT: f64 = 2.0;

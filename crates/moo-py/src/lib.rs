@@ -8,6 +8,19 @@
 
 #![deny(missing_docs)]
 
+/// The `register` function of a module: adds its classes, then its functions, to the extension
+/// module, so that each module keeps the one list of the names it defines.
+macro_rules! register {
+    (classes: [$($class:ty),* $(,)?], functions: [$($function:ident),* $(,)?] $(,)?) => {
+        /// Adds this module's names.
+        pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_class::<$class>()?;)*
+            $(m.add_function(wrap_pyfunction!($function, m)?)?;)*
+            Ok(())
+        }
+    };
+}
+
 mod advice;
 mod crack;
 mod errors;

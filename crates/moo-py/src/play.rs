@@ -10,20 +10,15 @@ use moo_core::{CodeSpace, EvalOptions, GuessPool, Knowledge, StrategyOptions};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{quoted, ArgumentError, Raise};
+use crate::errors::{named, quoted, Raise};
 use crate::history::history_of;
 use crate::long;
 use crate::rules::{rules_of, space_of};
 
-/// Adds this module's names.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<StrategyInfo>()?;
-    m.add_class::<Strategy>()?;
-    m.add_class::<Evaluation>()?;
-    m.add_function(wrap_pyfunction!(strategies, m)?)?;
-    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
-    Ok(())
-}
+register!(
+    classes: [StrategyInfo, Strategy, Evaluation],
+    functions: [strategies, evaluate],
+);
 
 /// What moo knows about one of its strategies.
 #[pyclass(module = "moo", frozen, get_all)]
@@ -68,14 +63,12 @@ fn strategies() -> Vec<StrategyInfo> {
 
 /// Which codes may be guessed, from its name.
 pub(crate) fn pool_of(name: &str) -> PyResult<GuessPool> {
-    GuessPool::ALL
-        .into_iter()
-        .find(|p| p.name() == name)
-        .ok_or_else(|| {
-            ArgumentError::new_err(format!(
-                "guesses must be \"all\" (any code) or \"consistent\" (only codes that fit every answer so far), not {name:?}"
-            ))
-        })
+    named(
+        GuessPool::ALL,
+        |p| p.name(),
+        name,
+        "guesses must be \"all\" (any code) or \"consistent\" (only codes that fit every answer so far)",
+    )
 }
 
 /// The options a strategy is built with.

@@ -11,16 +11,10 @@ use rand::SeedableRng;
 use crate::errors::{quoted, ArgumentError, CodeError, Raise, RulesError};
 use crate::history::history_of;
 
-/// Adds this module's names.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Rules>()?;
-    m.add_class::<Feedback>()?;
-    m.add_class::<CodeSpace>()?;
-    m.add_function(wrap_pyfunction!(presets, m)?)?;
-    m.add_function(wrap_pyfunction!(score, m)?)?;
-    m.add_function(wrap_pyfunction!(candidates, m)?)?;
-    Ok(())
-}
+register!(
+    classes: [Rules, Feedback, CodeSpace],
+    functions: [presets, score, candidates],
+);
 
 /// The rules of one game of the family: code length, alphabet, whether symbols may repeat, and
 /// whether the first symbol is forbidden in the first place.

@@ -11,31 +11,24 @@ use moo_core::{DecisionTree, EvalOptions, Stop, StrategyOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::errors::{quoted, ArgumentError, Raise, SearchError, TreeError};
+use crate::errors::{named, quoted, Raise, SearchError, TreeError};
 use crate::history::history_of;
 use crate::long;
 use crate::rules::{rules_of, space_of, Feedback, Rules};
 
-/// Adds this module's names.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Tree>()?;
-    m.add_class::<Node>()?;
-    m.add_class::<TreeStats>()?;
-    m.add_function(wrap_pyfunction!(build_tree, m)?)?;
-    m.add_function(wrap_pyfunction!(strategy_tree, m)?)?;
-    Ok(())
-}
+register!(
+    classes: [Tree, Node, TreeStats],
+    functions: [build_tree, strategy_tree],
+);
 
 /// The objective from its name.
 fn objective_of(name: &str) -> PyResult<Objective> {
-    Objective::ALL
-        .into_iter()
-        .find(|o| o.name() == name)
-        .ok_or_else(|| {
-            ArgumentError::new_err(format!(
-                "objective must be \"average\" (fewest guesses in total), \"worst\" (fewest guesses that always suffice) or \"fewest-worst\", not {name:?}"
-            ))
-        })
+    named(
+        Objective::ALL,
+        |o| o.name(),
+        name,
+        "objective must be \"average\" (fewest guesses in total), \"worst\" (fewest guesses that always suffice) or \"fewest-worst\"",
+    )
 }
 
 /// Searches for an optimal decision tree of the whole game, as `moo tree build` does, and

@@ -181,21 +181,16 @@ mod tests {
         let duel = call("POST", "/api/duels", r#"{"seed":"5"}"#);
         assert_eq!(duel.status, 201, "{}", duel.body);
         let duel = id_of(&duel.body);
-        assert_eq!(call("GET", &format!("/api/games/{duel}"), "").status, 404);
-        let guess = call(
-            "POST",
-            &format!("/api/games/{duel}/guesses"),
-            r#"{"guess":"0123"}"#,
-        );
-        assert_eq!(guess.status, 404);
-        assert_eq!(call("GET", &format!("/api/duels/{duel}"), "").status, 200);
         let game = id_of(&call("POST", "/api/games", "{}").body);
-        assert_eq!(call("GET", &format!("/api/duels/{game}"), "").status, 404);
-        let moved = call(
-            "POST",
-            &format!("/api/duels/{game}/moves"),
-            r#"{"guess":"0123"}"#,
-        );
-        assert_eq!(moved.status, 404);
+        let guess = r#"{"guess":"0123"}"#;
+        for (method, path, body, status) in [
+            ("GET", format!("/api/games/{duel}"), "", 404),
+            ("POST", format!("/api/games/{duel}/guesses"), guess, 404),
+            ("GET", format!("/api/duels/{duel}"), "", 200),
+            ("GET", format!("/api/duels/{game}"), "", 404),
+            ("POST", format!("/api/duels/{game}/moves"), guess, 404),
+        ] {
+            assert_eq!(call(method, &path, body).status, status, "{method} {path}");
+        }
     }
 }

@@ -161,11 +161,7 @@ impl Games {
         id: &str,
         f: impl FnOnce(&Game) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
-        let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-        match games.get(id) {
-            Some(game) if game.last_used.elapsed() < self.expiry && game.duel.is_none() => f(game),
-            _ => Err(self.missing(id)),
-        }
+        self.live(id, false, false, |game| f(game))
     }
 
     /// Runs `f` on a live duel without refreshing its idle clock (a read).
@@ -174,15 +170,9 @@ impl Games {
         id: &str,
         f: impl FnOnce(&Duel) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
-        let games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-        match games.get(id) {
-            Some(Game {
-                duel: Some(duel),
-                last_used,
-                ..
-            }) if last_used.elapsed() < self.expiry => f(duel),
-            _ => Err(self.missing(id)),
-        }
+        self.live(id, true, false, |game| {
+            f(game.duel.as_ref().ok_or_else(|| self.missing(id))?)
+        })
     }
 
     /// Runs `f` on a live duel, refreshing its idle clock.
@@ -191,19 +181,9 @@ impl Games {
         id: &str,
         f: impl FnOnce(&mut Duel) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
-        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-        let now = Instant::now();
-        match games.get_mut(id) {
-            Some(Game {
-                duel: Some(duel),
-                last_used,
-                ..
-            }) if now.duration_since(*last_used) < self.expiry => {
-                *last_used = now;
-                f(duel)
-            }
-            _ => Err(self.missing(id)),
-        }
+        self.live(id, true, true, |game| {
+            f(game.duel.as_mut().ok_or_else(|| self.missing(id))?)
+        })
     }
 
     /// Runs `f` on a live game, refreshing its idle clock.
@@ -212,13 +192,29 @@ impl Games {
         id: &str,
         f: impl FnOnce(&mut Game) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
+        self.live(id, false, true, f)
+    }
+
+    /// The four accessors' one lookup: `f` runs on entry `id` if it has not been idle past the
+    /// expiry and is a duel exactly when `duel`; `touch` refreshes its idle clock then, never
+    /// when the entry is missing or of the other kind.
+    fn live<T>(
+        &self,
+        id: &str,
+        duel: bool,
+        touch: bool,
+        f: impl FnOnce(&mut Game) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
         let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         match games.get_mut(id) {
             Some(game)
-                if now.duration_since(game.last_used) < self.expiry && game.duel.is_none() =>
+                if now.duration_since(game.last_used) < self.expiry
+                    && game.duel.is_some() == duel =>
             {
-                game.last_used = now;
+                if touch {
+                    game.last_used = now;
+                }
                 f(game)
             }
             _ => Err(self.missing(id)),

@@ -150,31 +150,28 @@ async fn duel_move(
     Ok(Json(run(&state, client, job).await?))
 }
 
-async fn solver_step(
-    State(state): Shared,
-    client: Client,
-    ApiJson(body): ApiJson<SolverBody>,
-) -> AppResult<SolverStep> {
-    let job = state.service.solver(body);
-    Ok(Json(run(&state, client, job).await?))
+/// The handlers that read a JSON body and run the service's job for it on a worker: all one
+/// shape but for the service's method and the types.
+macro_rules! body_jobs {
+    ($($handler:ident($body:ty) -> $out:ty = $method:ident;)*) => {
+        $(
+            async fn $handler(
+                State(state): Shared,
+                client: Client,
+                ApiJson(body): ApiJson<$body>,
+            ) -> AppResult<$out> {
+                let job = state.service.$method(body);
+                Ok(Json(run(&state, client, job).await?))
+            }
+        )*
+    };
 }
 
-async fn review_game(
-    State(state): Shared,
-    client: Client,
-    ApiJson(body): ApiJson<ReviewBody>,
-) -> AppResult<GameReview> {
-    let job = state.service.review(body);
-    Ok(Json(run(&state, client, job).await?))
-}
-
-async fn run_bench(
-    State(state): Shared,
-    client: Client,
-    ApiJson(body): ApiJson<BenchBody>,
-) -> AppResult<BenchReport> {
-    let job = state.service.bench(body);
-    Ok(Json(run(&state, client, job).await?))
+body_jobs! {
+    solver_step(SolverBody) -> SolverStep = solver;
+    review_game(ReviewBody) -> GameReview = review;
+    run_bench(BenchBody) -> BenchReport = bench;
+    daily_result(DailyResultBody) -> DailyResult = daily_result;
 }
 
 async fn strategy_tree(
@@ -208,15 +205,6 @@ async fn tree_view(
         Ok(job.run(&service, stop)?)
     })
     .await
-}
-
-async fn daily_result(
-    State(state): Shared,
-    client: Client,
-    ApiJson(body): ApiJson<DailyResultBody>,
-) -> AppResult<DailyResult> {
-    let job = state.service.daily_result(body);
-    Ok(Json(run(&state, client, job).await?))
 }
 
 /// The player's statistics. The record (up to [`STATS_UPLOAD_LIMIT`]) is read on a worker, as

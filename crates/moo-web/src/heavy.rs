@@ -337,6 +337,26 @@ mod tests {
         })
     }
 
+    /// An advice job for `client` answers `value` within five seconds: a worker was free for it.
+    async fn advice_at_once(heavy: &Heavy, client: Client, value: u32) {
+        let job = heavy.run(Work::Advice, client, Duration::from_secs(5), move |_| {
+            Ok(value)
+        });
+        let answer = tokio::time::timeout(Duration::from_secs(5), job).await;
+        assert_eq!(answer, Ok(Ok(value)));
+    }
+
+    /// Lets every [`hold`] job finish and checks that each did.
+    async fn release_all(
+        release: &AtomicBool,
+        jobs: impl IntoIterator<Item = tokio::task::JoinHandle<Result<(), ApiError>>>,
+    ) {
+        release.store(true, std::sync::atomic::Ordering::Relaxed);
+        for job in jobs {
+            assert_eq!(job.await.unwrap(), Ok(()));
+        }
+    }
+
     async fn until_busy(heavy: &Heavy, work: Work, of: usize, want: usize) {
         for _ in 0..2000 {
             if heavy.busy(work, of) == want {
@@ -359,12 +379,7 @@ mod tests {
             .collect();
         until_busy(&heavy, Work::Long, 2, 2).await;
         // Advice runs at once beside them.
-        let answer = tokio::time::timeout(
-            Duration::from_secs(5),
-            heavy.run(Work::Advice, ip(3), Duration::from_secs(5), |_| Ok(3)),
-        )
-        .await;
-        assert_eq!(answer, Ok(Ok(3)));
+        advice_at_once(&heavy, ip(3), 3).await;
         // One client with three advice requests holds one worker; another client gets the
         // other at once.
         let greedy: Vec<_> = (0..3)
@@ -373,16 +388,8 @@ mod tests {
         until_busy(&heavy, Work::Advice, 2, 1).await;
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert_eq!(heavy.busy(Work::Advice, 2), 1);
-        let answer = tokio::time::timeout(
-            Duration::from_secs(5),
-            heavy.run(Work::Advice, ip(5), Duration::from_secs(5), |_| Ok(5)),
-        )
-        .await;
-        assert_eq!(answer, Ok(Ok(5)));
-        release.store(true, std::sync::atomic::Ordering::Relaxed);
-        for job in long.into_iter().chain(greedy) {
-            assert_eq!(job.await.unwrap(), Ok(()));
-        }
+        advice_at_once(&heavy, ip(5), 5).await;
+        release_all(&release, long.into_iter().chain(greedy)).await;
     }
 
     /// Reviews have workers of their own, so any number of them leaves advice
@@ -402,15 +409,7 @@ mod tests {
         until_busy(&heavy, Work::Review, 1, 1).await;
         let greedy = hold(&heavy, Work::Advice, local(10), &release);
         until_busy(&heavy, Work::Advice, 2, 1).await;
-        let answer = tokio::time::timeout(
-            Duration::from_secs(5),
-            heavy.run(Work::Advice, local(11), Duration::from_secs(5), |_| Ok(5)),
-        )
-        .await;
-        assert_eq!(answer, Ok(Ok(5)));
-        release.store(true, std::sync::atomic::Ordering::Relaxed);
-        for job in reviews.into_iter().chain([greedy]) {
-            assert_eq!(job.await.unwrap(), Ok(()));
-        }
+        advice_at_once(&heavy, local(11), 5).await;
+        release_all(&release, reviews.into_iter().chain([greedy])).await;
     }
 }

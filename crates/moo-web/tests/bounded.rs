@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 
 mod common;
-use common::call_with;
+use common::{ok, post};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
@@ -16,24 +16,16 @@ async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
     let app = moo_web::router(config);
     // Mastermind once first, so the check below measures waiting on the big request, not the
     // first build of the Mastermind space on a machine shared with the compiler.
-    let (status, _) = call_with(
-        app.clone(),
-        "POST",
-        "/api/solver",
-        Some(r#"{"preset":"mastermind"}"#),
-    )
-    .await;
+    let (status, _) = post(&app, "/api/solver", r#"{"preset":"mastermind"}"#).await;
     assert_eq!(status, StatusCode::OK);
     // 1024 codes with no tree: the advisor must answer within the server's limit.
     let start = Instant::now();
-    let (status, step) = call_with(
-        app.clone(),
-        "POST",
+    let step = ok(post(
+        &app,
         "/api/solver",
-        Some(r#"{"rules":{"length":10,"symbols":"12","repeats":true}}"#),
+        r#"{"rules":{"length":10,"symbols":"12","repeats":true}}"#,
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
+    .await);
     assert!(step["advice"]["guess"].is_string(), "{step}");
     assert_eq!(step["remaining"], 1024);
     // The limit plus the heavy pool's grace: a real bound, generous for a loaded machine.
@@ -41,14 +33,12 @@ async fn a_big_solver_request_is_bounded_and_the_server_stays_responsive() {
     assert!(took < limit + Duration::from_secs(1), "{took:?}");
     // Nothing is left holding a lock or a worker: a plain request right after is quick.
     let start = Instant::now();
-    let (status, step) = call_with(
-        app,
-        "POST",
+    let step = ok(post(
+        &app,
         "/api/solver",
-        Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
+        r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#,
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
+    .await);
     assert!(step["advice"]["proven_optimal"] == true, "{step}");
     assert!(
         start.elapsed() < Duration::from_secs(1),

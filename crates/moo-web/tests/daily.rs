@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::StatusCode;
-use common::{assert_error, call_with};
+use common::{assert_error, call_with, ok, post};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -47,13 +47,12 @@ async fn a_daily_game_shows_its_secret_only_at_the_end() {
         (game["won"].clone(), game["secret"].clone()),
         (json!(true), json!("4951"))
     );
-    let (status, r) = call(
+    let r = ok(call(
         "POST",
         "/api/daily/result".into(),
         result(&["0123", "4951"], false),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{r}");
+    .await);
     assert_eq!(r["secret"], "4951");
     assert!(
         r["share"]
@@ -100,14 +99,7 @@ async fn the_record_counts_streaks_and_refuses_a_bad_file() {
     let mut record = String::new();
     for date in ["2026-03-01", "2026-03-02"] {
         let body = json!({"today": "2026-03-02", "record": record, "add": add(date)});
-        let (status, r) = call_with(
-            app.clone(),
-            "POST",
-            "/api/daily/stats",
-            Some(&body.to_string()),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{r}");
+        let r = ok(post(&app, "/api/daily/stats", &body.to_string()).await);
         record = r["file"].as_str().unwrap().to_string();
         if date == "2026-03-02" {
             assert_eq!(r["stats"][1]["current_streak"], 2, "{r}");
@@ -117,18 +109,12 @@ async fn the_record_counts_streaks_and_refuses_a_bad_file() {
     }
     let bad = json!({"today": "2026-03-02", "record": record, "import": "{\"version\": 7}"});
     assert_error(
-        call_with(
-            app.clone(),
-            "POST",
-            "/api/daily/stats",
-            Some(&bad.to_string()),
-        )
-        .await,
+        post(&app, "/api/daily/stats", &bad.to_string()).await,
         StatusCode::UNPROCESSABLE_ENTITY,
         "version 7, and this moo reads version 1",
     );
     let again = json!({"today": "2026-03-03", "record": record, "import": record});
-    let (_, r) = call_with(app, "POST", "/api/daily/stats", Some(&again.to_string())).await;
+    let (_, r) = post(&app, "/api/daily/stats", &again.to_string()).await;
     assert_eq!(
         (
             r["imported"].clone(),

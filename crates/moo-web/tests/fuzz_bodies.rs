@@ -125,6 +125,13 @@ fn start_game() -> String {
     body.unwrap()["id"].as_str().unwrap().to_string()
 }
 
+/// Posts a near miss `body` to `uri`: the answer must be a proper one (see [`check_answer`]),
+/// and the server must still serve a game after it.
+fn near_miss(uri: &str, body: Value) -> Result<(), TestCaseError> {
+    check_answer(uri, &post(uri, body))?;
+    still_serves()
+}
+
 fn post(uri: &str, body: Value) -> (StatusCode, Option<Value>) {
     send("POST", uri, Some("application/json"), render(&body))
 }
@@ -315,13 +322,22 @@ fn solver_body() -> impl Strategy<Value = Value> {
             }
             body
         });
-    let loose = object(vec![
-        ("preset", 0.1, preset().boxed()),
-        ("rules", 0.9, rules().boxed()),
+    let loose = game_body(vec![
         ("strategy", 0.5, strategy_name().boxed()),
         ("history", 0.7, history().boxed()),
     ]);
     prop_oneof![3 => fitting, 1 => loose]
+}
+
+/// A body that names its game by preset (sometimes) or rules (mostly), with `more` fields, as
+/// the solver, the bench and the trees take it.
+fn game_body(more: Vec<(&'static str, f64, BoxedStrategy<Value>)>) -> impl Strategy<Value = Value> {
+    let mut fields = vec![
+        ("preset", 0.1, preset().boxed()),
+        ("rules", 0.9, rules().boxed()),
+    ];
+    fields.extend(more);
+    object(fields)
 }
 
 fn strategies_list() -> impl Strategy<Value = Value> {
@@ -378,8 +394,7 @@ proptest! {
         ("rules", 0.7, rules().boxed()),
         ("seed", 0.5, prop_oneof![4 => any::<u64>().prop_map(Value::from), 1 => junk()].boxed()),
     ])) {
-        check_answer("/api/games", &post("/api/games", body))?;
-        still_serves()?;
+        near_miss("/api/games", body)?;
     }
 
     #[test]
@@ -390,8 +405,7 @@ proptest! {
     ) {
         let id = id.unwrap_or_else(start_game);
         let uri = format!("/api/games/{id}/guesses");
-        check_answer(&uri, &post(&uri, body))?;
-        still_serves()?;
+        near_miss(&uri, body)?;
     }
 
     #[test]
@@ -401,41 +415,32 @@ proptest! {
     ) {
         let id = id.unwrap_or_else(start_game);
         let uri = format!("/api/games/{id}/give-up");
-        check_answer(&uri, &post(&uri, body))?;
-        still_serves()?;
+        near_miss(&uri, body)?;
     }
 
     #[test]
     fn solver_near_misses(body in solver_body()) {
-        check_answer("/api/solver", &post("/api/solver", body))?;
-        still_serves()?;
+        near_miss("/api/solver", body)?;
     }
 
     #[test]
     fn review_near_misses(body in solver_body()) {
         // The review takes no strategy: a body naming one is a near miss of its own.
-        check_answer("/api/review", &post("/api/review", body))?;
-        still_serves()?;
+        near_miss("/api/review", body)?;
     }
 
     #[test]
-    fn bench_near_misses(body in object(vec![
-        ("preset", 0.1, preset().boxed()),
-        ("rules", 0.9, rules().boxed()),
+    fn bench_near_misses(body in game_body(vec![
         ("strategies", 0.5, strategies_list().boxed()),
     ])) {
-        check_answer("/api/bench", &post("/api/bench", body))?;
-        still_serves()?;
+        near_miss("/api/bench", body)?;
     }
 
     #[test]
-    fn tree_near_misses(body in object(vec![
-        ("preset", 0.1, preset().boxed()),
-        ("rules", 0.9, rules().boxed()),
+    fn tree_near_misses(body in game_body(vec![
         ("strategy", 0.7, strategy_name().boxed()),
     ])) {
-        check_answer("/api/trees", &post("/api/trees", body))?;
-        still_serves()?;
+        near_miss("/api/trees", body)?;
     }
 }
 

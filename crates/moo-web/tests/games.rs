@@ -7,7 +7,7 @@ use moo_core::Rules;
 use serde_json::{json, Value};
 
 mod common;
-use common::{assert_error, call, call_with};
+use common::{assert_error, call, call_with, ok, post};
 
 #[tokio::test]
 async fn a_game_is_played_to_the_win_through_the_api() {
@@ -20,11 +20,10 @@ async fn a_game_is_played_to_the_win_through_the_api() {
         let (guess, state) = play_the_hint(&app, &id).await;
         if state["won"] == true {
             assert_eq!(state["secret"], guess);
-            let again = call_with(
-                app.clone(),
-                "POST",
+            let again = post(
+                &app,
                 &format!("/api/games/{id}/guesses"),
-                Some(r#"{"guess":"1111"}"#),
+                r#"{"guess":"1111"}"#,
             )
             .await;
             assert_error(again, StatusCode::CONFLICT, "over");
@@ -51,11 +50,11 @@ async fn the_same_seed_draws_the_same_secret() {
 #[tokio::test]
 async fn a_repeated_guess_is_explained_and_not_counted() {
     let app = moo_web::router(moo_web::Config::default());
-    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some(r#"{"seed":3}"#)).await;
+    let (_, g) = post(&app, "/api/games", r#"{"seed":3}"#).await;
     let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
-    let (status, _) = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    let (status, _) = post(&app, &uri, r#"{"guess":"0123"}"#).await;
     assert_eq!(status, StatusCode::OK);
-    let again = call_with(app.clone(), "POST", &uri, Some(r#"{"guess":"0123"}"#)).await;
+    let again = post(&app, &uri, r#"{"guess":"0123"}"#).await;
     assert_error(
         again,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -71,10 +70,10 @@ async fn the_live_game_cap_is_enforced() {
     config.service.max_games = 2;
     let app = moo_web::router(config);
     for _ in 0..2 {
-        let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+        let (status, _) = post(&app, "/api/games", "{}").await;
         assert_eq!(status, StatusCode::CREATED);
     }
-    let full = call_with(app, "POST", "/api/games", Some("{}")).await;
+    let full = post(&app, "/api/games", "{}").await;
     assert_error(
         full,
         StatusCode::SERVICE_UNAVAILABLE,
@@ -84,13 +83,12 @@ async fn the_live_game_cap_is_enforced() {
 
 #[tokio::test]
 async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
-    let (status, step) = call(
+    let step = ok(call(
         "POST",
         "/api/solver",
         Some(r#"{"preset":"bulls","strategy":"simple","history":[{"guess":"0 1 2 3","feedback":"0 0"}]}"#),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
+    .await);
     assert_eq!(step["remaining"], 360);
     assert_eq!(
         step["turns"],
@@ -116,13 +114,12 @@ async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
         "{step}"
     );
     // A contradiction is an answer too (200), with the repairs the page offers.
-    let (status, bad) = call(
+    let bad = ok(call(
         "POST",
         "/api/solver",
         Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"0B0C"},{"guess":"4567","feedback":"0B0C"}]}"#),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{bad}");
+    .await);
     assert_eq!(bad["remaining"], 0);
     assert!(bad["advice"].is_null(), "{bad}");
     let turns: Vec<u64> = bad["contradiction"]["repairs"]
@@ -137,25 +134,23 @@ async fn the_solver_offers_only_possible_answers_and_explains_contradictions() {
 #[tokio::test]
 async fn a_consistent_history_always_gets_advice_and_never_a_422() {
     // The README's history, off the shipped tree.
-    let (status, step) = call(
+    let step = ok(call(
         "POST",
         "/api/solver",
         Some(r#"{"preset":"bulls","history":[{"guess":"0123","feedback":"1B2C"},{"guess":"4567","feedback":"0B1C"}]}"#),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
+    .await);
     let advice = &step["advice"];
     assert!(advice["guess"].is_string(), "{step}");
     assert_eq!(advice["remaining"], step["remaining"]);
     assert!(step["contradiction"].is_null());
     // Mastermind after the classic opening 1122.
-    let (status, step) = call(
+    let step = ok(call(
         "POST",
         "/api/solver",
         Some(r#"{"preset":"mastermind","history":[{"guess":"1122","feedback":"1B0C"}]}"#),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{step}");
+    .await);
     assert!(step["advice"]["guess"].is_string(), "{step}");
 }
 
@@ -182,7 +177,7 @@ async fn seeds_travel_as_strings_and_a_bad_seed_is_refused() {
     let secret_of = |body: &'static str| {
         let app = app.clone();
         async move {
-            let (status, g) = call_with(app.clone(), "POST", "/api/games", Some(body)).await;
+            let (status, g) = post(&app, "/api/games", body).await;
             assert_eq!(status, StatusCode::CREATED, "{body}: {g}");
             let uri = format!("/api/games/{}/give-up", g["id"].as_str().unwrap());
             let (_, g) = call_with(app, "POST", &uri, None).await;
@@ -204,7 +199,7 @@ async fn seeds_travel_as_strings_and_a_bad_seed_is_refused() {
         r#"{"seed":"-1"}"#,
         r#"{"seed":"18446744073709551616"}"#,
     ] {
-        let answer = call_with(app.clone(), "POST", "/api/games", Some(bad)).await;
+        let answer = post(&app, "/api/games", bad).await;
         assert_error(
             answer,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -243,11 +238,10 @@ async fn the_adversary_states_the_challenge_on_bulls_and_cows() {
     let (game, id) = new_game(&app, r#"{"adversary":true}"#).await;
     let challenge = game["challenge"].as_str().unwrap();
     assert!(challenge.contains("win Bulls and Cows in 7"), "{challenge}");
-    let (_, state) = call_with(
-        app.clone(),
-        "POST",
+    let (_, state) = post(
+        &app,
         &format!("/api/games/{id}/guesses"),
-        Some(r#"{"guess":"9876"}"#),
+        r#"{"guess":"9876"}"#,
     )
     .await;
     assert_eq!(state["turns"][0]["feedback"], "0B1C", "{state}");
@@ -264,20 +258,19 @@ async fn the_adversary_states_the_challenge_on_bulls_and_cows() {
 async fn play_the_hint(app: &Router, id: &str) -> (String, Value) {
     let (_, hint) = call_with(app.clone(), "GET", &format!("/api/games/{id}/hint"), None).await;
     let guess = hint["advice"]["guess"].as_str().unwrap().to_string();
-    let (status, state) = call_with(
+    let state = ok(call_with(
         app.clone(),
         "POST",
         &format!("/api/games/{id}/guesses"),
         Some(&json!({ "guess": guess }).to_string()),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{state}");
+    .await);
     (guess, state)
 }
 
 /// Starts a game with `body`, which must succeed: the game and its id.
 async fn new_game(app: &Router, body: &str) -> (Value, String) {
-    let (status, game) = call_with(app.clone(), "POST", "/api/games", Some(body)).await;
+    let (status, game) = post(app, "/api/games", body).await;
     assert_eq!(status, StatusCode::CREATED, "{body}: {game}");
     let id = game["id"].as_str().unwrap().to_string();
     (game, id)
@@ -285,13 +278,12 @@ async fn new_game(app: &Router, body: &str) -> (Value, String) {
 
 /// Gives the game up: the game, its secret shown.
 async fn give_up(app: &Router, id: &str) -> Value {
-    let (status, game) = call_with(
+    let game = ok(call_with(
         app.clone(),
         "POST",
         &format!("/api/games/{id}/give-up"),
         None,
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{game}");
+    .await);
     game
 }

@@ -6,20 +6,14 @@ use std::time::Duration;
 use axum::http::StatusCode;
 
 mod common;
-use common::call_with;
+use common::{call_with, post};
 
 #[tokio::test]
 async fn work_past_the_time_limit_answers_503_and_the_server_stays_up() {
     let mut config = moo_web::Config::default();
     config.service.bench_time_limit = Duration::ZERO;
     let app = moo_web::router(config);
-    let (status, bench) = call_with(
-        app.clone(),
-        "POST",
-        "/api/bench",
-        Some(r#"{"preset":"bulls"}"#),
-    )
-    .await;
+    let (status, bench) = post(&app, "/api/bench", r#"{"preset":"bulls"}"#).await;
     // Which deadline fires first is a race: each strategy's own check (an error row for every
     // strategy, 200) or the server's (503). Either way nothing may come back as a result.
     let errors: Vec<String> = match status {
@@ -64,7 +58,7 @@ async fn a_long_computation_does_not_stall_other_clients() {
     ));
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Light requests are answered while it runs...
-    let (status, _) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    let (status, _) = post(&app, "/api/games", "{}").await;
     assert_eq!(status, StatusCode::CREATED);
     assert!(
         !slow.is_finished(),

@@ -7,7 +7,7 @@ use serde_json::json;
 use tower::ServiceExt;
 
 mod common;
-use common::{assert_error, call, call_with};
+use common::{assert_error, call, call_with, post};
 
 #[tokio::test]
 async fn malformed_json_is_refused() {
@@ -72,7 +72,7 @@ async fn an_unknown_game_id_is_refused() {
 #[tokio::test]
 async fn an_invalid_code_is_refused() {
     let app = moo_web::router(moo_web::Config::default());
-    let (_, g) = call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
+    let (_, g) = post(&app, "/api/games", "{}").await;
     let uri = format!("/api/games/{}/guesses", g["id"].as_str().unwrap());
     for (guess, needle) in [("0012", "repeats '0'"), ("12", "4"), ("01a3", "'a'")] {
         let got = call_with(
@@ -210,8 +210,8 @@ async fn the_size_limit_is_said_and_the_game_cap_says_how_long_to_wait() {
     config.service.max_games = 1;
     let wait = format!("{} seconds", config.service.evict_idle.as_secs());
     let app = moo_web::router(config);
-    call_with(app.clone(), "POST", "/api/games", Some("{}")).await;
-    let (status, full) = call_with(app, "POST", "/api/games", Some("{}")).await;
+    post(&app, "/api/games", "{}").await;
+    let (status, full) = post(&app, "/api/games", "{}").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{full}");
     let msg = full["error"].as_str().unwrap();
     assert!(msg.contains(&wait) && !msg.contains("few minutes"), "{msg}");

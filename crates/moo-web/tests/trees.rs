@@ -6,7 +6,7 @@ use moo_core::Rules;
 use serde_json::json;
 
 mod common;
-use common::{assert_error, call, call_with, simple_totals};
+use common::{assert_error, call, ok, post, simple_totals};
 
 /// The Explorer's figures come from the server: a tree is checked as `moo tree verify` checks
 /// it, and each node carries its own counts.
@@ -16,8 +16,7 @@ async fn a_tree_view_is_verified_and_counted_per_node() {
         "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
         "root": {"guess": "a", "children": {"0B0C": {"guess": "b", "children": {"0B0C": {"guess": "c"}}}}}
     }});
-    let (status, view) = call("POST", "/api/trees/view", Some(&tiny.to_string())).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    let view = ok(call("POST", "/api/trees/view", Some(&tiny.to_string())).await);
     assert_eq!(view["stats"]["total"], 6);
     assert_eq!(view["nodes"][0]["histogram"], json!([1, 1, 1]));
     // Branch keys in every form `moo tree verify` reads, not only 0B0C.
@@ -25,8 +24,7 @@ async fn a_tree_view_is_verified_and_counted_per_node() {
         "rules": {"length": 1, "symbols": "abc", "repeats": false, "no_leading": false},
         "root": {"guess": "a", "children": {"0b0c": {"guess": "b", "children": {"00": {"guess": "c"}}}}}
     }});
-    let (status, view) = call("POST", "/api/trees/view", Some(&keys.to_string())).await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    let view = ok(call("POST", "/api/trees/view", Some(&keys.to_string())).await);
     assert_eq!(view["nodes"][0]["children"][0]["feedback"], "0B0C");
     // A tree that never reaches secret c is refused, as `moo tree verify` refuses it.
     let broken = json!({"tree": {
@@ -39,13 +37,12 @@ async fn a_tree_view_is_verified_and_counted_per_node() {
         "no branch",
     );
     // A built tree agrees with the core's harness.
-    let (status, view) = call(
+    let view = ok(call(
         "POST",
         "/api/trees/view",
         Some(r#"{"preset":"mastermind","strategy":"simple"}"#),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{view}");
+    .await);
     let (secrets, total) = simple_totals(Rules::mastermind());
     assert_eq!(view["nodes"][0]["secrets"], secrets);
     assert_eq!(view["nodes"][0]["total"], total);
@@ -53,13 +50,12 @@ async fn a_tree_view_is_verified_and_counted_per_node() {
 
 #[tokio::test]
 async fn bench_figures_match_playing_every_secret() {
-    let (status, bench) = call(
+    let bench = ok(call(
         "POST",
         "/api/bench",
         Some(r#"{"preset":"mastermind","strategies":["simple"]}"#),
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{bench}");
+    .await);
     let result = &bench["results"][0];
     let (secrets, total) = simple_totals(Rules::mastermind());
     assert_eq!(result["secrets"], secrets);
@@ -69,43 +65,32 @@ async fn bench_figures_match_playing_every_secret() {
 #[tokio::test]
 async fn trees_come_in_the_format_moo_tree_reads() {
     let app = moo_web::router(moo_web::Config::default());
-    let (status, tree) = call_with(
-        app.clone(),
-        "POST",
+    let tree = ok(post(
+        &app,
         "/api/trees",
-        Some(r#"{"preset":"mastermind","strategy":"knuth"}"#),
+        r#"{"preset":"mastermind","strategy":"knuth"}"#,
     )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{tree}");
+    .await);
     let tree = moo_core::DecisionTree::from_json(&tree.to_string()).unwrap();
     let stats = tree.verify().unwrap();
     moo_core::published::KNUTH
         .compare(&moo_core::Histogram::from_counts(stats.histogram))
         .unwrap();
-    assert_error(
-        call_with(
-            app.clone(),
-            "POST",
-            "/api/trees",
-            Some(r#"{"preset":"mastermind","strategy":"random"}"#),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "not deterministic",
-    );
-    // Brute force over 5040 codes asks millions of guesses, each a node: refused once the tree
-    // could no longer fit in an answer.
-    assert_error(
-        call_with(
-            app,
-            "POST",
-            "/api/trees",
-            Some(r#"{"preset":"bulls","strategy":"enumerate"}"#),
-        )
-        .await,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "too large to send: it has more than 349525 guesses",
-    );
+    for (body, needle) in [
+        (
+            r#"{"preset":"mastermind","strategy":"random"}"#,
+            "not deterministic",
+        ),
+        // Brute force over 5040 codes asks millions of guesses, each a node: refused once the
+        // tree could no longer fit in an answer.
+        (
+            r#"{"preset":"bulls","strategy":"enumerate"}"#,
+            "too large to send: it has more than 349525 guesses",
+        ),
+    ] {
+        let got = post(&app, "/api/trees", body).await;
+        assert_error(got, StatusCode::UNPROCESSABLE_ENTITY, needle);
+    }
 }
 
 #[tokio::test]

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use comfy_table::{presets, CellAlignment, Table};
+use comfy_table::Table;
 use moo_core::eval::{sample_secrets, GuessTimes};
 use moo_core::strategy::{build_opening, Book};
 use moo_core::{CodeSpace, History, Rules};
@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use super::advisor::emit;
 use crate::cli::advice::{AdviceArgs, Guesser};
-use crate::cli::output::write_file;
+use crate::cli::output::{align_right, markdown_table, write_file};
 use crate::cli::progress::ProgressLine;
 use crate::cli::{TableArgs, UsageError};
 
@@ -501,8 +501,7 @@ fn print_text(out: &mut Vec<u8>, r: &Report) -> std::io::Result<()> {
 
 /// A row per length: its games, guesses, weight and guess times, numbers aligned right.
 fn lengths_table(lengths: &[Length]) -> Table {
-    let mut table = Table::new();
-    table.load_preset(presets::ASCII_MARKDOWN).set_header([
+    let mut table = markdown_table([
         "length",
         "games",
         "average",
@@ -529,11 +528,8 @@ fn lengths_table(lengths: &[Length]) -> Table {
             format!("{:.2} s", l.setup_seconds),
         ]);
     }
-    for i in 1..table.column_count() {
-        if let Some(c) = table.column_mut(i) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
+    let numbers = 1..table.column_count();
+    align_right(&mut table, numbers);
     table
 }
 

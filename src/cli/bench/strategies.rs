@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use comfy_table::{presets, CellAlignment, Table};
+use comfy_table::Table;
 use moo_core::eval::{game_seed, Builder};
 use moo_core::strategy::{self, Strategy};
 use moo_core::{evaluate, CodeSpace, EvalOptions, Evaluation, GuessPool, Rules, StrategyOptions};
@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::plot;
 use crate::cli::advice;
-use crate::cli::output::{out, outln};
+use crate::cli::output::{align_right, markdown_table, out, outln};
 use crate::cli::progress::ProgressLine;
 use crate::cli::{ranged, GuessPoolArg, RuleArgs, TableArgs, UsageError};
 
@@ -367,10 +367,7 @@ fn summary_table(results: &[Evaluation]) -> Table {
         header.push("p99/guess".into());
     }
 
-    let mut table = Table::new();
-    table
-        .load_preset(presets::ASCII_MARKDOWN)
-        .set_header(header);
+    let mut table = markdown_table(header);
     for r in results {
         let mut row = vec![
             r.strategy.clone(),
@@ -400,22 +397,16 @@ fn summary_table(results: &[Evaluation]) -> Table {
         }
         table.add_row(row);
     }
-    for i in 1..table.column_count() {
-        if let Some(c) = table.column_mut(i) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
+    let numbers = 1..table.column_count();
+    align_right(&mut table, numbers);
     table
 }
 
 /// The classic per-run table: one row per run, a column per strategy, then the mean.
 fn runs_table(results: &[Evaluation], runs: usize) -> Table {
-    let mut table = Table::new();
     let mut header = vec!["run".to_string()];
     header.extend(results.iter().map(|r| r.strategy.clone()));
-    table
-        .load_preset(presets::ASCII_MARKDOWN)
-        .set_header(header);
+    let mut table = markdown_table(header);
     for run in 0..runs {
         let mut row = vec![(run + 1).to_string()];
         row.extend(results.iter().map(|r| {
@@ -431,11 +422,8 @@ fn runs_table(results: &[Evaluation], runs: usize) -> Table {
             .map(|r| format!("{:.2}", r.histogram.average())),
     );
     table.add_row(row);
-    for i in 1..table.column_count() {
-        if let Some(c) = table.column_mut(i) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
+    let numbers = 1..table.column_count();
+    align_right(&mut table, numbers);
     table
 }
 

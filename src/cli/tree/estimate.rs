@@ -344,19 +344,15 @@ pub fn print(estimate: &Estimate) -> Result<()> {
 
 /// What was run here: the sampled jobs and the parts driven through their rounds.
 fn print_measured(estimate: &Estimate) -> Result<()> {
-    let each: Vec<String> = estimate
-        .sampled
-        .iter()
-        .map(|s| {
-            format!(
-                "job {} ({} secrets) {} s",
-                s.index,
-                s.size,
-                secs(s.cpu_seconds)
-            )
-        })
-        .collect();
-    outln!("sampled   {}", each.join(", "))?;
+    let each = listed(&estimate.sampled, |s| {
+        format!(
+            "job {} ({} secrets) {} s",
+            s.index,
+            s.size,
+            secs(s.cpu_seconds)
+        )
+    });
+    outln!("sampled   {each}")?;
     for p in &estimate.driven {
         outln!(
             "driven    {} {} ({} secrets, {} CPU s here): {} jobs; {} of pieces, {} s; {} runs of {} later guesses, {} tried, {} s scaled up; {} s with {} s a job's start",
@@ -378,29 +374,30 @@ fn print_measured(estimate: &Estimate) -> Result<()> {
     Ok(())
 }
 
+/// `items`, each written by `each`, separated by commas: one line of the report.
+fn listed<T>(items: &[T], each: impl Fn(&T) -> String) -> String {
+    items.iter().map(each).collect::<Vec<_>>().join(", ")
+}
+
 /// Each part split deeper, driven or predicted, and the power law for the rest.
 fn print_parts(estimate: &Estimate) -> Result<()> {
-    let each: Vec<String> = estimate
-        .parts
-        .iter()
-        .map(|p| {
-            if p.driven {
-                format!("{} ({}) {} s (driven)", p.feedback, p.size, secs(p.seconds))
-            } else {
-                format!(
-                    "{} ({}) {} s ({} to {})",
-                    p.feedback,
-                    p.size,
-                    secs(p.seconds),
-                    secs(p.low),
-                    secs(p.high)
-                )
-            }
-        })
-        .collect();
+    let each = listed(&estimate.parts, |p| {
+        if p.driven {
+            format!("{} ({}) {} s (driven)", p.feedback, p.size, secs(p.seconds))
+        } else {
+            format!(
+                "{} ({}) {} s ({} to {})",
+                p.feedback,
+                p.size,
+                secs(p.seconds),
+                secs(p.low),
+                secs(p.high)
+            )
+        }
+    });
     outln!(
         "parts     {}; the others ~ {:.3e} * n^{:.2} s for n secrets",
-        each.join(", "),
+        each,
         estimate.deep_scale,
         estimate.deep_exponent
     )?;

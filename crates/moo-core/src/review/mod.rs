@@ -55,19 +55,12 @@ impl Default for ReviewOptions {
     }
 }
 
-impl ReviewOptions {
+with_setters!(ReviewOptions {
     /// The time one move's proofs may take (`None`: no limit).
-    pub fn with_move_time(mut self, move_time: Option<Duration>) -> ReviewOptions {
-        self.move_time = move_time;
-        self
-    }
-
+    with_move_time: move_time: Option<Duration>;
     /// Which codes may be guessed.
-    pub fn with_guesses(mut self, guesses: GuessPool) -> ReviewOptions {
-        self.guesses = guesses;
-        self
-    }
-}
+    with_guesses: guesses: GuessPool;
+});
 
 /// Why a game cannot be reviewed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

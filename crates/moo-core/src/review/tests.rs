@@ -208,18 +208,25 @@ fn without_a_score_table_only_true_proofs_are_labelled_proven() {
     assert!(labelled > 0, "endgames are proven by their closed forms");
 }
 
-#[test]
-fn a_review_keeps_to_its_time_limit() {
+/// 7 distinct digits of 0-9, a game far too large to search (604800 codes), and `guesses`
+/// played against the secret 9876543.
+fn seven_of_ten(guesses: &[&str]) -> (CodeSpace, History) {
     let rules = Rules::new(7, "0123456789", false, false).unwrap();
     let space = CodeSpace::new(rules.clone()).unwrap();
     let secret = rules.parse_code("9876543").unwrap();
     let mut history = History::new();
-    for g in [
-        "0123456", "1234567", "2345678", "3456789", "4567890", "5678901",
-    ] {
+    for g in guesses {
         let g = rules.parse_code(g).unwrap();
         history.push(g, g.score(&secret));
     }
+    (space, history)
+}
+
+#[test]
+fn a_review_keeps_to_its_time_limit() {
+    let (space, history) = seven_of_ten(&[
+        "0123456", "1234567", "2345678", "3456789", "4567890", "5678901",
+    ]);
     let start = Instant::now();
     let options = ReviewOptions::default().with_move_time(None);
     let r = review(
@@ -398,14 +405,7 @@ fn contradictions_and_turns_after_a_win_are_reported() {
 
 #[test]
 fn games_too_large_to_search_get_labelled_estimates() {
-    let rules = Rules::new(7, "0123456789", false, false).unwrap();
-    let space = CodeSpace::new(rules.clone()).unwrap();
-    let secret = rules.parse_code("9876543").unwrap();
-    let mut history = History::new();
-    for g in ["0123456", "7890123", "9876540"] {
-        let g = rules.parse_code(g).unwrap();
-        history.push(g, g.score(&secret));
-    }
+    let (space, history) = seven_of_ten(&["0123456", "7890123", "9876540"]);
     let options = ReviewOptions::default().with_move_time(Some(Duration::from_millis(300)));
     let r = review(&Advisor::new(), &space, &history, &options, &Stop::never()).unwrap();
     assert_eq!(r.moves.len(), 3);

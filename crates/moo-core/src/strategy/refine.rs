@@ -124,6 +124,15 @@ mod tests {
     use super::*;
     use crate::space::CodeSpace;
 
+    /// How many places two codes of one length differ in: the neighbours' distance.
+    fn places_differing(a: &Code, b: &Code) -> usize {
+        a.symbols()
+            .iter()
+            .zip(b.symbols())
+            .filter(|(x, y)| x != y)
+            .count()
+    }
+
     #[test]
     fn neighbours_are_legal_and_one_change_away() {
         for (rules, code) in [
@@ -148,12 +157,7 @@ mod tests {
             for n in &out {
                 rules.check_code(n).unwrap();
                 assert!(space.index_of(n).is_some());
-                let differ = n
-                    .symbols()
-                    .iter()
-                    .zip(code.symbols())
-                    .filter(|(a, b)| a != b)
-                    .count();
+                let differ = places_differing(n, &code);
                 assert!(differ == 1 || differ == 2, "{n:?} from {code:?}");
                 assert_ne!(*n, code);
             }
@@ -168,13 +172,7 @@ mod tests {
         let space = CodeSpace::new(rules.clone()).unwrap();
         let target = rules.parse_code("98765").unwrap();
         let rank = |g: u32| -> Ranked {
-            let code = space.code(g as usize);
-            let differ = code
-                .symbols()
-                .iter()
-                .zip(target.symbols())
-                .filter(|(a, b)| a != b)
-                .count();
+            let differ = places_differing(&space.code(g as usize), &target);
             (differ as u64, true, g)
         };
         let starts: Vec<Ranked> = ["10234", "56789", "89567"]

@@ -35,6 +35,12 @@ pub async fn call_with(
     )
 }
 
+/// `POST uri` with the JSON `body` to `app` (a clone of it: the router is a handle): the status
+/// and the answer, as [`call_with`] gives them.
+pub async fn post(app: &axum::Router, uri: &str, body: &str) -> (StatusCode, Value) {
+    call_with(app.clone(), "POST", uri, Some(body)).await
+}
+
 pub async fn call(method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
     call_with(
         moo_web::router(moo_web::Config::default()),
@@ -43,6 +49,14 @@ pub async fn call(method: &str, uri: &str, body: Option<&str>) -> (StatusCode, V
         body,
     )
     .await
+}
+
+/// The JSON answer of `got`, which must be 200 OK (the answer shown when not): most tests go
+/// on to read the answer of a request that must succeed.
+#[track_caller]
+pub fn ok(got: (StatusCode, Value)) -> Value {
+    assert_eq!(got.0, StatusCode::OK, "{}", got.1);
+    got.1
 }
 
 /// A bad request must get the given status and a JSON error mentioning `needle`.

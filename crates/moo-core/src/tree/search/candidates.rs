@@ -95,7 +95,15 @@ pub(super) fn candidates(
         }
         set.iter()
             .for_each(|&g| consider(g, &mut out, &mut left_out));
-    } else if let Some(least) = bulk_candidates(bounds, set, orbits, limit, child_depth, &mut out) {
+    } else if let Some(least) = (BulkPass {
+        bounds,
+        set,
+        orbits,
+        limit,
+        child_depth,
+    })
+    .candidates(&mut out)
+    {
         left_out = left_out.min(least);
     } else {
         // The sets too large for the bulk pass take longest here: look at the clock now and
@@ -110,40 +118,105 @@ pub(super) fn candidates(
     Some((out, left_out))
 }
 
-/// [`candidates`] from one bulk pass, when it applies ([`Bounds::with_bulk_bounds`]): pushes the
-/// guesses below `limit` that `orbits` leaves onto `out` and returns the least bound of the
-/// others.
-fn bulk_candidates(
-    bounds: &Bounds,
-    set: &[u32],
-    orbits: &Orbits,
+/// What the bulk passes of [`candidates`] look at: a node's set, the guesses its orbits leave,
+/// and the limit and depth the guesses' bounds are counted against.
+#[derive(Clone, Copy)]
+struct BulkPass<'a> {
+    bounds: &'a Bounds<'a>,
+    set: &'a [u32],
+    orbits: &'a Orbits<'a>,
     limit: u32,
     child_depth: u8,
-    out: &mut Vec<Candidate>,
-) -> Option<u32> {
-    if let Some(least) = sparse_candidates(bounds, set, orbits, limit, child_depth, out) {
-        return Some(least);
-    }
-    bounds.with_bulk_bounds(set, child_depth, |each, splits| {
-        spare::with(&spare::MARKS, |below| {
-            let least = mark_below(bounds.kernel, each, limit, below);
-            orbits.mask(below);
-            out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
-            for g in tried(below, orbits, bounds) {
-                out.push(Candidate {
-                    guess: g as u32,
-                    bound: each[g],
-                    member: splits.member(g),
-                });
-            }
-            least
-        })
-    })
 }
 
-/// [`sparse_candidates`] splits guesses one by one only when at most one guess in this many is
-/// left below the limit by its parts floor: one guess split alone costs a few dozen times what
-/// the bulk pass spends on it (Mastermind 4x8 and 5x5 measured alike at 8 to 128, see the
+impl BulkPass<'_> {
+    /// [`candidates`] from one bulk pass, when it applies ([`Bounds::with_bulk_bounds`]): pushes
+    /// the guesses below `limit` that `orbits` leaves onto `out` and returns the least bound of
+    /// the others.
+    fn candidates(&self, out: &mut Vec<Candidate>) -> Option<u32> {
+        if let Some(least) = self.sparse_candidates(out) {
+            return Some(least);
+        }
+        self.bounds
+            .with_bulk_bounds(self.set, self.child_depth, |each, splits| {
+                spare::with(&spare::MARKS, |below| {
+                    let least = mark_below(self.bounds.kernel, each, self.limit, below);
+                    self.orbits.mask(below);
+                    out.reserve(below.iter().map(|w| w.count_ones() as usize).sum());
+                    for g in tried(below, self.orbits, self.bounds) {
+                        out.push(Candidate {
+                            guess: g as u32,
+                            bound: each[g],
+                            member: splits.member(g),
+                        });
+                    }
+                    least
+                })
+            })
+    }
+
+    /// [`BulkPass::candidates`] when few guesses can beat `limit`: a guess making `p` parts (the
+    /// winning one included) costs at least `3n - p - member` (a part of `c` costs at least
+    /// `2c - 1`), which the cheaper bulk pass that only notes which feedbacks occur gives for
+    /// every guess ([`Bounds::with_part_scores`]). Only the guesses that floor leaves below the
+    /// limit are split one by one; the others' floors bound what is left out. `None` when the
+    /// pass does not apply or leaves too many guesses for splitting one by one to pay.
+    fn sparse_candidates(&self, out: &mut Vec<Candidate>) -> Option<u32> {
+        // The floor ignores a last-level weight, under which it seldom rules a guess out.
+        if self.bounds.level.weighted() {
+            return None;
+        }
+        let n = self.set.len() as u32;
+        // A guess scoring `s` (its parts, plus one if a member) is below the limit only if
+        // `3n - s < limit`.
+        let level = u8::try_from((3 * n).checked_sub(self.limit)?).ok()?;
+        self.bounds
+            .with_part_scores(self.set, |scores, rows| {
+                spare::with(&spare::MARKS, |marks| {
+                    let rest = mark_above(self.bounds.kernel, scores, level, marks);
+                    self.orbits.mask(marks);
+                    let count: usize = marks.iter().map(|w| w.count_ones() as usize).sum();
+                    if count * SPARSE_SHARE > self.bounds.n_codes {
+                        return None;
+                    }
+                    // A score of 0 is a guess that teaches nothing, never worth its cost.
+                    let mut left_out = if rest > 0 {
+                        3 * n - u32::from(rest)
+                    } else {
+                        INF
+                    };
+                    let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; self.bounds.slots];
+                    for g in tried(marks, self.orbits, self.bounds) {
+                        let Some((bound, member)) = self
+                            .bounds
+                            .split_bound_by_rows(g, rows, &mut counts, INF, self.child_depth)
+                            .and_then(|split| {
+                                self.bounds
+                                    .bound_of_split(self.set.len(), split, self.child_depth)
+                            })
+                        else {
+                            continue;
+                        };
+                        if bound < self.limit {
+                            out.push(Candidate {
+                                guess: g as u32,
+                                bound,
+                                member,
+                            });
+                        } else {
+                            left_out = left_out.min(bound);
+                        }
+                    }
+                    Some(left_out)
+                })
+            })
+            .flatten()
+    }
+}
+
+/// [`BulkPass::sparse_candidates`] splits guesses one by one only when at most one guess in this
+/// many is left below the limit by its parts floor: one guess split alone costs a few dozen times
+/// what the bulk pass spends on it (Mastermind 4x8 and 5x5 measured alike at 8 to 128, see the
 /// book's `docs/src/performance.md`).
 const SPARSE_SHARE: usize = 32;
 
@@ -160,74 +233,13 @@ fn tried<'a>(
     })
 }
 
-/// [`bulk_candidates`] when few guesses can beat `limit`: a guess making `p` parts (the winning
-/// one included) costs at least `3n - p - member` (a part of `c` costs at least `2c - 1`), which
-/// the cheaper bulk pass that only notes which feedbacks occur gives for every guess
-/// ([`Bounds::with_part_scores`]). Only the guesses that floor leaves below the limit are split
-/// one by one; the others' floors bound what is left out. `None` when the pass does not apply
-/// or leaves too many guesses for splitting one by one to pay.
-fn sparse_candidates(
-    bounds: &Bounds,
-    set: &[u32],
-    orbits: &Orbits,
-    limit: u32,
-    child_depth: u8,
-    out: &mut Vec<Candidate>,
-) -> Option<u32> {
-    // The floor ignores a last-level weight, under which it seldom rules a guess out.
-    if bounds.level.weighted() {
-        return None;
-    }
-    let n = set.len() as u32;
-    // A guess scoring `s` (its parts, plus one if a member) is below the limit only if
-    // `3n - s < limit`.
-    let level = u8::try_from((3 * n).checked_sub(limit)?).ok()?;
-    bounds
-        .with_part_scores(set, |scores, rows| {
-            spare::with(&spare::MARKS, |marks| {
-                let rest = mark_above(bounds.kernel, scores, level, marks);
-                orbits.mask(marks);
-                let count: usize = marks.iter().map(|w| w.count_ones() as usize).sum();
-                if count * SPARSE_SHARE > bounds.n_codes {
-                    return None;
-                }
-                // A score of 0 is a guess that teaches nothing, never worth its cost.
-                let mut left_out = if rest > 0 {
-                    3 * n - u32::from(rest)
-                } else {
-                    INF
-                };
-                let mut counts: SmallVec<[u32; FEEDBACKS]> = smallvec![0; bounds.slots];
-                for g in tried(marks, orbits, bounds) {
-                    let Some((bound, member)) = bounds
-                        .split_bound_by_rows(g, rows, &mut counts, INF, child_depth)
-                        .and_then(|split| bounds.bound_of_split(set.len(), split, child_depth))
-                    else {
-                        continue;
-                    };
-                    if bound < limit {
-                        out.push(Candidate {
-                            guess: g as u32,
-                            bound,
-                            member,
-                        });
-                    } else {
-                        left_out = left_out.min(bound);
-                    }
-                }
-                Some(left_out)
-            })
-        })
-        .flatten()
-}
-
 /// The guesses worth trying at a node with a limit, taken one at a time in the order of
 /// [`Candidate::order`] by their exact one-guess bounds, for a search that stops after a few:
-/// each guess's parts floor `3n - p - member` ([`sparse_candidates`]) is a place in the order it
-/// cannot come before, since its exact bound can raise it but never lower it, so a guess's exact
-/// bound is counted ([`Bounds::split_bound_by_rows`]) only when its floor comes first, and the
-/// floors themselves are listed one score at a time, from the highest, only as the order
-/// reaches them. The same guesses as [`candidates`] keeps, in the same order, and the loop that
+/// each guess's parts floor `3n - p - member` ([`BulkPass::sparse_candidates`]) is a place in the
+/// order it cannot come before, since its exact bound can raise it but never lower it, so a
+/// guess's exact bound is counted ([`Bounds::split_bound_by_rows`]) only when its floor comes
+/// first, and the floors themselves are listed one score at a time, from the highest, only as the
+/// order reaches them. The same guesses as [`candidates`] keeps, in the same order, and the loop that
 /// takes them counts few exact bounds beyond those it tries and lists few floors beyond those.
 pub(super) struct FloorOrder<'a> {
     bounds: &'a Bounds<'a>,
@@ -270,7 +282,7 @@ pub(super) enum Next {
 impl<'a> FloorOrder<'a> {
     /// The guesses of `set` worth trying below `limit` within `depth`, and the least floor of
     /// those left out ([`INF`] if none). `None` when the parts floor does not apply
-    /// ([`sparse_candidates`]), or when only members are worth trying.
+    /// ([`BulkPass::sparse_candidates`]), or when only members are worth trying.
     pub(super) fn new(
         bounds: &'a Bounds<'a>,
         set: &'a [u32],

@@ -240,27 +240,23 @@ impl<'a> Driver<'a> {
     /// total within it. [`SearchOutcome::Impossible`] when none does within the depth limit.
     fn worst(&self) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
         let search = self.new_search(None);
-        let mut depth = search.bounds.levels(self.root.len());
-        loop {
-            if depth > self.cap {
-                return Ok(SearchOutcome::Impossible {
-                    max_depth: u32::from(self.cap),
-                });
-            }
-            self.progress
-                .depth
-                .store(u64::from(depth), Ordering::Relaxed);
-            if let Some(sol) = self.solve(&search, INF, depth)? {
-                return Ok(SearchOutcome::Found(Driven {
-                    search,
-                    sol,
-                    depth,
-                    weight: None,
-                    unreduced: None,
-                }));
-            }
-            depth += 1;
-        }
+        let first = search.bounds.levels(self.root.len());
+        // One search serves every depth; the tree found takes it along.
+        let mut search = Some(search);
+        self.depth_by_depth(first, |depth| {
+            let held = search.as_ref().expect("taken only with the tree found");
+            let Some(sol) = self.solve(held, INF, depth)? else {
+                return Ok(None);
+            };
+            let search = search.take().expect("taken only with the tree found");
+            Ok(Some(Driven {
+                search,
+                sol,
+                depth,
+                weight: None,
+                unreduced: None,
+            }))
+        })
     }
 
     /// Depth by depth as for the worst case, each with its own weighted search: a cost
@@ -268,7 +264,28 @@ impl<'a> Driver<'a> {
     /// decides first and the total breaks ties.
     fn fewest_worst(&self) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
         let plain = LevelBounds::new(branches_of(self.space), self.root.len(), None);
-        let mut depth = plain.levels(self.root.len());
+        self.depth_by_depth(plain.levels(self.root.len()), |depth| {
+            let weight = weighted_cost_scale(self.space.len(), self.root.len(), depth)?;
+            let search = self.new_search(Some((depth, weight)));
+            let sol = self.solve(&search, INF, depth)?;
+            Ok(sol.map(|sol| Driven {
+                search,
+                sol,
+                depth,
+                weight: Some(weight),
+                unreduced: None,
+            }))
+        })
+    }
+
+    /// The two depth-limited objectives' loop: `at` searches one depth, from `depth` up, and
+    /// gives the tree if that depth admits one; past the cap the search is
+    /// [`SearchOutcome::Impossible`].
+    fn depth_by_depth(
+        &self,
+        mut depth: u8,
+        mut at: impl FnMut(u8) -> Result<Option<Driven<'a>>, SearchError>,
+    ) -> Result<SearchOutcome<Driven<'a>>, SearchError> {
         loop {
             if depth > self.cap {
                 return Ok(SearchOutcome::Impossible {
@@ -278,16 +295,8 @@ impl<'a> Driver<'a> {
             self.progress
                 .depth
                 .store(u64::from(depth), Ordering::Relaxed);
-            let weight = weighted_cost_scale(self.space.len(), self.root.len(), depth)?;
-            let search = self.new_search(Some((depth, weight)));
-            if let Some(sol) = self.solve(&search, INF, depth)? {
-                return Ok(SearchOutcome::Found(Driven {
-                    search,
-                    sol,
-                    depth,
-                    weight: Some(weight),
-                    unreduced: None,
-                }));
+            if let Some(found) = at(depth)? {
+                return Ok(SearchOutcome::Found(found));
             }
             depth += 1;
         }

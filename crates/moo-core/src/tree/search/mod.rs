@@ -200,50 +200,29 @@ impl SearchOptions {
         }
     }
 
-    /// Only trees that solve every secret within `max_depth` guesses (`None`: no limit).
-    pub fn with_max_depth(mut self, max_depth: Option<u32>) -> SearchOptions {
-        self.max_depth = max_depth;
-        self
-    }
-
-    /// Which codes may be guessed.
-    pub fn with_guesses(mut self, guesses: GuessPool) -> SearchOptions {
-        self.guesses = guesses;
-        self
-    }
-
-    /// The most memory the search's cache may take, in bytes (`None`: the default).
-    pub fn with_cache_bytes(mut self, cache_bytes: Option<u64>) -> SearchOptions {
-        self.cache_bytes = cache_bytes;
-        self
-    }
-
-    /// Whether sets equal up to the game's symmetries share cache entries (see
-    /// [`SearchOptions::classes`]).
-    pub fn with_classes(mut self, classes: bool) -> SearchOptions {
-        self.classes = classes;
-        self
-    }
-
-    /// How many candidate sets a search goes through before it starts naming them (see
-    /// [`SearchOptions::classes_after`]).
-    pub fn with_classes_after(mut self, classes_after: u64) -> SearchOptions {
-        self.classes_after = classes_after;
-        self
-    }
-
-    /// Only trees that open with `first_guess` (`None`: any opening; see
-    /// [`SearchOptions::first_guess`]).
-    pub fn with_first_guess(mut self, first_guess: Option<Code>) -> SearchOptions {
-        self.first_guess = first_guess;
-        self
-    }
-
     /// The cache size these options give.
     fn cache_budget(&self) -> u64 {
         self.cache_bytes.unwrap_or(DEFAULT_CACHE_BYTES)
     }
 }
+
+with_setters!(SearchOptions {
+    /// Only trees that solve every secret within `max_depth` guesses (`None`: no limit).
+    with_max_depth: max_depth: Option<u32>;
+    /// Which codes may be guessed.
+    with_guesses: guesses: GuessPool;
+    /// The most memory the search's cache may take, in bytes (`None`: the default).
+    with_cache_bytes: cache_bytes: Option<u64>;
+    /// Whether sets equal up to the game's symmetries share cache entries (see
+    /// [`SearchOptions::classes`]).
+    with_classes: classes: bool;
+    /// How many candidate sets a search goes through before it starts naming them (see
+    /// [`SearchOptions::classes_after`]).
+    with_classes_after: classes_after: u64;
+    /// Only trees that open with `first_guess` (`None`: any opening; see
+    /// [`SearchOptions::first_guess`]).
+    with_first_guess: first_guess: Option<Code>;
+});
 
 /// The search cache's size when the options name none: 640 MiB, counted as allocated, which
 /// keeps Mastermind 5x6 under 1 GB in all with the score tables. The games up to Mastermind 4x9
@@ -543,22 +522,13 @@ impl<'a, R> Search<'a, R> {
 impl<'a, R, B> Search<'a, R, B> {
     /// The same search, its outcome reporting bounds of type `C` ([`SearchOutcome`]).
     fn retyped<C>(self) -> Search<'a, R, C> {
-        let Search {
-            space,
-            root,
-            options,
-            progress,
-            stop,
-            checkpoint,
-            bounds: _,
-        } = self;
         Search {
-            space,
-            root,
-            options,
-            progress,
-            stop,
-            checkpoint,
+            space: self.space,
+            root: self.root,
+            options: self.options,
+            progress: self.progress,
+            stop: self.stop,
+            checkpoint: self.checkpoint,
             bounds: PhantomData,
         }
     }

@@ -130,13 +130,7 @@ impl<'a> State<'a> {
         let Some(entry) = self.lookup(set, depth) else {
             return ControlFlow::Continue(bound);
         };
-        if let Some(sol) = entry.exact {
-            return ControlFlow::Break(below(sol, limit));
-        }
-        if entry.bound >= limit {
-            return ControlFlow::Break(Err(entry.bound));
-        }
-        ControlFlow::Continue(bound.max(entry.bound))
+        settles(entry, limit, bound)
     }
 
     /// What the cache of classes knows of `set`'s class (named `class`): the answer, or `bound`
@@ -156,26 +150,26 @@ impl<'a> State<'a> {
         let Some(entry) = classes.get(key, depth) else {
             return ControlFlow::Continue(bound);
         };
-        if entry.exact.is_some() || entry.bound >= limit {
+        // Another set's guess means nothing here: a borrowed tree is kept without one.
+        let entry = match entry.exact {
+            Some(sol) => {
+                let sol = Solved {
+                    guess: NO_GUESS,
+                    ..sol
+                };
+                Entry {
+                    bound: sol.total,
+                    exact: Some(sol),
+                }
+            }
+            None => entry,
+        };
+        let settled = settles(entry, limit, bound);
+        if settled.is_break() {
             self.progress.borrowed.fetch_add(1, Ordering::Relaxed);
-        }
-        if let Some(sol) = entry.exact {
-            let sol = Solved {
-                guess: NO_GUESS,
-                ..sol
-            };
-            let exact = Entry {
-                bound: sol.total,
-                exact: Some(sol),
-            };
-            self.memo.put(set, depth, exact);
-            return ControlFlow::Break(below(sol, limit));
-        }
-        if entry.bound >= limit {
             self.memo.put(set, depth, entry);
-            return ControlFlow::Break(Err(entry.bound));
         }
-        ControlFlow::Continue(bound.max(entry.bound))
+        settled
     }
 
     /// Keeps what the search of `set` proved (in the cache, the cache of classes and the
@@ -227,4 +221,16 @@ impl<'a> State<'a> {
         }
         classes.name(bounds, set, pairs)
     }
+}
+
+/// What a cache entry settles for a search under `limit`: its tree or its proven failure, or
+/// else `bound` raised by the bound it proved.
+fn settles(entry: Entry, limit: u32, bound: u32) -> ControlFlow<Result<Solved, u32>, u32> {
+    if let Some(sol) = entry.exact {
+        return ControlFlow::Break(below(sol, limit));
+    }
+    if entry.bound >= limit {
+        return ControlFlow::Break(Err(entry.bound));
+    }
+    ControlFlow::Continue(bound.max(entry.bound))
 }

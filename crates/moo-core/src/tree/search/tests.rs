@@ -33,6 +33,17 @@ fn sets(space: &CodeSpace) -> Vec<(Vec<u32>, Symmetry)> {
     out
 }
 
+/// Runs `test` on a fresh single-threaded search of each game, every code a guess: the setup
+/// the tests of the search's parts share.
+fn each_search(games: impl IntoIterator<Item = Rules>, mut test: impl FnMut(&CodeSpace, &Solver)) {
+    for rules in games {
+        let space = CodeSpace::new(rules).unwrap();
+        let (progress, stop) = (Progress::new(), Stop::never());
+        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
+        test(&space, &search);
+    }
+}
+
 /// A failed search's bound is proven: never above the optimum, never below the limit asked.
 #[test]
 fn failures_bound_the_optimum() {
@@ -77,52 +88,52 @@ fn failures_bound_the_optimum() {
 /// histories that play the same symbols.
 #[test]
 fn orbits_try_the_canonical_guesses() {
-    for rules in [
-        Rules::new(4, "0123456789", false, true).unwrap(),
-        Rules::new(4, "123456", true, false).unwrap(),
-        Rules::new(3, "012345", false, false).unwrap(),
-    ] {
-        let space = CodeSpace::new(rules).unwrap();
-        let (progress, stop) = (Progress::new(), Stop::never());
-        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
-        let n = space.len();
-        let mut histories: Vec<[usize; 2]> = [0, n / 2, n - 1]
-            .into_iter()
-            .flat_map(|g| [1, n / 3, n / 5, n - 2].map(|h| [g, h]))
-            .collect();
-        // Two guesses with repeats that no permutation of positions fixes together, where
-        // the game has them.
-        let index = |symbols: &[u8]| {
-            space.index_of(&crate::code::Code::from_symbols(&symbols[..space.length()]))
-        };
-        if let (Some(g), Some(h)) = (index(&[0, 0, 1, 2]), index(&[0, 1, 0, 3])) {
-            histories.push([g, h]);
-        }
-        let root = Symmetry::new(space.rules());
-        let mut marked = 0;
-        for [g, h] in histories {
-            let first = root.after(space.code(g).symbols());
-            let second = first.after(space.code(h).symbols());
-            for sym in [&root, &first, &second] {
-                let orbits = search.bounds.orbits(sym);
-                marked += usize::from(matches!(orbits, Orbits::Marked(_)));
-                for c in 0..n {
-                    assert_eq!(
-                        orbits.tries(&space, c),
-                        sym.is_canonical(space.code(c).symbols()),
-                        "{:?} after {:?} and {:?}",
-                        space.code(c),
-                        space.code(g),
-                        space.code(h)
-                    );
+    each_search(
+        [
+            Rules::new(4, "0123456789", false, true).unwrap(),
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(3, "012345", false, false).unwrap(),
+        ],
+        |space, search| {
+            let n = space.len();
+            let mut histories: Vec<[usize; 2]> = [0, n / 2, n - 1]
+                .into_iter()
+                .flat_map(|g| [1, n / 3, n / 5, n - 2].map(|h| [g, h]))
+                .collect();
+            // Two guesses with repeats that no permutation of positions fixes together, where
+            // the game has them.
+            let index = |symbols: &[u8]| {
+                space.index_of(&crate::code::Code::from_symbols(&symbols[..space.length()]))
+            };
+            if let (Some(g), Some(h)) = (index(&[0, 0, 1, 2]), index(&[0, 1, 0, 3])) {
+                histories.push([g, h]);
+            }
+            let root = Symmetry::new(space.rules());
+            let mut marked = 0;
+            for [g, h] in histories {
+                let first = root.after(space.code(g).symbols());
+                let second = first.after(space.code(h).symbols());
+                for sym in [&root, &first, &second] {
+                    let orbits = search.bounds.orbits(sym);
+                    marked += usize::from(matches!(orbits, Orbits::Marked(_)));
+                    for c in 0..n {
+                        assert_eq!(
+                            orbits.tries(space, c),
+                            sym.is_canonical(space.code(c).symbols()),
+                            "{:?} after {:?} and {:?}",
+                            space.code(c),
+                            space.code(g),
+                            space.code(h)
+                        );
+                    }
                 }
             }
-        }
-        assert!(
-            marked > 0,
-            "no history left only unplayed symbols to rename"
-        );
-    }
+            assert!(
+                marked > 0,
+                "no history left only unplayed symbols to rename"
+            );
+        },
+    );
 }
 
 /// The bulk pass's test of the largest part, `c <= largest_within(d)`, is the level bound's
@@ -152,49 +163,50 @@ fn largest_within_matches_the_level_test() {
 #[test]
 fn the_floor_order_is_the_candidates_order() {
     use super::candidates::{candidates, Candidate, FloorOrder, GuessOrder, Next};
-    for rules in [
-        Rules::new(4, "123456", true, false).unwrap(),
-        Rules::new(3, "012345", false, false).unwrap(),
-        Rules::new(5, "1234", true, false).unwrap(),
-    ] {
-        let space = CodeSpace::new(rules).unwrap();
-        let (progress, stop) = (Progress::new(), Stop::never());
-        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
-        let bounds = &search.bounds;
-        let mut compared = 0;
-        for (set, sym) in sets(&space) {
-            let orbits = bounds.orbits(&sym);
-            let n = set.len() as u32;
-            for depth in [UNLIMITED, 4, 3] {
-                for limit in [2 * n + 2, 2 * n + n / 2, 3 * n - 4, 3 * n] {
-                    let Some((mut order, left_out)) =
-                        FloorOrder::new(bounds, &set, &orbits, limit, depth)
-                    else {
-                        continue;
-                    };
-                    let mut taken = Vec::new();
-                    let stopped_at = loop {
-                        match order.next(limit) {
-                            Next::Try(c) => taken.push(c.key()),
-                            Next::Done(bound) => break bound,
-                        }
-                    };
-                    let (cands, least) = candidates(bounds, &set, &orbits, limit, depth, &stop)
-                        .expect("never stopped");
-                    let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
-                    keys.sort_unstable();
-                    let at = format!("{} codes, limit {limit}, depth {depth}", n);
-                    assert_eq!(taken, keys, "{at}");
-                    assert!(stopped_at >= limit, "{at}");
-                    // Both bound what they leave out from below; the exact bounds the floor
-                    // order counts can only be sharper than the floors the candidates keep.
-                    assert!(left_out.min(stopped_at) >= least.min(limit), "{at}");
-                    compared += 1;
+    each_search(
+        [
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(3, "012345", false, false).unwrap(),
+            Rules::new(5, "1234", true, false).unwrap(),
+        ],
+        |space, search| {
+            let stop = Stop::never();
+            let bounds = &search.bounds;
+            let mut compared = 0;
+            for (set, sym) in sets(space) {
+                let orbits = bounds.orbits(&sym);
+                let n = set.len() as u32;
+                for depth in [UNLIMITED, 4, 3] {
+                    for limit in [2 * n + 2, 2 * n + n / 2, 3 * n - 4, 3 * n] {
+                        let Some((mut order, left_out)) =
+                            FloorOrder::new(bounds, &set, &orbits, limit, depth)
+                        else {
+                            continue;
+                        };
+                        let mut taken = Vec::new();
+                        let stopped_at = loop {
+                            match order.next(limit) {
+                                Next::Try(c) => taken.push(c.key()),
+                                Next::Done(bound) => break bound,
+                            }
+                        };
+                        let (cands, least) = candidates(bounds, &set, &orbits, limit, depth, &stop)
+                            .expect("never stopped");
+                        let mut keys: Vec<u64> = cands.iter().map(Candidate::key).collect();
+                        keys.sort_unstable();
+                        let at = format!("{} codes, limit {limit}, depth {depth}", n);
+                        assert_eq!(taken, keys, "{at}");
+                        assert!(stopped_at >= limit, "{at}");
+                        // Both bound what they leave out from below; the exact bounds the floor
+                        // order counts can only be sharper than the floors the candidates keep.
+                        assert!(left_out.min(stopped_at) >= least.min(limit), "{at}");
+                        compared += 1;
+                    }
                 }
             }
-        }
-        assert!(compared > 20, "only {compared} sets compared");
-    }
+            assert!(compared > 20, "only {compared} sets compared");
+        },
+    );
 }
 
 /// The lookahead of a part from its set's ranked guesses ([`super::ranked::Ranked`]) is the
@@ -204,54 +216,54 @@ fn ranked_lookaheads_are_the_full_ones() {
     use super::parts::Parts;
     use super::ranked::Ranked;
     use super::solved::child_limit;
-    for rules in [
-        Rules::new(4, "123456", true, false).unwrap(),
-        Rules::new(3, "012345", false, false).unwrap(),
-    ] {
-        let space = CodeSpace::new(rules).unwrap();
-        let (progress, stop) = (Progress::new(), Stop::never());
-        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
-        let bounds = &search.bounds;
-        let mut compared = 0;
-        let mut below_cap = 0;
-        for (set, sym) in sets(&space) {
-            let orbits = bounds.orbits(&sym);
-            let ranked = Ranked::new(&set);
-            for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
-                let parts = Parts::new(bounds, &set, g);
-                let at: Vec<Option<&[u8]>> = match parts.at() {
-                    Some(at) => at.map(Some).collect(),
-                    None => parts.iter().map(|_| None).collect(),
-                };
-                for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
-                    let n = part.len() as u32;
-                    for depth in [UNLIMITED, 4, 3] {
-                        for cap in [2 * n, 2 * n + 2, 2 * n + n / 2, 3 * n, INF] {
-                            if !bounds.counts_parts_first(part.len(), depth, cap) {
-                                continue;
+    each_search(
+        [
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(3, "012345", false, false).unwrap(),
+        ],
+        |space, search| {
+            let bounds = &search.bounds;
+            let mut compared = 0;
+            let mut below_cap = 0;
+            for (set, sym) in sets(space) {
+                let orbits = bounds.orbits(&sym);
+                let ranked = Ranked::new(&set);
+                for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
+                    let parts = Parts::new(bounds, &set, g);
+                    let at: Vec<Option<&[u8]>> = match parts.at() {
+                        Some(at) => at.map(Some).collect(),
+                        None => parts.iter().map(|_| None).collect(),
+                    };
+                    for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
+                        let n = part.len() as u32;
+                        for depth in [UNLIMITED, 4, 3] {
+                            for cap in [2 * n, 2 * n + 2, 2 * n + n / 2, 3 * n, INF] {
+                                if !bounds.counts_parts_first(part.len(), depth, cap) {
+                                    continue;
+                                }
+                                let full = bounds.lookahead(part, &orbits, depth, cap);
+                                // The first asks are answered the old way, before the set ranks.
+                                let Some(fast) =
+                                    ranked.min_bound(bounds, (part, None), child_limit(depth), cap)
+                                else {
+                                    continue;
+                                };
+                                assert_eq!(fast, full, "{n} codes, cap {cap}, depth {depth}");
+                                // The members' positions as the try knows them give the same.
+                                let by_at =
+                                    ranked.min_bound(bounds, (part, at), child_limit(depth), cap);
+                                assert_eq!(by_at, Some(full), "{n} codes, positions given");
+                                compared += 1;
+                                below_cap += usize::from(full < cap);
                             }
-                            let full = bounds.lookahead(part, &orbits, depth, cap);
-                            // The first asks are answered the old way, before the set ranks.
-                            let Some(fast) =
-                                ranked.min_bound(bounds, (part, None), child_limit(depth), cap)
-                            else {
-                                continue;
-                            };
-                            assert_eq!(fast, full, "{n} codes, cap {cap}, depth {depth}");
-                            // The members' positions as the try knows them give the same.
-                            let by_at =
-                                ranked.min_bound(bounds, (part, at), child_limit(depth), cap);
-                            assert_eq!(by_at, Some(full), "{n} codes, positions given");
-                            compared += 1;
-                            below_cap += usize::from(full < cap);
                         }
                     }
                 }
             }
-        }
-        assert!(compared > 100, "only {compared} parts compared");
-        assert!(below_cap > 20, "only {below_cap} bounds below the cap");
-    }
+            assert!(compared > 100, "only {compared} parts compared");
+            assert!(below_cap > 20, "only {below_cap} bounds below the cap");
+        },
+    );
 }
 
 /// The parts floor of a guess's score never exceeds the guess's one-guess bound, and the
@@ -260,49 +272,49 @@ fn ranked_lookaheads_are_the_full_ones() {
 #[test]
 fn large_lookaheads_by_floors_are_the_full_ones() {
     use super::solved::child_limit;
-    for rules in [
-        Rules::new(4, "123456", true, false).unwrap(),
-        Rules::new(5, "1234", true, false).unwrap(),
-    ] {
-        let space = CodeSpace::new(rules).unwrap();
-        let (progress, stop) = (Progress::new(), Stop::never());
-        let search = Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
-        let bounds = &search.bounds;
-        let all: Vec<u32> = (0..space.len() as u32).collect();
-        let mut large: Vec<(Vec<u32>, Symmetry)> = sets(&space)
-            .into_iter()
-            .filter(|(set, _)| set.len() > MAX_SET)
-            .collect();
-        large.push((all, Symmetry::new(space.rules())));
-        let mut counts = vec![0; bounds.slots];
-        let mut floors = 0;
-        for (set, sym) in &large {
-            let orbits = bounds.orbits(sym);
-            let n = set.len() as u32;
-            for depth in [UNLIMITED, 5, 4] {
-                let d = child_limit(depth);
-                let each: Vec<Option<u32>> = (0..space.len() as u32)
-                    .map(|g| {
-                        let split = bounds.split_bound(g, set, &mut counts, INF, d)?;
-                        let (bound, member) = bounds.bound_of_split(set.len(), split, d)?;
-                        let score = split.parts + u32::from(member);
-                        if depth == UNLIMITED {
-                            assert!(bounds.level.parts_floor(set.len(), score) <= bound);
-                            floors += 1;
-                        }
-                        Some(bound)
-                    })
-                    .collect();
-                let least = each.iter().flatten().copied().min().unwrap_or(INF);
-                for cap in [3 * n, least, least + 1, INF] {
-                    let fast = bounds.lookahead(set, &orbits, depth, cap);
-                    assert_eq!(fast, least.min(cap), "{n} codes, cap {cap}, depth {depth}");
+    each_search(
+        [
+            Rules::new(4, "123456", true, false).unwrap(),
+            Rules::new(5, "1234", true, false).unwrap(),
+        ],
+        |space, search| {
+            let bounds = &search.bounds;
+            let all: Vec<u32> = (0..space.len() as u32).collect();
+            let mut large: Vec<(Vec<u32>, Symmetry)> = sets(space)
+                .into_iter()
+                .filter(|(set, _)| set.len() > MAX_SET)
+                .collect();
+            large.push((all, Symmetry::new(space.rules())));
+            let mut counts = vec![0; bounds.slots];
+            let mut floors = 0;
+            for (set, sym) in &large {
+                let orbits = bounds.orbits(sym);
+                let n = set.len() as u32;
+                for depth in [UNLIMITED, 5, 4] {
+                    let d = child_limit(depth);
+                    let each: Vec<Option<u32>> = (0..space.len() as u32)
+                        .map(|g| {
+                            let split = bounds.split_bound(g, set, &mut counts, INF, d)?;
+                            let (bound, member) = bounds.bound_of_split(set.len(), split, d)?;
+                            let score = split.parts + u32::from(member);
+                            if depth == UNLIMITED {
+                                assert!(bounds.level.parts_floor(set.len(), score) <= bound);
+                                floors += 1;
+                            }
+                            Some(bound)
+                        })
+                        .collect();
+                    let least = each.iter().flatten().copied().min().unwrap_or(INF);
+                    for cap in [3 * n, least, least + 1, INF] {
+                        let fast = bounds.lookahead(set, &orbits, depth, cap);
+                        assert_eq!(fast, least.min(cap), "{n} codes, cap {cap}, depth {depth}");
+                    }
                 }
             }
-        }
-        assert!(large.len() > 1, "only {} large sets", large.len());
-        assert!(floors > 1000, "only {floors} floors compared");
-    }
+            assert!(large.len() > 1, "only {} large sets", large.len());
+            assert!(floors > 1000, "only {floors} floors compared");
+        },
+    );
 }
 
 /// The columns a set searched in parallel gathers, a block of guesses at a time and out of

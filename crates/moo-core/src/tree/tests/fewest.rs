@@ -95,6 +95,13 @@ fn fewest_worst_matches_exhaustive_recursion() {
     }
 }
 
+/// What the fewest-worst objective minimises, in its order, as replaying every secret of
+/// `tree` finds it: the worst case, the secrets at it, the total.
+fn worst_figures(tree: &DecisionTree) -> (u32, u64, u64) {
+    let stats = tree.verify().unwrap();
+    (stats.max, stats.at_worst, stats.total)
+}
+
 /// Mastermind 4x6: every secret within 5 guesses (Knuth 1977), and then the fewest secrets that
 /// need the fifth. The count is this search's own result (no published figure we know of),
 /// cross-checked by the exhaustive recursion on the tiny games above and by `moo tree verify`.
@@ -102,8 +109,7 @@ fn fewest_worst_matches_exhaustive_recursion() {
 #[ignore = "exact search, seconds in release; run with --ignored"]
 fn mastermind_fewest_at_worst_is_5_with_539() {
     let tree = reproduce(&published::MASTERMIND_FEWEST_WORST);
-    let stats = tree.verify().unwrap();
-    assert_eq!((stats.max, stats.at_worst, stats.total), (5, 539, 5627));
+    assert_eq!(worst_figures(&tree), (5, 539, 5627));
 }
 
 /// The tree of the fewest-at-worst proof for Bulls and Cows 4 of 0-9 (the open question of how
@@ -114,8 +120,7 @@ fn mastermind_fewest_at_worst_is_5_with_539() {
 fn bulls_fewest_at_worst_tree_has_50_at_7() {
     let tree = DecisionTree::from_json(include_str!("../../../trees/bulls-4x10-fewest-worst.json"))
         .unwrap();
-    let stats = tree.verify().unwrap();
-    assert_eq!((stats.max, stats.at_worst, stats.total), (7, 50, 26450));
+    assert_eq!(worst_figures(&tree), (7, 50, 26450));
 }
 
 /// The optimal tree of Bulls and Cows with 5 distinct digits of 0-7 (6720 secrets), new as far
@@ -175,8 +180,7 @@ fn split_run_trees_replay_with_their_optima() {
 #[ignore = "exact search, about three minutes of CPU in release; run with --ignored"]
 fn bulls_fewest_at_worst_is_7_with_50() {
     let tree = reproduce(&published::BULLS_FEWEST_WORST);
-    let stats = tree.verify().unwrap();
-    assert_eq!((stats.max, stats.at_worst, stats.total), (7, 50, 26450));
+    assert_eq!(worst_figures(&tree), (7, 50, 26450));
     assert_eq!(
         tree.to_json(false),
         include_str!("../../../trees/bulls-4x10-fewest-worst.json"),

@@ -39,12 +39,10 @@ fn bulls_1_to_9_optimal_average_is_published() {
 #[test]
 #[ignore = "exact search, about a second in release; run with --ignored"]
 fn mastermind_4x7_optimal_average_is_published() {
-    let tree = reproduce(&published::VILLE);
-    assert_eq!(
-        tree.to_json(false),
+    reproduces_shipped(
+        &published::VILLE,
         include_str!("../../../trees/mastermind-4x7-average.json"),
-        "rebuild with `moo tree build --game mastermind --symbols 1234567 \
-         -o crates/moo-core/trees/mastermind-4x7-average.json`"
+        "--symbols 1234567 -o crates/moo-core/trees/mastermind-4x7-average.json",
     );
 }
 
@@ -53,12 +51,10 @@ fn mastermind_4x7_optimal_average_is_published() {
 #[test]
 #[ignore = "exact search, seconds in release; run with --ignored"]
 fn mastermind_4x8_optimal_average_is_published() {
-    let tree = reproduce(&published::ARFST23);
-    assert_eq!(
-        tree.to_json(false),
+    reproduces_shipped(
+        &published::ARFST23,
         include_str!("../../../trees/mastermind-4x8-average.json"),
-        "rebuild with `moo tree build --game mastermind --symbols 12345678 \
-         -o crates/moo-core/trees/mastermind-4x8-average.json`"
+        "--symbols 12345678 -o crates/moo-core/trees/mastermind-4x8-average.json",
     );
 }
 
@@ -110,6 +106,17 @@ fn shipped_trees_replay_as_their_rows_say() {
         row.compare(&Histogram::from_counts(stats.histogram))
             .unwrap();
     }
+}
+
+/// `row` reproduced, byte for byte the shipped Mastermind tree `shipped`, which
+/// `moo tree build --game mastermind REBUILD` writes again.
+fn reproduces_shipped(row: &Published, shipped: &str, rebuild: &str) {
+    let tree = reproduce(row);
+    assert_eq!(
+        tree.to_json(false),
+        shipped,
+        "rebuild with `moo tree build --game mastermind {rebuild}`"
+    );
 }
 
 /// Searches every row of [`published::NEW_RESULTS`] on `game` (at least one) and checks it.

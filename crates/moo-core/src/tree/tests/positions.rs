@@ -159,14 +159,16 @@ fn a_position_search_from_the_start_is_the_full_search() {
 fn a_stop_fired_in_advance_stops_the_search() {
     let space = CodeSpace::new(Rules::mastermind()).unwrap();
     let flag = Arc::new(AtomicBool::new(true));
-    let stop = Stop::never().with_flag(flag);
-    let outcome = Search::after(&space, &History::new(), &space.all())
-        .stop(&stop)
-        .run();
-    assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
-    let past = Stop::at(web_time::Instant::now());
-    let outcome = Search::after(&space, &History::new(), &space.all())
-        .stop(&past)
+    assert_stops(&space, &Stop::never().with_flag(flag));
+    assert_stops(&space, &Stop::at(web_time::Instant::now()));
+}
+
+/// The search of the whole of `space` under `stop` ends in [`SearchError::Stopped`].
+fn assert_stops(space: &CodeSpace, stop: &Stop) {
+    let progress = Progress::new();
+    let outcome = Search::after(space, &History::new(), &space.all())
+        .progress(&progress)
+        .stop(stop)
         .run();
     assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
 }
@@ -176,13 +178,7 @@ fn a_stop_fired_in_advance_stops_the_search() {
 #[test]
 fn a_deadline_stops_a_long_search_midway() {
     let space = CodeSpace::new(Rules::bulls()).unwrap();
-    let stop = Stop::after(std::time::Duration::from_millis(50));
-    let progress = Progress::new();
-    let outcome = Search::after(&space, &History::new(), &space.all())
-        .progress(&progress)
-        .stop(&stop)
-        .run();
-    assert_eq!(outcome.unwrap_err(), SearchError::Stopped);
+    assert_stops(&space, &Stop::after(std::time::Duration::from_millis(50)));
 }
 
 /// A search that reports bounds ends a stop as an outcome with a true lower bound, on either

@@ -106,58 +106,65 @@ fn blocks_at_every_level() -> impl Iterator<Item = (Level, (usize, usize))> {
         .flat_map(|l| [(0, BLOCK), (BLOCK, BLOCK), (2 * BLOCK, 23)].map(|b| (l, b)))
 }
 
+/// Runs `test` on each block at every level ([`blocks_at_every_level`]) of random rows
+/// ([`random_rows`], drawn from `seed`) below each count of feedbacks in turn: with the level,
+/// the rows, the block's start and width, and the count.
+fn each_block(
+    seed: u64,
+    feedbacks: [u8; 3],
+    mut test: impl FnMut(Level, &[&[u8]], usize, usize, u8),
+) {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for f in feedbacks {
+        let rows = random_rows(&mut rng, f);
+        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
+        for (level, (start, width)) in blocks_at_every_level() {
+            test(level, &rows, start, width, f);
+        }
+    }
+}
+
 /// The nibble pass, with vector instructions and without, marks every feedback a plain
 /// loop finds and nothing in the padding, for full and partial blocks.
 #[test]
 fn nibble_passes_match_a_plain_loop() {
-    use rand::SeedableRng;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(14);
-    for f in [9u8, 14, 16] {
-        let rows = random_rows(&mut rng, f);
-        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (level, (start, width)) in blocks_at_every_level() {
-            let (mut low, mut high) = ([0u8; BLOCK], [0u8; BLOCK]);
-            or_nibbles(level, &rows, start, width, &mut low, &mut high);
-            let (mut plain_low, mut plain_high) = ([0u8; BLOCK], [0u8; BLOCK]);
-            or_nibbles_plain(&rows, start, width, &mut plain_low, &mut plain_high);
-            for j in 0..BLOCK {
-                let want = if j < width {
-                    rows.iter().fold(0u16, |m, r| m | 1 << r[start + j])
-                } else {
-                    0
-                };
-                let got = u16::from(low[j]) | u16::from(high[j]) << 8;
-                let plain = u16::from(plain_low[j]) | u16::from(plain_high[j]) << 8;
-                let at = format!("{level:?}, {f} feedbacks, block at {start}, guess {j}");
-                assert_eq!(got, want, "{at}");
-                assert_eq!(plain, want, "{at}");
-            }
+    each_block(14, [9, 14, 16], |level, rows, start, width, f| {
+        let (mut low, mut high) = ([0u8; BLOCK], [0u8; BLOCK]);
+        or_nibbles(level, rows, start, width, &mut low, &mut high);
+        let (mut plain_low, mut plain_high) = ([0u8; BLOCK], [0u8; BLOCK]);
+        or_nibbles_plain(rows, start, width, &mut plain_low, &mut plain_high);
+        for j in 0..BLOCK {
+            let want = if j < width {
+                rows.iter().fold(0u16, |m, r| m | 1 << r[start + j])
+            } else {
+                0
+            };
+            let got = u16::from(low[j]) | u16::from(high[j]) << 8;
+            let plain = u16::from(plain_low[j]) | u16::from(plain_high[j]) << 8;
+            let at = format!("{level:?}, {f} feedbacks, block at {start}, guess {j}");
+            assert_eq!(got, want, "{at}");
+            assert_eq!(plain, want, "{at}");
         }
-    }
+    });
 }
 
 /// The bits pass, as this CPU runs it and as plain loops, marks every feedback a plain loop
 /// finds, for full and partial blocks.
 #[test]
 fn bits_passes_match_a_plain_loop() {
-    use rand::SeedableRng;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
-    for f in [14u8, 20, 32] {
-        let rows = random_rows(&mut rng, f);
-        let rows: Vec<&[u8]> = rows.iter().map(Vec::as_slice).collect();
-        for (level, (start, width)) in blocks_at_every_level() {
-            let mut bits = [0u32; BLOCK];
-            or_block(level, &rows, start, width, &mut bits);
-            let mut plain = [0u32; BLOCK];
-            or_block_plain(&rows, start, width, &mut plain);
-            for j in 0..width {
-                let want = rows.iter().fold(0u32, |m, r| m | 1 << r[start + j]);
-                let at = format!("{level:?}, {f} feedbacks, block at {start}, guess {j}");
-                assert_eq!(bits[j], want, "{at}");
-                assert_eq!(plain[j], want, "{at}");
-            }
+    each_block(15, [14, 20, 32], |level, rows, start, width, f| {
+        let mut bits = [0u32; BLOCK];
+        or_block(level, rows, start, width, &mut bits);
+        let mut plain = [0u32; BLOCK];
+        or_block_plain(rows, start, width, &mut plain);
+        for j in 0..width {
+            let want = rows.iter().fold(0u32, |m, r| m | 1 << r[start + j]);
+            let at = format!("{level:?}, {f} feedbacks, block at {start}, guess {j}");
+            assert_eq!(bits[j], want, "{at}");
+            assert_eq!(plain[j], want, "{at}");
         }
-    }
+    });
 }
 
 /// The feedback indexes of a five-symbol game (`bulls * 6 + cows`, no 4 bulls and 1 cow): 20
