@@ -55,11 +55,18 @@ function build() {
 // A bar with a Cancel button once a request has taken a moment (a short hint never shows it).
 function busyBar() {
   let timer = null;
+  const bar = $("#busy");
   $("#busy-cancel").addEventListener("click", cancelAll);
   onBusy((inFlight) => {
     clearTimeout(timer);
-    if (inFlight === 0) { $("#busy").hidden = true; return; }
-    timer = setTimeout(() => { $("#busy").hidden = false; }, 400);
+    if (inFlight === 0) {
+      // A page that sends its requests one after another (the bench: one per way of playing)
+      // would hide the bar, and the Cancel a player is reaching for, between two of them: it
+      // goes only once nothing has been asked for a moment.
+      timer = setTimeout(() => { bar.hidden = true; }, 300);
+      return;
+    }
+    if (bar.hidden) timer = setTimeout(() => { bar.hidden = false; }, 400);
   });
 }
 
