@@ -744,7 +744,7 @@ mod tests {
             include_bytes!("../trees/mastermind-5x7-bound.json.gz"),
             86225,
         ),
-        (include_bytes!("../trees/bulls-5x10-bound.json.gz"), 172254),
+        (include_bytes!("../trees/bulls-5x10-bound.json.gz"), 172062),
         (include_bytes!("../trees/bulls-5x9-bound.json.gz"), 82095),
     ];
 }
