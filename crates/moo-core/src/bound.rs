@@ -720,13 +720,8 @@ mod tests {
     /// Bulls and Cows 5 of 0-8's are above the optima their split runs proved (85645, 81847).
     #[test]
     fn shipped_bound_trees_replay_with_their_totals() {
-        use std::io::Read;
         for (gz, total) in SHIPPED {
-            let mut json = String::new();
-            flate2::read::GzDecoder::new(*gz)
-                .read_to_string(&mut json)
-                .unwrap();
-            let tree = DecisionTree::from_json(&json).unwrap();
+            let tree = crate::tree::gunzipped_tree(gz);
             let stats = tree.verify().unwrap();
             assert_eq!(stats.total, *total, "{}", tree.rules().describe());
         }

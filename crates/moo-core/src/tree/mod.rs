@@ -669,3 +669,5 @@ fn nesting(text: &str) -> usize {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+pub(crate) use tests::gunzipped_tree;

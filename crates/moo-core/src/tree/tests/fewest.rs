@@ -150,7 +150,6 @@ fn bulls_5_of_0_7_tree_totals_34444() {
 /// long for CI; an ignored CLI test joins each run's shipped results to its tree again.
 #[test]
 fn split_run_trees_replay_with_their_optima() {
-    use std::io::Read;
     for (gz, row) in [
         (
             &include_bytes!("../../../trees/bulls-5x9-average.json.gz")[..],
@@ -161,11 +160,7 @@ fn split_run_trees_replay_with_their_optima() {
             &published::MASTERMIND_5X7,
         ),
     ] {
-        let mut json = String::new();
-        flate2::read::GzDecoder::new(gz)
-            .read_to_string(&mut json)
-            .unwrap();
-        let tree = DecisionTree::from_json(&json).unwrap();
+        let tree = super::gunzipped_tree(gz);
         assert_eq!(tree.rules(), &row.game.rules().unwrap());
         let stats = tree.verify().unwrap();
         row.compare(&Histogram::from_counts(stats.histogram))

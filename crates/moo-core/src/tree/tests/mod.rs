@@ -21,6 +21,17 @@ fn found(space: &CodeSpace, options: &SearchOptions) -> (DecisionTree, TreeStats
     }
 }
 
+/// A shipped tree from the bytes of its gzipped file (`include_bytes!` of a `.json.gz` under
+/// `trees/`), as the tests that replay the larger trees read them.
+pub(crate) fn gunzipped_tree(gz: &[u8]) -> DecisionTree {
+    use std::io::Read;
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(gz)
+        .read_to_string(&mut json)
+        .unwrap();
+    DecisionTree::from_json(&json).unwrap()
+}
+
 fn options(objective: Objective, max_depth: Option<u32>, guesses: GuessPool) -> SearchOptions {
     SearchOptions::new(objective)
         .with_max_depth(max_depth)
