@@ -11,6 +11,7 @@ mod duel;
 mod hint;
 mod kernels;
 mod play;
+mod refute;
 mod review;
 mod shipped_runs;
 mod snapshots;

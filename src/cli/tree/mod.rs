@@ -27,6 +27,7 @@ mod claims;
 mod estimate;
 mod flags;
 mod jobs;
+mod refute;
 mod run_report;
 mod stats;
 mod watch;
@@ -100,6 +101,17 @@ and how far a long run has got (jobs done and their CPU time, by part):
   moo tree bound --game mastermind --length 5 --symbols 12345678 --top 3 --top-levels 1 -o t.json
   moo tree bound --game mastermind --length 5 --symbols 12345678 --lower")]
     Bound(bound::BoundArgs),
+    /// Prove that no strategy always wins within N guesses, as a file checked without moo
+    ///
+    /// The proof names, position by position, a feedback that leaves too much to win in the
+    /// guesses left, for one guess of each kind; guesses that leave a part too large to tell
+    /// apart are left for the checker to count. `refutation-check` (crates/refutation-check)
+    /// verifies it with its own scoring and symmetries.
+    #[command(after_help = "Examples:
+  moo tree refute --game mastermind --within 4 -o mm4.txt       Knuth's 5 cannot be beaten
+  moo tree refute --game mastermind --length 5 --within 5 -o mm5x6-5.txt.gz
+  cargo run --release -p refutation-check -- mm5x6-5.txt.gz")]
+    Refute(refute::RefuteArgs),
     /// List the search's kernel levels and which of them this CPU runs
     ///
     /// A level is a set of vector instructions the search's inner loops are compiled for. Every level gives the same trees; only the speed differs. The search takes the best this
@@ -285,6 +297,7 @@ pub fn run(args: Args) -> Result<()> {
         TreeCommand::Join(a) => jobs::join(a),
         TreeCommand::Status(a) => jobs::status(a),
         TreeCommand::Bound(a) => bound::bound(a),
+        TreeCommand::Refute(a) => refute::refute(a),
         TreeCommand::Kernels(a) => kernels(a),
     }
 }

@@ -16,6 +16,7 @@
 //! tree and the benchmark of its strategy cannot disagree.
 
 mod jobs;
+mod refutation;
 mod search;
 
 pub use jobs::{
@@ -23,6 +24,9 @@ pub use jobs::{
     JobResult, Joined, OpenGuess, OpenPart, PartEstimate, PartOutcome, Piece, RunDir, RunFileError,
     SampledJob, SettledPart, Split, SplitError, SplitOptions, Standing, Step, Task, Unreduced,
     DEFAULT_SHARE, DRIVE_STEP, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
+};
+pub use refutation::{
+    answers, most_won, write_refutation, RefutationError, RefutationStats, REFUTATION_FORMAT,
 };
 #[doc(hidden)]
 pub use search::bench;

@@ -1,0 +1,113 @@
+//! `moo tree refute`: the refutations shipped in `refutations/` are what the command writes,
+//! byte for byte, and claims it cannot refute are refused. That each refutation is a proof is
+//! `refutation-check`'s to say (crates/refutation-check/tests).
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::common::{json_of, moo, moo_fails};
+
+const SHIPPED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/refutations");
+
+/// The text of a shipped refutation.
+fn shipped(stem: &str) -> String {
+    let file = std::fs::File::open(Path::new(SHIPPED).join(format!("{stem}.txt.gz"))).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+#[test]
+fn the_quick_shipped_refutations_are_written_again_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let games: [(&str, &[&str]); 4] = [
+        (
+            "mastermind-4x7",
+            &[
+                "--game",
+                "mastermind",
+                "--symbols",
+                "1234567",
+                "--within",
+                "5",
+            ],
+        ),
+        (
+            "mastermind-3x10",
+            &[
+                "--game",
+                "mastermind",
+                "--length",
+                "3",
+                "--symbols",
+                "0123456789",
+                "--within",
+                "6",
+            ],
+        ),
+        ("mastermind-4x6", &["--game", "mastermind", "--within", "4"]),
+        ("bulls-4x9", &["--symbols", "123456789", "--within", "5"]),
+    ];
+    for (stem, args) in games {
+        let file = dir.path().join(format!("{stem}.txt"));
+        let report = json_of(
+            moo()
+                .args(["tree", "refute", "--json", "--threads", "2", "-o"])
+                .arg(&file)
+                .args(args),
+        );
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text, shipped(stem), "{stem}");
+        assert_eq!(report["bytes"], text.len() as u64, "{stem}");
+        let positions: u64 = report["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        // One closing line per position; one entry line per position below the root and per
+        // part left to the two-guess test.
+        assert_eq!(text.lines().filter(|l| *l == ".").count() as u64, positions);
+        assert_eq!(report["deeper"], positions - 1, "{stem}");
+    }
+}
+
+#[test]
+fn a_claim_that_holds_is_not_refuted_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r.txt");
+    // Knuth's 5 guesses always win Mastermind.
+    moo_fails(
+        [
+            "tree",
+            "refute",
+            "--game",
+            "mastermind",
+            "--within",
+            "5",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        2,
+        &[
+            "a strategy wins every secret within 5 guesses",
+            "--objective worst",
+        ],
+    );
+    assert!(!file.exists());
+    moo_fails(
+        [
+            "tree",
+            "refute",
+            "--within",
+            "0",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        2,
+        &["--within"],
+    );
+    moo_fails(["tree", "refute", "--within", "3"], 2, &["--output"]);
+}
