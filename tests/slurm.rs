@@ -134,14 +134,12 @@ fn a_split_runs_over_two_slurm_nodes_survives_one_killed_and_joins_to_the_built_
     let work = cluster.dir.path().join("work");
     fs::create_dir(&work).unwrap();
     let game = ["--length", "3"];
+    // `moo ARGS PATH` on the game, printing JSON: the split, and the build its join must equal.
+    let moo_json =
+        |args: &[&str], path: &Path| run_json(Command::new(&moo).args(args).arg(path).args(game));
     let jobs = work.join("jobs");
 
-    let split = run_json(
-        Command::new(&moo)
-            .args(["tree", "split", "--share", "5", "--json", "--out"])
-            .arg(&jobs)
-            .args(game),
-    );
+    let split = moo_json(&["tree", "split", "--share", "5", "--json", "--out"], &jobs);
     let first = split["jobs"].as_array().unwrap().len();
     assert!(first > 1, "{split}");
     assert!(split["deeper"].as_u64().unwrap() > 0, "{split}");
@@ -241,12 +239,7 @@ fn a_split_runs_over_two_slurm_nodes_survives_one_killed_and_joins_to_the_built_
     }
 
     let built = work.join("built.json");
-    let build = run_json(
-        Command::new(&moo)
-            .args(["tree", "build", "--threads", "1", "--json", "-o"])
-            .arg(&built)
-            .args(game),
-    );
+    let build = moo_json(&["tree", "build", "--threads", "1", "--json", "-o"], &built);
     assert_eq!(
         fs::read(&joined).unwrap(),
         fs::read(&built).unwrap(),

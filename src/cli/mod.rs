@@ -19,6 +19,7 @@ pub mod tree;
 
 use std::fmt;
 
+use anyhow::Context;
 use clap::{Args as ClapArgs, ValueEnum};
 use moo_core::space::SpaceOptions;
 use moo_core::strategy::GuessPool;
@@ -68,6 +69,15 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
             "{n} is not in 1..={max} ({THREADS_PER_CORE} per core on this machine)"
         )),
     }
+}
+
+/// The worker threads of a search: `--threads` of them, or by default one a core as rayon chooses.
+pub fn worker_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(n);
+    }
+    pool.build().context("cannot start the worker threads")
 }
 
 /// A parser of a count from 1 to `max`, checked when the flags are parsed; clap's message gives

@@ -143,6 +143,17 @@ impl Finished {
     }
 }
 
+/// Runs `work` on this thread while `watch` follows it on a thread of its own, told through a
+/// [`Finished`] that the work has ended, however it ends: a watcher never outlives its work.
+pub fn watched<T>(watch: impl FnOnce(&Finished) + Send, work: impl FnOnce() -> T) -> T {
+    let done = Finished::default();
+    std::thread::scope(|scope| {
+        let _finished = done.raise_on_drop();
+        scope.spawn(|| watch(&done));
+        work()
+    })
+}
+
 /// Raises its [`Finished`] when dropped ([`Finished::raise_on_drop`]).
 pub struct RaiseOnDrop<'a>(&'a Finished);
 

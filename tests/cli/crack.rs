@@ -2,15 +2,14 @@
 
 use crate::common::{moo, moo_fails, moo_json as json, moo_stdout, says, stdout_of};
 
+/// `moo crack ARGS --json`, which must succeed: the report, which is what these tests read.
+fn crack_json(args: &[&str]) -> serde_json::Value {
+    json(["crack"].iter().chain(args).chain(&["--json"]))
+}
+
 #[test]
 fn exact_cracker_finds_a_typed_secret() {
-    let v = json([
-        "crack",
-        "--repeats",
-        "--secret",
-        "call me ishmael some years ago",
-        "--json",
-    ]);
+    let v = crack_json(&["--repeats", "--secret", "call me ishmael some years ago"]);
     assert_eq!(v["found"], "call me ishmael some years ago");
     assert_eq!(v["exact"], true);
     let queries = v["queries"].as_u64().unwrap();
@@ -35,14 +34,12 @@ fn secret_file_is_lowercased_and_filtered() {
         "Call me Ishmael.\nSome years ago—never mind how long",
     )
     .unwrap();
-    let v = json([
-        "crack",
+    let v = crack_json(&[
         "--repeats",
         "--length",
         "20",
         "--secret-file",
         path.to_str().unwrap(),
-        "--json",
     ]);
     assert_eq!(v["found"], "call me ishmael some");
     assert_eq!(v["exact"], true);
@@ -50,27 +47,18 @@ fn secret_file_is_lowercased_and_filtered() {
 
 #[test]
 fn trials_report_mean_and_max_for_both_games() {
-    let v = json([
-        "crack",
-        "--repeats",
-        "--length",
-        "60",
-        "--trials",
-        "3",
-        "--json",
-    ]);
+    let v = crack_json(&["--repeats", "--length", "60", "--trials", "3"]);
     assert_eq!(v["all_exact"], true);
     assert_eq!(v["trials"], 3);
     assert!(v["queries_max"].as_u64().unwrap() as f64 >= v["queries_mean"].as_f64().unwrap());
-    let v = json(["crack", "--length", "60", "--trials", "2", "--json"]);
+    let v = crack_json(&["--length", "60", "--trials", "2"]);
     assert_eq!(v["all_exact"], true);
     assert_eq!(v["symbols"], 300);
 }
 
 #[test]
 fn genetic_baseline_counts_every_evaluation() {
-    let v = json([
-        "crack",
+    let v = crack_json(&[
         "--method",
         "ga",
         "--repeats",
@@ -80,7 +68,6 @@ fn genetic_baseline_counts_every_evaluation() {
         "2",
         "--generations",
         "50",
-        "--json",
     ]);
     let queries = v["queries"].as_u64().unwrap();
     // Each run: 100 initial evaluations and 99 per generation; plus one for the crowd's answer.
@@ -180,27 +167,15 @@ fn bad_files_are_runtime_errors() {
 
 #[test]
 fn intervals_is_the_default_and_reports_its_cap() {
-    let v = json([
-        "crack",
-        "--repeats",
-        "--length",
-        "80",
-        "--trials",
-        "2",
-        "--json",
-    ]);
+    let v = crack_json(&["--repeats", "--length", "80", "--trials", "2"]);
     assert_eq!(v["method"], "intervals");
     assert_eq!(v["all_exact"], true);
     assert!(v["cap"].as_u64().unwrap() >= 4);
-    let v = json([
-        "crack", "--length", "80", "--trials", "2", "--cap", "64", "--json",
-    ]);
+    let v = crack_json(&["--length", "80", "--trials", "2", "--cap", "64"]);
     assert_eq!(v["cap"], 64);
     assert_eq!(v["all_exact"], true);
     // The earlier exact cracker stays available, and reports no cap.
-    let v = json([
-        "crack", "--method", "exact", "--length", "40", "--trials", "1", "--json",
-    ]);
+    let v = crack_json(&["--method", "exact", "--length", "40", "--trials", "1"]);
     assert_eq!(v["method"], "exact");
     assert!(v.get("cap").is_none());
 }
@@ -208,15 +183,7 @@ fn intervals_is_the_default_and_reports_its_cap() {
 #[test]
 fn intervals_needs_fewer_queries_than_the_earlier_cracker() {
     let query = |method: &str| {
-        json([
-            "crack",
-            "--repeats",
-            "--method",
-            method,
-            "--seed",
-            "5",
-            "--json",
-        ])["queries"]
+        crack_json(&["--repeats", "--method", method, "--seed", "5"])["queries"]
             .as_u64()
             .unwrap()
     };

@@ -13,28 +13,10 @@ fn checkpoints_never_overwrite_another_file() {
     check(
         "checkpoints_never_overwrite_another_file",
         vec![
-            Case::fails(
-                "30.3 --checkpoint onto a tree file",
-                small_build(&["--checkpoint", "tree.json"]),
-                "tree.json is not a moo checkpoint",
-            )
-            .check(tree_unchanged),
-            Case::fails(
-                "30.3 --checkpoint onto a text file",
-                small_build(&["--checkpoint", "notes.txt"]),
-                "notes.txt is not a moo checkpoint",
-            )
-            .check(notes_unchanged),
-            Case::fails(
-                "30.3 --checkpoint onto a Latin-1 file",
-                small_build(&["--checkpoint", "latin1.txt"]),
-                "latin1.txt is not a moo checkpoint",
-            ),
-            Case::fails(
-                "30.3 --checkpoint onto a 64 MiB file",
-                small_build(&["--checkpoint", "big.json"]),
-                "big.json is not a moo checkpoint",
-            ),
+            onto_another_file("a tree file", "tree.json").check(tree_unchanged),
+            onto_another_file("a text file", "notes.txt").check(notes_unchanged),
+            onto_another_file("a Latin-1 file", "latin1.txt"),
+            onto_another_file("a 64 MiB file", "big.json"),
             Case::owned(
                 "30.3 --checkpoint new file",
                 small_build(&["--checkpoint", "new.ckpt"]),
@@ -45,6 +27,15 @@ fn checkpoints_never_overwrite_another_file() {
             .check(x_json_is_private),
         ],
     );
+}
+
+/// `--checkpoint` onto `file`, which is `what` and no checkpoint: refused, naming the file.
+fn onto_another_file(what: &str, file: &str) -> Case {
+    Case::fails(
+        format!("30.3 --checkpoint onto {what}"),
+        small_build(&["--checkpoint", file]),
+        &format!("{file} is not a moo checkpoint"),
+    )
 }
 
 /// Devices, FIFOs and directories are refused as checkpoints, promptly.

@@ -290,7 +290,7 @@ pub fn a_secret(space: &CodeSpace, candidates: &CodeSet) -> Option<Code> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::{games, Rules};
     use crate::strategy::{self, Knowledge, StrategyOptions};
     use proptest::prelude::*;
 
@@ -365,10 +365,7 @@ mod tests {
 
     #[test]
     fn small_games_force_every_strategy_to_their_optimal_worst_case() {
-        for rules in [
-            Rules::new(3, "0123456789", false, false).unwrap(),
-            Rules::new(3, "1234", true, false).unwrap(),
-        ] {
+        for rules in games("3 0123456789, 3 1234 repeats") {
             let space = CodeSpace::new(rules).unwrap();
             let worst = optimal_worst(&space);
             let forced = every_strategy_forced(&space, worst);

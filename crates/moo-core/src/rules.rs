@@ -495,6 +495,39 @@ pub(crate) fn every_kind() -> [Rules; 5] {
     ]
 }
 
+/// Games for tests, comma-separated: a preset's name, or the length and the symbols followed by
+/// `repeats` and `no-leading` where they hold, as in `"mastermind, 4 0123456 no-leading"`. The
+/// words say which flags a game sets, where rows of `Rules::new(4, .., false, true)` bury them.
+///
+/// # Panics
+///
+/// On a game it cannot read or whose rules are invalid: the test is wrong.
+#[cfg(test)]
+pub(crate) fn games(list: &str) -> Vec<Rules> {
+    list.split(',').map(|game| test_game(game.trim())).collect()
+}
+
+#[cfg(test)]
+fn test_game(game: &str) -> Rules {
+    if let Some(preset) = Preset::ALL.into_iter().find(|p| p.name() == game) {
+        return preset.rules();
+    }
+    let mut words = game.split_whitespace();
+    let length = words.next().and_then(|w| w.parse().ok());
+    let (Some(length), Some(symbols)) = (length, words.next()) else {
+        panic!("{game:?} is not a preset nor a length and symbols");
+    };
+    let (mut repeats, mut no_leading) = (false, false);
+    for word in words {
+        match word {
+            "repeats" => repeats = true,
+            "no-leading" => no_leading = true,
+            _ => panic!("{game:?}: {word:?} is neither repeats nor no-leading"),
+        }
+    }
+    Rules::new(length, symbols, repeats, no_leading).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args as ClapArgs, ValueEnum};
 use moo_core::bound::{
     lower_bound_from, upper_bound, BoundError, BoundOptions, BoundProgress, LowerBound, UpperBound,
@@ -17,8 +17,8 @@ use moo_core::{CodeSpace, Stop};
 use serde::Serialize;
 
 use super::super::output::{outln, write_file};
-use super::super::progress::Finished;
-use super::super::{parse_threads, RuleArgs, TableArgs, UsageError};
+use super::super::progress::{watched, Finished};
+use super::super::{parse_threads, worker_pool, RuleArgs, TableArgs, UsageError};
 use super::exit_on_interrupt;
 use super::stats::print_stats;
 
@@ -157,26 +157,22 @@ pub fn bound(args: BoundArgs) -> Result<()> {
         Some(path) => ProvenSets::read(path, &space)?,
         None => ProvenSets::default(),
     };
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool.build().context("cannot start the worker threads")?;
+    let pool = worker_pool(args.threads)?;
     let progress = BoundProgress::default();
-    let done = Finished::default();
     let start = Instant::now();
     let stop = Stop::never();
-    let found = std::thread::scope(|scope| {
-        let _finished = done.raise_on_drop();
-        scope.spawn(|| show_progress(&progress, &done));
-        pool.install(|| {
-            if args.lower {
-                lower_bound_from(&space, &options, &known, &stop, &progress).map(Found::Lower)
-            } else {
-                upper_bound(&space, &options, &stop, &progress).map(Found::Upper)
-            }
-        })
-    })
+    let found = watched(
+        |done| show_progress(&progress, done),
+        || {
+            pool.install(|| {
+                if args.lower {
+                    lower_bound_from(&space, &options, &known, &stop, &progress).map(Found::Lower)
+                } else {
+                    upper_bound(&space, &options, &stop, &progress).map(Found::Upper)
+                }
+            })
+        },
+    )
     .map_err(|e| match e {
         BoundError::Search(e @ SearchError::TooLarge { .. }) => {
             anyhow::Error::from(UsageError(e.to_string()))

@@ -23,7 +23,7 @@ use moo_core::Stop;
 use super::flags::SearchArgs;
 use super::run_report::{self, print_standing, report_job, JoinReport};
 use crate::cli::output::{check_run_entry, outln, write_file, write_run_file};
-use crate::cli::{parse_threads, RuleArgs, UsageError};
+use crate::cli::{parse_threads, worker_pool, RuleArgs, UsageError};
 
 /// `moo tree split`'s flags.
 #[derive(Debug, ClapArgs)]
@@ -268,11 +268,7 @@ pub fn job(args: JobArgs) -> Result<()> {
             return report_job(&done, &output, true, args.json);
         }
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool.build().context("cannot start the worker threads")?;
+    let pool = worker_pool(args.threads)?;
     let progress = Progress::new();
     let space =
         exact_space(job.rules.clone()).with_context(|| format!("{}", job_path.display()))?;

@@ -17,8 +17,8 @@ use moo_core::{CodeSpace, DecisionTree, Kernel, TreeStats};
 use serde::Serialize;
 
 use super::output::{out, outln, write_file};
-use super::progress::Finished;
-use super::{parse_threads, RuleArgs, TableArgs, UsageError};
+use super::progress::{watched, Finished};
+use super::{parse_threads, worker_pool, RuleArgs, TableArgs, UsageError};
 use flags::SearchArgs;
 use stats::print_stats;
 
@@ -321,11 +321,7 @@ fn build(args: BuildArgs) -> Result<()> {
         .with_cache_bytes(args.cache_memory)
         .with_classes(!args.no_classes)
         .with_first_guess(first_guess);
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool.build().context("cannot start the worker threads")?;
+    let pool = worker_pool(args.threads)?;
     let checkpoint = match &args.checkpoint {
         Some(path) => Some(Checkpoint::open(path, &space, &options)?),
         None => None,
@@ -337,16 +333,17 @@ fn build(args: BuildArgs) -> Result<()> {
         None => None,
     };
     let progress = Progress::new();
-    let done = Finished::default();
     let start = Instant::now();
-    let outcome = std::thread::scope(|scope| {
-        let _finished = done.raise_on_drop();
-        scope.spawn(|| show_progress(&progress, &done));
-        if let Some(log) = &log {
-            let checkpoint = checkpoint.as_ref();
-            let (progress, done) = (&progress, &done);
-            scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
-        }
+    let watch = |done: &Finished| {
+        std::thread::scope(|scope| {
+            if let Some(log) = &log {
+                let (checkpoint, progress) = (checkpoint.as_ref(), &progress);
+                scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
+            }
+            show_progress(&progress, done);
+        })
+    };
+    let outcome = watched(watch, || {
         let search = Search::whole(&space).options(&options).progress(&progress);
         pool.install(|| match &checkpoint {
             Some(c) => search.checkpoint(c).run(),

@@ -2,6 +2,7 @@
 //! scoring at every kernel level, memory limits, partitions.
 
 use super::*;
+use crate::rules::games;
 
 #[test]
 fn enumeration_is_sorted_valid_and_complete() {
@@ -56,12 +57,9 @@ fn score_table_is_every_pair_scored() {
 #[test]
 fn packed_scoring_matches_direct_scoring() {
     // Spaces without a table score from packed codes; compare a spread of pairs.
-    for rules in [
-        Rules::new(5, "0123456789", false, false).unwrap(),
-        Rules::new(5, "0123456789", false, true).unwrap(),
-        Rules::new(5, "12345678", true, false).unwrap(),
-        Rules::new(6, "012345678", true, true).unwrap(),
-    ] {
+    for rules in games(
+        "5 0123456789, 5 0123456789 no-leading, 5 12345678 repeats, 6 012345678 repeats no-leading",
+    ) {
         let space = CodeSpace::new(rules).unwrap();
         assert!(!space.has_table());
         let n = space.len();
@@ -86,12 +84,9 @@ fn packed_scoring_matches_direct_scoring() {
 /// [`Code::score`] does, for distinct and repeated symbols and 4 to 6 positions.
 #[test]
 fn packed_scoring_matches_direct_scoring_at_every_level() {
-    for rules in [
-        Rules::new(4, "0123456789", false, false).unwrap(),
-        Rules::new(5, "0123456789", false, true).unwrap(),
-        Rules::new(4, "123456", true, false).unwrap(),
-        Rules::new(6, "012345678", true, true).unwrap(),
-    ] {
+    for rules in games(
+        "4 0123456789, 5 0123456789 no-leading, 4 123456 repeats, 6 012345678 repeats no-leading",
+    ) {
         let space =
             CodeSpace::with_options(rules.clone(), &SpaceOptions::default().with_table_bytes(0))
                 .unwrap();
@@ -221,12 +216,7 @@ fn table_matches_direct_scoring() {
 /// are not; a clone, whose buffer is placed anew, still holds every row.
 #[test]
 fn rows_start_on_cache_lines_and_hold_the_scores() {
-    for rules in [
-        Rules::mastermind(),
-        Rules::new(4, "0123456789", false, true).unwrap(),
-        Rules::new(3, "01234567", false, false).unwrap(),
-        Rules::new(3, "01234567", true, false).unwrap(),
-    ] {
+    for rules in games("mastermind, 4 0123456789 no-leading, 3 01234567, 3 01234567 repeats") {
         let space = CodeSpace::new(rules).unwrap();
         let n = space.len();
         let compact = space

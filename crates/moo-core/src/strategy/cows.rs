@@ -109,6 +109,7 @@ impl Strategy for Cows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::games;
     use crate::strategy::play;
     use crate::{Feedback, History, Rules};
 
@@ -128,14 +129,8 @@ mod tests {
 
     #[test]
     fn solves_every_secret_of_distinct_and_repeat_games() {
-        for rules in [
-            Rules::mastermind(),
-            Rules::new(3, "0123456", false, false).unwrap(),
-            Rules::new(3, "0123456", false, true).unwrap(),
-            // An alphabet smaller than the code: no block at all.
-            Rules::new(4, "ab", true, false).unwrap(),
-            Rules::new(2, "01", false, false).unwrap(),
-        ] {
+        // "4 ab repeats" has an alphabet smaller than the code: no block at all.
+        for rules in games("mastermind, 3 0123456, 3 0123456 no-leading, 4 ab repeats, 2 01") {
             assert!(worst_case(rules.clone()) < 30, "{rules:?}");
         }
     }

@@ -1003,6 +1003,7 @@ impl Strategy for PartitionStrategy {
 mod tests {
     use super::sample::membership;
     use super::*;
+    use crate::rules::games;
     use crate::{History, Rules};
 
     /// The choice a full scan of every allowed guess makes, without any shortcut.
@@ -1062,11 +1063,7 @@ mod tests {
 
     #[test]
     fn shortcut_matches_full_scan() {
-        for rules in [
-            Rules::mastermind(),
-            Rules::new(3, "012345", false, true).unwrap(),
-            Rules::new(3, "01234", true, false).unwrap(),
-        ] {
+        for rules in games("mastermind, 3 012345 no-leading, 3 01234 repeats") {
             check_against_full_scan(&rules, 37);
         }
     }

@@ -8,6 +8,15 @@ import { answerView, answerWords, codeView, parseFeedback } from "./words.js";
 export const mayDropGame = (turns) =>
   !turns || window.confirm(`Start a new game? The game in progress (${plural(turns, "guess", "guesses")}) will be lost.`);
 
+// The markup of an empty history table, with the columns `turnRows` fills: one table for every
+// page where a person guesses, so that they read a game alike.
+export const historyTable = (id) => `<div class="scroll">
+    <table id="${id}" class="history">
+      <thead><tr><th>#</th><th>Guess</th><th>Answer</th></tr></thead>
+      <tbody></tbody>
+    </table>
+  </div>`;
+
 // The rows of a history table, newest first.
 export const turnRows = (history, rules) => history.map((t, i) => {
   const [b, c] = parseFeedback(t.feedback);

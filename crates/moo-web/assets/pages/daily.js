@@ -8,7 +8,7 @@ import { api } from "../lib/api.js";
 import { answerWords, pegsGame } from "../lib/words.js";
 import { keypad } from "../lib/keypad.js";
 import { celebrate } from "../lib/win.js";
-import { turnRows } from "../lib/turns.js";
+import { historyTable, turnRows } from "../lib/turns.js";
 import { saveState } from "../lib/state.js";
 import { reviewView } from "../lib/review.js";
 import { GAMES, saveTry, savedTry, statistics, statsView, today } from "../lib/daily.js";
@@ -33,12 +33,7 @@ export const daily = {
   </form>
   <p id="daily-status" class="status" role="status" aria-live="polite"></p>
   <div class="row"><button id="daily-giveup" type="button" class="secondary">Give up</button></div>
-  <div class="scroll">
-    <table id="daily-history" class="history">
-      <thead><tr><th>#</th><th>Guess</th><th>Answer</th></tr></thead>
-      <tbody></tbody>
-    </table>
-  </div>
+  ${historyTable("daily-history")}
   <div id="daily-end" hidden>
     <div id="daily-win" class="card win-card" hidden><h3 id="daily-win-title" tabindex="-1"></h3></div>
     <div class="card share">

@@ -6,7 +6,7 @@ import { api } from "../lib/api.js";
 import { adviceWords, answerWords, colourGame, colourOf, digitsOnly, pegsGame, words } from "../lib/words.js";
 import { keypad } from "../lib/keypad.js";
 import { celebrate, share } from "../lib/win.js";
-import { mayDropGame, turnRows } from "../lib/turns.js";
+import { historyTable, mayDropGame, turnRows } from "../lib/turns.js";
 import { hashState, saveState, stored } from "../lib/state.js";
 import { rulesForm } from "../lib/forms.js";
 import { showReview } from "../lib/review.js";
@@ -52,12 +52,7 @@ export const play = {
     <p id="hint-out" class="info"></p>
     <button id="hint-play" type="button" class="secondary" hidden>Play this guess</button>
   </div>
-  <div class="scroll">
-    <table id="play-history" class="history">
-      <thead><tr><th>#</th><th>Guess</th><th>Answer</th></tr></thead>
-      <tbody></tbody>
-    </table>
-  </div>
+  ${historyTable("play-history")}
   <div id="play-review" class="review" tabindex="-1" hidden></div>
 `,
   game: null,

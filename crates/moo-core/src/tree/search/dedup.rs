@@ -140,19 +140,15 @@ fn split_hashes(bounds: &Bounds, set: &[u32], cands: &[Candidate]) -> Vec<u64> {
 mod tests {
     use super::*;
     use crate::pool::GuessPool;
+    use crate::rules::{games, Rules};
     use crate::space::CodeSpace;
-    use crate::Rules;
 
     /// The guesses kept are the first of each split in the order given, as comparing every
     /// guess's labels with every earlier one's finds them, on sets where many guesses split
     /// alike (few members) and where few do.
     #[test]
     fn the_first_guess_of_each_split_is_kept() {
-        for rules in [
-            Rules::new(4, "123456", true, false).unwrap(),
-            Rules::new(5, "1234", true, false).unwrap(),
-            Rules::new(3, "012345", false, false).unwrap(),
-        ] {
+        for rules in games("4 123456 repeats, 5 1234 repeats, 3 012345") {
             let space = CodeSpace::new(rules).unwrap();
             let bounds = Bounds::new(&space, GuessPool::All, None);
             let n = space.len() as u32;

@@ -5,7 +5,7 @@ use super::recursion::Solver;
 use super::solved::INF;
 use super::solved::UNLIMITED;
 use super::*;
-use crate::rules::Rules;
+use crate::rules::{games, Rules};
 
 /// Every set two guesses can leave in `space`, from a few first guesses, with the symmetry
 /// the search would have there.
@@ -47,10 +47,7 @@ fn each_search(games: impl IntoIterator<Item = Rules>, mut test: impl FnMut(&Cod
 /// A failed search's bound is proven: never above the optimum, never below the limit asked.
 #[test]
 fn failures_bound_the_optimum() {
-    for rules in [
-        Rules::new(3, "012345", false, false).unwrap(),
-        Rules::new(3, "1234", true, false).unwrap(),
-    ] {
+    for rules in games("3 012345, 3 1234 repeats") {
         let space = CodeSpace::new(rules).unwrap();
         let (progress, stop) = (Progress::new(), Stop::never());
         let fresh = || Solver::new(&space, GuessPool::All, &progress, &stop, 1, None, 1 << 24);
@@ -89,11 +86,7 @@ fn failures_bound_the_optimum() {
 #[test]
 fn orbits_try_the_canonical_guesses() {
     each_search(
-        [
-            Rules::new(4, "0123456789", false, true).unwrap(),
-            Rules::new(4, "123456", true, false).unwrap(),
-            Rules::new(3, "012345", false, false).unwrap(),
-        ],
+        games("4 0123456789 no-leading, 4 123456 repeats, 3 012345"),
         |space, search| {
             let n = space.len();
             let mut histories: Vec<[usize; 2]> = [0, n / 2, n - 1]
@@ -164,11 +157,7 @@ fn largest_within_matches_the_level_test() {
 fn the_floor_order_is_the_candidates_order() {
     use super::candidates::{candidates, Candidate, FloorOrder, GuessOrder, Next};
     each_search(
-        [
-            Rules::new(4, "123456", true, false).unwrap(),
-            Rules::new(3, "012345", false, false).unwrap(),
-            Rules::new(5, "1234", true, false).unwrap(),
-        ],
+        games("4 123456 repeats, 3 012345, 5 1234 repeats"),
         |space, search| {
             let stop = Stop::never();
             let bounds = &search.bounds;
@@ -216,54 +205,48 @@ fn ranked_lookaheads_are_the_full_ones() {
     use super::parts::Parts;
     use super::ranked::Ranked;
     use super::solved::child_limit;
-    each_search(
-        [
-            Rules::new(4, "123456", true, false).unwrap(),
-            Rules::new(3, "012345", false, false).unwrap(),
-        ],
-        |space, search| {
-            let bounds = &search.bounds;
-            let mut compared = 0;
-            let mut below_cap = 0;
-            for (set, sym) in sets(space) {
-                let orbits = bounds.orbits(&sym);
-                let ranked = Ranked::new(&set);
-                for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
-                    let parts = Parts::new(bounds, &set, g);
-                    let at: Vec<Option<&[u8]>> = match parts.at() {
-                        Some(at) => at.map(Some).collect(),
-                        None => parts.iter().map(|_| None).collect(),
-                    };
-                    for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
-                        let n = part.len() as u32;
-                        for depth in [UNLIMITED, 4, 3] {
-                            for cap in [2 * n, 2 * n + 2, 2 * n + n / 2, 3 * n, INF] {
-                                if !bounds.counts_parts_first(part.len(), depth, cap) {
-                                    continue;
-                                }
-                                let full = bounds.lookahead(part, &orbits, depth, cap);
-                                // The first asks are answered the old way, before the set ranks.
-                                let Some(fast) =
-                                    ranked.min_bound(bounds, (part, None), child_limit(depth), cap)
-                                else {
-                                    continue;
-                                };
-                                assert_eq!(fast, full, "{n} codes, cap {cap}, depth {depth}");
-                                // The members' positions as the try knows them give the same.
-                                let by_at =
-                                    ranked.min_bound(bounds, (part, at), child_limit(depth), cap);
-                                assert_eq!(by_at, Some(full), "{n} codes, positions given");
-                                compared += 1;
-                                below_cap += usize::from(full < cap);
+    each_search(games("4 123456 repeats, 3 012345"), |space, search| {
+        let bounds = &search.bounds;
+        let mut compared = 0;
+        let mut below_cap = 0;
+        for (set, sym) in sets(space) {
+            let orbits = bounds.orbits(&sym);
+            let ranked = Ranked::new(&set);
+            for g in [0, space.len() as u32 / 7, space.len() as u32 - 1] {
+                let parts = Parts::new(bounds, &set, g);
+                let at: Vec<Option<&[u8]>> = match parts.at() {
+                    Some(at) => at.map(Some).collect(),
+                    None => parts.iter().map(|_| None).collect(),
+                };
+                for (part, at) in parts.iter().zip(at).filter(|(p, _)| p.len() > 2) {
+                    let n = part.len() as u32;
+                    for depth in [UNLIMITED, 4, 3] {
+                        for cap in [2 * n, 2 * n + 2, 2 * n + n / 2, 3 * n, INF] {
+                            if !bounds.counts_parts_first(part.len(), depth, cap) {
+                                continue;
                             }
+                            let full = bounds.lookahead(part, &orbits, depth, cap);
+                            // The first asks are answered the old way, before the set ranks.
+                            let Some(fast) =
+                                ranked.min_bound(bounds, (part, None), child_limit(depth), cap)
+                            else {
+                                continue;
+                            };
+                            assert_eq!(fast, full, "{n} codes, cap {cap}, depth {depth}");
+                            // The members' positions as the try knows them give the same.
+                            let by_at =
+                                ranked.min_bound(bounds, (part, at), child_limit(depth), cap);
+                            assert_eq!(by_at, Some(full), "{n} codes, positions given");
+                            compared += 1;
+                            below_cap += usize::from(full < cap);
                         }
                     }
                 }
             }
-            assert!(compared > 100, "only {compared} parts compared");
-            assert!(below_cap > 20, "only {below_cap} bounds below the cap");
-        },
-    );
+        }
+        assert!(compared > 100, "only {compared} parts compared");
+        assert!(below_cap > 20, "only {below_cap} bounds below the cap");
+    });
 }
 
 /// The parts floor of a guess's score never exceeds the guess's one-guess bound, and the
@@ -273,10 +256,7 @@ fn ranked_lookaheads_are_the_full_ones() {
 fn large_lookaheads_by_floors_are_the_full_ones() {
     use super::solved::child_limit;
     each_search(
-        [
-            Rules::new(4, "123456", true, false).unwrap(),
-            Rules::new(5, "1234", true, false).unwrap(),
-        ],
+        games("4 123456 repeats, 5 1234 repeats"),
         |space, search| {
             let bounds = &search.bounds;
             let all: Vec<u32> = (0..space.len() as u32).collect();

@@ -4,12 +4,8 @@
 use super::*;
 
 fn games() -> Vec<Rules> {
-    vec![
-        // Bulls and Cows with no leading zero, small: 300 codes.
-        Rules::new(4, "012345", false, true).unwrap(),
-        Rules::new(3, "012345", true, false).unwrap(),
-        Rules::new(3, "012345", false, true).unwrap(),
-    ]
+    // First, Bulls and Cows with no leading zero, small: 300 codes.
+    crate::rules::games("4 012345 no-leading, 3 012345 repeats, 3 012345 no-leading")
 }
 
 #[test]

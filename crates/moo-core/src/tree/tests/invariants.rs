@@ -82,11 +82,7 @@ fn an_interrupted_search_resumes_from_its_checkpoint() {
 /// table, with the feedback indexes as they are, it writes the same trees under every objective.
 #[test]
 fn compact_table_changes_no_tree() {
-    for rules in [
-        Rules::mastermind(),
-        Rules::new(4, "0123456", false, false).unwrap(),
-        Rules::new(3, "012345", true, false).unwrap(),
-    ] {
+    for rules in games("mastermind, 4 0123456, 3 012345 repeats") {
         let compact = CodeSpace::new(rules.clone()).unwrap();
         assert!(compact.compact_table().is_some(), "{rules}");
         let plain = CodeSpace::new(rules.clone()).unwrap();
@@ -105,12 +101,7 @@ fn compact_table_changes_no_tree() {
 fn classes_change_no_tree() {
     // Sharing results between sets equal up to relabelling changes only the time: the same
     // totals, and the same trees byte for byte, under every objective and both guess pools.
-    for rules in [
-        Rules::mastermind(),
-        Rules::new(4, "0123456", false, false).unwrap(),
-        Rules::new(4, "012345678", false, true).unwrap(),
-        Rules::new(3, "012345", true, false).unwrap(),
-    ] {
+    for rules in games("mastermind, 4 0123456, 4 012345678 no-leading, 3 012345 repeats") {
         let space = CodeSpace::new(rules.clone()).unwrap();
         let mut borrowed = 0;
         for objective in Objective::ALL {
@@ -145,12 +136,7 @@ fn classes_change_no_tree() {
 fn threads_change_no_tree() {
     // Threads take the guesses of a large set in order and share the best total: the tree is
     // the one a single thread finds, ties going to the earliest guess, whatever finishes first.
-    for rules in [
-        Rules::mastermind(),
-        Rules::new(4, "0123456", false, false).unwrap(),
-        Rules::new(4, "01234567", false, true).unwrap(),
-        Rules::new(3, "012345", true, false).unwrap(),
-    ] {
+    for rules in games("mastermind, 4 0123456, 4 01234567 no-leading, 3 012345 repeats") {
         let space = CodeSpace::new(rules.clone()).unwrap();
         for objective in Objective::ALL {
             let on = |threads: usize| {

@@ -6,6 +6,7 @@ use super::*;
 use crate::history::History;
 use crate::pool::GuessPool;
 use crate::published::{self, Method, Published};
+use crate::rules::games;
 use crate::stop::Stop;
 
 mod fewest;
@@ -94,17 +95,10 @@ impl Naive<'_> {
 }
 
 fn tiny_games() -> Vec<Rules> {
-    vec![
-        Rules::new(2, "abc", true, false).unwrap(),
-        Rules::new(2, "abcd", false, false).unwrap(),
-        Rules::new(2, "abcd", true, false).unwrap(),
-        Rules::new(3, "abc", true, false).unwrap(),
-        Rules::new(3, "abcd", false, false).unwrap(),
-        Rules::new(3, "abcde", false, false).unwrap(),
-        Rules::new(3, "0123", false, true).unwrap(),
-        Rules::new(2, "01234", true, true).unwrap(),
-        Rules::new(3, "abcd", true, false).unwrap(),
-    ]
+    games(
+        "2 abc repeats, 2 abcd, 2 abcd repeats, 3 abc repeats, 3 abcd, 3 abcde, \
+         3 0123 no-leading, 2 01234 repeats no-leading, 3 abcd repeats",
+    )
 }
 
 #[test]

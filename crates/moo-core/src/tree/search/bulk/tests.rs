@@ -1,7 +1,8 @@
 use super::kernels::*;
 use super::or_pass::*;
 use super::*;
-use crate::{CodeSpace, Kernel, Rules};
+use crate::rules::games;
+use crate::{CodeSpace, Kernel};
 
 mod differential;
 
@@ -259,10 +260,7 @@ fn part_scores_refuse_indexes_from_32_at_every_level() {
 /// The bulk pass agrees with counting guess by guess, on sets of every size it accepts.
 #[test]
 fn bulk_splits_match_guess_by_guess_counting() {
-    for rules in [
-        Rules::mastermind(),
-        Rules::new(3, "012345", false, false).unwrap(),
-    ] {
+    for rules in games("mastermind, 3 012345") {
         let space = CodeSpace::new(rules.clone()).unwrap();
         let n = space.len();
         let slots = rules.feedback_slots();
