@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args as ClapArgs;
 use moo_core::tree::{
     write_refutation, RefutationError, RefutationStats, SearchError, SearchOptions,
@@ -14,7 +14,7 @@ use moo_core::CodeSpace;
 use serde::Serialize;
 
 use super::super::output::{outln, write_file};
-use super::super::{parse_threads, RuleArgs, TableArgs, UsageError};
+use super::super::{parse_threads, worker_pool, RuleArgs, TableArgs, UsageError};
 
 /// The flags of `moo tree refute`.
 #[derive(Debug, ClapArgs)]
@@ -65,11 +65,7 @@ struct RefuteReport<'a> {
 pub fn refute(args: RefuteArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let space = CodeSpace::with_options(rules, &args.table.for_exact_search())?;
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool.build().context("cannot start the worker threads")?;
+    let pool = worker_pool(args.threads)?;
     let search = SearchOptions::default().with_cache_bytes(args.cache_memory);
     let start = Instant::now();
     let mut text = Vec::new();
