@@ -173,8 +173,8 @@ fn help() {
         }
     }
     // moo, its eleven subcommands, tree's build, verify, show, export, split, job, join, status,
-    // bound and kernels, and bench's advisor, review and arena.
-    assert_eq!(commands.len(), 26);
+    // bound, refute and kernels, and bench's advisor, review and arena.
+    assert_eq!(commands.len(), 27);
 }
 
 /// The names listed under "Commands:" in a help text, less `help` itself.
