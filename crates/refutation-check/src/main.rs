@@ -404,10 +404,13 @@ fn count_refuted(
             continue;
         }
         counts.fill(0);
-        for &s in &position.set {
-            counts[game.score(g, s)] += 1;
-        }
-        if !counts.iter().enumerate().any(|(i, &n)| i != win && n > cap) {
+        // The first part to outgrow the cap settles the guess: most do long before the end.
+        let too_large = position.set.iter().any(|&s| {
+            let slot = game.score(g, s);
+            counts[slot] += 1;
+            slot != win && counts[slot] > cap
+        });
+        if !too_large {
             return Err(g);
         }
         counted += 1;
