@@ -18,6 +18,7 @@ use std::io::{self, Write};
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::history::History;
+use crate::pool::GuessPool;
 use crate::space::CodeSpace;
 use crate::symmetry::Symmetry;
 
@@ -88,8 +89,8 @@ pub fn answers(length: usize) -> u64 {
 /// Writes to `out` a refutation of "some strategy wins every secret of `space` within `guesses`
 /// guesses", proven by the exact search on the way, and returns its size. Fails with
 /// [`RefutationError::Winnable`] when the claim holds after all. The searches asked which parts
-/// to write down run with `search`'s cache size and symmetry settings; its objective and depth
-/// limit are the refutation's own.
+/// to write down run with `search`'s cache size and symmetry settings; the rest is the
+/// refutation's own: the worst case within the guesses left, any code a guess, any opening.
 pub fn write_refutation(
     space: &CodeSpace,
     guesses: u32,
@@ -234,6 +235,8 @@ impl<W: Write> Writer<'_, W> {
             let options = SearchOptions {
                 objective: Objective::Worst,
                 max_depth: Some(left - 1),
+                guesses: GuessPool::All,
+                first_guess: None,
                 ..self.search.clone()
             };
             let outcome = Search::after(space, history, &part)
