@@ -221,64 +221,37 @@ impl Symmetries {
     /// Whether `code` is the least (in lexicographic order of symbol indexes) of every code a
     /// symmetry takes it to.
     pub fn is_least(&self, code: &[u8]) -> bool {
-        self.renamings.iter().all(|r| !self.goes_below(r, code))
-    }
-
-    /// Whether `r` (with unplayed symbols renamed as in [`Symmetries::image`]) takes `code` to a
-    /// smaller code: the image compared symbol by symbol as it is made, most settled by the first.
-    fn goes_below(&self, r: &Renaming, code: &[u8]) -> bool {
-        let mut fresh = (0..self.alphabet as u8).filter(|&s| self.played & (1 << s) == 0);
-        let mut renamed = [u8::MAX; 64];
-        for (i, &p) in r.positions.iter().enumerate() {
-            let s = code[p];
-            let image = match r.symbols[usize::from(s)] {
-                Some(t) => t,
-                None => {
-                    if renamed[usize::from(s)] == u8::MAX {
-                        renamed[usize::from(s)] = fresh
-                            .next()
-                            .expect("as many fresh symbols as unplayed ones");
-                    }
-                    renamed[usize::from(s)]
-                }
-            };
-            match image.cmp(&code[i]) {
-                std::cmp::Ordering::Less => return true,
-                std::cmp::Ordering::Greater => return false,
-                std::cmp::Ordering::Equal => {}
-            }
-        }
-        false
+        // Compared as it is made, the image is most often settled by its first symbol.
+        self.renamings
+            .iter()
+            .all(|r| self.image(r, code).cmp(code.iter().copied()) != std::cmp::Ordering::Less)
     }
 
     /// The least code a symmetry takes `code` to.
     pub fn least(&self, code: &[u8]) -> Code {
         self.renamings
             .iter()
-            .map(|r| self.image(r, code))
+            .map(|r| self.image(r, code).collect::<Code>())
             .min()
             .expect("the identity is always a symmetry")
     }
 
-    /// The least image of `code` under `r` and the renamings of unplayed symbols: those take
-    /// the smallest unplayed symbols in the order they first appear.
-    fn image(&self, r: &Renaming, code: &[u8]) -> Code {
+    /// The least image of `code` under `r` and the renamings of unplayed symbols, symbol by
+    /// symbol: those take the smallest unplayed symbols in the order they first appear.
+    fn image<'a>(&'a self, r: &'a Renaming, code: &'a [u8]) -> impl Iterator<Item = u8> + 'a {
         let mut fresh = (0..self.alphabet as u8).filter(|&s| self.played & (1 << s) == 0);
-        let mut renamed: Vec<Option<u8>> = vec![None; self.alphabet];
-        r.positions
-            .iter()
-            .map(|&p| {
-                let s = code[p];
-                match r.symbols[usize::from(s)] {
-                    Some(t) => t,
-                    None => *renamed[usize::from(s)].get_or_insert_with(|| {
-                        fresh
-                            .next()
-                            .expect("as many fresh symbols as unplayed ones")
-                    }),
-                }
-            })
-            .collect()
+        let mut renamed = [None; 64];
+        r.positions.iter().map(move |&p| {
+            let s = usize::from(code[p]);
+            match r.symbols[s] {
+                Some(t) => t,
+                None => *renamed[s].get_or_insert_with(|| {
+                    fresh
+                        .next()
+                        .expect("as many fresh symbols as unplayed ones")
+                }),
+            }
+        })
     }
 }
 
