@@ -43,8 +43,9 @@ const SLURMD: &str = "/usr/sbin/slurmd";
 const NODES: [&str; 2] = ["moo-node1", "moo-node2"];
 /// The node the test kills midway.
 const DOOMED: &str = NODES[1];
-/// The tasks the doomed node finishes before it is killed: about a third of the run's.
-const BEFORE_KILL: usize = 30;
+/// The tasks the doomed node finishes before it is killed: most of its share of the first round
+/// (23 tasks), so that the kill comes while the other node still has that round to run.
+const BEFORE_KILL: usize = 8;
 /// What marks a process as belonging to one node: set on its slurmd (and so inherited by the
 /// step daemons it starts), and the `SLURMD_NODENAME` Slurm gives the job's own processes.
 const NODE_MARK: &str = "MOO_TEST_NODE";
@@ -139,7 +140,10 @@ fn a_split_runs_over_two_slurm_nodes_survives_one_killed_and_joins_to_the_built_
         |args: &[&str], path: &Path| run_json(Command::new(&moo).args(args).arg(path).args(game));
     let jobs = work.join("jobs");
 
-    let split = moo_json(&["tree", "split", "--share", "5", "--json", "--out"], &jobs);
+    let split = moo_json(
+        &["tree", "split", "--share", "20", "--json", "--out"],
+        &jobs,
+    );
     let first = split["jobs"].as_array().unwrap().len();
     assert!(first > 1, "{split}");
     assert!(split["deeper"].as_u64().unwrap() > 0, "{split}");
@@ -628,7 +632,9 @@ impl Cluster {
             "SlurmdUser=root".into(),
             "AuthType=auth/munge".into(),
             "CredType=cred/munge".into(),
-            format!("AuthInfo=socket={}", munge_socket.display()),
+            // A requeued job waits out the credential lifetime before it starts again: 120 s by
+            // default, which was most of this test's time.
+            format!("AuthInfo=socket={},cred_expire=10", munge_socket.display()),
             format!("StateSaveLocation={d}/state"),
             // %n: each node's own, as multiple-slurmd needs.
             format!("SlurmdSpoolDir={d}/spool/%n"),
@@ -647,7 +653,7 @@ impl Cluster {
             "SelectType=select/cons_tres".into(),
             "SelectTypeParameters=CR_CPU".into(),
             "SchedulerType=sched/builtin".into(),
-            "SchedulerParameters=batch_sched_delay=0,sched_min_interval=0".into(),
+            "SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,sched_interval=1".into(),
             "MinJobAge=2".into(),
             "ReturnToService=2".into(),
             // A killed node is declared down within seconds, and its batch tasks requeued.
