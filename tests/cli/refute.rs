@@ -74,6 +74,53 @@ fn the_quick_shipped_refutations_are_written_again_byte_for_byte() {
     }
 }
 
+/// A run given a checkpoint leaves there what its searches proved about large sets; a second run
+/// from it finds parts lost there instead of searching them, logs its progress, and writes the
+/// same refutation.
+#[test]
+fn a_checkpoint_spares_the_searches_of_a_second_run_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (checkpoint, log) = (dir.path().join("r.ckpt"), dir.path().join("r.log"));
+    let run = |name: &str| {
+        let file = dir.path().join(name);
+        let report = json_of(
+            moo()
+                .args(["tree", "refute", "--json", "--threads", "1", "-o"])
+                .arg(&file)
+                .arg("--checkpoint")
+                .arg(&checkpoint)
+                .arg("--progress-log")
+                .arg(&log)
+                .args([
+                    "--game",
+                    "mastermind",
+                    "--symbols",
+                    "1234567",
+                    "--within",
+                    "5",
+                ]),
+        );
+        (std::fs::read_to_string(&file).unwrap(), report)
+    };
+    let (first, before) = run("first.txt");
+    let (second, after) = run("second.txt");
+    assert_eq!(first, shipped("mastermind-4x7"));
+    assert_eq!(second, first);
+    assert_eq!(before["checkpoint_loaded"], 0);
+    let loaded = after["checkpoint_loaded"].as_u64().unwrap();
+    assert!(loaded > 0, "{after}");
+    let asked =
+        |r: &serde_json::Value| r["searches"].as_u64().unwrap() + r["recalled"].as_u64().unwrap();
+    assert_eq!(asked(&before), asked(&after));
+    assert!(
+        after["searches"].as_u64() < before["searches"].as_u64(),
+        "{before}\n{after}"
+    );
+    let lines = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(lines.matches(" started: ").count(), 2, "{lines}");
+    assert_eq!(lines.matches(" ended: ").count(), 2, "{lines}");
+}
+
 #[test]
 fn a_claim_that_holds_is_not_refuted_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();

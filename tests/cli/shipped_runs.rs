@@ -62,7 +62,7 @@ fn joins_to_its_shipped_tree(run: &ShippedRun) {
 /// Bulls and Cows 5 of 0-8's split run (`runs/bulls-5x9/`, 14.3 CPU hours) is finished: its
 /// 1771 results prove 81847, and the join writes the shipped tree byte for byte.
 #[test]
-#[ignore = "joins 1771 results, about a minute of CPU and 350 MB in release; run with --ignored"]
+#[ignore = "joins 1771 results, about a minute of CPU and 350 MB in release (CI skips it); run with --ignored"]
 fn the_shipped_5_of_0_8_run_joins_to_the_shipped_optimal_tree() {
     joins_to_its_shipped_tree(&ShippedRun {
         tarball: "runs/bulls-5x9/b59.tar.gz",

@@ -334,16 +334,7 @@ fn build(args: BuildArgs) -> Result<()> {
     };
     let progress = Progress::new();
     let start = Instant::now();
-    let watch = |done: &Finished| {
-        std::thread::scope(|scope| {
-            if let Some(log) = &log {
-                let (checkpoint, progress) = (checkpoint.as_ref(), &progress);
-                scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
-            }
-            show_progress(&progress, done);
-        })
-    };
-    let outcome = watched(watch, || {
+    let outcome = with_progress(&progress, log.as_ref(), checkpoint.as_ref(), || {
         let search = Search::whole(&space).options(&options).progress(&progress);
         pool.install(|| match &checkpoint {
             Some(c) => search.checkpoint(c).run(),
@@ -359,14 +350,7 @@ fn build(args: BuildArgs) -> Result<()> {
         e => e.into(),
     })?;
     let seconds = start.elapsed().as_secs_f64();
-    if let Some(c) = checkpoint.as_ref().filter(|c| c.failed() > 0) {
-        // The result stands (it never depends on the file); only a resumed run loses the facts.
-        eprintln!(
-            "warning: {} facts could not be written to the checkpoint {} (is its disk full?): a run resumed from it would search them again; free space on that disk, or give --checkpoint a file on another",
-            c.failed(),
-            c.path().display()
-        );
-    }
+    warn_unwritten(checkpoint.as_ref());
     let rests_on = checkpoint
         .as_ref()
         .filter(|c| c.loaded() > 0)
@@ -541,7 +525,7 @@ fn show_progress(progress: &Progress, done: &Finished) {
 
 /// Opens the progress log for appending: a regular file (made if missing), never a device or a
 /// pipe, which could block the build or swallow the log.
-fn open_log(path: &Path) -> Result<std::fs::File> {
+pub(super) fn open_log(path: &Path) -> Result<std::fs::File> {
     let refuse =
         |why: &str| anyhow::anyhow!("cannot write the progress log {}: {why}", path.display());
     match std::fs::metadata(path) {
@@ -564,6 +548,38 @@ fn open_log(path: &Path) -> Result<std::fs::File> {
         ));
     }
     Ok(file)
+}
+
+/// Runs `work`, a search counting in `progress`, with its progress on the terminal and, with a
+/// `log`, appended to it every minute.
+pub(super) fn with_progress<T>(
+    progress: &Progress,
+    log: Option<&std::fs::File>,
+    checkpoint: Option<&Checkpoint>,
+    work: impl FnOnce() -> T,
+) -> T {
+    let start = Instant::now();
+    let watch = |done: &Finished| {
+        std::thread::scope(|scope| {
+            if let Some(log) = log {
+                scope.spawn(move || log_progress(log, progress, checkpoint, done, start));
+            }
+            show_progress(progress, done);
+        })
+    };
+    watched(watch, work)
+}
+
+/// Warns when facts could not be appended to a checkpoint. The result stands (it never depends
+/// on the file); only a resumed run loses the facts.
+pub(super) fn warn_unwritten(checkpoint: Option<&Checkpoint>) {
+    if let Some(c) = checkpoint.filter(|c| c.failed() > 0) {
+        eprintln!(
+            "warning: {} facts could not be written to the checkpoint {} (is its disk full?): a run resumed from it would search them again; free space on that disk, or give --checkpoint a file on another",
+            c.failed(),
+            c.path().display()
+        );
+    }
 }
 
 /// Appends a progress line to `log` every minute until the search ends (and once at the start

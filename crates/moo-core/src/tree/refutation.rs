@@ -1,7 +1,7 @@
 //! Refutations: a proof that no strategy wins every secret within a number of guesses, written
 //! so that a checker sharing no code with moo can verify it by counting.
 //!
-//! The exact search proves such a claim ([`SearchOutcome::Impossible`]) but keeps no record a
+//! The exact search proves such a claim ([`SearchOutcome::Impossible`](super::SearchOutcome::Impossible)) but keeps no record a
 //! reader could check. A refutation is that record, cut down to what counting cannot see: at each
 //! position it names, for one guess of each orbit of the symmetries that fix the guesses played,
 //! a feedback whose candidates cannot all be won in the guesses left. The guesses that leave more
@@ -10,19 +10,21 @@
 //! book's `docs/src/refutations.md`; `crates/refutation-check` is such a checker.
 //!
 //! The search is used only as an oracle here, to pick a part worth writing down: an error in it
-//! can make the writing fail, never make a wrong refutation pass the checker.
+//! can make the writing fail, never make a wrong refutation pass the checker. One search answers
+//! every question, its cache kept between them: a part met again, or one an earlier answer
+//! proved lost on its way, is not searched again, where a fresh search per question proved each
+//! level's work again.
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
-use crate::history::History;
-use crate::pool::GuessPool;
 use crate::space::CodeSpace;
+use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-use super::search::{Objective, Search, SearchError, SearchOptions, SearchOutcome};
+use super::search::{Checkpoint, Oracle, Progress, SearchError, SearchOptions};
 
 /// The first line of a refutation file.
 pub const REFUTATION_FORMAT: &str = "moo-refutation 1";
@@ -63,8 +65,10 @@ pub struct RefutationStats {
     pub tried: u64,
     /// The guesses not written at all, as one of their parts is too large to win in time.
     pub counted: u64,
-    /// Exact searches asked whether a part can be won in time.
+    /// Exact searches asked whether a position can be won in time, the root's included.
     pub searches: u64,
+    /// Parts found lost in what the searches had already proven, without a search of their own.
+    pub recalled: u64,
     /// The bytes written.
     pub bytes: u64,
 }
@@ -86,56 +90,99 @@ pub fn answers(length: usize) -> u64 {
     (l + 1) * (l + 2) / 2 - u64::from(length > 0)
 }
 
-/// Writes to `out` a refutation of "some strategy wins every secret of `space` within `guesses`
-/// guesses", proven by the exact search on the way, and returns its size. Fails with
-/// [`RefutationError::Winnable`] when the claim holds after all. The searches asked which parts
-/// to write down run with `search`'s cache size and symmetry settings; the rest is the
-/// refutation's own: the worst case within the guesses left, any code a guess, any opening.
-pub fn write_refutation(
-    space: &CodeSpace,
+/// A refutation to write: that no strategy wins every secret of a game within a number of
+/// guesses, proven by the exact search on the way.
+///
+/// ```
+/// use moo_core::tree::{Refutation, REFUTATION_FORMAT};
+/// use moo_core::{CodeSpace, Rules};
+///
+/// // Mastermind with 3 pegs of 4 colours needs 4 guesses at worst: none wins within 3.
+/// let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
+/// let mut text = Vec::new();
+/// let stats = Refutation::new(&space, 3).write(&mut text).unwrap();
+/// assert!(text.starts_with(REFUTATION_FORMAT.as_bytes()));
+/// assert_eq!(stats.positions[0], 1);
+/// ```
+pub struct Refutation<'a> {
+    space: &'a CodeSpace,
     guesses: u32,
-    search: &SearchOptions,
-    out: impl Write,
-) -> Result<RefutationStats, RefutationError> {
-    if guesses == 0 {
-        return Err(RefutationError::NoGuesses { guesses });
-    }
-    let rules = space.rules();
-    let mut w = Writer {
-        space,
-        out: CountingWriter { out, bytes: 0 },
-        stats: RefutationStats {
-            positions: vec![0; guesses as usize],
-            ..RefutationStats::default()
-        },
-        feedbacks: answers(space.length()),
-        guesses,
-        search: search.clone(),
-    };
-    writeln!(w.out, "{REFUTATION_FORMAT}")?;
-    writeln!(w.out, "length {}", rules.length())?;
-    writeln!(w.out, "symbols {}", rules.symbols())?;
-    writeln!(
-        w.out,
-        "repeats {}",
-        if rules.repeats() { "yes" } else { "no" }
-    )?;
-    writeln!(
-        w.out,
-        "leading {}",
-        if rules.no_leading() {
-            "not-first"
-        } else {
-            "any"
+    options: SearchOptions,
+    progress: Option<&'a Progress>,
+    checkpoint: Option<&'a Checkpoint>,
+}
+
+impl<'a> Refutation<'a> {
+    /// A refutation of "some strategy wins every secret of `space` within `guesses` guesses".
+    pub fn new(space: &'a CodeSpace, guesses: u32) -> Refutation<'a> {
+        Refutation {
+            space,
+            guesses,
+            options: SearchOptions::default(),
+            progress: None,
+            checkpoint: None,
         }
-    )?;
-    writeln!(w.out, "within {guesses}")?;
-    let mut history = History::new();
-    w.position(&mut history, &space.all(), &Symmetry::new(rules), guesses)?;
-    writeln!(w.out, ".")?;
-    w.out.flush()?;
-    w.stats.bytes = w.out.bytes;
-    Ok(w.stats)
+    }
+
+    /// The cache size and sharing of equivalent sets of the search that proves it; the rest is
+    /// the refutation's own: the worst case, any code a guess, any opening
+    /// ([`Refutation::search_options`]).
+    pub fn options(mut self, options: &SearchOptions) -> Refutation<'a> {
+        self.options = options.clone();
+        self
+    }
+
+    /// Counters of the search, for whoever shows its progress.
+    pub fn progress(mut self, progress: &'a Progress) -> Refutation<'a> {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Loads what `checkpoint` holds first and appends what the search proves about large sets,
+    /// so a long run that was stopped resumes where it was. Open it with
+    /// [`Refutation::search_options`] of the options given here.
+    pub fn checkpoint(mut self, checkpoint: &'a Checkpoint) -> Refutation<'a> {
+        self.checkpoint = Some(checkpoint);
+        self
+    }
+
+    /// The options the search runs under, given `options`: what a checkpoint's header names.
+    pub fn search_options(options: &SearchOptions) -> SearchOptions {
+        Oracle::options(options)
+    }
+
+    /// Writes the refutation to `out`, proving the claim false on the way, and returns its size.
+    /// Fails with [`RefutationError::Winnable`] when the claim holds after all: what was written
+    /// by then refutes nothing.
+    pub fn write(self, out: impl Write) -> Result<RefutationStats, RefutationError> {
+        let guesses = self.guesses;
+        if guesses == 0 {
+            return Err(RefutationError::NoGuesses { guesses });
+        }
+        let space = self.space;
+        let (own_progress, never) = (Progress::new(), Stop::never());
+        let progress = self.progress.unwrap_or(&own_progress);
+        let oracle = Oracle::new(space, &self.options, progress, &never, self.checkpoint);
+        let all = space.all();
+        let sym = Symmetry::new(space.rules());
+        let mut w = Writer {
+            space,
+            out: CountingWriter { out, bytes: 0 },
+            stats: RefutationStats {
+                positions: vec![0; guesses as usize],
+                ..RefutationStats::default()
+            },
+            feedbacks: answers(space.length()),
+            guesses,
+            oracle,
+        };
+        w.header()?;
+        w.position(&all, &sym, guesses)?;
+        writeln!(w.out, ".")?;
+        w.out.flush()?;
+        w.stats.bytes = w.out.bytes;
+        Ok(w.stats)
+    }
 }
 
 /// An output that counts what it writes.
@@ -163,15 +210,31 @@ struct Writer<'a, W> {
     stats: RefutationStats,
     feedbacks: u64,
     guesses: u32,
-    search: SearchOptions,
+    oracle: Oracle<'a>,
 }
 
 impl<W: Write> Writer<'_, W> {
+    /// The lines before the root's entries: the format and the game's rules.
+    fn header(&mut self) -> io::Result<()> {
+        let rules = self.space.rules();
+        writeln!(self.out, "{REFUTATION_FORMAT}")?;
+        writeln!(self.out, "length {}", rules.length())?;
+        writeln!(self.out, "symbols {}", rules.symbols())?;
+        let repeats = if rules.repeats() { "yes" } else { "no" };
+        writeln!(self.out, "repeats {repeats}")?;
+        let leading = if rules.no_leading() {
+            "not-first"
+        } else {
+            "any"
+        };
+        writeln!(self.out, "leading {leading}")?;
+        writeln!(self.out, "within {}", self.guesses)
+    }
+
     /// Writes the entries of the position `history` leaves (`set`, under `sym`) with `left`
     /// guesses to go, which no strategy wins; the caller writes the closing line.
     fn position(
         &mut self,
-        history: &mut History,
         set: &CodeSet,
         sym: &Symmetry,
         left: u32,
@@ -195,7 +258,7 @@ impl<W: Write> Writer<'_, W> {
                 continue;
             }
             parts.sort_by_key(|&i| Reverse(counts[i]));
-            if !self.refute_guess(history, set, sym, g, &parts, left)? {
+            if !self.refute_guess(set, sym, g, &parts, left)? {
                 return Err(RefutationError::Winnable {
                     guesses: self.guesses,
                 });
@@ -204,12 +267,11 @@ impl<W: Write> Writer<'_, W> {
         Ok(())
     }
 
-    /// Writes the first of `parts` (feedback indexes of guess `g`) that cannot be won with
-    /// `left - 1` guesses, with its own refutation below it when it needs one; `false` when
-    /// every part can be won, so `g` wins the position within `left` guesses.
+    /// Writes the first of `parts` (feedback indexes of guess `g`, largest first) that cannot be
+    /// won with `left - 1` guesses, with its own refutation below it when it needs one; `false`
+    /// when every part can be won, so `g` wins the position within `left` guesses.
     fn refute_guess(
         &mut self,
-        history: &mut History,
         set: &CodeSet,
         sym: &Symmetry,
         g: usize,
@@ -217,40 +279,52 @@ impl<W: Write> Writer<'_, W> {
         left: u32,
     ) -> Result<bool, RefutationError> {
         let space = self.space;
-        let rules = space.rules();
         let code = space.code(g);
-        for &i in parts {
-            let feedback = Feedback::from_index(i, space.length());
-            let part = space.filter(set, g, feedback);
-            if left - 1 <= 2 {
-                if left - 1 == 2 && !won_within_two(space, &part) {
-                    writeln!(self.out, "{} {feedback} try", rules.format_code(&code))?;
-                    self.stats.tried += 1;
-                    return Ok(true);
-                }
-                continue;
-            }
-            history.push(code, feedback);
-            self.stats.searches += 1;
-            let options = SearchOptions {
-                objective: Objective::Worst,
-                max_depth: Some(left - 1),
-                guesses: GuessPool::All,
-                first_guess: None,
-                ..self.search.clone()
+        let below = left - 1;
+        let parts: Vec<(Feedback, CodeSet)> = parts
+            .iter()
+            .map(|&i| {
+                let feedback = Feedback::from_index(i, space.length());
+                (feedback, space.filter(set, g, feedback))
+            })
+            .collect();
+        if below <= 2 {
+            // The checker tries every guess on a part with two guesses left; with one, counting
+            // has already refused every part but a single code.
+            let lost = (below == 2)
+                .then(|| parts.iter().find(|(_, p)| !won_within_two(space, p)))
+                .flatten();
+            let Some((feedback, _)) = lost else {
+                return Ok(false);
             };
-            let outcome = Search::after(space, history, &part)
-                .options(&options)
-                .run()?;
-            if let SearchOutcome::Impossible { .. } = outcome {
-                writeln!(self.out, "{} {feedback} >", rules.format_code(&code))?;
-                self.stats.deeper += 1;
-                self.position(history, &part, &sym.after(code.symbols()), left - 1)?;
-                writeln!(self.out, ".")?;
-                history.undo();
-                return Ok(true);
+            writeln!(
+                self.out,
+                "{} {feedback} try",
+                space.rules().format_code(&code)
+            )?;
+            self.stats.tried += 1;
+            return Ok(true);
+        }
+        let below_sym = sym.after(code.symbols());
+        for (feedback, part) in &parts {
+            // Largest first, whatever the cache holds, so the file does not depend on it.
+            if self.oracle.known_lost(part.as_slice(), below) {
+                self.stats.recalled += 1;
+            } else {
+                self.stats.searches += 1;
+                if self.oracle.winnable(part.as_slice(), &below_sym, below)? {
+                    continue;
+                }
             }
-            history.undo();
+            writeln!(
+                self.out,
+                "{} {feedback} >",
+                space.rules().format_code(&code)
+            )?;
+            self.stats.deeper += 1;
+            self.position(part, &below_sym, below)?;
+            writeln!(self.out, ".")?;
+            return Ok(true);
         }
         Ok(false)
     }
@@ -284,7 +358,7 @@ mod tests {
     ) -> (String, RefutationStats) {
         let space = CodeSpace::new(Rules::new(length, symbols, repeats, false).unwrap()).unwrap();
         let mut out = Vec::new();
-        let stats = write_refutation(&space, guesses, &SearchOptions::default(), &mut out).unwrap();
+        let stats = Refutation::new(&space, guesses).write(&mut out).unwrap();
         (String::from_utf8(out).unwrap(), stats)
     }
 
@@ -311,7 +385,7 @@ mod tests {
     #[test]
     fn a_winnable_claim_is_refused() {
         let space = CodeSpace::new(Rules::new(3, "1234", true, false).unwrap()).unwrap();
-        let err = write_refutation(&space, 6, &SearchOptions::default(), Vec::new()).unwrap_err();
+        let err = Refutation::new(&space, 6).write(Vec::new()).unwrap_err();
         assert!(
             matches!(err, RefutationError::Winnable { guesses: 6 }),
             "{err}"

@@ -37,8 +37,9 @@
 //! [`candidates`], the bounds and closed forms in [`lower_bounds`] (level filling in [`levels`],
 //! symmetries in [`orbits`], the partition kernels in [`bulk`]), the cache in [`memo`] and
 //! [`classes`], the skipping of guesses that split a set like an earlier one in [`dedup`], the
-//! plan written out in [`proven_plan`], the root's order for a split search in [`root`], and
-//! what a split run deeper asks of the search in [`for_jobs`].
+//! plan written out in [`proven_plan`], the root's order for a split search in [`root`],
+//! what a split run deeper asks of the search in [`for_jobs`], and the search a refutation asks
+//! one position after another, its cache kept between them, in [`oracle`].
 //!
 //! [`Search`] is the one way in, and [`SearchOutcome`] the one way out, for every caller: the
 //! CLI, the advisor (and through it the review), the bounds and the split jobs. It starts from
@@ -65,6 +66,7 @@ mod for_jobs;
 mod levels;
 mod lower_bounds;
 mod memo;
+mod oracle;
 mod orbits;
 mod pairs;
 mod parts;
@@ -83,6 +85,7 @@ mod tests;
 
 pub use self::checkpoint::{Checkpoint, CheckpointError, ProvenSets, MAX_CHECKPOINT_LINE};
 pub(crate) use self::for_jobs::PositionRoot;
+pub(crate) use self::oracle::Oracle;
 pub use self::progress::Progress;
 
 use self::drivers::{history_symmetry, part_columns, search_from, Root, Unreduced};
