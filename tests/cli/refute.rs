@@ -9,6 +9,16 @@ use crate::common::{json_of, moo, moo_fails};
 
 const SHIPPED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/refutations");
 
+/// The claim of the shipped `mastermind-4x7` refutation: none wins Mastermind 4x7 within 5.
+const MASTERMIND_4X7: &[&str] = &[
+    "--game",
+    "mastermind",
+    "--symbols",
+    "1234567",
+    "--within",
+    "5",
+];
+
 /// The text of a shipped refutation.
 fn shipped(stem: &str) -> String {
     let file = std::fs::File::open(Path::new(SHIPPED).join(format!("{stem}.txt.gz"))).unwrap();
@@ -23,17 +33,7 @@ fn shipped(stem: &str) -> String {
 fn the_quick_shipped_refutations_are_written_again_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let games: [(&str, &[&str]); 4] = [
-        (
-            "mastermind-4x7",
-            &[
-                "--game",
-                "mastermind",
-                "--symbols",
-                "1234567",
-                "--within",
-                "5",
-            ],
-        ),
+        ("mastermind-4x7", MASTERMIND_4X7),
         (
             "mastermind-3x10",
             &[
@@ -91,14 +91,7 @@ fn a_checkpoint_spares_the_searches_of_a_second_run_and_changes_nothing() {
                 .arg(&checkpoint)
                 .arg("--progress-log")
                 .arg(&log)
-                .args([
-                    "--game",
-                    "mastermind",
-                    "--symbols",
-                    "1234567",
-                    "--within",
-                    "5",
-                ]),
+                .args(MASTERMIND_4X7),
         );
         (std::fs::read_to_string(&file).unwrap(), report)
     };
