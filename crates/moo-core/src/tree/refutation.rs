@@ -53,7 +53,7 @@ pub enum RefutationError {
     Io(#[from] io::Error),
 }
 
-/// The size of a refutation written by [`write_refutation`].
+/// The size of a refutation written by [`Refutation::write`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RefutationStats {
     /// The positions written, the root included, by the guesses left there (index 0: the root's).
