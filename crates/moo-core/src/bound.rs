@@ -733,7 +733,7 @@ mod tests {
     const SHIPPED: &[(&[u8], u64)] = &[
         (
             include_bytes!("../trees/mastermind-5x8-bound.json.gz"),
-            178749,
+            178699,
         ),
         (
             include_bytes!("../trees/mastermind-5x7-bound.json.gz"),
