@@ -65,7 +65,7 @@ pub struct RefutationStats {
     pub tried: u64,
     /// The guesses not written at all, as one of their parts is too large to win in time.
     pub counted: u64,
-    /// Exact searches asked whether a position can be won in time, the root's included.
+    /// Parts the exact search was asked about: whether they can be won in time.
     pub searches: u64,
     /// Parts found lost in what the searches had already proven, without a search of their own.
     pub recalled: u64,
@@ -281,6 +281,11 @@ impl<W: Write> Writer<'_, W> {
         let space = self.space;
         let code = space.code(g);
         let below = left - 1;
+        if below < 2 {
+            // With one guess left after this one, counting has already refused every part but
+            // a single code, which that guess wins.
+            return Ok(false);
+        }
         let parts: Vec<(Feedback, CodeSet)> = parts
             .iter()
             .map(|&i| {
@@ -288,12 +293,9 @@ impl<W: Write> Writer<'_, W> {
                 (feedback, space.filter(set, g, feedback))
             })
             .collect();
-        if below <= 2 {
-            // The checker tries every guess on a part with two guesses left; with one, counting
-            // has already refused every part but a single code.
-            let lost = (below == 2)
-                .then(|| parts.iter().find(|(_, p)| !won_within_two(space, p)))
-                .flatten();
+        if below == 2 {
+            // The checker tries every guess on a part with two guesses left.
+            let lost = parts.iter().find(|(_, p)| !won_within_two(space, p));
             let Some((feedback, _)) = lost else {
                 return Ok(false);
             };
