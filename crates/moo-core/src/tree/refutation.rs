@@ -18,6 +18,7 @@
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
+use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
 use crate::space::CodeSpace;
@@ -286,29 +287,24 @@ impl<W: Write> Writer<'_, W> {
             // a single code, which that guess wins.
             return Ok(false);
         }
-        let parts: Vec<(Feedback, CodeSet)> = parts
-            .iter()
-            .map(|&i| {
-                let feedback = Feedback::from_index(i, space.length());
-                (feedback, space.filter(set, g, feedback))
-            })
-            .collect();
+        // Filtered one at a time: the first lost part ends the search, and the rest are never
+        // needed.
+        let parts = parts.iter().map(|&i| {
+            let feedback = Feedback::from_index(i, space.length());
+            (feedback, space.filter(set, g, feedback))
+        });
         if below == 2 {
             // The checker tries every guess on a part with two guesses left.
-            let lost = parts.iter().find(|(_, p)| !won_within_two(space, p));
-            let Some((feedback, _)) = lost else {
+            let mut lost = parts.filter(|(_, p)| !won_within_two(space, p));
+            let Some((feedback, _)) = lost.next() else {
                 return Ok(false);
             };
-            writeln!(
-                self.out,
-                "{} {feedback} try",
-                space.rules().format_code(&code)
-            )?;
+            self.entry(&code, feedback, "try")?;
             self.stats.tried += 1;
             return Ok(true);
         }
         let below_sym = sym.after(code.symbols());
-        for (feedback, part) in &parts {
+        for (feedback, part) in parts {
             // Largest first, whatever the cache holds, so the file does not depend on it.
             if self.oracle.known_lost(part.as_slice(), below) {
                 self.stats.recalled += 1;
@@ -318,17 +314,19 @@ impl<W: Write> Writer<'_, W> {
                     continue;
                 }
             }
-            writeln!(
-                self.out,
-                "{} {feedback} >",
-                space.rules().format_code(&code)
-            )?;
+            self.entry(&code, feedback, ">")?;
             self.stats.deeper += 1;
-            self.position(part, &below_sym, below)?;
+            self.position(&part, &below_sym, below)?;
             writeln!(self.out, ".")?;
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// One entry line: `code`'s part for `feedback`, refuted as `how` says (`try` or `>`).
+    fn entry(&mut self, code: &Code, feedback: Feedback, how: &str) -> io::Result<()> {
+        let code = self.space.rules().format_code(code);
+        writeln!(self.out, "{code} {feedback} {how}")
     }
 }
 
