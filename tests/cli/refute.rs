@@ -74,9 +74,9 @@ fn the_quick_shipped_refutations_are_written_again_byte_for_byte() {
     }
 }
 
-/// A run given a checkpoint leaves there what its searches proved about large sets; a second run
-/// from it finds parts lost there instead of searching them, logs its progress, and writes the
-/// same refutation.
+/// A run given a checkpoint leaves there what its oracle proved about large sets; a second run
+/// from it answers the same questions with fewer searches, logs its progress, and writes the same
+/// refutation.
 #[test]
 fn a_checkpoint_spares_the_searches_of_a_second_run_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -102,16 +102,102 @@ fn a_checkpoint_spares_the_searches_of_a_second_run_and_changes_nothing() {
     assert_eq!(before["checkpoint_loaded"], 0);
     let loaded = after["checkpoint_loaded"].as_u64().unwrap();
     assert!(loaded > 0, "{after}");
-    let asked =
-        |r: &serde_json::Value| r["searches"].as_u64().unwrap() + r["recalled"].as_u64().unwrap();
-    assert_eq!(asked(&before), asked(&after));
+    assert_eq!(before["asked"], after["asked"]);
     assert!(
-        after["searches"].as_u64() < before["searches"].as_u64(),
+        after["searched"].as_u64() < before["searched"].as_u64(),
         "{before}\n{after}"
     );
     let lines = std::fs::read_to_string(&log).unwrap();
     assert_eq!(lines.matches(" started: ").count(), 2, "{lines}");
     assert_eq!(lines.matches(" ended: ").count(), 2, "{lines}");
+}
+
+/// `--estimate` follows random paths instead of writing: its figures agree with what the writer
+/// writes, within a few standard errors, and the same seed gives the same figures on any number
+/// of threads.
+#[test]
+fn an_estimate_agrees_with_the_refutation_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r.txt");
+    let claim = [
+        "--game",
+        "mastermind",
+        "--length",
+        "3",
+        "--symbols",
+        "0123456789",
+        "--within",
+        "6",
+    ];
+    let written = json_of(
+        moo()
+            .args(["tree", "refute", "--json", "-o"])
+            .arg(&file)
+            .args(claim),
+    );
+    let estimate = |threads: &str| {
+        let mut report = json_of(
+            moo()
+                .args([
+                    "tree",
+                    "refute",
+                    "--json",
+                    "--estimate",
+                    "3000",
+                    "--seed",
+                    "7",
+                ])
+                .args(["--threads", threads])
+                .args(claim),
+        );
+        report.as_object_mut().unwrap().remove("seconds");
+        report
+    };
+    let (one, two) = (estimate("1"), estimate("2"));
+    assert_eq!(one, two);
+    assert_eq!(one["won_on_the_way"], 0);
+    let close = |estimated: &serde_json::Value, exact: u64, what: &str| {
+        let (mean, error) = (
+            estimated["mean"].as_f64().unwrap(),
+            estimated["error"].as_f64().unwrap(),
+        );
+        assert!(
+            (mean - exact as f64).abs() <= 4.0 * error.max(1e-9),
+            "{what}: estimated {mean} ± {error}, written {exact}"
+        );
+    };
+    let levels = written["positions"].as_array().unwrap();
+    for (d, (e, w)) in one["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(levels)
+        .enumerate()
+    {
+        close(
+            e,
+            w.as_u64().unwrap(),
+            &format!("positions after {d} guesses"),
+        );
+    }
+    for what in ["deeper", "tried", "counted", "bytes", "scorings"] {
+        close(&one[what], written[what].as_u64().unwrap(), what);
+    }
+    // The estimate writes nothing, so it takes no output.
+    moo_fails(
+        [
+            "tree",
+            "refute",
+            "--within",
+            "3",
+            "--estimate",
+            "10",
+            "-o",
+            "x.txt",
+        ],
+        2,
+        &["--output"],
+    );
 }
 
 #[test]

@@ -752,6 +752,34 @@ impl CodeSpace {
         }
     }
 
+    /// [`CodeSpace::partition_counts`] when no part but the win has more than `cap` codes, and
+    /// `false` (with `counts` only partly filled) as soon as one does. Most guesses at a position
+    /// that only a few guesses can still win overflow within the first codes, which a refutation
+    /// settles by counting.
+    pub fn partition_counts_within(
+        &self,
+        g: usize,
+        set: &CodeSet,
+        cap: u64,
+        counts: &mut [u32],
+    ) -> bool {
+        let win = Feedback::win(self.length()).index(self.length());
+        let Some(row) = self.score_row(g) else {
+            self.partition_counts(g, set, counts);
+            return counts
+                .iter()
+                .enumerate()
+                .all(|(i, &n)| i == win || u64::from(n) <= cap);
+        };
+        counts[..self.rules.feedback_slots()].fill(0);
+        let cap = u32::try_from(cap).unwrap_or(u32::MAX);
+        set.iter().all(|s| {
+            let f = usize::from(row[s]);
+            counts[f] += 1;
+            counts[f] <= cap || f == win
+        })
+    }
+
     /// Adds to `counts` the feedback indexes of the secrets `set` against guess `g`.
     fn count_into(&self, g: usize, set: &[u32], counts: &mut [u32]) {
         if let Some(row) = self.score_row(g) {

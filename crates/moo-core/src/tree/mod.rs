@@ -26,7 +26,8 @@ pub use jobs::{
     DEFAULT_SHARE, DRIVE_STEP, JOB_FORMAT, RESULT_FORMAT, RUN_STRIDE, SHARED_CACHE, SPLIT_FORMAT,
 };
 pub use refutation::{
-    answers, most_won, Refutation, RefutationError, RefutationStats, REFUTATION_FORMAT,
+    answers, most_won, Measured, Refutation, RefutationError, RefutationEstimate, RefutationStats,
+    REFUTATION_FORMAT,
 };
 #[doc(hidden)]
 pub use search::bench;

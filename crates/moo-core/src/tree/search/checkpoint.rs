@@ -98,6 +98,17 @@ pub enum CheckpointError {
     },
 }
 
+/// What a fact of the file says, for a search other than the one that loads it into its cache.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Fact {
+    /// Which search proved it.
+    pub(super) tag: u8,
+    /// A lower bound on the set's total, [`INF`](super::solved::INF) when nothing fits the depth.
+    pub(super) bound: u32,
+    /// Whether the set was solved within the depth.
+    pub(super) exact: bool,
+}
+
 /// One proven fact read from the file.
 struct Record {
     tag: u8,
@@ -233,6 +244,18 @@ impl Checkpoint {
                 memo.put(&r.set, r.depth, r.entry);
             }
         }
+    }
+
+    /// Every fact the file held when opened: its set, depth and what was proven, with its tag.
+    pub(super) fn facts(&self) -> impl Iterator<Item = (&[u32], u8, Fact)> {
+        self.records.iter().map(|r| {
+            let fact = Fact {
+                tag: r.tag,
+                bound: r.entry.bound,
+                exact: r.entry.exact.is_some(),
+            };
+            (r.set.as_slice(), r.depth, fact)
+        })
     }
 
     /// Appends what was proven about `set` within `depth` guesses, if the set is large enough

@@ -1,51 +1,92 @@
 //! One search asked many questions: whether each of a stream of candidate sets can be won
-//! within a number of guesses, every answer proven, with one cache kept across them.
+//! within a number of guesses, and nothing more. A refutation ([`crate::tree::refutation`]) asks
+//! it of every part it considers.
 //!
-//! A refutation ([`crate::tree::refutation`]) walks down lost positions and asks, at each guess,
-//! which of its parts is lost too. A fresh search per question proved again, at every level,
-//! what the level above had proven and forgotten. Here the answer to a part's question leaves
-//! in the cache the sets its proof went through, and a later question about one of them is
-//! answered there ([`Oracle::known_lost`]) or from a search that starts from what is known; with
-//! a checkpoint, that outlives the run.
+//! The exact search answers that too, but as a side effect of finding the cheapest tree within
+//! the limit: a part that can be won is solved to its optimal total before the next part is
+//! looked at, and a refutation throws that optimum away. This search stops at the first guess
+//! whose every part is won, and at the first part of a guess that is lost, so a won set costs
+//! one winning line per part and a lost one its refutation alone.
+//!
+//! Answers are kept by set and guesses left, under a 128-bit hash of the set, for the whole run:
+//! a part met again, or proven on the way to an earlier answer, is not searched again. A
+//! collision could only make an answer wrong, and a refutation written from a wrong answer fails
+//! at its checker, so it can never pass for a proof. With a checkpoint, the answers about large
+//! sets outlive the run.
+
+use hashbrown::HashMap;
 
 use super::checkpoint::Checkpoint;
-use super::recursion::Solver;
+use super::memo::Entry;
 use super::solved::INF;
-use super::{Objective, Progress, SearchError, SearchOptions};
+use super::{Objective, Progress, SearchOptions};
+use crate::codeset::CodeSet;
+use crate::feedback::Feedback;
 use crate::pool::GuessPool;
 use crate::space::CodeSpace;
-use crate::stop::Stop;
 use crate::symmetry::Symmetry;
+use crate::tree::{answers, most_won};
 
-/// The checkpoint tag of an oracle's facts: those of a plain search (no last-level weight).
-const TAG: u8 = 0;
+/// The checkpoint tag of this search's answers, apart from every search's depth tags: bound
+/// [`INF`] for a lost set, 0 for a won one. The exact search's own worst-case facts (tag 0) are
+/// read too, as the writer asked that search before this one.
+const TAG: u8 = u8::MAX;
 
-/// A search of the worst case over every guess, kept between questions.
+/// A search for any strategy that wins a set within a number of guesses.
 pub(crate) struct Oracle<'a> {
-    solver: Solver<'a>,
+    space: &'a CodeSpace,
+    progress: &'a Progress,
+    checkpoint: Option<&'a Checkpoint>,
+    /// Answers to a guess, the win among them.
+    feedbacks: u64,
+    /// The win's feedback index.
+    win: usize,
+    /// Whether each set (by hash) with each number of guesses left is lost.
+    known: HashMap<(u128, u32), bool>,
+    /// Sets whose answer was worked out, not found in `known` or settled by size.
+    searched: u64,
+    /// For each guess, the answers it has given the codes of a set so far (one bit each) and
+    /// those it has given twice: scratch for [`Oracle::splits_into_singles`].
+    seen: Vec<u64>,
+    clash: Vec<u64>,
 }
 
 impl<'a> Oracle<'a> {
-    /// An oracle for `space` with `options`' cache size and sharing of equivalent sets; the rest
-    /// is fixed by what it answers: any code a guess, any opening. With a checkpoint, what the
-    /// file holds is loaded first and what is proven about large sets is appended to it.
+    /// A search over `space`, any code a guess.
+    /// With a checkpoint, what the file holds is loaded first and what is proven about large
+    /// sets is appended to it.
     pub(crate) fn new(
         space: &'a CodeSpace,
-        options: &SearchOptions,
         progress: &'a Progress,
-        stop: &'a Stop,
         checkpoint: Option<&'a Checkpoint>,
     ) -> Oracle<'a> {
-        let options = Oracle::options(options);
-        let mut solver = Solver::for_options(space, &options, progress, stop, space.len(), None);
-        if let Some(checkpoint) = checkpoint {
-            checkpoint.load_into(TAG, &solver.state.memo, space.len());
-            solver.state.checkpoint = Some((checkpoint, TAG));
+        let length = space.length();
+        let mut known = HashMap::new();
+        for (set, left, entry) in checkpoint.into_iter().flat_map(|c| c.facts()) {
+            if set.last().is_some_and(|&m| m as usize >= space.len()) {
+                continue;
+            }
+            let lost = match (entry.tag, entry.bound, entry.exact) {
+                (TAG, INF, _) | (0, INF, false) => true,
+                (TAG, 0, _) | (0, _, true) => false,
+                _ => continue,
+            };
+            known.insert((hash(set), u32::from(left)), lost);
         }
-        Oracle { solver }
+        Oracle {
+            space,
+            progress,
+            checkpoint,
+            feedbacks: answers(length),
+            win: Feedback::win(length).index(length),
+            known,
+            searched: 0,
+            seen: Vec::new(),
+            clash: Vec::new(),
+        }
     }
 
-    /// The options an oracle searches under, for a checkpoint's header.
+    /// The options a checkpoint of the oracle's names in its header.
     pub(crate) fn options(options: &SearchOptions) -> SearchOptions {
         SearchOptions {
             objective: Objective::Worst,
@@ -56,34 +97,183 @@ impl<'a> Oracle<'a> {
         }
     }
 
-    /// Whether some strategy wins every code of `set` (sorted code indexes) within `guesses`
-    /// guesses. `sym` holds symmetries that map the set to itself (those of the history that
-    /// left it): they only spare the search equivalent guesses.
-    pub(crate) fn winnable(
-        &self,
-        set: &[u32],
-        sym: &Symmetry,
-        guesses: u32,
-    ) -> Result<bool, SearchError> {
-        let depth = depth(guesses);
-        Ok(self.solver.solve_root(set, sym, INF, depth)?.is_some())
+    /// Sets worked out so far: not found among the answers kept nor settled by their size.
+    pub(crate) fn searched(&self) -> u64 {
+        self.searched
     }
 
-    /// Whether what the oracle has proven so far already shows that no strategy wins `set`
-    /// within `guesses` guesses: its size alone, or a failed search kept in the cache. `false`
-    /// says nothing.
-    pub(crate) fn known_lost(&self, set: &[u32], guesses: u32) -> bool {
-        let depth = depth(guesses);
-        self.solver.bounds.levels(set.len()) > depth
-            || self
-                .solver
-                .state
-                .lookup(set, depth)
-                .is_some_and(|e| e.bound == INF)
+    /// Whether no strategy wins every code of `set` within `left` guesses. `sym` holds
+    /// symmetries that map the set to itself (those of the guesses that left it): a guess stands
+    /// for its whole orbit under them.
+    pub(crate) fn lost(&mut self, set: &CodeSet, sym: &Symmetry, left: u32) -> bool {
+        let n = set.len() as u64;
+        if n <= 1 {
+            return n == 1 && left == 0;
+        }
+        if n > most_won(self.feedbacks, left) {
+            return true;
+        }
+        if n <= u64::from(left) {
+            // Guess the candidates one at a time.
+            return false;
+        }
+        let key = (hash(set.as_slice()), left);
+        if let Some(&lost) = self.known.get(&key) {
+            return lost;
+        }
+        self.searched += 1;
+        self.progress.searched(self.known.len());
+        let lost = if left == 2 {
+            !self.splits_into_singles(set, sym)
+        } else {
+            !self.some_guess_wins(set, sym, left)
+        };
+        self.known.insert(key, lost);
+        if let Some(checkpoint) = self.checkpoint {
+            let bound = if lost { INF } else { 0 };
+            let entry = Entry { bound, exact: None };
+            checkpoint.record(TAG, set.as_slice(), left as u8, entry);
+        }
+        lost
+    }
+
+    /// Whether some guess leaves every code of `set` alone in its part, so that the next guess
+    /// wins it: the only way to win more than two codes within two guesses.
+    ///
+    /// Every guess is tried at once, a code at a time: scoring is symmetric, so a secret's row of
+    /// the score table gives every guess's answer for it, and each guess keeps the answers it has
+    /// seen. Most guesses give two codes the same answer within a few codes, so the pass stops as
+    /// soon as none is left.
+    fn splits_into_singles(&mut self, set: &CodeSet, sym: &Symmetry) -> bool {
+        let space = self.space;
+        if !space.has_table() {
+            return self.splits_one_guess_at_a_time(set, sym);
+        }
+        let n = space.len();
+        let (seen, clash) = (&mut self.seen, &mut self.clash);
+        seen.clear();
+        seen.resize(n, 0);
+        clash.clear();
+        clash.resize(n, 0);
+        for (i, s) in set.iter().enumerate() {
+            let row = space.score_row(s).expect("the space has a table");
+            for ((seen, clash), &f) in seen.iter_mut().zip(clash.iter_mut()).zip(row) {
+                let bit = 1u64 << f;
+                *clash |= *seen & bit;
+                *seen |= bit;
+            }
+            if i % 4 == 3 && clash.iter().all(|&c| c != 0) {
+                return false;
+            }
+        }
+        clash.contains(&0)
+    }
+
+    /// [`Oracle::splits_into_singles`] without a score table: one guess at a time, one of
+    /// each orbit.
+    fn splits_one_guess_at_a_time(&self, set: &CodeSet, sym: &Symmetry) -> bool {
+        let space = self.space;
+        (0..space.len()).any(|h| {
+            if !sym.is_canonical(space.code(h).symbols()) {
+                return false;
+            }
+            let mut seen = 0u64;
+            set.iter().all(|s| {
+                let bit = 1u64 << space.score_index(h, s);
+                let alone = seen & bit == 0;
+                seen |= bit;
+                alone
+            })
+        })
+    }
+
+    /// Whether some guess wins `set` within `left` guesses (3 or more): one whose every part is
+    /// won within `left - 1`. The guesses that split best are tried first, as they are likeliest
+    /// to win, and each guess's parts largest first, as they are likeliest to be lost.
+    fn some_guess_wins(&mut self, set: &CodeSet, sym: &Symmetry, left: u32) -> bool {
+        let space = self.space;
+        let cap = most_won(self.feedbacks, left - 1);
+        let mut counts = vec![0u32; space.rules().feedback_slots()];
+        let mut order: Vec<(u32, u32)> = Vec::new();
+        for g in 0..space.len() {
+            if !sym.is_canonical(space.code(g).symbols()) {
+                continue;
+            }
+            if space.partition_counts_within(g, set, cap, &mut counts) {
+                counts[self.win] = 0;
+                let largest = counts.iter().copied().max().unwrap_or(0);
+                order.push((largest, g as u32));
+            }
+        }
+        order.sort_unstable();
+        order.into_iter().any(|(_, g)| {
+            let g = g as usize;
+            let below = sym.after(space.code(g).symbols());
+            let mut parts = space.partition(g, set);
+            parts.retain(|(feedback, _)| feedback.index(space.length()) != self.win);
+            parts.sort_by_key(|(_, part)| std::cmp::Reverse(part.len()));
+            parts
+                .iter()
+                .all(|(_, part)| !self.lost(part, &below, left - 1))
+        })
     }
 }
 
-/// `guesses` as the recursion's depth limit, which is below its [`UNLIMITED`](super::solved::UNLIMITED).
-fn depth(guesses: u32) -> u8 {
-    guesses.min(u32::from(super::solved::UNLIMITED) - 1) as u8
+/// A 128-bit hash of a sorted set of code indexes: two independent multiply-and-rotate streams.
+fn hash(set: &[u32]) -> u128 {
+    let (mut a, mut b) = (0x9e37_79b9_7f4a_7c15u64, 0xc2b2_ae3d_27d4_eb4fu64);
+    for &x in set {
+        let x = u64::from(x);
+        a = (a ^ x).wrapping_mul(0xff51_afd7_ed55_8ccd).rotate_left(29);
+        b = (b ^ x.wrapping_add(0x1656_67b1_9e37_79f9))
+            .wrapping_mul(0xc4ce_b9fe_1a85_ec53)
+            .rotate_left(31);
+    }
+    (u128::from(a) << 64 | u128::from(b)) ^ set.len() as u128
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    /// The fewest guesses that always win, as the oracle sees them: lost with one fewer.
+    fn fewest(length: usize, symbols: &str, repeats: bool) -> u32 {
+        let space = CodeSpace::new(Rules::new(length, symbols, repeats, false).unwrap()).unwrap();
+        let progress = Progress::new();
+        let mut oracle = Oracle::new(&space, &progress, None);
+        let (all, sym) = (space.all(), Symmetry::new(space.rules()));
+        (1..).find(|&n| !oracle.lost(&all, &sym, n)).unwrap()
+    }
+
+    #[test]
+    fn the_fewest_guesses_that_always_win_are_the_published_ones() {
+        // Knuth's 5 for Mastermind 4x6; the exact search's worst cases for 3x4 and 3x6
+        // (docs/src/exact-results.md).
+        assert_eq!(fewest(4, "123456", true), 5);
+        assert_eq!(fewest(3, "1234", true), 4);
+        assert_eq!(fewest(3, "123456", true), 5);
+    }
+
+    #[test]
+    fn answers_kept_in_a_checkpoint_are_loaded_by_the_next_oracle() {
+        let space = CodeSpace::new(Rules::new(4, "123456", true, false).unwrap()).unwrap();
+        let dir = std::env::temp_dir().join(format!("moo-oracle-{}", std::process::id()));
+        let path = dir.with_extension("ckpt");
+        let options = Oracle::options(&SearchOptions::default());
+        let (all, sym) = (space.all(), Symmetry::new(space.rules()));
+        let progress = Progress::new();
+        let first = Checkpoint::open(&path, &space, &options).unwrap();
+        let mut oracle = Oracle::new(&space, &progress, Some(&first));
+        assert!(oracle.lost(&all, &sym, 4));
+        assert!(oracle.searched() > 0);
+        drop(oracle);
+        drop(first);
+        let second = Checkpoint::open(&path, &space, &options).unwrap();
+        assert!(second.loaded() > 0);
+        let mut oracle = Oracle::new(&space, &progress, Some(&second));
+        assert!(oracle.lost(&all, &sym, 4));
+        assert_eq!(oracle.searched(), 0, "the whole answer was in the file");
+        std::fs::remove_file(&path).unwrap();
+    }
 }

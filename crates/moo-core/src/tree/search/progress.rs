@@ -49,6 +49,13 @@ impl Progress {
         self.borrowed.load(Ordering::Relaxed)
     }
 
+    /// Counts a candidate set searched by a search outside this module, which keeps `cached`
+    /// answers.
+    pub(crate) fn searched(&self, cached: usize) {
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        self.memo.store(cached as u64, Ordering::Relaxed);
+    }
+
     /// How many of the first guess's parts have been solved exactly.
     pub fn parts_solved(&self) -> u64 {
         self.solved.load(Ordering::Relaxed)

@@ -21,11 +21,15 @@ use std::io::{self, Write};
 use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
+use crate::rules::Rules;
 use crate::space::CodeSpace;
-use crate::stop::Stop;
 use crate::symmetry::Symmetry;
 
-use super::search::{Checkpoint, Oracle, Progress, SearchError, SearchOptions};
+use super::search::{Checkpoint, Oracle, Progress, SearchOptions};
+
+mod estimate;
+
+pub use estimate::{Measured, RefutationEstimate};
 
 /// The first line of a refutation file.
 pub const REFUTATION_FORMAT: &str = "moo-refutation 1";
@@ -46,9 +50,6 @@ pub enum RefutationError {
         /// The guesses asked about.
         guesses: u32,
     },
-    /// The exact search, asked which part to write down, failed.
-    #[error(transparent)]
-    Search(#[from] SearchError),
     /// The output could not be written.
     #[error("cannot write the refutation: {0}")]
     Io(#[from] io::Error),
@@ -66,12 +67,17 @@ pub struct RefutationStats {
     pub tried: u64,
     /// The guesses not written at all, as one of their parts is too large to win in time.
     pub counted: u64,
-    /// Parts the exact search was asked about: whether they can be won in time.
-    pub searches: u64,
-    /// Parts found lost in what the searches had already proven, without a search of their own.
-    pub recalled: u64,
+    /// Parts the writer asked the oracle about: whether they can be won in the guesses left.
+    pub asked: u64,
+    /// Candidate sets the oracle worked out on the way, at every level, rather than finding
+    /// them in what it had already proven (or in the checkpoint) or settling them by size.
+    pub searched: u64,
     /// The bytes written.
     pub bytes: u64,
+    /// How many times a checker that tries every guess of each orbit scores a code against
+    /// another: a position's candidates against each of its orbits' guesses, and a two-guess
+    /// test's part against every code. What checking costs grows with it.
+    pub scorings: u64,
 }
 
 /// The most secrets any strategy can win within `guesses` guesses when a guess can be answered
@@ -108,7 +114,6 @@ pub fn answers(length: usize) -> u64 {
 pub struct Refutation<'a> {
     space: &'a CodeSpace,
     guesses: u32,
-    options: SearchOptions,
     progress: Option<&'a Progress>,
     checkpoint: Option<&'a Checkpoint>,
 }
@@ -119,18 +124,9 @@ impl<'a> Refutation<'a> {
         Refutation {
             space,
             guesses,
-            options: SearchOptions::default(),
             progress: None,
             checkpoint: None,
         }
-    }
-
-    /// The cache size and sharing of equivalent sets of the search that proves it; the rest is
-    /// the refutation's own: the worst case, any code a guess, any opening
-    /// ([`Refutation::search_options`]).
-    pub fn options(mut self, options: &SearchOptions) -> Refutation<'a> {
-        self.options = options.clone();
-        self
     }
 
     /// Counters of the search, for whoever shows its progress.
@@ -141,15 +137,15 @@ impl<'a> Refutation<'a> {
 
     /// Loads what `checkpoint` holds first and appends what the search proves about large sets,
     /// so a long run that was stopped resumes where it was. Open it with
-    /// [`Refutation::search_options`] of the options given here.
+    /// [`Refutation::search_options`].
     pub fn checkpoint(mut self, checkpoint: &'a Checkpoint) -> Refutation<'a> {
         self.checkpoint = Some(checkpoint);
         self
     }
 
-    /// The options the search runs under, given `options`: what a checkpoint's header names.
-    pub fn search_options(options: &SearchOptions) -> SearchOptions {
-        Oracle::options(options)
+    /// The options a checkpoint's header names for the search that picks what to write.
+    pub fn search_options() -> SearchOptions {
+        Oracle::options(&SearchOptions::default())
     }
 
     /// Writes the refutation to `out`, proving the claim false on the way, and returns its size.
@@ -161,9 +157,9 @@ impl<'a> Refutation<'a> {
             return Err(RefutationError::NoGuesses { guesses });
         }
         let space = self.space;
-        let (own_progress, never) = (Progress::new(), Stop::never());
+        let own_progress = Progress::new();
         let progress = self.progress.unwrap_or(&own_progress);
-        let oracle = Oracle::new(space, &self.options, progress, &never, self.checkpoint);
+        let oracle = Oracle::new(space, progress, self.checkpoint);
         let all = space.all();
         let sym = Symmetry::new(space.rules());
         let mut w = Writer {
@@ -182,6 +178,7 @@ impl<'a> Refutation<'a> {
         writeln!(w.out, ".")?;
         w.out.flush()?;
         w.stats.bytes = w.out.bytes;
+        w.stats.searched = w.oracle.searched();
         Ok(w.stats)
     }
 }
@@ -217,19 +214,7 @@ struct Writer<'a, W> {
 impl<W: Write> Writer<'_, W> {
     /// The lines before the root's entries: the format and the game's rules.
     fn header(&mut self) -> io::Result<()> {
-        let rules = self.space.rules();
-        writeln!(self.out, "{REFUTATION_FORMAT}")?;
-        writeln!(self.out, "length {}", rules.length())?;
-        writeln!(self.out, "symbols {}", rules.symbols())?;
-        let repeats = if rules.repeats() { "yes" } else { "no" };
-        writeln!(self.out, "repeats {repeats}")?;
-        let leading = if rules.no_leading() {
-            "not-first"
-        } else {
-            "any"
-        };
-        writeln!(self.out, "leading {leading}")?;
-        writeln!(self.out, "within {}", self.guesses)
+        write_header(&mut self.out, self.space.rules(), self.guesses)
     }
 
     /// Writes the entries of the position `history` leaves (`set`, under `sym`) with `left`
@@ -240,25 +225,11 @@ impl<W: Write> Writer<'_, W> {
         sym: &Symmetry,
         left: u32,
     ) -> Result<(), RefutationError> {
-        let space = self.space;
-        let length = space.length();
         self.stats.positions[(self.guesses - left) as usize] += 1;
-        let cap = most_won(self.feedbacks, left - 1);
-        let win = Feedback::win(length).index(length);
-        let mut counts = vec![0u32; space.rules().feedback_slots()];
-        for g in 0..space.len() {
-            if !sym.is_canonical(space.code(g).symbols()) {
-                continue;
-            }
-            space.partition_counts(g, set, &mut counts);
-            let mut parts: Vec<usize> = (0..counts.len())
-                .filter(|&i| i != win && counts[i] > 0)
-                .collect();
-            if parts.iter().any(|&i| u64::from(counts[i]) > cap) {
-                self.stats.counted += 1;
-                continue;
-            }
-            parts.sort_by_key(|&i| Reverse(counts[i]));
+        let open = open_guesses(self.space, set, sym, most_won(self.feedbacks, left - 1));
+        self.stats.counted += open.counted;
+        self.stats.scorings += open.canonical * set.len() as u64;
+        for (g, parts) in open.guesses {
             if !self.refute_guess(set, sym, g, &parts, left)? {
                 return Err(RefutationError::Winnable {
                     guesses: self.guesses,
@@ -293,26 +264,25 @@ impl<W: Write> Writer<'_, W> {
             let feedback = Feedback::from_index(i, space.length());
             (feedback, space.filter(set, g, feedback))
         });
+        let below_sym = sym.after(code.symbols());
         if below == 2 {
             // The checker tries every guess on a part with two guesses left.
-            let mut lost = parts.filter(|(_, p)| !won_within_two(space, p));
-            let Some((feedback, _)) = lost.next() else {
+            let mut lost = parts.filter(|(_, p)| {
+                self.stats.asked += 1;
+                self.oracle.lost(p, &below_sym, 2)
+            });
+            let Some((feedback, part)) = lost.next() else {
                 return Ok(false);
             };
             self.entry(&code, feedback, "try")?;
             self.stats.tried += 1;
+            self.stats.scorings += (space.len() * part.len()) as u64;
             return Ok(true);
         }
-        let below_sym = sym.after(code.symbols());
         for (feedback, part) in parts {
-            // Largest first, whatever the cache holds, so the file does not depend on it.
-            if self.oracle.known_lost(part.as_slice(), below) {
-                self.stats.recalled += 1;
-            } else {
-                self.stats.searches += 1;
-                if self.oracle.winnable(part.as_slice(), &below_sym, below)? {
-                    continue;
-                }
+            self.stats.asked += 1;
+            if !self.oracle.lost(&part, &below_sym, below) {
+                continue;
             }
             self.entry(&code, feedback, ">")?;
             self.stats.deeper += 1;
@@ -330,25 +300,65 @@ impl<W: Write> Writer<'_, W> {
     }
 }
 
-/// Whether some guess splits `part` into parts of one code each (or wins it), so that two guesses
-/// win every code of it.
-fn won_within_two(space: &CodeSpace, part: &CodeSet) -> bool {
-    if part.len() <= 1 {
-        return true;
-    }
+/// The lines before the root's entries: the format, the game's rules and the claim.
+fn write_header(out: &mut impl Write, rules: &Rules, within: u32) -> io::Result<()> {
+    writeln!(out, "{REFUTATION_FORMAT}")?;
+    writeln!(out, "length {}", rules.length())?;
+    writeln!(out, "symbols {}", rules.symbols())?;
+    let repeats = if rules.repeats() { "yes" } else { "no" };
+    writeln!(out, "repeats {repeats}")?;
+    let leading = if rules.no_leading() {
+        "not-first"
+    } else {
+        "any"
+    };
+    writeln!(out, "leading {leading}")?;
+    writeln!(out, "within {within}")
+}
+
+/// A position's guesses, one of each orbit, as counting leaves them.
+struct Open {
+    /// Guesses with a part too large to win in the guesses left after them.
+    counted: u64,
+    /// Every guess looked at: one of each orbit.
+    canonical: u64,
+    /// The others, each with its parts (feedback indexes, the win left out), largest first.
+    guesses: Vec<(usize, Vec<usize>)>,
+}
+
+/// The guesses of the position `set` (under `sym`) that counting does not refute: those whose
+/// every part has at most `cap` codes.
+fn open_guesses(space: &CodeSpace, set: &CodeSet, sym: &Symmetry, cap: u64) -> Open {
     let length = space.length();
     let win = Feedback::win(length).index(length);
     let mut counts = vec![0u32; space.rules().feedback_slots()];
-    (0..space.len()).any(|h| {
-        space.partition_counts(h, part, &mut counts);
-        counts.iter().enumerate().all(|(i, &n)| i == win || n <= 1)
-    })
+    let mut open = Open {
+        counted: 0,
+        canonical: 0,
+        guesses: Vec::new(),
+    };
+    for g in 0..space.len() {
+        if !sym.is_canonical(space.code(g).symbols()) {
+            continue;
+        }
+        open.canonical += 1;
+        if !space.partition_counts_within(g, set, cap, &mut counts) {
+            open.counted += 1;
+            continue;
+        }
+        let mut parts: Vec<usize> = (0..counts.len())
+            .filter(|&i| i != win && counts[i] > 0)
+            .collect();
+        // Stable: equal parts stay in feedback order, so the file is the same on every run.
+        parts.sort_by_key(|&i| Reverse(counts[i]));
+        open.guesses.push((g, parts));
+    }
+    open
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
 
     fn refute(
         length: usize,
@@ -378,8 +388,25 @@ mod tests {
         let (text, stats) = refute(4, "123456", true, 4);
         assert_eq!(stats.positions, vec![1, 0, 0, 0]);
         assert_eq!(stats.counted, 5);
-        assert_eq!(stats.deeper + stats.tried + stats.searches, 0);
+        assert_eq!(stats.deeper + stats.tried + stats.asked, 0);
         assert!(text.ends_with("within 4\n.\n"), "{text}");
+    }
+
+    #[test]
+    fn an_estimate_of_a_refutation_by_counting_alone_is_exact() {
+        // Every path ends at the root, so every path says the same.
+        let space = CodeSpace::new(Rules::new(4, "123456", true, false).unwrap()).unwrap();
+        let (text, stats) = refute(4, "123456", true, 4);
+        let e = RefutationEstimate::of(&space, 4, 20, 1, &Progress::new());
+        let exact = |m: Measured, n: u64| m.error == 0.0 && m.mean == n as f64;
+        assert!(
+            exact(e.positions[0], 1) && exact(e.positions[1], 0),
+            "{e:?}"
+        );
+        assert!(exact(e.counted, stats.counted), "{e:?}");
+        assert!(exact(e.scorings, stats.scorings), "{e:?}");
+        assert!(exact(e.bytes, text.len() as u64), "{e:?}");
+        assert_eq!(e.won_on_the_way, 0);
     }
 
     #[test]
