@@ -82,16 +82,14 @@ impl RefutationEstimate {
         progress: &Progress,
     ) -> RefutationEstimate {
         let lines = Lines::of(space, guesses);
+        let oracle = Oracle::new(space, progress, None);
         let walked: Vec<Path> = (0..paths)
             .into_par_iter()
-            .map_init(
-                || Oracle::new(space, progress, None),
-                |oracle, i| {
-                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                    rng.set_stream(i);
-                    walk(space, oracle, &lines, guesses, &mut rng)
-                },
-            )
+            .map(|i| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(i);
+                walk(space, &oracle, &lines, guesses, &mut rng)
+            })
             .collect();
         let measure = |f: &dyn Fn(&Path) -> f64| measured(walked.iter().map(f));
         RefutationEstimate {
@@ -140,7 +138,7 @@ impl Lines {
 /// One random path from the root, with what it says of each figure.
 fn walk(
     space: &CodeSpace,
-    oracle: &mut Oracle<'_>,
+    oracle: &Oracle<'_>,
     lines: &Lines,
     guesses: u32,
     rng: &mut ChaCha8Rng,
@@ -201,7 +199,7 @@ fn walk(
 /// won in `left` guesses, if any.
 fn first_lost(
     space: &CodeSpace,
-    oracle: &mut Oracle<'_>,
+    oracle: &Oracle<'_>,
     set: &CodeSet,
     g: usize,
     parts: &[usize],

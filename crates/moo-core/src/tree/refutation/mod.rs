@@ -18,6 +18,8 @@
 use std::cmp::Reverse;
 use std::io::{self, Write};
 
+use rayon::prelude::*;
+
 use crate::code::Code;
 use crate::codeset::CodeSet;
 use crate::feedback::Feedback;
@@ -150,8 +152,9 @@ impl<'a> Refutation<'a> {
 
     /// Writes the refutation to `out`, proving the claim false on the way, and returns its size.
     /// Fails with [`RefutationError::Winnable`] when the claim holds after all: what was written
-    /// by then refutes nothing.
-    pub fn write(self, out: impl Write) -> Result<RefutationStats, RefutationError> {
+    /// by then refutes nothing. The positions with four guesses or more to go are written side
+    /// by side on the current thread pool, and the file is the same on any number of threads.
+    pub fn write(self, mut out: impl Write) -> Result<RefutationStats, RefutationError> {
         let guesses = self.guesses;
         if guesses == 0 {
             return Err(RefutationError::NoGuesses { guesses });
@@ -160,61 +163,59 @@ impl<'a> Refutation<'a> {
         let own_progress = Progress::new();
         let progress = self.progress.unwrap_or(&own_progress);
         let oracle = Oracle::new(space, progress, self.checkpoint);
-        let all = space.all();
-        let sym = Symmetry::new(space.rules());
-        let mut w = Writer {
+        let mut w = Writer::new(space, &oracle, guesses);
+        write_header(&mut w.out, space.rules(), guesses)?;
+        w.position(&space.all(), &Symmetry::new(space.rules()), guesses)?;
+        writeln!(w.out, ".")?;
+        out.write_all(&w.out)?;
+        out.flush()?;
+        w.stats.bytes = w.out.len() as u64;
+        w.stats.searched = oracle.searched();
+        Ok(w.stats)
+    }
+}
+
+impl RefutationStats {
+    /// Adds what another writer of the same refutation wrote.
+    fn add(&mut self, other: &RefutationStats) {
+        for (a, b) in self.positions.iter_mut().zip(&other.positions) {
+            *a += b;
+        }
+        self.deeper += other.deeper;
+        self.tried += other.tried;
+        self.counted += other.counted;
+        self.asked += other.asked;
+        self.scorings += other.scorings;
+    }
+}
+
+/// The fewest guesses to go at which a position's guesses are written side by side: above the
+/// last level, where each guess's entry carries a position of thousands below it.
+const SIDE_BY_SIDE_FROM: u32 = 4;
+
+/// The refutation being written, depth first, into memory.
+struct Writer<'a, 'o> {
+    space: &'a CodeSpace,
+    oracle: &'o Oracle<'a>,
+    out: Vec<u8>,
+    stats: RefutationStats,
+    feedbacks: u64,
+    guesses: u32,
+}
+
+impl<'a, 'o> Writer<'a, 'o> {
+    fn new(space: &'a CodeSpace, oracle: &'o Oracle<'a>, guesses: u32) -> Writer<'a, 'o> {
+        Writer {
             space,
-            out: CountingWriter { out, bytes: 0 },
+            oracle,
+            out: Vec::new(),
             stats: RefutationStats {
                 positions: vec![0; guesses as usize],
                 ..RefutationStats::default()
             },
             feedbacks: answers(space.length()),
             guesses,
-            oracle,
-        };
-        w.header()?;
-        w.position(&all, &sym, guesses)?;
-        writeln!(w.out, ".")?;
-        w.out.flush()?;
-        w.stats.bytes = w.out.bytes;
-        w.stats.searched = w.oracle.searched();
-        Ok(w.stats)
-    }
-}
-
-/// An output that counts what it writes.
-struct CountingWriter<W> {
-    out: W,
-    bytes: u64,
-}
-
-impl<W: Write> Write for CountingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.out.write(buf)?;
-        self.bytes += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-}
-
-/// The refutation being written, depth first.
-struct Writer<'a, W> {
-    space: &'a CodeSpace,
-    out: CountingWriter<W>,
-    stats: RefutationStats,
-    feedbacks: u64,
-    guesses: u32,
-    oracle: Oracle<'a>,
-}
-
-impl<W: Write> Writer<'_, W> {
-    /// The lines before the root's entries: the format and the game's rules.
-    fn header(&mut self) -> io::Result<()> {
-        write_header(&mut self.out, self.space.rules(), self.guesses)
+        }
     }
 
     /// Writes the entries of the position `history` leaves (`set`, under `sym`) with `left`
@@ -229,12 +230,37 @@ impl<W: Write> Writer<'_, W> {
         let open = open_guesses(self.space, set, sym, most_won(self.feedbacks, left - 1));
         self.stats.counted += open.counted;
         self.stats.scorings += open.canonical * set.len() as u64;
-        for (g, parts) in open.guesses {
-            if !self.refute_guess(set, sym, g, &parts, left)? {
-                return Err(RefutationError::Winnable {
-                    guesses: self.guesses,
-                });
+        let winnable = RefutationError::Winnable {
+            guesses: self.guesses,
+        };
+        if left < SIDE_BY_SIDE_FROM {
+            for (g, parts) in open.guesses {
+                if !self.refute_guess(set, sym, g, &parts, left)? {
+                    return Err(winnable);
+                }
             }
+            return Ok(());
+        }
+        // Each guess's entry, with the position below it, is written apart and the pieces
+        // joined in order: the same bytes as one after another.
+        let pieces: Vec<Result<Writer, RefutationError>> = open
+            .guesses
+            .par_iter()
+            .map(|(g, parts)| {
+                let mut w = Writer::new(self.space, self.oracle, self.guesses);
+                if w.refute_guess(set, sym, *g, parts, left)? {
+                    Ok(w)
+                } else {
+                    Err(RefutationError::Winnable {
+                        guesses: self.guesses,
+                    })
+                }
+            })
+            .collect();
+        for piece in pieces {
+            let piece = piece?;
+            self.out.extend_from_slice(&piece.out);
+            self.stats.add(&piece.stats);
         }
         Ok(())
     }

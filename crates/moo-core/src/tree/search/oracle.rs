@@ -14,7 +14,11 @@
 //! at its checker, so it can never pass for a proof. With a checkpoint, the answers about large
 //! sets outlive the run.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
 use hashbrown::HashMap;
+use rayon::prelude::*;
 
 use super::checkpoint::Checkpoint;
 use super::memo::Entry;
@@ -41,15 +45,24 @@ pub(crate) struct Oracle<'a> {
     feedbacks: u64,
     /// The win's feedback index.
     win: usize,
-    /// Whether each set (by hash) with each number of guesses left is lost.
-    known: HashMap<(u128, u32), bool>,
+    /// Whether each set (by hash) with each number of guesses left is lost, in shards by hash
+    /// so that threads seldom wait for one another.
+    known: Vec<Mutex<HashMap<(u128, u32), bool>>>,
+    /// Answers in `known`.
+    kept: AtomicU64,
     /// Sets whose answer was worked out, not found in `known` or settled by size.
-    searched: u64,
-    /// For each guess, the answers it has given the codes of a set so far (one bit each) and
-    /// those it has given twice: scratch for [`Oracle::splits_into_singles`].
-    seen: Vec<u64>,
-    clash: Vec<u64>,
+    searched: AtomicU64,
 }
+
+/// Shards of [`Oracle::known`].
+const SHARDS: usize = 64;
+
+/// The fewest guesses to go at which the guesses of a set are tried side by side: below it a
+/// set's answer takes milliseconds.
+const SIDE_BY_SIDE_FROM: u32 = 4;
+
+/// Guesses tried at once by [`Oracle::splits_into_singles`].
+const BLOCK: usize = 512;
 
 impl<'a> Oracle<'a> {
     /// A search over `space`, any code a guess.
@@ -61,7 +74,8 @@ impl<'a> Oracle<'a> {
         checkpoint: Option<&'a Checkpoint>,
     ) -> Oracle<'a> {
         let length = space.length();
-        let mut known = HashMap::new();
+        let mut known: Vec<_> = (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect();
+        let mut kept = 0;
         for (set, left, entry) in checkpoint.into_iter().flat_map(|c| c.facts()) {
             if set.last().is_some_and(|&m| m as usize >= space.len()) {
                 continue;
@@ -71,7 +85,9 @@ impl<'a> Oracle<'a> {
                 (TAG, 0, _) | (0, _, true) => false,
                 _ => continue,
             };
-            known.insert((hash(set), u32::from(left)), lost);
+            let key = (hash(set), u32::from(left));
+            let shard = known[shard(key)].get_mut().expect("not shared yet");
+            kept += u64::from(shard.insert(key, lost).is_none());
         }
         Oracle {
             space,
@@ -80,9 +96,8 @@ impl<'a> Oracle<'a> {
             feedbacks: answers(length),
             win: Feedback::win(length).index(length),
             known,
-            searched: 0,
-            seen: Vec::new(),
-            clash: Vec::new(),
+            kept: AtomicU64::new(kept),
+            searched: AtomicU64::new(0),
         }
     }
 
@@ -99,13 +114,13 @@ impl<'a> Oracle<'a> {
 
     /// Sets worked out so far: not found among the answers kept nor settled by their size.
     pub(crate) fn searched(&self) -> u64 {
-        self.searched
+        self.searched.load(Ordering::Relaxed)
     }
 
     /// Whether no strategy wins every code of `set` within `left` guesses. `sym` holds
     /// symmetries that map the set to itself (those of the guesses that left it): a guess stands
     /// for its whole orbit under them.
-    pub(crate) fn lost(&mut self, set: &CodeSet, sym: &Symmetry, left: u32) -> bool {
+    pub(crate) fn lost(&self, set: &CodeSet, sym: &Symmetry, left: u32) -> bool {
         let n = set.len() as u64;
         if n <= 1 {
             return n == 1 && left == 0;
@@ -118,17 +133,21 @@ impl<'a> Oracle<'a> {
             return false;
         }
         let key = (hash(set.as_slice()), left);
-        if let Some(&lost) = self.known.get(&key) {
+        let known = &self.known[shard(key)];
+        if let Some(&lost) = lock(known).get(&key) {
             return lost;
         }
-        self.searched += 1;
-        self.progress.searched(self.known.len());
+        self.searched.fetch_add(1, Ordering::Relaxed);
+        self.progress
+            .searched(self.kept.load(Ordering::Relaxed) as usize);
         let lost = if left == 2 {
             !self.splits_into_singles(set, sym)
         } else {
             !self.some_guess_wins(set, sym, left)
         };
-        self.known.insert(key, lost);
+        if lock(known).insert(key, lost).is_none() {
+            self.kept.fetch_add(1, Ordering::Relaxed);
+        }
         if let Some(checkpoint) = self.checkpoint {
             let bound = if lost { INF } else { 0 };
             let entry = Entry { bound, exact: None };
@@ -140,33 +159,35 @@ impl<'a> Oracle<'a> {
     /// Whether some guess leaves every code of `set` alone in its part, so that the next guess
     /// wins it: the only way to win more than two codes within two guesses.
     ///
-    /// Every guess is tried at once, a code at a time: scoring is symmetric, so a secret's row of
-    /// the score table gives every guess's answer for it, and each guess keeps the answers it has
-    /// seen. Most guesses give two codes the same answer within a few codes, so the pass stops as
-    /// soon as none is left.
-    fn splits_into_singles(&mut self, set: &CodeSet, sym: &Symmetry) -> bool {
+    /// A block of guesses is tried at once, a code at a time: scoring is symmetric, so a secret's
+    /// row of the score table gives every guess's answer for it, and each guess keeps the answers
+    /// it has seen (one bit each) and those it has seen twice. Most guesses give two codes the
+    /// same answer within a few codes, so a block is dropped as soon as none of it is left.
+    fn splits_into_singles(&self, set: &CodeSet, sym: &Symmetry) -> bool {
         let space = self.space;
         if !space.has_table() {
             return self.splits_one_guess_at_a_time(set, sym);
         }
         let n = space.len();
-        let (seen, clash) = (&mut self.seen, &mut self.clash);
-        seen.clear();
-        seen.resize(n, 0);
-        clash.clear();
-        clash.resize(n, 0);
-        for (i, s) in set.iter().enumerate() {
-            let row = space.score_row(s).expect("the space has a table");
-            for ((seen, clash), &f) in seen.iter_mut().zip(clash.iter_mut()).zip(row) {
-                let bit = 1u64 << f;
-                *clash |= *seen & bit;
-                *seen |= bit;
+        let (mut seen, mut clash) = ([0u64; BLOCK], [0u64; BLOCK]);
+        (0..n).step_by(BLOCK).any(|from| {
+            let to = (from + BLOCK).min(n);
+            let (seen, clash) = (&mut seen[..to - from], &mut clash[..to - from]);
+            seen.fill(0);
+            clash.fill(0);
+            for (i, s) in set.iter().enumerate() {
+                let row = &space.score_row(s).expect("the space has a table")[from..to];
+                for ((seen, clash), &f) in seen.iter_mut().zip(clash.iter_mut()).zip(row) {
+                    let bit = 1u64 << f;
+                    *clash |= *seen & bit;
+                    *seen |= bit;
+                }
+                if i % 4 == 3 && clash.iter().all(|&c| c != 0) {
+                    return false;
+                }
             }
-            if i % 4 == 3 && clash.iter().all(|&c| c != 0) {
-                return false;
-            }
-        }
-        clash.contains(&0)
+            clash.contains(&0)
+        })
     }
 
     /// [`Oracle::splits_into_singles`] without a score table: one guess at a time, one of
@@ -190,23 +211,21 @@ impl<'a> Oracle<'a> {
     /// Whether some guess wins `set` within `left` guesses (3 or more): one whose every part is
     /// won within `left - 1`. The guesses that split best are tried first, as they are likeliest
     /// to win, and each guess's parts largest first, as they are likeliest to be lost.
-    fn some_guess_wins(&mut self, set: &CodeSet, sym: &Symmetry, left: u32) -> bool {
+    fn some_guess_wins(&self, set: &CodeSet, sym: &Symmetry, left: u32) -> bool {
         let space = self.space;
         let cap = most_won(self.feedbacks, left - 1);
-        let mut counts = vec![0u32; space.rules().feedback_slots()];
-        let mut order: Vec<(u32, u32)> = Vec::new();
-        for g in 0..space.len() {
-            if !sym.is_canonical(space.code(g).symbols()) {
-                continue;
+        let slots = space.rules().feedback_slots();
+        // A guess with no part over the cap, by its largest part.
+        let open = |counts: &mut Vec<u32>, g: usize| {
+            if !sym.is_canonical(space.code(g).symbols())
+                || !space.partition_counts_within(g, set, cap, counts)
+            {
+                return None;
             }
-            if space.partition_counts_within(g, set, cap, &mut counts) {
-                counts[self.win] = 0;
-                let largest = counts.iter().copied().max().unwrap_or(0);
-                order.push((largest, g as u32));
-            }
-        }
-        order.sort_unstable();
-        order.into_iter().any(|(_, g)| {
+            counts[self.win] = 0;
+            Some((counts.iter().copied().max().unwrap_or(0), g as u32))
+        };
+        let wins = |&(_, g): &(u32, u32)| {
             let g = g as usize;
             let below = sym.after(space.code(g).symbols());
             let mut parts = space.partition(g, set);
@@ -215,8 +234,33 @@ impl<'a> Oracle<'a> {
             parts
                 .iter()
                 .all(|(_, part)| !self.lost(part, &below, left - 1))
-        })
+        };
+        if left < SIDE_BY_SIDE_FROM {
+            let mut counts = vec![0u32; slots];
+            let mut order: Vec<_> = (0..space.len())
+                .filter_map(|g| open(&mut counts, g))
+                .collect();
+            order.sort_unstable();
+            return order.iter().any(wins);
+        }
+        let mut order: Vec<_> = (0..space.len())
+            .into_par_iter()
+            .map_init(|| vec![0u32; slots], open)
+            .flatten()
+            .collect();
+        order.sort_unstable();
+        order.par_iter().any(wins)
     }
+}
+
+/// The shard of [`Oracle::known`] that holds `key`.
+fn shard(key: (u128, u32)) -> usize {
+    (key.0 as usize ^ key.1 as usize) % SHARDS
+}
+
+/// A shard, locked; one a panicking thread left is still sound, as every answer in it is.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A 128-bit hash of a sorted set of code indexes: two independent multiply-and-rotate streams.
@@ -241,7 +285,7 @@ mod tests {
     fn fewest(length: usize, symbols: &str, repeats: bool) -> u32 {
         let space = CodeSpace::new(Rules::new(length, symbols, repeats, false).unwrap()).unwrap();
         let progress = Progress::new();
-        let mut oracle = Oracle::new(&space, &progress, None);
+        let oracle = Oracle::new(&space, &progress, None);
         let (all, sym) = (space.all(), Symmetry::new(space.rules()));
         (1..).find(|&n| !oracle.lost(&all, &sym, n)).unwrap()
     }
@@ -264,14 +308,14 @@ mod tests {
         let (all, sym) = (space.all(), Symmetry::new(space.rules()));
         let progress = Progress::new();
         let first = Checkpoint::open(&path, &space, &options).unwrap();
-        let mut oracle = Oracle::new(&space, &progress, Some(&first));
+        let oracle = Oracle::new(&space, &progress, Some(&first));
         assert!(oracle.lost(&all, &sym, 4));
         assert!(oracle.searched() > 0);
         drop(oracle);
         drop(first);
         let second = Checkpoint::open(&path, &space, &options).unwrap();
         assert!(second.loaded() > 0);
-        let mut oracle = Oracle::new(&space, &progress, Some(&second));
+        let oracle = Oracle::new(&space, &progress, Some(&second));
         assert!(oracle.lost(&all, &sym, 4));
         assert_eq!(oracle.searched(), 0, "the whole answer was in the file");
         std::fs::remove_file(&path).unwrap();
