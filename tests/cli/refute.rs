@@ -19,6 +19,18 @@ const MASTERMIND_4X7: &[&str] = &[
     "5",
 ];
 
+/// The claim of the shipped `mastermind-3x10` refutation: none wins Mastermind 3x10 within 6.
+const MASTERMIND_3X10: &[&str] = &[
+    "--game",
+    "mastermind",
+    "--length",
+    "3",
+    "--symbols",
+    "0123456789",
+    "--within",
+    "6",
+];
+
 /// The text of a shipped refutation.
 fn shipped(stem: &str) -> String {
     let file = std::fs::File::open(Path::new(SHIPPED).join(format!("{stem}.txt.gz"))).unwrap();
@@ -34,19 +46,7 @@ fn the_quick_shipped_refutations_are_written_again_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let games: [(&str, &[&str]); 4] = [
         ("mastermind-4x7", MASTERMIND_4X7),
-        (
-            "mastermind-3x10",
-            &[
-                "--game",
-                "mastermind",
-                "--length",
-                "3",
-                "--symbols",
-                "0123456789",
-                "--within",
-                "6",
-            ],
-        ),
+        ("mastermind-3x10", MASTERMIND_3X10),
         ("mastermind-4x6", &["--game", "mastermind", "--within", "4"]),
         ("bulls-4x9", &["--symbols", "123456789", "--within", "5"]),
     ];
@@ -119,16 +119,7 @@ fn a_checkpoint_spares_the_searches_of_a_second_run_and_changes_nothing() {
 fn an_estimate_agrees_with_the_refutation_written() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("r.txt");
-    let claim = [
-        "--game",
-        "mastermind",
-        "--length",
-        "3",
-        "--symbols",
-        "0123456789",
-        "--within",
-        "6",
-    ];
+    let claim = MASTERMIND_3X10;
     let written = json_of(
         moo()
             .args(["tree", "refute", "--json", "-o"])

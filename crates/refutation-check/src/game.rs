@@ -336,6 +336,17 @@ mod tests {
     }
 
     #[test]
+    fn a_score_is_the_same_either_way_round() {
+        // The two-guess test reads a secret's row along the guesses on this ground.
+        let g = mastermind();
+        for a in 0..g.codes.len() {
+            for b in 0..g.codes.len() {
+                assert_eq!(g.score(a, b), g.score(b, a), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
     fn the_empty_history_leaves_one_opening_per_pattern() {
         let g = mastermind();
         let sym = Symmetries::new(&g, &[]);

@@ -343,8 +343,10 @@ fn won_within_two(game: &Game, part: &[usize]) -> Option<Code> {
         .find(|&h| {
             counts.fill(0);
             // The first answer given twice rules `h` out: most guesses are out within a few codes.
+            // A score is the same either way round (bulls are places both codes share, cows the
+            // other symbols both hold), so `s`'s row is read along the guesses, in order.
             part.iter().all(|&s| {
-                let slot = game.score(h, s);
+                let slot = game.score(s, h);
                 counts[slot] += 1;
                 slot == win || counts[slot] <= 1
             })

@@ -65,7 +65,11 @@ fn text_of(stem: &str) -> String {
 
 /// The refutations whose check takes minutes, with their claims: the ignored test below checks
 /// them (`refutation-check` gives each one's time).
-const SLOW: &[(&str, u32)] = &[("bulls-4x10-no-leading", 6), ("mastermind-4x9", 6)];
+const SLOW: &[(&str, u32)] = &[
+    ("bulls-4x10-no-leading", 6),
+    ("bulls-5x9", 6),
+    ("mastermind-4x9", 6),
+];
 
 #[test]
 fn every_shipped_refutation_proves_its_claim() {
