@@ -9,11 +9,12 @@
 //! written: a checker finds those itself. The format, and what a checker must verify, are in the
 //! book's `docs/src/refutations.md`; `crates/refutation-check` is such a checker.
 //!
-//! The search is used only as an oracle here, to pick a part worth writing down: an error in it
-//! can make the writing fail, never make a wrong refutation pass the checker. One search answers
-//! every question, its cache kept between them: a part met again, or one an earlier answer
-//! proved lost on its way, is not searched again, where a fresh search per question proved each
-//! level's work again.
+//! A search is used only as an oracle here, to pick a part worth writing down: an error in it
+//! can make the writing fail, never make a wrong refutation pass the checker. It asks yes or no,
+//! not the exact search's cheapest tree ([`super::search`]'s `oracle`), and one such search
+//! answers every question of a run, so a part met again, or proved lost on the way to an earlier
+//! answer, is not searched again. [`RefutationEstimate`] measures a refutation's size without
+//! writing it.
 
 use std::cmp::Reverse;
 use std::io::{self, Write};
@@ -76,9 +77,10 @@ pub struct RefutationStats {
     pub searched: u64,
     /// The bytes written.
     pub bytes: u64,
-    /// How many times a checker that tries every guess of each orbit scores a code against
-    /// another: a position's candidates against each of its orbits' guesses, and a two-guess
-    /// test's part against every code. What checking costs grows with it.
+    /// How many times, at most, a checker that tries every guess of each orbit scores a code
+    /// against another: a position's candidates against each of its orbits' guesses, and a
+    /// two-guess test's part against every code. A checker that drops a guess at its first part
+    /// over the cap scores fewer; what checking costs grows with it all the same.
     pub scorings: u64,
 }
 
@@ -100,7 +102,7 @@ pub fn answers(length: usize) -> u64 {
 }
 
 /// A refutation to write: that no strategy wins every secret of a game within a number of
-/// guesses, proven by the exact search on the way.
+/// guesses, proven on the way.
 ///
 /// ```
 /// use moo_core::tree::{Refutation, REFUTATION_FORMAT};
@@ -230,14 +232,9 @@ impl<'a, 'o> Writer<'a, 'o> {
         let open = open_guesses(self.space, set, sym, most_won(self.feedbacks, left - 1));
         self.stats.counted += open.counted;
         self.stats.scorings += open.canonical * set.len() as u64;
-        let winnable = RefutationError::Winnable {
-            guesses: self.guesses,
-        };
         if left < SIDE_BY_SIDE_FROM {
             for (g, parts) in open.guesses {
-                if !self.refute_guess(set, sym, g, &parts, left)? {
-                    return Err(winnable);
-                }
+                self.refute_guess(set, sym, g, &parts, left)?;
             }
             return Ok(());
         }
@@ -248,13 +245,8 @@ impl<'a, 'o> Writer<'a, 'o> {
             .par_iter()
             .map(|(g, parts)| {
                 let mut w = Writer::new(self.space, self.oracle, self.guesses);
-                if w.refute_guess(set, sym, *g, parts, left)? {
-                    Ok(w)
-                } else {
-                    Err(RefutationError::Winnable {
-                        guesses: self.guesses,
-                    })
-                }
+                w.refute_guess(set, sym, *g, parts, left)?;
+                Ok(w)
             })
             .collect();
         for piece in pieces {
@@ -266,8 +258,9 @@ impl<'a, 'o> Writer<'a, 'o> {
     }
 
     /// Writes the first of `parts` (feedback indexes of guess `g`, largest first) that cannot be
-    /// won with `left - 1` guesses, with its own refutation below it when it needs one; `false`
-    /// when every part can be won, so `g` wins the position within `left` guesses.
+    /// won with `left - 1` guesses, with its own refutation below it when it needs one. Fails
+    /// with [`RefutationError::Winnable`] when every part can be won, as `g` then wins the
+    /// position within `left` guesses.
     fn refute_guess(
         &mut self,
         set: &CodeSet,
@@ -275,14 +268,14 @@ impl<'a, 'o> Writer<'a, 'o> {
         g: usize,
         parts: &[usize],
         left: u32,
-    ) -> Result<bool, RefutationError> {
+    ) -> Result<(), RefutationError> {
         let space = self.space;
         let code = space.code(g);
         let below = left - 1;
         if below < 2 {
             // With one guess left after this one, counting has already refused every part but
             // a single code, which that guess wins.
-            return Ok(false);
+            return Err(self.winnable());
         }
         // Filtered one at a time: the first lost part ends the search, and the rest are never
         // needed.
@@ -298,12 +291,12 @@ impl<'a, 'o> Writer<'a, 'o> {
                 self.oracle.lost(p, &below_sym, 2)
             });
             let Some((feedback, part)) = lost.next() else {
-                return Ok(false);
+                return Err(self.winnable());
             };
             self.entry(&code, feedback, "try")?;
             self.stats.tried += 1;
             self.stats.scorings += (space.len() * part.len()) as u64;
-            return Ok(true);
+            return Ok(());
         }
         for (feedback, part) in parts {
             self.stats.asked += 1;
@@ -314,9 +307,16 @@ impl<'a, 'o> Writer<'a, 'o> {
             self.stats.deeper += 1;
             self.position(&part, &below_sym, below)?;
             writeln!(self.out, ".")?;
-            return Ok(true);
+            return Ok(());
         }
-        Ok(false)
+        Err(self.winnable())
+    }
+
+    /// The error of a claim that turns out to hold: some guess wins a position taken for lost.
+    fn winnable(&self) -> RefutationError {
+        RefutationError::Winnable {
+            guesses: self.guesses,
+        }
     }
 
     /// One entry line: `code`'s part for `feedback`, refuted as `how` says (`try` or `>`).
