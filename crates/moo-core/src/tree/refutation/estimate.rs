@@ -19,8 +19,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::{answers, most_won, open_guesses};
-use crate::codeset::CodeSet;
+use super::{answers, first_lost, most_won, open_guesses};
 use crate::feedback::Feedback;
 use crate::space::CodeSpace;
 use crate::symmetry::Symmetry;
@@ -160,8 +159,8 @@ fn walk(
             // The last level: each guess's two-guess test, found as the writer finds it.
             for (g, parts) in &open.guesses {
                 let below = sym.after(space.code(*g).symbols());
-                match first_lost(space, oracle, &set, *g, parts, &below, left - 1) {
-                    Some(part) => {
+                match first_lost(space, oracle, &set, *g, parts, &below, left - 1).1 {
+                    Some((_, part)) => {
                         path.scorings += weight * (space.len() * part.len()) as f64;
                     }
                     None => path.won_on_the_way = true,
@@ -180,6 +179,8 @@ fn walk(
         let below = sym.after(space.code(*g).symbols());
         let part = if left - 1 <= 3 {
             first_lost(space, oracle, &set, *g, parts, &below, left - 1)
+                .1
+                .map(|(_, part)| part)
         } else {
             // Taken to be lost: asking would be the proof itself.
             parts
@@ -193,23 +194,6 @@ fn walk(
         weight *= entries;
         (set, sym, left) = (part, below, left - 1);
     }
-}
-
-/// The part the writer writes for guess `g`: the first of `parts` (largest first) that cannot be
-/// won in `left` guesses, if any.
-fn first_lost(
-    space: &CodeSpace,
-    oracle: &Oracle<'_>,
-    set: &CodeSet,
-    g: usize,
-    parts: &[usize],
-    sym: &Symmetry,
-    left: u32,
-) -> Option<CodeSet> {
-    parts
-        .iter()
-        .map(|&i| space.filter(set, g, Feedback::from_index(i, space.length())))
-        .find(|part| oracle.lost(part, sym, left))
 }
 
 /// The mean and its standard error.

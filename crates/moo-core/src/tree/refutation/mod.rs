@@ -277,39 +277,24 @@ impl<'a, 'o> Writer<'a, 'o> {
             // a single code, which that guess wins.
             return Err(self.winnable());
         }
-        // Filtered one at a time: the first lost part ends the search, and the rest are never
-        // needed.
-        let parts = parts.iter().map(|&i| {
-            let feedback = Feedback::from_index(i, space.length());
-            (feedback, space.filter(set, g, feedback))
-        });
         let below_sym = sym.after(code.symbols());
+        let (asked, lost) = first_lost(space, self.oracle, set, g, parts, &below_sym, below);
+        self.stats.asked += asked;
+        let Some((feedback, part)) = lost else {
+            return Err(self.winnable());
+        };
         if below == 2 {
             // The checker tries every guess on a part with two guesses left.
-            let mut lost = parts.filter(|(_, p)| {
-                self.stats.asked += 1;
-                self.oracle.lost(p, &below_sym, 2)
-            });
-            let Some((feedback, part)) = lost.next() else {
-                return Err(self.winnable());
-            };
             self.entry(&code, feedback, "try")?;
             self.stats.tried += 1;
             self.stats.scorings += (space.len() * part.len()) as u64;
             return Ok(());
         }
-        for (feedback, part) in parts {
-            self.stats.asked += 1;
-            if !self.oracle.lost(&part, &below_sym, below) {
-                continue;
-            }
-            self.entry(&code, feedback, ">")?;
-            self.stats.deeper += 1;
-            self.position(&part, &below_sym, below)?;
-            writeln!(self.out, ".")?;
-            return Ok(());
-        }
-        Err(self.winnable())
+        self.entry(&code, feedback, ">")?;
+        self.stats.deeper += 1;
+        self.position(&part, &below_sym, below)?;
+        writeln!(self.out, ".")?;
+        Ok(())
     }
 
     /// The error of a claim that turns out to hold: some guess wins a position taken for lost.
@@ -340,6 +325,33 @@ fn write_header(out: &mut impl Write, rules: &Rules, within: u32) -> io::Result<
     };
     writeln!(out, "leading {leading}")?;
     writeln!(out, "within {within}")
+}
+
+/// The part the writer writes for guess `g`: the first of `parts` (feedback indexes, largest
+/// first) that cannot be won in `left` guesses, with its answer, if any; and how many parts were
+/// asked about. They are filtered one at a time: the first lost part ends the search, and the
+/// rest are never needed.
+fn first_lost(
+    space: &CodeSpace,
+    oracle: &Oracle<'_>,
+    set: &CodeSet,
+    g: usize,
+    parts: &[usize],
+    sym: &Symmetry,
+    left: u32,
+) -> (u64, Option<(Feedback, CodeSet)>) {
+    let mut asked = 0;
+    let lost = parts
+        .iter()
+        .map(|&i| {
+            let feedback = Feedback::from_index(i, space.length());
+            (feedback, space.filter(set, g, feedback))
+        })
+        .find(|(_, part)| {
+            asked += 1;
+            oracle.lost(part, sym, left)
+        });
+    (asked, lost)
 }
 
 /// A position's guesses, one of each orbit, as counting leaves them.
